@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+/**
+ * The checkpoint-sim command line: parses arguments and prints; all logic lives in bench/,
+ * properties/, scenarios/ and reports/. Exit codes (DESIGN.md): 0 ok, 1 a property was
+ * violated, 2 bad usage or input, 3 the harness itself broke.
+ */
+import { run } from './program.ts';
+
+process.exitCode = await run(process.argv.slice(2));

@@ -1,0 +1,48 @@
+/**
+ * Executors: the simulated threads of a host. Models Flink's single-threaded executors (an RPC
+ * endpoint's main thread, a task's mailbox thread, the ioExecutor, the async snapshot pool, the
+ * checkpoint coordinator timer). Work submitted to one executor runs in submission order, one task
+ * at a time; work on different executors interleaves only through the sim's event queue, where
+ * the order of tasks due at the same instant is a recorded decision.
+ *
+ * Invariants the sim keeps: a task never runs after its host crashed (the executor vanishes with
+ * its queued tasks and timers); a paused host runs nothing until it resumes.
+ */
+
+/** A handle to cancel a scheduled timer; cancelling twice or after it fired is a no-op. */
+export interface Cancellable {
+  cancel(): void;
+  /** True until the timer fired or was cancelled. */
+  readonly pending: boolean;
+}
+
+/** One simulated thread. */
+export interface Executor {
+  /** Unique within the world, e.g. `taskmanager-1/mailbox/map#0@1`. */
+  readonly name: string;
+  /**
+   * Queues `task` behind everything already submitted to this executor. The executor is busy
+   * for `costUs` virtual microseconds before `task` runs (its effects appear at the end of that
+   * time), so a costly task delays the ones behind it.
+   * @param label short, stable text for the trace (no ids that vary between runs).
+   * @param costUs non-negative integer; default 0. @throws AssertionError if negative.
+   */
+  execute(label: string, task: () => void, costUs?: number): void;
+  /**
+   * Runs `task` on this executor once `delayUs` virtual microseconds have passed (a
+   * ScheduledExecutorService timer). The timer dies with the host.
+   * @throws AssertionError if `delayUs` is negative or not an integer.
+   */
+  schedule(label: string, delayUs: number, task: () => void): Cancellable;
+  /** False once the host crashed; work given to a dead executor is silently dropped. */
+  readonly alive: boolean;
+}
+
+/** Creates the executors of one host incarnation. */
+export interface ExecutorFactory {
+  /**
+   * Returns the executor called `name` on this host, creating it on first use. The same name
+   * gives the same executor until the host crashes.
+   */
+  get(name: string): Executor;
+}

@@ -1,0 +1,21 @@
+import { defineConfig } from 'vitest/config';
+
+// Two workers: CI has 2 cores and vitest's default would use only one (cpus - 1).
+export default defineConfig({
+  test: {
+    include: ['**/*.test.ts'],
+    exclude: ['node_modules/**', 'dist/**'],
+    maxWorkers: 2,
+    testTimeout: 120_000,
+    coverage: {
+      provider: 'v8',
+      include: ['sim/**/*.ts', 'engine/**/*.ts', 'properties/**/*.ts'],
+      exclude: ['**/*.test.ts', '**/testing/**'],
+      reporter: ['text-summary', 'json-summary'],
+      thresholds: {
+        'sim/**/*.ts': { lines: 85 },
+      },
+      reportOnFailure: true,
+    },
+  },
+});
