@@ -14,6 +14,7 @@ export default defineConfig({
       reporter: ['text-summary', 'json-summary'],
       thresholds: {
         'sim/**/*.ts': { lines: 85 },
+        'engine/**/*.ts': { lines: 80 },
       },
       reportOnFailure: true,
     },

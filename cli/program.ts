@@ -3,6 +3,7 @@
  * tests can drive it without spawning a process.
  */
 import { Command, CommanderError } from 'commander';
+import { benchRows, runBench } from '../bench/runBench.ts';
 
 /** Thrown for bad usage or bad input; printed as one line, exit code 2. */
 export class UsageError extends Error {
@@ -38,6 +39,23 @@ export async function run(argv: readonly string[], io: Io = processIo): Promise<
       io.out(program.helpInformation());
     });
 
+  program
+    .command('bench')
+    .description('run the benchmarks (medians of 5 after a warm-up)')
+    .option('--json', 'print one JSON object instead of a table')
+    .action((opts: { json?: boolean }) => {
+      const report = runBench((area) => {
+        if (opts.json !== true) io.err(`bench: ${area}...\n`);
+      });
+      if (opts.json === true) {
+        io.out(`${JSON.stringify(report)}\n`);
+      } else {
+        const rows = benchRows(report);
+        const width = Math.max(...rows.map(([k]) => k.length));
+        for (const [k, v] of rows) io.out(`${k.padEnd(width)}  ${formatNumber(v)}\n`);
+      }
+    });
+
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (e) {
@@ -52,4 +70,8 @@ export async function run(argv: readonly string[], io: Io = processIo): Promise<
     }
   }
   return code;
+}
+
+function formatNumber(v: number): string {
+  return Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en-US') : v.toFixed(3);
 }

@@ -1,5 +1,21 @@
 /**
  * The engine's public surface for sim/ and properties/ (DESIGN.md: they import only this file
- * and engine/api/). Grows with each issue.
+ * and engine/api/): the ports, the public job API and the cluster entry points.
  */
 export * from './api/index.ts';
+export * from './streaming/api/StreamRecord.ts';
+export * from './streaming/api/functions.ts';
+export * from './streaming/api/sources.ts';
+export * from './streaming/api/StreamGraph.ts';
+export * from './streaming/api/StreamExecutionEnvironment.ts';
+export * from './cluster/ClusterConfiguration.ts';
+export * from './cluster/ClusterEntrypoint.ts';
+export type { JobStatus } from './jobmaster/ExecutionGraph.ts';
+export {
+  assignToKeyGroup, computeDefaultMaxParallelism, computeKeyGroupRangeForOperatorIndex,
+  computeOperatorIndexForKeyGroup, javaHashCode,
+} from './state/KeyGroupRangeAssignment.ts';
+export type { OperatorSnapshot } from './streaming/operators/StreamOperator.ts';
+export { decodeKeyedState as decodeOperatorSubtaskKeyedState } from './streaming/operators/OperatorSubtaskState.ts';
+export { KeyedProcessOperator } from './streaming/operators/KeyedProcessOperator.ts';
+export type { TaskExecutor } from './taskexecutor/TaskExecutor.ts';

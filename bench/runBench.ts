@@ -1,0 +1,25 @@
+/**
+ * Runs every benchmark and returns one object with a field per area (DESIGN.md `bench --json`).
+ * Each figure is the median of 5 repetitions after a warm-up, measured in this process.
+ */
+import { benchKernel, type KernelBenchResult } from './kernelBench.ts';
+
+export interface BenchReport {
+  readonly kernel: KernelBenchResult;
+}
+
+/** Runs the benchmarks; `progress` hears which one starts (for a terminal display). */
+export function runBench(progress: (area: string) => void = () => {}): BenchReport {
+  progress('kernel');
+  const kernel = benchKernel();
+  return { kernel };
+}
+
+/** Flattens a report into `area.field -> value` rows for a table. */
+export function benchRows(report: BenchReport): [string, number][] {
+  const rows: [string, number][] = [];
+  for (const [area, fields] of Object.entries(report)) {
+    for (const [name, value] of Object.entries(fields as Record<string, number>)) rows.push([`${area}.${name}`, value]);
+  }
+  return rows;
+}

@@ -1,0 +1,40 @@
+/**
+ * Events that travel in the data stream besides records: checkpoint barriers, cancellation
+ * markers, end-of-data and end-of-partition.
+ *
+ * @see org.apache.flink.runtime.io.network.api.CheckpointBarrier, CancelCheckpointMarker,
+ *      EndOfData, EndOfPartitionEvent; org.apache.flink.runtime.checkpoint.CheckpointOptions
+ */
+
+/** How a barrier is aligned (CheckpointOptions.AlignmentType). */
+export type AlignmentType = 'ALIGNED' | 'AT_LEAST_ONCE' | 'UNALIGNED' | 'FORCED_ALIGNED';
+
+/** What kind of snapshot (SnapshotType): a checkpoint, a savepoint, or a full checkpoint. */
+export type SnapshotType = 'CHECKPOINT' | 'FULL_CHECKPOINT' | 'SAVEPOINT' | 'SYNC_SAVEPOINT';
+
+/** CheckpointOptions carried by every barrier. */
+export interface CheckpointOptions {
+  readonly snapshotType: SnapshotType;
+  readonly alignment: AlignmentType;
+  /** Aligned checkpoint timeout in µs for "timeoutable" barriers; 0 = none. */
+  readonly alignedCheckpointTimeoutUs: number;
+}
+
+/** A checkpoint barrier. `timestampUs` is the JobMaster's trigger time. */
+export interface CheckpointBarrier {
+  readonly id: number;
+  readonly timestampUs: number;
+  readonly options: CheckpointOptions;
+}
+
+/** An event in the data stream. */
+export type RuntimeEvent =
+  | { readonly type: 'barrier'; readonly barrier: CheckpointBarrier }
+  | { readonly type: 'cancel-checkpoint'; readonly checkpointId: number }
+  | { readonly type: 'end-of-data' }
+  | { readonly type: 'end-of-partition' };
+
+/** True for barriers that block their channel until resumeConsumption (aligned kinds). */
+export function isBlockingBarrier(b: CheckpointBarrier): boolean {
+  return b.options.alignment === 'ALIGNED' || b.options.alignment === 'FORCED_ALIGNED';
+}

@@ -1,0 +1,258 @@
+/**
+ * The OperatorCoordinator of a FLIP-27 source, on the JobMaster main thread: it runs the
+ * SplitEnumerator, answers reader split requests over coordinator events, tracks assignments
+ * per checkpoint (SplitAssignmentTracker) and returns a failed reader's uncheckpointed splits to
+ * the enumerator, all as reference 5.3 describes.
+ *
+ * Events to a subtask go through the gateway of its latest ready attempt; while a subtask has no
+ * ready gateway (between a failure and the next `executionAttemptReady`) events for it wait in
+ * order and are flushed when the gateway arrives. A reset of the subtask drops the waiting events,
+ * because the tracker returns their splits to the enumerator. Split requests from an attempt that
+ * has failed or been superseded are ignored (the new attempt asks again when it opens).
+ * The exactly-once event valve (reference 1.6) sits in front of the gateways, in the
+ * OperatorCoordinatorHolder, not here.
+ *
+ * @see org.apache.flink.runtime.source.coordinator.SourceCoordinator,
+ *      org.apache.flink.runtime.source.coordinator.SourceCoordinatorContext,
+ *      org.apache.flink.runtime.operators.coordination.RecreateOnResetOperatorCoordinator
+ *
+ * Invariants: the enumerator's and the tracker's invariants; a ready gateway's attempt is the
+ * subtask's latest known attempt; a subtask with a ready gateway has no waiting events.
+ */
+import type { EngineEnv } from '../api/EngineEnv.ts';
+import { assert } from '../util/assert.ts';
+import type { CompletableFuture } from '../util/CompletableFuture.ts';
+import type { OperatorCoordinator, SubtaskGateway } from './OperatorCoordinator.ts';
+import {
+  addSplitEvent, isSourceEvent, noMoreSplitsEvent, type SourceEvent,
+} from './SourceEvent.ts';
+import { SplitAssignmentTracker } from './SplitAssignmentTracker.ts';
+import { SplitEnumerator, type SplitEnumeratorState } from './SplitEnumerator.ts';
+
+/** Constructor options of {@link SourceCoordinator}. */
+export interface SourceCoordinatorOptions {
+  /** The JobMaster's environment (tracer, invariants). */
+  readonly env: EngineEnv;
+  /** The source operator's uid, for traces. */
+  readonly operatorUid: string;
+  /** Every split id of the source. */
+  readonly splitIds: readonly number[];
+  /** Number of reader subtasks. */
+  readonly parallelism: number;
+}
+
+/** The coordinator; see the file comment. */
+export class SourceCoordinator implements OperatorCoordinator {
+  private readonly env: EngineEnv;
+  private readonly uid: string;
+  private readonly splitIds: readonly number[];
+  private readonly parallelism: number;
+  private enumerator: SplitEnumerator;
+  private readonly tracker = new SplitAssignmentTracker();
+  private readonly gateways = new Map<number, SubtaskGateway>();
+  private readonly waiting = new Map<number, SourceEvent[]>();
+  /** Latest attempt number seen ready, per subtask. */
+  private readonly latestAttempt = new Map<number, number>();
+  /** Highest attempt number reported failed, per subtask. */
+  private readonly failedAttempt = new Map<number, number>();
+  private started = false;
+  private closed = false;
+  private unregisterInvariants: (() => void) | undefined;
+
+  constructor(options: SourceCoordinatorOptions) {
+    assert(Number.isInteger(options.parallelism) && options.parallelism > 0,
+      'bad source parallelism');
+    this.env = options.env;
+    this.uid = options.operatorUid;
+    this.splitIds = [...options.splitIds];
+    this.parallelism = options.parallelism;
+    this.enumerator = new SplitEnumerator(this.splitIds);
+  }
+
+  /** Starts the enumerator (Flink starts it on the coordinator thread). */
+  start(): void {
+    assert(!this.closed, 'start after close');
+    if (this.started) return;
+    this.started = true;
+    this.unregisterInvariants = this.env.invariants.register(`source-coordinator/${this.uid}`,
+      () => this.checkInvariants());
+    this.env.tracer.event('source.coordinator-started', { source: this.uid });
+  }
+
+  /** Stops handling anything; waiting events are dropped. */
+  close(): void {
+    this.closed = true;
+    this.waiting.clear();
+    this.gateways.clear();
+    this.unregisterInvariants?.();
+    this.unregisterInvariants = undefined;
+  }
+
+  /**
+   * Handles a reader event. A RequestSplitEvent is answered with one split (recorded in the
+   * tracker) or with NoMoreSplitsEvent.
+   * @throws AssertionError on an event that is not a reader-to-coordinator source event.
+   */
+  handleEventFromOperator(subtask: number, attemptNumber: number, event: unknown): void {
+    this.checkSubtask(subtask);
+    assert(isSourceEvent(event) && event.type === 'RequestSplitEvent',
+      () => `unexpected event for source coordinator ${this.uid}: ${JSON.stringify(event)}`);
+    if (this.closed) return;
+    if (this.isStale(subtask, attemptNumber)) {
+      this.env.tracer.event('source.stale-split-request',
+        { source: this.uid, subtask, attempt: attemptNumber });
+      return;
+    }
+    const answer = this.enumerator.handleSplitRequest(subtask);
+    if (answer.kind === 'assign') {
+      this.tracker.recordSplitAssignment(subtask, [answer.split]);
+      this.env.tracer.event('source.split-assigned',
+        { source: this.uid, subtask, split: answer.split.splitId, offset: answer.split.offset });
+      this.sendToSubtask(subtask, addSplitEvent([answer.split]));
+    } else {
+      this.env.tracer.event('source.no-more-splits', { source: this.uid, subtask });
+      this.sendToSubtask(subtask, noMoreSplitsEvent());
+    }
+  }
+
+  /**
+   * Files the assignments made so far under `checkpointId`, then completes `result` with the
+   * enumerator's state ({@link SplitEnumeratorState}). The tracker is not part of the state.
+   */
+  checkpointCoordinator(checkpointId: number, result: CompletableFuture<unknown>): void {
+    this.tracker.onCheckpoint(checkpointId);
+    const state = this.enumerator.snapshotState();
+    this.env.tracer.event('source.coordinator-checkpoint',
+      { source: this.uid, checkpoint: checkpointId, unassigned: state.unassigned.length });
+    result.complete(state);
+  }
+
+  /** Drops the tracker's records up to `checkpointId`. */
+  notifyCheckpointComplete(checkpointId: number): void {
+    this.tracker.onCheckpointComplete(checkpointId);
+  }
+
+  /** Nothing to do: assignments stay recorded until a later completion subsumes them. */
+  notifyCheckpointAborted(_checkpointId: number): void {}
+
+  /**
+   * Global failover: a fresh enumerator from `state` (undefined: every split unassigned), an
+   * empty tracker, no gateways and no waiting events, as RecreateOnResetOperatorCoordinator
+   * creates a new coordinator.
+   * @throws AssertionError when `state` is not a SplitEnumeratorState of this source.
+   */
+  resetToCheckpoint(checkpointId: number, state: unknown): void {
+    assert(state === undefined || isEnumeratorState(state),
+      () => `bad enumerator state for ${this.uid}: ${JSON.stringify(state)}`);
+    this.enumerator = new SplitEnumerator(this.splitIds, state);
+    this.tracker.clear();
+    this.gateways.clear();
+    this.waiting.clear();
+    this.env.tracer.event('source.coordinator-reset',
+      { source: this.uid, checkpoint: checkpointId });
+  }
+
+  /**
+   * Regional failover of `subtask`, restored to `checkpointId` (-1: none): the splits assigned to
+   * it after that checkpoint go back to the enumerator; events waiting for it are dropped.
+   */
+  subtaskReset(subtask: number, checkpointId: number): void {
+    this.checkSubtask(subtask);
+    this.gateways.delete(subtask);
+    this.waiting.delete(subtask);
+    const splits = this.tracker.getAndRemoveUncheckpointedAssignment(subtask, checkpointId);
+    this.env.tracer.event('source.subtask-reset',
+      { source: this.uid, subtask, checkpoint: checkpointId, returned: splits.length });
+    if (splits.length === 0) return;
+    this.enumerator.addSplitsBack(splits, subtask);
+    this.env.tracer.mark('splits-returned', {
+      source: this.uid, subtask, checkpoint: checkpointId,
+      splits: splits.map((s) => s.splitId).join(','),
+    });
+  }
+
+  /** The attempt failed: its gateway is gone, and its later requests are ignored. */
+  executionAttemptFailed(subtask: number, attemptNumber: number, _reason: unknown): void {
+    this.checkSubtask(subtask);
+    this.failedAttempt.set(subtask, Math.max(attemptNumber, this.failedAttempt.get(subtask) ?? -1));
+    if (this.gateways.get(subtask)?.attemptNumber === attemptNumber) this.gateways.delete(subtask);
+  }
+
+  /** The attempt can receive events: store its gateway and flush what waits for the subtask. */
+  executionAttemptReady(subtask: number, attemptNumber: number, gateway: SubtaskGateway): void {
+    this.checkSubtask(subtask);
+    assert(gateway.subtask === subtask && gateway.attemptNumber === attemptNumber,
+      'gateway does not match its subtask attempt');
+    const latest = this.latestAttempt.get(subtask);
+    if (latest !== undefined && attemptNumber < latest) return;
+    this.latestAttempt.set(subtask, attemptNumber);
+    this.gateways.set(subtask, gateway);
+    const queued = this.waiting.get(subtask) ?? [];
+    this.waiting.delete(subtask);
+    for (const event of queued) this.send(gateway, event);
+  }
+
+  /** The enumerator's current state (tests, reports). */
+  enumeratorState(): SplitEnumeratorState {
+    return this.enumerator.snapshotState();
+  }
+
+  /** The tracker as plain JSON (tests, reports). */
+  trackerState(): ReturnType<SplitAssignmentTracker['toJson']> {
+    return this.tracker.toJson();
+  }
+
+  /** Asserts the invariants of the file comment. */
+  checkInvariants(): void {
+    this.enumerator.checkInvariants();
+    this.tracker.checkInvariants();
+    for (const [subtask, gateway] of this.gateways) {
+      assert(gateway.attemptNumber === this.latestAttempt.get(subtask),
+        () => `gateway of ${this.uid}#${subtask} is not the latest attempt`);
+      assert(!this.waiting.has(subtask),
+        () => `events wait for ready subtask ${this.uid}#${subtask}`);
+    }
+  }
+
+  private sendToSubtask(subtask: number, event: SourceEvent): void {
+    const gateway = this.gateways.get(subtask);
+    if (gateway !== undefined) {
+      this.send(gateway, event);
+      return;
+    }
+    const queue = this.waiting.get(subtask) ?? [];
+    queue.push(event);
+    this.waiting.set(subtask, queue);
+    this.env.tracer.event('source.event-waits-for-gateway',
+      { source: this.uid, subtask, event: event.type });
+  }
+
+  private send(gateway: SubtaskGateway, event: SourceEvent): void {
+    // A failed send fails the subtask over (the gateway's holder does that, as Flink's
+    // SubtaskGatewayImpl); the split then comes back through subtaskReset.
+    gateway.sendEvent(event).exceptionally((error) => {
+      this.env.tracer.event('source.event-send-failed', {
+        source: this.uid, subtask: gateway.subtask, attempt: gateway.attemptNumber,
+        event: event.type, error: error instanceof Error ? error.message : String(error),
+      });
+    });
+  }
+
+  private isStale(subtask: number, attemptNumber: number): boolean {
+    const failed = this.failedAttempt.get(subtask);
+    const latest = this.latestAttempt.get(subtask);
+    return (failed !== undefined && attemptNumber <= failed)
+      || (latest !== undefined && attemptNumber < latest);
+  }
+
+  private checkSubtask(subtask: number): void {
+    assert(Number.isInteger(subtask) && subtask >= 0 && subtask < this.parallelism,
+      () => `subtask ${subtask} outside [0, ${this.parallelism}) of ${this.uid}`);
+  }
+}
+
+function isEnumeratorState(state: unknown): state is SplitEnumeratorState {
+  if (typeof state !== 'object' || state === null) return false;
+  const s = state as { unassigned?: unknown; assigned?: unknown };
+  return Array.isArray(s.unassigned) && Array.isArray(s.assigned);
+}

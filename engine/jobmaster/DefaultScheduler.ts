@@ -1,0 +1,265 @@
+/**
+ * The scheduler: deploys the ExecutionGraph into shared slots (subtask i of every vertex shares
+ * slot i), applies task state updates, and handles failures through the region failover
+ * strategy and the restart backoff. A task failure restarts its pipelined region while the job
+ * stays RUNNING; a global failure goes through RESTARTING and restarts everything. A region is
+ * redeployed only after all of its old attempts reached a terminal state and the backoff delay
+ * passed.
+ *
+ * Restore from checkpoints hooks in at `beforeRedeploy` (the checkpoint issue).
+ *
+ * @see org.apache.flink.runtime.scheduler.DefaultScheduler, SchedulerBase,
+ *      org.apache.flink.runtime.executiongraph.failover.RestartPipelinedRegionFailoverStrategy
+ */
+import type { EngineEnv } from '../api/EngineEnv.ts';
+import type { Executor } from '../api/Executor.ts';
+import type { RpcAddress } from '../api/ids.ts';
+import type { ClusterConfiguration } from '../cluster/ClusterConfiguration.ts';
+import { inputsOf, outputsOf } from '../jobgraph/JobGraph.ts';
+import { isTerminal, type TaskExecutionState } from '../taskexecutor/ExecutionState.ts';
+import {
+  partitionIdOf, type InputGateDescriptor, type ResultPartitionDescriptor, type TaskDeploymentDescriptor,
+} from '../taskexecutor/TaskDeploymentDescriptor.ts';
+import type { TaskExecutorGateway } from '../rpc/TaskExecutorGateway.ts';
+import { computePipelinedRegions } from './FailoverRegions.ts';
+import type { Execution, ExecutionGraph, ExecutionVertex } from './ExecutionGraph.ts';
+import { RestartBackoffTimeStrategy } from './RestartBackoffTimeStrategy.ts';
+import type { AllocatedSlot, SlotPool } from './SlotPool.ts';
+
+/** What the scheduler needs from the JobMaster. */
+export interface SchedulerContext {
+  readonly env: EngineEnv;
+  readonly config: ClusterConfiguration;
+  readonly main: Executor;
+  readonly graph: ExecutionGraph;
+  readonly slotPool: SlotPool;
+  readonly checkpointingEnabled: boolean;
+  declareRequiredSlots(count: number): void;
+  gateway(taskExecutor: RpcAddress): TaskExecutorGateway;
+  /** Coordinators hear about attempts becoming ready and failing. */
+  attemptReady(ev: ExecutionVertex): void;
+  attemptFailed(ev: ExecutionVertex, cause: string): void;
+  /** Called with the vertices about to be redeployed; `global` for a global failover. */
+  beforeRedeploy(vertices: readonly ExecutionVertex[], global: boolean): void;
+}
+
+export class DefaultScheduler {
+  private readonly regions: Map<string, number>;
+  private readonly backoff: RestartBackoffTimeStrategy;
+  private readonly sharedSlots = new Map<number, AllocatedSlot>();
+  private pendingDeploy: ExecutionVertex[] = [];
+  private restart: { vertices: Set<ExecutionVertex>; notBeforeUs: number; global: boolean } | undefined;
+  private restartTimerArmed = false;
+
+  constructor(private readonly c: SchedulerContext) {
+    this.regions = computePipelinedRegions(c.graph.jobGraph);
+    this.backoff = new RestartBackoffTimeStrategy(c.config.restartStrategy);
+  }
+
+  /** Restarts done so far. */
+  get restarts(): number {
+    return this.backoff.failureCount;
+  }
+
+  startScheduling(): void {
+    this.c.graph.transitionState('RUNNING');
+    this.schedule(this.c.graph.allVertices());
+  }
+
+  /** A slot arrived or went: maybe we can deploy now. */
+  onSlotsChanged(): void {
+    for (const [i, s] of [...this.sharedSlots]) if (!this.c.slotPool.all().includes(s)) this.sharedSlots.delete(i);
+    this.tryDeploy();
+  }
+
+  /** Applies a TaskExecutor's state report; reports of old attempts are ignored. */
+  updateTaskExecutionState(update: TaskExecutionState): void {
+    const ex = this.c.graph.currentExecution(update.attemptId);
+    if (ex === undefined || isTerminal(ex.state)) return;
+    switch (update.state) {
+      case 'INITIALIZING':
+        ex.state = 'INITIALIZING';
+        this.c.attemptReady(ex.vertex);
+        return;
+      case 'RUNNING':
+        ex.state = 'RUNNING';
+        return;
+      case 'FINISHED':
+        ex.state = 'FINISHED';
+        this.checkJobFinished();
+        return;
+      case 'CANCELED':
+        ex.state = 'CANCELED';
+        this.maybeRedeploy();
+        return;
+      case 'FAILED':
+        this.handleTaskFailure(ex, update.error ?? 'task failed');
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** A task attempt failed (reported, deployment failed, or its TaskManager was lost). */
+  handleTaskFailure(ex: Execution, cause: string): void {
+    if (isTerminal(ex.state) || ex.vertex.current !== ex) return;
+    if (ex.state === 'CANCELING') {
+      // Being cancelled anyway (its region is restarting): the attempt is simply gone now.
+      ex.state = 'CANCELED';
+      this.maybeRedeploy();
+      return;
+    }
+    ex.state = 'FAILED';
+    this.c.env.tracer.event('scheduler.taskFailed', { task: ex.attemptId, cause });
+    this.c.attemptFailed(ex.vertex, cause);
+    const status = this.c.graph.jobStatus;
+    if (status !== 'RUNNING' && status !== 'RESTARTING') return;
+    const region = this.regions.get(ex.vertex.name);
+    const vertices = this.c.graph.allVertices().filter((v) => this.regions.get(v.name) === region);
+    this.restartVertices(vertices, false, cause);
+  }
+
+  /** A global failure: RESTARTING, then everything restarts (failGlobal). */
+  handleGlobalFailure(cause: string): void {
+    const status = this.c.graph.jobStatus;
+    if (status !== 'RUNNING' && status !== 'RESTARTING') return;
+    this.c.env.tracer.event('scheduler.globalFailure', { cause });
+    this.c.graph.transitionState('RESTARTING');
+    this.restartVertices(this.c.graph.allVertices(), true, cause);
+  }
+
+  private restartVertices(vertices: readonly ExecutionVertex[], global: boolean, cause: string): void {
+    this.backoff.notifyFailure();
+    if (!this.backoff.canRestart()) {
+      this.c.env.tracer.event('scheduler.noMoreRestarts', { cause });
+      for (const v of this.c.graph.allVertices()) this.cancelExecution(v.current);
+      this.c.graph.transitionState('FAILED');
+      return;
+    }
+    const notBeforeUs = this.c.env.clock.nowUs() + this.backoff.getBackoffTimeUs();
+    const set = this.restart?.vertices ?? new Set<ExecutionVertex>();
+    for (const v of vertices) set.add(v);
+    this.restart = { vertices: set, notBeforeUs, global: global || (this.restart?.global ?? false) };
+    this.pendingDeploy = this.pendingDeploy.filter((v) => !set.has(v));
+    this.c.env.tracer.event('scheduler.restarting', { vertices: set.size, global, delayUs: this.backoff.getBackoffTimeUs() });
+    for (const v of set) this.cancelExecution(v.current);
+    this.armRestartTimer(notBeforeUs);
+    this.maybeRedeploy();
+  }
+
+  private armRestartTimer(atUs: number): void {
+    if (this.restartTimerArmed) return;
+    this.restartTimerArmed = true;
+    this.c.main.schedule('restart-backoff', Math.max(0, atUs - this.c.env.clock.nowUs()), () => {
+      this.restartTimerArmed = false;
+      if (this.restart !== undefined && this.restart.notBeforeUs > this.c.env.clock.nowUs()) {
+        this.armRestartTimer(this.restart.notBeforeUs);
+      }
+      this.maybeRedeploy();
+    });
+  }
+
+  private cancelExecution(ex: Execution): void {
+    if (isTerminal(ex.state)) return;
+    if (ex.state === 'CREATED' || ex.state === 'SCHEDULED' || ex.slot === undefined) {
+      ex.state = 'CANCELED';
+      return;
+    }
+    ex.state = 'CANCELING';
+    this.sendCancel(ex);
+  }
+
+  /** Cancel RPCs can be lost; resend until the attempt is terminal (Execution.sendCancelRpcCall). */
+  private sendCancel(ex: Execution): void {
+    if (ex.state !== 'CANCELING' || ex.slot === undefined) return;
+    this.c.gateway(ex.slot.taskExecutor).cancelTask(ex.attemptId);
+    this.c.main.schedule('cancel-retry', this.c.config.rpcTimeoutUs, () => this.sendCancel(ex));
+  }
+
+  private maybeRedeploy(): void {
+    const r = this.restart;
+    if (r === undefined || r.notBeforeUs > this.c.env.clock.nowUs()) return;
+    for (const v of r.vertices) if (!isTerminal(v.current.state)) return;
+    this.restart = undefined;
+    const vertices = this.c.graph.allVertices().filter((v) => r.vertices.has(v));
+    this.c.beforeRedeploy(vertices, r.global);
+    for (const v of vertices) v.resetForNewExecution();
+    if (this.c.graph.jobStatus === 'RESTARTING') this.c.graph.transitionState('RUNNING');
+    this.schedule(vertices);
+  }
+
+  private schedule(vertices: readonly ExecutionVertex[]): void {
+    for (const v of vertices) v.current.state = 'SCHEDULED';
+    this.pendingDeploy.push(...vertices);
+    this.tryDeploy();
+  }
+
+  private tryDeploy(): void {
+    if (this.pendingDeploy.length === 0) return;
+    const needed = Math.max(...this.c.graph.jobGraph.vertices.map((v) => v.parallelism));
+    this.c.declareRequiredSlots(needed);
+    const free = this.c.slotPool.all().filter((s) => ![...this.sharedSlots.values()].includes(s));
+    for (const v of this.pendingDeploy) {
+      if (this.sharedSlots.has(v.subtask)) continue;
+      const s = free.shift();
+      if (s === undefined) return; // wait for more slots
+      this.sharedSlots.set(v.subtask, s);
+    }
+    const batch = this.pendingDeploy;
+    this.pendingDeploy = [];
+    for (const v of batch) v.current.slot = this.sharedSlots.get(v.subtask);
+    for (const v of batch) this.deploy(v);
+  }
+
+  private deploy(v: ExecutionVertex): void {
+    const ex = v.current;
+    const slot = ex.slot;
+    if (slot === undefined) return;
+    ex.state = 'DEPLOYING';
+    const tdd = this.descriptor(v, slot);
+    this.c.env.tracer.event('scheduler.deploy', { task: ex.attemptId, taskExecutor: slot.taskExecutor });
+    this.c.gateway(slot.taskExecutor).submitTask(tdd).whenCompleteAsync(this.c.main, 'deploy-result', (_r, err) => {
+      if (err !== undefined) this.handleTaskFailure(ex, `deployment failed: ${err instanceof Error ? err.message : String(err)}`);
+    });
+  }
+
+  private descriptor(v: ExecutionVertex, slot: AllocatedSlot): TaskDeploymentDescriptor {
+    const g = this.c.graph;
+    const jg = g.jobGraph;
+    const inputGates: InputGateDescriptor[] = inputsOf(jg, v.jobVertex.id).map((e) => {
+      const producers = g.vertices[jg.vertices.findIndex((x) => x.id === e.source)] ?? [];
+      const forward = e.partitioner === 'forward';
+      const channels = (forward ? producers.filter((p) => p.subtask === v.subtask) : producers).map((p) => ({
+        partitionId: partitionIdOf(e.index, p.current.attemptId),
+        subpartition: forward ? 0 : v.subtask,
+        producerHost: p.current.slot?.host ?? slot.host,
+      }));
+      return { edgeIndex: e.index, channels };
+    });
+    const producedPartitions: ResultPartitionDescriptor[] = outputsOf(jg, v.jobVertex.id).map((e) => {
+      const target = jg.vertices.find((x) => x.id === e.target);
+      return {
+        edgeIndex: e.index,
+        partitionId: partitionIdOf(e.index, v.current.attemptId),
+        numSubpartitions: e.partitioner === 'forward' ? 1 : (target?.parallelism ?? 1),
+      };
+    });
+    return {
+      jobGraph: jg,
+      vertexId: v.jobVertex.id,
+      subtaskIndex: v.subtask,
+      attemptNumber: v.current.attemptNumber,
+      attemptId: v.current.attemptId,
+      slotIndex: slot.slotIndex,
+      inputGates,
+      producedPartitions,
+      checkpointingEnabled: this.c.checkpointingEnabled,
+    };
+  }
+
+  private checkJobFinished(): void {
+    if (this.c.graph.allVertices().every((v) => v.current.state === 'FINISHED')) {
+      this.c.graph.transitionState('FINISHED');
+    }
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The ExecutionGraph: per JobVertex an ExecutionJobVertex, per subtask an ExecutionVertex, per
+ * attempt an Execution with its ExecutionAttemptId and state. Job status lives here too, with
+ * listeners (the checkpoint coordinator's activator listens).
+ *
+ * @see org.apache.flink.runtime.executiongraph.{DefaultExecutionGraph, ExecutionJobVertex,
+ *      ExecutionVertex, Execution}
+ * Invariants: an ExecutionVertex's attempt numbers strictly increase; only the current attempt's
+ * state changes are applied.
+ */
+import type { ExecutionAttemptId } from '../api/ids.ts';
+import type { JobGraph, JobVertex } from '../jobgraph/JobGraph.ts';
+import { attemptIdOf, isTerminal, type ExecutionState } from '../taskexecutor/ExecutionState.ts';
+import { assert } from '../util/assert.ts';
+import type { AllocatedSlot } from './SlotPool.ts';
+
+export type JobStatus = 'CREATED' | 'RUNNING' | 'FAILING' | 'RESTARTING' | 'FINISHED' | 'FAILED' | 'CANCELED';
+
+/** One attempt of one subtask. */
+export class Execution {
+  state: ExecutionState = 'CREATED';
+  slot: AllocatedSlot | undefined;
+  readonly attemptId: ExecutionAttemptId;
+
+  constructor(readonly vertex: ExecutionVertex, readonly attemptNumber: number) {
+    this.attemptId = attemptIdOf(vertex.jobVertex.id, vertex.subtask, attemptNumber);
+  }
+}
+
+/** One subtask of a vertex across its attempts. */
+export class ExecutionVertex {
+  current: Execution;
+  private attempts = 0;
+
+  constructor(readonly jobVertex: JobVertex, readonly subtask: number) {
+    this.current = new Execution(this, 0);
+  }
+
+  /** `<vertex>#<subtask>`. */
+  get name(): string {
+    return `${this.jobVertex.id}#${this.subtask}`;
+  }
+
+  /** Starts a new attempt (resetForNewExecution). @throws AssertionError if the current one is live. */
+  resetForNewExecution(): Execution {
+    assert(isTerminal(this.current.state) || this.current.state === 'CREATED',
+      () => `reset of ${this.name} while ${this.current.state}`);
+    this.attempts++;
+    this.current = new Execution(this, this.attempts);
+    return this.current;
+  }
+}
+
+export class ExecutionGraph {
+  readonly vertices: ExecutionVertex[][];
+  private status: JobStatus = 'CREATED';
+  private readonly listeners: ((s: JobStatus) => void)[] = [];
+
+  constructor(readonly jobGraph: JobGraph) {
+    this.vertices = jobGraph.vertices.map((v) => Array.from({ length: v.parallelism }, (_x, i) => new ExecutionVertex(v, i)));
+  }
+
+  get jobStatus(): JobStatus {
+    return this.status;
+  }
+
+  /** Every ExecutionVertex, vertex by vertex in topological order. */
+  allVertices(): ExecutionVertex[] {
+    return this.vertices.flat();
+  }
+
+  /** The ExecutionVertex whose current attempt is `attemptId`, if any. */
+  currentExecution(attemptId: ExecutionAttemptId): Execution | undefined {
+    for (const ev of this.allVertices()) if (ev.current.attemptId === attemptId) return ev.current;
+    return undefined;
+  }
+
+  /** The ExecutionVertex of (vertex id, subtask). */
+  vertex(vertexId: string, subtask: number): ExecutionVertex {
+    const i = this.jobGraph.vertices.findIndex((v) => v.id === vertexId);
+    const ev = this.vertices[i]?.[subtask];
+    if (ev === undefined) throw new Error(`no execution vertex ${vertexId}#${subtask}`);
+    return ev;
+  }
+
+  addJobStatusListener(l: (s: JobStatus) => void): void {
+    this.listeners.push(l);
+  }
+
+  transitionState(to: JobStatus): void {
+    if (this.status === to) return;
+    this.status = to;
+    for (const l of this.listeners) l(to);
+  }
+
+  checkInvariants(): void {
+    for (const ev of this.allVertices()) {
+      assert(ev.current.attemptNumber >= 0, 'negative attempt');
+    }
+  }
+}

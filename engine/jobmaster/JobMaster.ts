@@ -1,0 +1,177 @@
+/**
+ * The JobMaster of one job: its RPC endpoint, the ExecutionGraph and scheduler, the slot pool,
+ * heartbeats to the TaskExecutors it uses, and the OperatorCoordinators. All of it runs on the
+ * JobMaster main thread.
+ *
+ * A TaskExecutor that misses its heartbeats is lost: its slots leave the pool and every attempt
+ * in them fails, which triggers a failover.
+ *
+ * @see org.apache.flink.runtime.jobmaster.JobMaster
+ */
+import type { EngineEnv } from '../api/EngineEnv.ts';
+import type { Executor } from '../api/Executor.ts';
+import type { ExecutionAttemptId, RpcAddress } from '../api/ids.ts';
+import type { RpcCall } from '../api/Rpc.ts';
+import { HeartbeatManager } from '../cluster/HeartbeatManager.ts';
+import type { ClusterConfiguration } from '../cluster/ClusterConfiguration.ts';
+import { OperatorCoordinatorHolder } from '../coordination/OperatorCoordinatorHolder.ts';
+import type { JobGraph } from '../jobgraph/JobGraph.ts';
+import { JOB_MASTER_ADDRESS, RESOURCE_MANAGER_ADDRESS } from '../rpc/addresses.ts';
+import type { SlotOffer } from '../rpc/JobMasterGateway.ts';
+import { ResourceManagerGatewayClient } from '../rpc/ResourceManagerGateway.ts';
+import { TaskExecutorGatewayClient } from '../rpc/TaskExecutorGateway.ts';
+import { isTerminal, type TaskExecutionState } from '../taskexecutor/ExecutionState.ts';
+import { DefaultScheduler } from './DefaultScheduler.ts';
+import { ExecutionGraph, type JobStatus } from './ExecutionGraph.ts';
+import { SlotPool } from './SlotPool.ts';
+
+export interface JobMasterOptions {
+  readonly checkpointingEnabled: boolean;
+}
+
+export class JobMaster {
+  readonly graph: ExecutionGraph;
+  readonly scheduler: DefaultScheduler;
+  readonly coordinators: OperatorCoordinatorHolder[];
+  private readonly main: Executor;
+  private readonly slotPool = new SlotPool();
+  private readonly heartbeats: HeartbeatManager;
+  private readonly rm: ResourceManagerGatewayClient;
+  private readonly gateways = new Map<RpcAddress, TaskExecutorGatewayClient>();
+  private declared = -1;
+
+  constructor(
+    private readonly env: EngineEnv,
+    private readonly config: ClusterConfiguration,
+    jobGraph: JobGraph,
+    options: JobMasterOptions,
+  ) {
+    this.main = env.executors.get('jobmaster/main');
+    this.graph = new ExecutionGraph(jobGraph);
+    this.rm = new ResourceManagerGatewayClient(env.rpc, JOB_MASTER_ADDRESS, RESOURCE_MANAGER_ADDRESS, config.rpcTimeoutUs);
+    this.heartbeats = new HeartbeatManager({
+      clock: env.clock,
+      executor: this.main,
+      intervalUs: config.heartbeatIntervalUs,
+      timeoutUs: config.heartbeatTimeoutUs,
+      requestHeartbeat: (t) => this.gateway(t).requestHeartbeat(JOB_MASTER_ADDRESS),
+      onTimeout: (t) => this.disconnectTaskManager(t, 'heartbeat timeout'),
+    });
+    this.coordinators = OperatorCoordinatorHolder.createAll(env, this.main, jobGraph, {
+      gateway: (te) => this.gateway(te),
+      failSubtask: (vertexId, subtask, cause) => {
+        const ev = this.graph.vertex(vertexId, subtask);
+        this.scheduler.handleTaskFailure(ev.current, cause);
+      },
+    });
+    this.scheduler = new DefaultScheduler({
+      env,
+      config,
+      main: this.main,
+      graph: this.graph,
+      slotPool: this.slotPool,
+      checkpointingEnabled: options.checkpointingEnabled,
+      declareRequiredSlots: (n) => {
+        if (n !== this.declared) {
+          this.declared = n;
+          this.rm.declareRequiredSlots(JOB_MASTER_ADDRESS, n);
+        }
+      },
+      gateway: (te) => this.gateway(te),
+      attemptReady: (ev) => this.coordinatorsOf(ev.jobVertex.id).forEach((c) => c.attemptReady(ev)),
+      attemptFailed: (ev, cause) => this.coordinatorsOf(ev.jobVertex.id).forEach((c) => c.attemptFailed(ev, cause)),
+      beforeRedeploy: (vertices, global) => {
+        for (const c of this.coordinators) c.beforeRedeploy(vertices, global);
+      },
+    });
+    this.graph.addJobStatusListener((s) => {
+      env.tracer.event('job.status', { status: s });
+      if (s === 'FINISHED' || s === 'FAILED' || s === 'CANCELED') this.heartbeats.stop();
+    });
+    env.invariants.register('JobMaster', () => {
+      this.graph.checkInvariants();
+      this.slotPool.checkInvariants();
+    });
+  }
+
+  get jobStatus(): JobStatus {
+    return this.graph.jobStatus;
+  }
+
+  /** Starts the endpoint, the coordinators and scheduling. */
+  start(): void {
+    this.env.rpc.startEndpoint(JOB_MASTER_ADDRESS, this.main, (call) => this.handle(call));
+    this.heartbeats.start();
+    for (const c of this.coordinators) c.start();
+    this.scheduler.startScheduling();
+  }
+
+  /** Fails the job globally (a global failover), e.g. from a fault plan. */
+  failGlobal(cause: string): void {
+    this.scheduler.handleGlobalFailure(cause);
+  }
+
+  private handle(call: RpcCall): unknown {
+    const a = call.args;
+    switch (call.method) {
+      case 'updateTaskExecutionState':
+        this.scheduler.updateTaskExecutionState(a[0] as TaskExecutionState);
+        return undefined;
+      case 'offerSlots':
+        return this.offerSlots(a[0] as readonly SlotOffer[]);
+      case 'heartbeatFromTaskManager':
+        this.heartbeats.receiveHeartbeat(a[0] as RpcAddress);
+        return undefined;
+      case 'sendOperatorEventToCoordinator':
+        this.operatorEvent(a[0] as ExecutionAttemptId, a[1] as string, a[2]);
+        return undefined;
+      default:
+        throw new Error(`JobMaster has no RPC method ${call.method}`);
+    }
+  }
+
+  private offerSlots(offers: readonly SlotOffer[]): number[] {
+    const accepted: number[] = [];
+    for (const o of offers) {
+      if (!this.heartbeats.isMonitoring(o.taskExecutor)) this.heartbeats.monitor(o.taskExecutor);
+      this.slotPool.offer({ taskExecutor: o.taskExecutor, host: o.host, slotIndex: o.slotIndex });
+      accepted.push(o.slotIndex);
+    }
+    this.env.tracer.event('jm.slotsOffered', { count: accepted.length, pool: this.slotPool.size });
+    this.scheduler.onSlotsChanged();
+    return accepted;
+  }
+
+  private disconnectTaskManager(te: RpcAddress, cause: string): void {
+    this.env.tracer.event('jm.taskManagerLost', { taskExecutor: te, cause });
+    const gone = this.slotPool.releaseTaskManager(te);
+    this.heartbeats.unmonitor(te);
+    for (const ev of this.graph.allVertices()) {
+      const ex = ev.current;
+      if (ex.slot !== undefined && gone.includes(ex.slot) && !isTerminal(ex.state)) {
+        this.scheduler.handleTaskFailure(ex, `TaskManager ${te} lost: ${cause}`);
+      }
+    }
+    this.scheduler.onSlotsChanged();
+  }
+
+  private operatorEvent(attempt: ExecutionAttemptId, operatorUid: string, event: unknown): void {
+    const ex = this.graph.currentExecution(attempt);
+    if (ex === undefined) return; // an event from an old attempt is dropped, as in Flink
+    const holder = this.coordinators.find((c) => c.operatorUid === operatorUid);
+    holder?.handleEventFromOperator(ex.vertex.subtask, ex.attemptNumber, event);
+  }
+
+  private gateway(te: RpcAddress): TaskExecutorGatewayClient {
+    let g = this.gateways.get(te);
+    if (g === undefined) {
+      g = new TaskExecutorGatewayClient(this.env.rpc, JOB_MASTER_ADDRESS, te, this.config.rpcTimeoutUs);
+      this.gateways.set(te, g);
+    }
+    return g;
+  }
+
+  private coordinatorsOf(vertexId: string): OperatorCoordinatorHolder[] {
+    return this.coordinators.filter((c) => c.vertexId === vertexId);
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The ResourceManager: TaskExecutors register with their slots, the JobMaster declares how many
+ * slots it needs, and the ResourceManager allocates free slots to it (the TaskExecutor then
+ * offers them to the JobMaster). Lost TaskExecutors are found by heartbeats; a restarted one
+ * registers again and its slots become free.
+ *
+ * @see org.apache.flink.runtime.resourcemanager.ResourceManager,
+ *      org.apache.flink.runtime.resourcemanager.slotmanager.FineGrainedSlotManager
+ * Invariants: a slot is allocated to at most one JobMaster; allocations only go to registered,
+ * live TaskExecutors.
+ */
+import type { EngineEnv } from '../api/EngineEnv.ts';
+import type { Executor } from '../api/Executor.ts';
+import type { HostId, RpcAddress } from '../api/ids.ts';
+import type { RpcCall } from '../api/Rpc.ts';
+import { HeartbeatManager } from '../cluster/HeartbeatManager.ts';
+import type { ClusterConfiguration } from '../cluster/ClusterConfiguration.ts';
+import { RESOURCE_MANAGER_ADDRESS } from '../rpc/addresses.ts';
+import { TaskExecutorGatewayClient } from '../rpc/TaskExecutorGateway.ts';
+import { assert } from '../util/assert.ts';
+
+interface Registration {
+  readonly host: HostId;
+  /** Per slot: the JobMaster it is allocated to, or undefined when free. */
+  readonly slots: (RpcAddress | undefined)[];
+  readonly gateway: TaskExecutorGatewayClient;
+}
+
+export class ResourceManager {
+  private readonly executor: Executor;
+  private readonly registrations = new Map<RpcAddress, Registration>();
+  private readonly requirements = new Map<RpcAddress, number>();
+  private readonly heartbeats: HeartbeatManager;
+
+  constructor(private readonly env: EngineEnv, private readonly config: ClusterConfiguration) {
+    this.executor = env.executors.get('resourcemanager/main');
+    this.heartbeats = new HeartbeatManager({
+      clock: env.clock,
+      executor: this.executor,
+      intervalUs: config.heartbeatIntervalUs,
+      timeoutUs: config.heartbeatTimeoutUs,
+      requestHeartbeat: (t) => this.registrations.get(t)?.gateway.requestHeartbeat(RESOURCE_MANAGER_ADDRESS),
+      onTimeout: (t) => this.taskExecutorLost(t, 'heartbeat timeout'),
+    });
+    env.invariants.register('ResourceManager', () => this.checkInvariants());
+  }
+
+  /** Starts the RPC endpoint and the heartbeats. */
+  start(): void {
+    this.env.rpc.startEndpoint(RESOURCE_MANAGER_ADDRESS, this.executor, (call) => this.handle(call));
+    this.heartbeats.start();
+  }
+
+  /** Free slots, for tests and statistics. */
+  freeSlotCount(): number {
+    let n = 0;
+    for (const r of this.registrations.values()) n += r.slots.filter((s) => s === undefined).length;
+    return n;
+  }
+
+  checkInvariants(): void {
+    for (const [jm, count] of this.requirements) assert(count >= 0, `negative requirement of ${jm}`);
+  }
+
+  private handle(call: RpcCall): unknown {
+    const a = call.args;
+    switch (call.method) {
+      case 'registerTaskExecutor':
+        return this.registerTaskExecutor(a[0] as RpcAddress, a[1] as HostId, a[2] as number);
+      case 'declareRequiredSlots':
+        this.requirements.set(a[0] as RpcAddress, a[1] as number);
+        this.allocate();
+        return undefined;
+      case 'heartbeatFromTaskManager':
+        this.heartbeats.receiveHeartbeat(a[0] as RpcAddress);
+        return undefined;
+      case 'notifySlotFree': {
+        const r = this.registrations.get(a[0] as RpcAddress);
+        if (r !== undefined) r.slots[a[1] as number] = undefined;
+        this.allocate();
+        return undefined;
+      }
+      default:
+        throw new Error(`ResourceManager has no RPC method ${call.method}`);
+    }
+  }
+
+  private registerTaskExecutor(te: RpcAddress, host: HostId, numSlots: number): void {
+    this.env.tracer.event('rm.taskExecutorRegistered', { taskExecutor: te, slots: numSlots });
+    const gateway = new TaskExecutorGatewayClient(this.env.rpc, RESOURCE_MANAGER_ADDRESS, te, this.config.rpcTimeoutUs);
+    this.registrations.set(te, { host, slots: new Array<RpcAddress | undefined>(numSlots).fill(undefined), gateway });
+    this.heartbeats.monitor(te);
+    this.allocate();
+  }
+
+  private taskExecutorLost(te: RpcAddress, reason: string): void {
+    this.env.tracer.event('rm.taskExecutorLost', { taskExecutor: te, reason });
+    this.registrations.delete(te);
+    this.heartbeats.unmonitor(te);
+  }
+
+  /** Hands free slots to JobMasters whose requirement exceeds their allocation. */
+  private allocate(): void {
+    for (const [jm, required] of this.requirements) {
+      let allocated = 0;
+      for (const r of this.registrations.values()) allocated += r.slots.filter((s) => s === jm).length;
+      for (const [te, r] of this.registrations) {
+        for (let i = 0; i < r.slots.length && allocated < required; i++) {
+          if (r.slots[i] !== undefined) continue;
+          r.slots[i] = jm;
+          allocated++;
+          this.env.tracer.event('rm.slotAllocated', { taskExecutor: te, slot: i });
+          r.gateway.requestSlot(i, jm);
+        }
+      }
+    }
+  }
+}

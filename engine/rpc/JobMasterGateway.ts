@@ -1,0 +1,51 @@
+/**
+ * The JobMaster's RPC gateway as TaskExecutors call it.
+ *
+ * @see org.apache.flink.runtime.jobmaster.JobMasterGateway
+ */
+import type { ExecutionAttemptId, HostId, RpcAddress } from '../api/ids.ts';
+import type { RpcService } from '../api/Rpc.ts';
+import type { CompletableFuture } from '../util/CompletableFuture.ts';
+import type { TaskExecutionState } from '../taskexecutor/ExecutionState.ts';
+
+/** A slot a TaskExecutor offers to the JobMaster. */
+export interface SlotOffer {
+  readonly taskExecutor: RpcAddress;
+  readonly host: HostId;
+  readonly slotIndex: number;
+}
+
+export interface JobMasterGateway {
+  /** A task changed state; answered when the JobMaster processed it. */
+  updateTaskExecutionState(state: TaskExecutionState): CompletableFuture<void>;
+  /** A TaskExecutor offers slots allocated to this job. Answer: the accepted slot indexes. */
+  offerSlots(offers: readonly SlotOffer[]): CompletableFuture<number[]>;
+  /** The answer to the JobMaster's heartbeat request. */
+  heartbeatFromTaskManager(taskExecutor: RpcAddress): void;
+  /** An OperatorEvent from a task to its operator's coordinator. */
+  sendOperatorEventToCoordinator(attemptId: ExecutionAttemptId, operatorUid: string, event: unknown): void;
+}
+
+/** Client side of {@link JobMasterGateway} over RPC from endpoint `self`. */
+export class JobMasterGatewayClient implements JobMasterGateway {
+  constructor(
+    private readonly rpc: RpcService,
+    private readonly self: RpcAddress,
+    private readonly target: RpcAddress,
+    private readonly timeoutUs: number,
+  ) {}
+
+  updateTaskExecutionState(state: TaskExecutionState): CompletableFuture<void> {
+    return this.rpc.ask(this.self, this.target, 'taskState', 'updateTaskExecutionState', [state], this.timeoutUs);
+  }
+  offerSlots(offers: readonly SlotOffer[]): CompletableFuture<number[]> {
+    return this.rpc.ask(this.self, this.target, 'registration', 'offerSlots', [offers], this.timeoutUs);
+  }
+  heartbeatFromTaskManager(taskExecutor: RpcAddress): void {
+    this.rpc.tell(this.self, this.target, 'heartbeat', 'heartbeatFromTaskManager', [taskExecutor]);
+  }
+  sendOperatorEventToCoordinator(attemptId: ExecutionAttemptId, operatorUid: string, event: unknown): void {
+    this.rpc.tell(this.self, this.target, 'coordinatorEvent', 'sendOperatorEventToCoordinator',
+      [attemptId, operatorUid, event]);
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * The TaskExecutor's RPC gateway as the JobMaster and ResourceManager call it. Each method is
+ * one RPC message of a kind that faults can target.
+ *
+ * @see org.apache.flink.runtime.taskexecutor.TaskExecutorGateway
+ */
+import type { ExecutionAttemptId, RpcAddress } from '../api/ids.ts';
+import type { RpcService } from '../api/Rpc.ts';
+import type { CompletableFuture } from '../util/CompletableFuture.ts';
+import type { TaskDeploymentDescriptor } from '../taskexecutor/TaskDeploymentDescriptor.ts';
+
+export interface TaskExecutorGateway {
+  /** Deploys a task into an allocated slot; fails if the slot is not allocated to the job. */
+  submitTask(tdd: TaskDeploymentDescriptor): CompletableFuture<void>;
+  /** Cancels a task; it reports CANCELED through updateTaskExecutionState. */
+  cancelTask(attemptId: ExecutionAttemptId): void;
+  /** The ResourceManager allocates slot `slotIndex` to the job's JobMaster at `jobMaster`. */
+  requestSlot(slotIndex: number, jobMaster: RpcAddress): void;
+  /** The JobMaster frees a slot it no longer needs. */
+  freeSlot(slotIndex: number): void;
+  /** Heartbeat request from the JobMaster or ResourceManager; answered with a heartbeat. */
+  requestHeartbeat(from: RpcAddress): void;
+  /** An OperatorEvent from a coordinator; completes when the task accepted it. */
+  sendOperatorEventToTask(attemptId: ExecutionAttemptId, operatorUid: string, event: unknown): CompletableFuture<void>;
+}
+
+/** Client side of {@link TaskExecutorGateway} over RPC from endpoint `self`. */
+export class TaskExecutorGatewayClient implements TaskExecutorGateway {
+  constructor(
+    private readonly rpc: RpcService,
+    private readonly self: RpcAddress,
+    private readonly target: RpcAddress,
+    private readonly timeoutUs: number,
+  ) {}
+
+  submitTask(tdd: TaskDeploymentDescriptor): CompletableFuture<void> {
+    return this.rpc.ask(this.self, this.target, 'deployment', 'submitTask', [tdd], this.timeoutUs);
+  }
+  cancelTask(attemptId: ExecutionAttemptId): void {
+    this.rpc.tell(this.self, this.target, 'control', 'cancelTask', [attemptId]);
+  }
+  requestSlot(slotIndex: number, jobMaster: RpcAddress): void {
+    this.rpc.tell(this.self, this.target, 'registration', 'requestSlot', [slotIndex, jobMaster]);
+  }
+  freeSlot(slotIndex: number): void {
+    this.rpc.tell(this.self, this.target, 'registration', 'freeSlot', [slotIndex]);
+  }
+  requestHeartbeat(from: RpcAddress): void {
+    this.rpc.tell(this.self, this.target, 'heartbeat', 'requestHeartbeat', [from]);
+  }
+  sendOperatorEventToTask(attemptId: ExecutionAttemptId, operatorUid: string, event: unknown): CompletableFuture<void> {
+    return this.rpc.ask(this.self, this.target, 'coordinatorEvent', 'sendOperatorEventToTask',
+      [attemptId, operatorUid, event], this.timeoutUs);
+  }
+}

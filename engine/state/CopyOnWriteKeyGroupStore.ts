@@ -1,0 +1,263 @@
+/**
+ * The storage under the heap keyed backend: per key group, per state name, a map from key to an
+ * entry, plus the key group's timers; with Flink-style versioned copy-on-write so a snapshot is
+ * a cheap frozen view.
+ *
+ * @see org.apache.flink.runtime.state.heap.CopyOnWriteStateMap (versions, copy on write)
+ * @see org.apache.flink.runtime.state.heap.StateTable (one map per key group)
+ *
+ * How it works. `stateVersion` grows by one per snapshot; a snapshot registers its version as
+ * running and captures references to the current maps (O(key groups with data x states)). Every
+ * map ("cell") and every entry records the version it was created at. A write to a cell whose
+ * version is below the highest running snapshot version first copies the cell's map; a mutation
+ * of a container entry (a MapState's map, a ListState's array) below that version first copies
+ * the container into a new entry. So the maps and containers a snapshot references are never
+ * written again, and a snapshot sees exactly the state at its sync point. Releasing a snapshot
+ * lowers the required version to the highest other running one (0 when none).
+ *
+ * Invariants: every cell and entry version is <= `stateVersion`; `highestRequiredSnapshotVersion`
+ * is the maximum running version or 0; no empty cell map and no empty key group is kept; every
+ * key group held lies in the store's range.
+ */
+import { assert } from '../util/assert.ts';
+import type { KeyGroupRange } from './KeyGroupRange.ts';
+import type { PartitionKey } from './KeyGroupRangeAssignment.ts';
+import type { ScheduledTimer } from './InternalTimer.ts';
+
+/** A stored state value with the version it was written at. Never mutated once shared. */
+export interface StateEntry {
+  readonly data: unknown;
+  readonly version: number;
+}
+
+/** What a snapshot captures of one key group: frozen maps that later writes never touch. */
+export interface KeyGroupSnapshotData {
+  readonly keyGroup: number;
+  /** State name -> key -> entry; only non-empty states. */
+  readonly states: ReadonlyMap<string, ReadonlyMap<PartitionKey, StateEntry>>;
+  /** Timer id -> timer; empty when the key group has no timers. */
+  readonly timers: ReadonlyMap<string, ScheduledTimer>;
+}
+
+interface Cell<K, V> {
+  map: Map<K, V>;
+  version: number;
+}
+
+interface KeyGroupCells {
+  readonly states: Map<string, Cell<PartitionKey, StateEntry>>;
+  timers: Cell<string, ScheduledTimer> | undefined;
+}
+
+const EMPTY_TIMERS: ReadonlyMap<string, ScheduledTimer> = new Map();
+
+/** Copy-on-write key-group-partitioned storage; see the file comment. */
+export class CopyOnWriteKeyGroupStore {
+  private stateVersion = 0;
+  private highestRequiredSnapshotVersion = 0;
+  private readonly runningSnapshotVersions = new Set<number>();
+  /** Indexed by `keyGroup - range.startKeyGroup`. */
+  private readonly groups: (KeyGroupCells | undefined)[];
+
+  constructor(readonly keyGroupRange: KeyGroupRange) {
+    this.groups = new Array<KeyGroupCells | undefined>(keyGroupRange.size()).fill(undefined);
+  }
+
+  /** The entry of `key` in state `name` of `keyGroup`, or undefined. */
+  getEntry(keyGroup: number, name: string, key: PartitionKey): StateEntry | undefined {
+    return this.group(keyGroup)?.states.get(name)?.map.get(key);
+  }
+
+  /** Sets the data of `key` in state `name` (a new entry at the current version). */
+  putEntry(keyGroup: number, name: string, key: PartitionKey, data: unknown): void {
+    const group = this.groupForWrite(keyGroup);
+    let cell = group.states.get(name);
+    if (cell === undefined) {
+      cell = { map: new Map(), version: this.stateVersion };
+      group.states.set(name, cell);
+    }
+    this.ownedMap(cell).set(key, { data, version: this.stateVersion });
+  }
+
+  /** Removes `key` from state `name`; drops the cell and key group when they become empty. */
+  removeEntry(keyGroup: number, name: string, key: PartitionKey): void {
+    const group = this.group(keyGroup);
+    const cell = group?.states.get(name);
+    if (group === undefined || cell === undefined || !cell.map.has(key)) {
+      return;
+    }
+    const map = this.ownedMap(cell);
+    map.delete(key);
+    if (map.size === 0) {
+      group.states.delete(name);
+      this.dropIfEmpty(keyGroup, group);
+    }
+  }
+
+  /**
+   * The container data of an existing entry, safe to mutate in place: if a running snapshot may
+   * share the entry, `copy` makes a private copy first (stored as a new entry).
+   * @returns undefined when there is no entry.
+   */
+  mutableData<T>(keyGroup: number, name: string, key: PartitionKey, copy: (data: T) => T):
+    T | undefined {
+    const cell = this.group(keyGroup)?.states.get(name);
+    const entry = cell?.map.get(key);
+    if (cell === undefined || entry === undefined) {
+      return undefined;
+    }
+    if (entry.version >= this.highestRequiredSnapshotVersion) {
+      return entry.data as T;
+    }
+    const fresh = { data: copy(entry.data as T), version: this.stateVersion };
+    this.ownedMap(cell).set(key, fresh);
+    return fresh.data;
+  }
+
+  /** The entries of state `name` in `keyGroup` (read only), or undefined when none. */
+  entriesOf(keyGroup: number, name: string): ReadonlyMap<PartitionKey, StateEntry> | undefined {
+    return this.group(keyGroup)?.states.get(name)?.map;
+  }
+
+  /** The timers of `keyGroup` (read only). */
+  timersOf(keyGroup: number): ReadonlyMap<string, ScheduledTimer> {
+    return this.group(keyGroup)?.timers?.map ?? EMPTY_TIMERS;
+  }
+
+  /** Adds or replaces the timer with id `id` in `keyGroup`. */
+  putTimer(keyGroup: number, id: string, timer: ScheduledTimer): void {
+    const group = this.groupForWrite(keyGroup);
+    group.timers ??= { map: new Map(), version: this.stateVersion };
+    this.ownedMap(group.timers).set(id, timer);
+  }
+
+  /** Removes the timer with id `id` from `keyGroup`, if present. */
+  removeTimer(keyGroup: number, id: string): void {
+    const group = this.group(keyGroup);
+    const cell = group?.timers;
+    if (group === undefined || cell === undefined || !cell.map.has(id)) {
+      return;
+    }
+    const map = this.ownedMap(cell);
+    map.delete(id);
+    if (map.size === 0) {
+      group.timers = undefined;
+      this.dropIfEmpty(keyGroup, group);
+    }
+  }
+
+  /** True when no key group holds state or timers. */
+  isEmpty(): boolean {
+    return this.groups.every((g) => g === undefined);
+  }
+
+  /** The key groups holding state or timers, ascending. */
+  keyGroupsWithData(): number[] {
+    const out: number[] = [];
+    this.groups.forEach((g, i) => {
+      if (g !== undefined) {
+        out.push(this.keyGroupRange.startKeyGroup + i);
+      }
+    });
+    return out;
+  }
+
+  /**
+   * Starts a snapshot: bumps the version, registers it as running and captures the current maps.
+   * @returns the snapshot version (pass it to {@link releaseSnapshot}) and per-key-group views,
+   *   ascending by key group.
+   */
+  snapshot(): { version: number; groups: Map<number, KeyGroupSnapshotData> } {
+    this.stateVersion++;
+    const version = this.stateVersion;
+    this.runningSnapshotVersions.add(version);
+    this.highestRequiredSnapshotVersion = version;
+    const groups = new Map<number, KeyGroupSnapshotData>();
+    for (const keyGroup of this.keyGroupsWithData()) {
+      const cells = this.group(keyGroup) as KeyGroupCells;
+      const states = new Map<string, ReadonlyMap<PartitionKey, StateEntry>>();
+      for (const [name, cell] of cells.states) {
+        states.set(name, cell.map);
+      }
+      groups.set(keyGroup, { keyGroup, states, timers: cells.timers?.map ?? EMPTY_TIMERS });
+    }
+    return { version, groups };
+  }
+
+  /** Ends the snapshot `version`; its maps may be written in place afterwards. Idempotent. */
+  releaseSnapshot(version: number): void {
+    if (!this.runningSnapshotVersions.delete(version)) {
+      return;
+    }
+    let highest = 0;
+    for (const v of this.runningSnapshotVersions) {
+      highest = Math.max(highest, v);
+    }
+    this.highestRequiredSnapshotVersion = highest;
+  }
+
+  /** Number of snapshots not yet released. */
+  get runningSnapshots(): number {
+    return this.runningSnapshotVersions.size;
+  }
+
+  /** Asserts the invariants of the file comment. */
+  checkInvariants(): void {
+    let highest = 0;
+    for (const v of this.runningSnapshotVersions) {
+      assert(v <= this.stateVersion, 'running snapshot version from the future');
+      highest = Math.max(highest, v);
+    }
+    assert(highest === this.highestRequiredSnapshotVersion,
+      () => `highestRequiredSnapshotVersion ${this.highestRequiredSnapshotVersion} != ${highest}`);
+    this.groups.forEach((group, i) => {
+      if (group === undefined) {
+        return;
+      }
+      const keyGroup = this.keyGroupRange.startKeyGroup + i;
+      assert(group.states.size > 0 || group.timers !== undefined,
+        () => `empty key group ${keyGroup} kept`);
+      for (const [name, cell] of group.states) {
+        assert(cell.map.size > 0, () => `empty state ${name} kept in key group ${keyGroup}`);
+        assert(cell.version <= this.stateVersion, 'cell version from the future');
+        for (const entry of cell.map.values()) {
+          assert(entry.version <= this.stateVersion, 'entry version from the future');
+        }
+      }
+      if (group.timers !== undefined) {
+        assert(group.timers.map.size > 0, () => `empty timer map kept in key group ${keyGroup}`);
+        assert(group.timers.version <= this.stateVersion, 'timer cell version from the future');
+      }
+    });
+  }
+
+  private group(keyGroup: number): KeyGroupCells | undefined {
+    assert(this.keyGroupRange.contains(keyGroup),
+      () => `key group ${keyGroup} outside ${this.keyGroupRange.toString()}`);
+    return this.groups[keyGroup - this.keyGroupRange.startKeyGroup];
+  }
+
+  private groupForWrite(keyGroup: number): KeyGroupCells {
+    let group = this.group(keyGroup);
+    if (group === undefined) {
+      group = { states: new Map(), timers: undefined };
+      this.groups[keyGroup - this.keyGroupRange.startKeyGroup] = group;
+    }
+    return group;
+  }
+
+  private dropIfEmpty(keyGroup: number, group: KeyGroupCells): void {
+    if (group.states.size === 0 && group.timers === undefined) {
+      this.groups[keyGroup - this.keyGroupRange.startKeyGroup] = undefined;
+    }
+  }
+
+  /** The cell's map, copied first when a running snapshot may reference it. */
+  private ownedMap<K, V>(cell: Cell<K, V>): Map<K, V> {
+    if (cell.version < this.highestRequiredSnapshotVersion) {
+      cell.map = new Map(cell.map);
+      cell.version = this.stateVersion;
+    }
+    return cell.map;
+  }
+}

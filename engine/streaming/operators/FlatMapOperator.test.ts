@@ -1,0 +1,22 @@
+import { describe, expect, test } from 'vitest';
+import { recordIdentity, type StreamRecord } from '../api/StreamRecord.ts';
+import { FlatMapOperator } from './FlatMapOperator.ts';
+import { TestingOutput } from './testing/TestingOperatorContext.ts';
+
+const rec = (value: unknown, tag = ''): StreamRecord => ({ value, split: 2, offset: 5, tag });
+
+describe('FlatMapOperator', () => {
+  test('flatMap tags the i-th output /i, and nested flatMaps append', () => {
+    const split = new FlatMapOperator('fm',
+      (v, out) => (v as string).split(' ').forEach((w) => out.collect(w)));
+    const chars = new FlatMapOperator('chars',
+      (v, out) => [...(v as string)].forEach((c) => out.collect(c)));
+    const out = new TestingOutput();
+    chars.setup(out);
+    split.setup({ collect: (r) => chars.processElement(r) });
+    split.processElement(rec('ab c'));
+    split.processElement(rec(''));
+    expect(out.values()).toEqual(['a', 'b', 'c']);
+    expect(out.records.map(recordIdentity)).toEqual(['2:5/0/0', '2:5/0/1', '2:5/1/0']);
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * The operator contract inside an OperatorChain. A StreamTask runs a chain of operators on its
+ * mailbox thread: records enter the head and each operator emits into the next (or into the
+ * task's RecordWriters at the tail). The checkpoint hooks follow Flink's order: the chain calls
+ * prepareSnapshotPreBarrier head to tail, and snapshotState / notifyCheckpointComplete /
+ * notifyCheckpointAborted tail to head.
+ *
+ * @see org.apache.flink.streaming.api.operators.StreamOperator, OneInputStreamOperator,
+ *      BoundedOneInput, org.apache.flink.streaming.api.operators.SourceOperator
+ */
+import type { EngineEnv } from '../../api/EngineEnv.ts';
+import type { Executor } from '../../api/Executor.ts';
+import type { StreamRecord } from '../api/StreamRecord.ts';
+
+/** Where an operator emits records. */
+export interface Output {
+  collect(record: StreamRecord): void;
+}
+
+/** Processing-time service of a task: virtual time and timers that run as mails. */
+export interface ProcessingTimeService {
+  nowUs(): number;
+  /** Runs `callback` as a mail on the task's mailbox at `timeUs` (or at once if past). */
+  registerTimer(timeUs: number, label: string, callback: () => void): { cancel(): void };
+}
+
+/** Sends an OperatorEvent to this operator's coordinator on the JobMaster (over RPC). */
+export interface OperatorEventGateway {
+  sendEventToCoordinator(event: unknown): void;
+}
+
+/** What an operator knows about where it runs. */
+export interface StreamOperatorContext {
+  readonly env: EngineEnv;
+  /** `<vertex>#<subtask>` for traces. */
+  readonly taskName: string;
+  readonly subtaskIndex: number;
+  readonly parallelism: number;
+  readonly maxParallelism: number;
+  readonly attemptNumber: number;
+  /** The task's mailbox thread. */
+  readonly mailbox: Executor;
+  readonly processingTime: ProcessingTimeService;
+  readonly eventGateway: OperatorEventGateway;
+  /** The task fails with `error` (an operator that hits a non-recoverable error). */
+  failTask(error: Error): void;
+}
+
+/**
+ * The synchronous part of one operator's snapshot: frozen data (never changed by later
+ * processing) plus its approximate size, written to durable storage by the async part.
+ */
+export interface OperatorSnapshot {
+  /** The operator's uid. */
+  readonly operatorUid: string;
+  /** Keyed state by key group, operator list/union/broadcast state, source splits, sink state. */
+  readonly data: unknown;
+  readonly sizeBytes: number;
+}
+
+/** One operator of a chain. All methods run on the task's mailbox thread. */
+export interface StreamOperator {
+  readonly uid: string;
+  /**
+   * Gives the operator the output it emits into (the next operator of the chain, or the task's
+   * record writers at the tail), before `initializeState`. Sources get their output in
+   * `emitNext` instead; sinks emit nothing. Optional so that test operators may omit it.
+   * @see org.apache.flink.streaming.api.operators.AbstractStreamOperator#setup
+   */
+  setup?(output: Output): void;
+  /** Restores from `restored` (undefined: fresh start) before `open`. */
+  initializeState(restored: unknown): void;
+  open(): void;
+  /** Handles one record (not called on source operators). */
+  processElement(record: StreamRecord): void;
+  /** All input has ended (BoundedOneInput.endInput). */
+  endInput(): void;
+  /** Flush what is buffered; no more records will come (StreamOperator.finish). */
+  finish(): void;
+  /** Releases resources; also called on cancel and failure. */
+  close(): void;
+  prepareSnapshotPreBarrier(checkpointId: number): void;
+  /** The synchronous part of a snapshot; undefined for a stateless operator. */
+  snapshotState(checkpointId: number): OperatorSnapshot | undefined;
+  notifyCheckpointComplete(checkpointId: number): void;
+  notifyCheckpointAborted(checkpointId: number): void;
+  /** An OperatorEvent from the coordinator, delivered as a mail. */
+  handleOperatorEvent(event: unknown): void;
+}
+
+/** What a source operator's emitNext reports (Flink's DataInputStatus). */
+export type InputStatus = 'MORE_AVAILABLE' | 'NOTHING_AVAILABLE' | 'END_OF_INPUT';
+
+/** A source operator: the task's default action calls emitNext instead of feeding records. */
+export interface SourceStreamOperator extends StreamOperator {
+  /** Emits at most one record into `output`; the record's read cost is the operator's costUs. */
+  emitNext(output: Output): InputStatus;
+  /** Registers a one-shot callback for when NOTHING_AVAILABLE turns into available input. */
+  onAvailable(callback: () => void): void;
+}

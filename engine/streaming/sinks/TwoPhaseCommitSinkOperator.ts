@@ -1,0 +1,294 @@
+/**
+ * A two-phase-commit sink over the transactional store, with Flink's TwoPhaseCommitSinkFunction
+ * semantics (reference 5.4): one transaction per checkpoint epoch; the snapshot for checkpoint c
+ * pre-commits the current transaction, files it as pending for c and begins the next one;
+ * `notifyCheckpointComplete(c)` commits every pending transaction with id ≤ c, in order; an
+ * abort notification does nothing. Without checkpointing the single transaction is pre-committed
+ * and committed at the end of input.
+ *
+ * Recovery (`initializeState`): fence older attempts of (sink, subtask) with initTransactions,
+ * commit every restored pending transaction (idempotently: it may be committed already), abort
+ * the transaction that was open at the restored snapshot, abort every other transaction of an
+ * older attempt that is still open or pre-committed (it belongs to a checkpoint that never
+ * completed, or to no checkpoint at all), then begin a fresh transaction.
+ *
+ * Transaction ids are (sink name, subtask, attempt number, epoch); epochs count from 0 per
+ * attempt, so no id is reused. Each written record is `{ value, split, offset, tag, attempt,
+ * subtask }` ({@link TransactionalSinkRecord}).
+ *
+ * Planted bug `sink-commits-only-notified` (mutants.md 47's relative): a completion commits only
+ * the transaction pending for exactly that checkpoint, so a lost or reordered notification leaves
+ * earlier transactions uncommitted.
+ *
+ * @see org.apache.flink.streaming.api.functions.sink.legacy.TwoPhaseCommitSinkFunction
+ *
+ * Invariants: pending checkpoint ids strictly increase; the current transaction is open and of
+ * this attempt; no transaction is both current and pending; after `finish` with checkpointing
+ * on, no new transaction begins.
+ */
+import { FencedError } from '../../api/TransactionalStore.ts';
+import type { TransactionalStore, TransactionId } from '../../api/TransactionalStore.ts';
+import { assert } from '../../util/assert.ts';
+import { DefaultOperatorStateBackend } from '../../state/DefaultOperatorStateBackend.ts';
+import type { ListState } from '../../state/State.ts';
+import type { StreamRecord } from '../api/StreamRecord.ts';
+import { AbstractStreamOperator } from '../operators/AbstractStreamOperator.ts';
+import {
+  operatorStateElements, operatorSubtaskState, readRestoredState,
+} from '../operators/OperatorSubtaskState.ts';
+import type { OperatorSnapshot, StreamOperatorContext } from '../operators/StreamOperator.ts';
+
+/** The planted-bug switch of this sink. */
+export const SINK_COMMITS_ONLY_NOTIFIED = 'sink-commits-only-notified';
+
+/** The operator list state holding the sink's transactions. */
+export const TWO_PHASE_COMMIT_SINK_STATE = 'TwoPhaseCommitSinkState';
+
+/** What one record looks like inside a transaction. */
+export interface TransactionalSinkRecord {
+  readonly value: unknown;
+  readonly split: number;
+  readonly offset: number;
+  readonly tag: string;
+  /** The attempt number of the subtask that wrote it. */
+  readonly attempt: number;
+  readonly subtask: number;
+}
+
+/** The sink's checkpointed state (Flink's TwoPhaseCommitSinkFunction.State). */
+export interface TwoPhaseCommitSinkState {
+  /** The transaction open at snapshot time (null after finish). */
+  readonly pendingTransaction: TransactionId | null;
+  /** Pre-committed transactions by checkpoint id, ascending. */
+  readonly pendingCommit: readonly (readonly [number, TransactionId])[];
+}
+
+/** Constructor options of {@link TwoPhaseCommitSinkOperator}. */
+export interface TwoPhaseCommitSinkOperatorOptions {
+  readonly uid: string;
+  /** The sink's name in the transactional store. */
+  readonly sinkName: string;
+  readonly ctx: StreamOperatorContext;
+  /** Checkpointing on: commit on completion; off: commit at the end of input. */
+  readonly checkpointingEnabled: boolean;
+}
+
+/** The two-phase-commit sink; see the file comment. */
+export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
+  private readonly ctx: StreamOperatorContext;
+  private readonly store: TransactionalStore;
+  private readonly sinkName: string;
+  private readonly checkpointingEnabled: boolean;
+  private readonly stateBackend = new DefaultOperatorStateBackend();
+  private readonly state: ListState<TwoPhaseCommitSinkState>;
+  private current: TransactionId | undefined;
+  private nextEpoch = 0;
+  private pending: [number, TransactionId][] = [];
+  private finished = false;
+  private unregisterInvariants: (() => void) | undefined;
+
+  constructor(options: TwoPhaseCommitSinkOperatorOptions) {
+    super(options.uid);
+    this.ctx = options.ctx;
+    this.store = options.ctx.env.transactionalStore;
+    this.sinkName = options.sinkName;
+    this.checkpointingEnabled = options.checkpointingEnabled;
+    this.state = this.stateBackend.getListState<TwoPhaseCommitSinkState>(
+      TWO_PHASE_COMMIT_SINK_STATE);
+  }
+
+  private get subtask(): number {
+    return this.ctx.subtaskIndex;
+  }
+
+  private get attempt(): number {
+    return this.ctx.attemptNumber;
+  }
+
+  /** Fences, recovers (see the file comment) and begins the first transaction. */
+  override initializeState(restored: unknown): void {
+    const restoredStates = operatorStateElements<TwoPhaseCommitSinkState>(
+      readRestoredState(restored, this.uid), TWO_PHASE_COMMIT_SINK_STATE);
+    this.store.initTransactions(this.sinkName, this.subtask, this.attempt);
+    const recovered = new Set<string>();
+    for (const s of restoredStates) {
+      for (const [checkpointId, id] of s.pendingCommit) {
+        this.store.commit(id, this.attempt);
+        recovered.add(txnKey(id));
+        this.trace('sink.recover-and-commit', id, { checkpoint: checkpointId });
+      }
+      if (s.pendingTransaction !== null) {
+        this.store.abort(s.pendingTransaction, this.attempt);
+        recovered.add(txnKey(s.pendingTransaction));
+        this.trace('sink.recover-and-abort', s.pendingTransaction);
+      }
+    }
+    for (const info of this.store.list(this.sinkName, this.subtask)) {
+      const lingering = info.id.attempt < this.attempt && !recovered.has(txnKey(info.id))
+        && (info.status === 'open' || info.status === 'pre-committed');
+      if (!lingering) continue;
+      this.store.abort(info.id, this.attempt);
+      this.trace('sink.abort-lingering', info.id, { status: info.status, records: info.records });
+    }
+    this.current = this.beginTransaction();
+  }
+
+  override open(): void {
+    this.unregisterInvariants = this.ctx.env.invariants.register(
+      `2pc-sink/${this.ctx.taskName}/${this.uid}`,
+      () => this.checkInvariants());
+  }
+
+  /** Writes the record, with its identity and this attempt, into the current transaction. */
+  processElement(record: StreamRecord): void {
+    const current = this.current;
+    assert(current !== undefined,
+      () => `sink ${this.uid} got a record without an open transaction`);
+    const written: TransactionalSinkRecord = {
+      value: record.value, split: record.split, offset: record.offset, tag: record.tag,
+      attempt: this.attempt, subtask: this.subtask,
+    };
+    this.store.write(current, written, this.attempt);
+  }
+
+  /** Without checkpointing: the end of input commits the only transaction. */
+  override endInput(): void {
+    if (!this.checkpointingEnabled) this.commitAtEndOfInput();
+  }
+
+  /** No transaction begins after this; the next snapshot pre-commits the last one. */
+  override finish(): void {
+    this.finished = true;
+    if (!this.checkpointingEnabled) this.commitAtEndOfInput();
+  }
+
+  /** Aborts the open transaction, best effort (a fenced zombie cannot, and need not). */
+  override close(): void {
+    const current = this.current;
+    this.current = undefined;
+    this.unregisterInvariants?.();
+    this.unregisterInvariants = undefined;
+    if (current === undefined) return;
+    try {
+      this.store.abort(current, this.attempt);
+      this.trace('sink.aborted-on-close', current);
+    } catch (e) {
+      if (!(e instanceof FencedError)) throw e;
+    }
+  }
+
+  /**
+   * The pre-commit: pre-commits the current transaction as pending for `checkpointId`, begins
+   * the next (unless finished) and stores `{ pendingTransaction, pendingCommit }`.
+   */
+  override snapshotState(checkpointId: number): OperatorSnapshot {
+    const last = this.pending[this.pending.length - 1];
+    assert(last === undefined || checkpointId > last[0],
+      () => `sink ${this.uid} snapshot ${checkpointId} not after pending ${String(last?.[0])}`);
+    const current = this.current;
+    if (current !== undefined) {
+      this.store.preCommit(current, this.attempt);
+      this.trace('sink.pre-committed', current, { checkpoint: checkpointId });
+      this.pending.push([checkpointId, current]);
+      this.current = this.finished ? undefined : this.beginTransaction();
+    }
+    const element: TwoPhaseCommitSinkState = Object.freeze({
+      pendingTransaction: this.current ?? null,
+      pendingCommit: Object.freeze(this.pending.map(([c, id]) => Object.freeze([c, id] as const))),
+    });
+    this.state.update([element]);
+    const handle = this.stateBackend.snapshot(
+      `${this.ctx.taskName}/${this.uid}/chk-${checkpointId}`);
+    return {
+      operatorUid: this.uid,
+      data: operatorSubtaskState({ managedOperatorState: handle === null ? [] : [handle] }),
+      sizeBytes: 32 * (1 + this.pending.length),
+    };
+  }
+
+  /**
+   * Commits every pending transaction with checkpoint id ≤ `checkpointId`, in order, removing
+   * each; if commits fail, all are still attempted and the first error is rethrown.
+   */
+  override notifyCheckpointComplete(checkpointId: number): void {
+    const onlyExact = this.ctx.env.bugs.has(SINK_COMMITS_ONLY_NOTIFIED);
+    const due = this.pending.filter(([c]) => (onlyExact ? c === checkpointId : c <= checkpointId));
+    if (due.length === 0) return;
+    this.pending = this.pending.filter((p) => !due.includes(p));
+    let firstError: { error: unknown } | undefined;
+    for (const [c, id] of due) {
+      try {
+        this.store.commit(id, this.attempt);
+        this.trace('sink.committed', id, { checkpoint: c, notified: checkpointId });
+      } catch (error) {
+        firstError ??= { error };
+      }
+    }
+    if (firstError !== undefined) throw firstError.error;
+  }
+
+  /** Nothing: the transaction stays pending for the next completed checkpoint. */
+  override notifyCheckpointAborted(_checkpointId: number): void {}
+
+  /**
+   * Decodes a snapshot's (or a restore's) sink state to plain JSON, one element per piece.
+   * @throws AssertionError when `data` is not an OperatorSubtaskState.
+   */
+  static decode(data: unknown): TwoPhaseCommitSinkState[] {
+    return operatorStateElements<TwoPhaseCommitSinkState>(readRestoredState(data, 'sink'),
+      TWO_PHASE_COMMIT_SINK_STATE);
+  }
+
+  /** The open transaction and the pending ones (tests). */
+  transactions(): { current: TransactionId | undefined; pending: [number, TransactionId][] } {
+    return { current: this.current, pending: this.pending.map(([c, id]) => [c, id]) };
+  }
+
+  /** Asserts the invariants of the file comment. */
+  checkInvariants(): void {
+    let last = -Infinity;
+    for (const [c, id] of this.pending) {
+      assert(c > last, 'pending checkpoint ids not increasing');
+      last = c;
+      assert(this.current === undefined || txnKey(id) !== txnKey(this.current),
+        'a transaction is both current and pending');
+    }
+    if (this.current !== undefined) {
+      assert(this.current.attempt === this.attempt && this.current.subtask === this.subtask,
+        'current transaction of another attempt');
+    }
+  }
+
+  private beginTransaction(): TransactionId {
+    const id: TransactionId = Object.freeze({
+      sink: this.sinkName, subtask: this.subtask, attempt: this.attempt, epoch: this.nextEpoch++,
+    });
+    this.store.begin(id, this.attempt);
+    this.trace('sink.transaction-begun', id);
+    return id;
+  }
+
+  private commitAtEndOfInput(): void {
+    const current = this.current;
+    if (current === undefined) return;
+    this.current = undefined;
+    this.store.preCommit(current, this.attempt);
+    this.store.commit(current, this.attempt);
+    this.trace('sink.committed-at-end-of-input', current);
+  }
+
+  private trace(
+    type: string,
+    id: TransactionId,
+    extra: Record<string, string | number> = {},
+  ): void {
+    this.ctx.env.tracer.event(type, {
+      task: this.ctx.taskName, sink: id.sink, subtask: id.subtask, attempt: id.attempt,
+      epoch: id.epoch, ...extra,
+    });
+  }
+}
+
+function txnKey(id: TransactionId): string {
+  return `${id.sink}/${id.subtask}/${id.attempt}/${id.epoch}`;
+}

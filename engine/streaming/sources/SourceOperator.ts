@@ -1,0 +1,197 @@
+/**
+ * The FLIP-27 source operator at the head of a source task. It owns a SourceReader, talks to the
+ * SourceCoordinator through the task's operator event gateway (split requests out; AddSplitEvent
+ * and NoMoreSplitsEvent in, as mails), and is driven by the task's default action through
+ * `emitNext`. When nothing is available the task waits on `onAvailable`, which fires when splits
+ * or the end of splits arrive.
+ *
+ * State: the reader's held splits with their next offsets, as operator list state
+ * `SourceReaderState` (SPLIT_DISTRIBUTE), so a restore resumes every split exactly where the
+ * checkpoint's barrier cut it. On open the reader asks for a split only if it restored none
+ * (IteratorSourceReaderBase#start); otherwise it asks when a restored split is finished.
+ *
+ * @see org.apache.flink.streaming.api.operators.SourceOperator
+ *
+ * Invariants: the reader's invariants; availability callbacks are pending only while the reader
+ * has nothing available.
+ */
+import { assert } from '../../util/assert.ts';
+import { DefaultOperatorStateBackend } from '../../state/DefaultOperatorStateBackend.ts';
+import type { ListState } from '../../state/State.ts';
+import {
+  isSourceEvent, requestSplitEvent, type SourceSplit,
+} from '../../coordination/SourceEvent.ts';
+import type { SplitSource } from '../api/sources.ts';
+import type { StreamRecord } from '../api/StreamRecord.ts';
+import {
+  operatorStateElements, operatorSubtaskState, readRestoredState,
+} from '../operators/OperatorSubtaskState.ts';
+import type {
+  InputStatus, OperatorSnapshot, Output, SourceStreamOperator, StreamOperatorContext,
+} from '../operators/StreamOperator.ts';
+import { SourceReader } from './SourceReader.ts';
+
+/** The operator list state holding the reader's splits. */
+export const SOURCE_READER_STATE = 'SourceReaderState';
+
+/** Approximate bytes per stored split, for snapshot sizes. */
+const BYTES_PER_SPLIT = 16;
+
+/** Constructor options of {@link SourceOperator}. */
+export interface SourceOperatorOptions {
+  readonly uid: string;
+  readonly source: SplitSource<unknown>;
+  readonly ctx: StreamOperatorContext;
+}
+
+/** The source operator; see the file comment. */
+export class SourceOperator implements SourceStreamOperator {
+  readonly uid: string;
+  private readonly ctx: StreamOperatorContext;
+  private readonly reader: SourceReader;
+  private readonly stateBackend = new DefaultOperatorStateBackend();
+  private readonly readerState: ListState<SourceSplit>;
+  private availabilityCallbacks: (() => void)[] = [];
+  private unregisterInvariants: (() => void) | undefined;
+
+  constructor(options: SourceOperatorOptions) {
+    this.uid = options.uid;
+    this.ctx = options.ctx;
+    this.reader = new SourceReader(options.source.splits, {
+      sendSplitRequest: () => this.sendSplitRequest(),
+    });
+    this.readerState = this.stateBackend.getListState<SourceSplit>(SOURCE_READER_STATE);
+  }
+
+  /**
+   * Restores the reader's splits and positions from `restored` (an OperatorSubtaskState;
+   * undefined: fresh start).
+   */
+  initializeState(restored: unknown): void {
+    const state = readRestoredState(restored, this.uid);
+    const splits = operatorStateElements<SourceSplit>(state, SOURCE_READER_STATE);
+    this.reader.addSplits(splits);
+    if (splits.length > 0) {
+      this.ctx.env.tracer.event('source.splits-restored', {
+        task: this.ctx.taskName, source: this.uid,
+        splits: splits.map((s) => `${s.splitId}@${s.offset}`).join(','),
+      });
+    }
+  }
+
+  /** Starts the reader: a split request when it restored no split. */
+  open(): void {
+    this.unregisterInvariants = this.ctx.env.invariants.register(
+      `source/${this.ctx.taskName}/${this.uid}`,
+      () => this.checkInvariants());
+    if (this.reader.isIdle) this.sendSplitRequest();
+  }
+
+  /** Emits at most one record; see SourceReader#pollNext for the statuses. */
+  emitNext(output: Output): InputStatus {
+    return this.reader.pollNext(output);
+  }
+
+  /**
+   * Runs `callback` once input is available (records or the end of input): at once as a mail
+   * when it already is, else when the coordinator's next event makes it so.
+   */
+  onAvailable(callback: () => void): void {
+    if (this.reader.isAvailable()) {
+      this.ctx.mailbox.execute(`source available ${this.uid}`, callback);
+      return;
+    }
+    this.availabilityCallbacks.push(callback);
+  }
+
+  /** AddSplitEvent adds splits; NoMoreSplitsEvent ends the assignments. @throws on others. */
+  handleOperatorEvent(event: unknown): void {
+    assert(isSourceEvent(event) && event.type !== 'RequestSplitEvent',
+      () => `source ${this.uid} got an unexpected event ${JSON.stringify(event)}`);
+    if (event.type === 'AddSplitEvent') {
+      this.reader.addSplits(event.splits);
+      this.ctx.env.tracer.event('source.splits-added', {
+        task: this.ctx.taskName, source: this.uid,
+        splits: event.splits.map((s) => s.splitId).join(','),
+      });
+    } else {
+      this.reader.notifyNoMoreSplits();
+      this.ctx.env.tracer.event('source.no-more-splits-received',
+        { task: this.ctx.taskName, source: this.uid });
+    }
+    if (this.reader.isAvailable()) this.fireAvailable();
+  }
+
+  /** @throws AssertionError: a source has no input. */
+  processElement(record: StreamRecord): void {
+    assert(false, () => `source ${this.uid} got a record ${JSON.stringify(record)}`);
+  }
+
+  endInput(): void {}
+
+  finish(): void {}
+
+  close(): void {
+    this.availabilityCallbacks = [];
+    this.unregisterInvariants?.();
+    this.unregisterInvariants = undefined;
+  }
+
+  prepareSnapshotPreBarrier(_checkpointId: number): void {}
+
+  /** The held splits and positions as list state `SourceReaderState`, frozen. */
+  snapshotState(checkpointId: number): OperatorSnapshot {
+    const splits = this.reader.snapshotState();
+    this.readerState.update(splits);
+    const handle = this.stateBackend.snapshot(
+      `${this.ctx.taskName}/${this.uid}/chk-${checkpointId}`);
+    return {
+      operatorUid: this.uid,
+      data: operatorSubtaskState({ managedOperatorState: handle === null ? [] : [handle] }),
+      sizeBytes: splits.length * BYTES_PER_SPLIT,
+    };
+  }
+
+  notifyCheckpointComplete(_checkpointId: number): void {}
+
+  notifyCheckpointAborted(_checkpointId: number): void {}
+
+  /**
+   * Decodes a snapshot's (or a restore's) splits to plain JSON: split id -> next offset, over
+   * every piece. @throws AssertionError when `data` is not an OperatorSubtaskState.
+   */
+  static decode(data: unknown): Record<number, number> {
+    const out: Record<number, number> = {};
+    const state = readRestoredState(data, 'source');
+    for (const s of operatorStateElements<SourceSplit>(state, SOURCE_READER_STATE)) {
+      assert(out[s.splitId] === undefined, () => `split ${s.splitId} stored twice`);
+      out[s.splitId] = s.offset;
+    }
+    return out;
+  }
+
+  /** The held splits and positions now (tests, final-state view). */
+  currentSplits(): SourceSplit[] {
+    return this.reader.snapshotState();
+  }
+
+  /** Asserts the invariants of the file comment. */
+  checkInvariants(): void {
+    this.reader.checkInvariants();
+    this.stateBackend.checkInvariants();
+    assert(this.availabilityCallbacks.length === 0 || !this.reader.isAvailable(),
+      () => `source ${this.uid} is available but callbacks still wait`);
+  }
+
+  private sendSplitRequest(): void {
+    this.ctx.env.tracer.event('source.split-requested',
+      { task: this.ctx.taskName, source: this.uid });
+    this.ctx.eventGateway.sendEventToCoordinator(requestSplitEvent());
+  }
+
+  private fireAvailable(): void {
+    const callbacks = this.availabilityCallbacks;
+    this.availabilityCallbacks = [];
+    for (const cb of callbacks) cb();
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * What the JobMaster sends to a TaskExecutor to deploy one subtask attempt: the vertex to run,
+ * where its inputs come from and where its outputs go. The JobGraph travels by reference (it is
+ * immutable and stands for the job jar every TaskManager has).
+ *
+ * @see org.apache.flink.runtime.deployment.TaskDeploymentDescriptor,
+ *      InputGateDeploymentDescriptor, ResultPartitionDeploymentDescriptor
+ */
+import type { ExecutionAttemptId, HostId } from '../api/ids.ts';
+import type { JobGraph } from '../jobgraph/JobGraph.ts';
+
+/** One input channel: the producer subpartition it reads. */
+export interface InputChannelDescriptor {
+  readonly partitionId: string;
+  readonly subpartition: number;
+  readonly producerHost: HostId;
+}
+
+/** One input gate, per input edge. */
+export interface InputGateDescriptor {
+  readonly edgeIndex: number;
+  readonly channels: readonly InputChannelDescriptor[];
+}
+
+/** One produced result partition, per output edge. */
+export interface ResultPartitionDescriptor {
+  readonly edgeIndex: number;
+  readonly partitionId: string;
+  readonly numSubpartitions: number;
+}
+
+export interface TaskDeploymentDescriptor {
+  readonly jobGraph: JobGraph;
+  readonly vertexId: string;
+  readonly subtaskIndex: number;
+  readonly attemptNumber: number;
+  readonly attemptId: ExecutionAttemptId;
+  readonly slotIndex: number;
+  readonly inputGates: readonly InputGateDescriptor[];
+  readonly producedPartitions: readonly ResultPartitionDescriptor[];
+  /** Checkpointing on (the sink commits per checkpoint instead of at the end). */
+  readonly checkpointingEnabled: boolean;
+  /** State to restore (JobManagerTaskRestore), filled in by the checkpoint issue. */
+  readonly restore?: unknown;
+}
+
+/** The id of the partition attempt `attemptId` produces for edge `edgeIndex`. */
+export function partitionIdOf(edgeIndex: number, attemptId: ExecutionAttemptId): string {
+  return `e${edgeIndex}:${attemptId}`;
+}

@@ -1,0 +1,133 @@
+/**
+ * The TaskExecutor of one TaskManager host: registers with the ResourceManager, accepts slot
+ * allocations and offers the slots to the JobMaster, deploys tasks into them, answers
+ * heartbeats and routes operator events to tasks. Everything runs on its RPC main thread; each
+ * task runs on its own mailbox thread.
+ *
+ * @see org.apache.flink.runtime.taskexecutor.TaskExecutor
+ */
+import type { EngineEnv } from '../api/EngineEnv.ts';
+import type { Executor } from '../api/Executor.ts';
+import type { ExecutionAttemptId, RpcAddress } from '../api/ids.ts';
+import type { RpcCall } from '../api/Rpc.ts';
+import type { ClusterConfiguration } from '../cluster/ClusterConfiguration.ts';
+import { JOB_MASTER_ADDRESS, RESOURCE_MANAGER_ADDRESS, taskExecutorAddress } from '../rpc/addresses.ts';
+import { JobMasterGatewayClient } from '../rpc/JobMasterGateway.ts';
+import { ResourceManagerGatewayClient } from '../rpc/ResourceManagerGateway.ts';
+import { CompletableFuture } from '../util/CompletableFuture.ts';
+import type { OperatorSnapshot } from '../streaming/operators/StreamOperator.ts';
+import { Task } from './Task.ts';
+import type { TaskDeploymentDescriptor } from './TaskDeploymentDescriptor.ts';
+import { TaskSlotTable } from './TaskSlotTable.ts';
+
+export class TaskExecutor {
+  readonly address: RpcAddress;
+  private readonly main: Executor;
+  private readonly slots: TaskSlotTable;
+  private readonly tasks = new Map<ExecutionAttemptId, Task>();
+  private readonly rm: ResourceManagerGatewayClient;
+  private readonly jm: JobMasterGatewayClient;
+  private registered = false;
+  /**
+   * Final operator state of tasks that finished here, by attempt. Only the harness reads it
+   * (the end-to-end oracle compares it with the reference fold); the engine never does.
+   */
+  readonly finalStates = new Map<ExecutionAttemptId, readonly OperatorSnapshot[]>();
+
+  constructor(private readonly env: EngineEnv, private readonly config: ClusterConfiguration) {
+    this.address = taskExecutorAddress(env.host);
+    this.main = env.executors.get('taskexecutor/main');
+    this.slots = new TaskSlotTable(config.slotsPerTaskManager);
+    this.rm = new ResourceManagerGatewayClient(env.rpc, this.address, RESOURCE_MANAGER_ADDRESS, config.rpcTimeoutUs);
+    this.jm = new JobMasterGatewayClient(env.rpc, this.address, JOB_MASTER_ADDRESS, config.rpcTimeoutUs);
+    env.invariants.register(`TaskExecutor@${env.host}`, () => this.slots.checkInvariants());
+  }
+
+  /** Starts the endpoint and registers with the ResourceManager (retrying until it answers). */
+  start(): void {
+    this.env.rpc.startEndpoint(this.address, this.main, (call) => this.handle(call));
+    this.register();
+  }
+
+  /** Running tasks, for tests. */
+  runningTasks(): Task[] {
+    return [...this.tasks.values()];
+  }
+
+  private register(): void {
+    this.rm.registerTaskExecutor(this.address, this.env.host, this.config.slotsPerTaskManager)
+      .whenComplete((_v, err) => {
+        if (err === undefined) {
+          this.registered = true;
+          this.env.tracer.event('te.registered', {});
+        } else {
+          this.main.schedule('registration-retry', this.config.registrationRetryUs, () => this.register());
+        }
+      });
+  }
+
+  private handle(call: RpcCall): unknown {
+    const a = call.args;
+    switch (call.method) {
+      case 'submitTask':
+        return this.submitTask(a[0] as TaskDeploymentDescriptor);
+      case 'cancelTask':
+        this.tasks.get(a[0] as ExecutionAttemptId)?.cancel();
+        return undefined;
+      case 'requestSlot':
+        this.requestSlot(a[0] as number, a[1] as RpcAddress);
+        return undefined;
+      case 'freeSlot':
+        for (const t of this.slots.freeSlot(a[0] as number)) this.tasks.get(t)?.failExternally('slot freed');
+        this.rm.notifySlotFree(this.address, a[0] as number);
+        return undefined;
+      case 'requestHeartbeat': {
+        const from = a[0] as RpcAddress;
+        if (from === RESOURCE_MANAGER_ADDRESS) this.rm.heartbeatFromTaskManager(this.address);
+        else this.jm.heartbeatFromTaskManager(this.address);
+        return undefined;
+      }
+      case 'sendOperatorEventToTask':
+        return this.deliverOperatorEvent(a[0] as ExecutionAttemptId, a[1] as string, a[2]);
+      default:
+        throw new Error(`TaskExecutor has no RPC method ${call.method}`);
+    }
+  }
+
+  private requestSlot(slotIndex: number, jobMaster: RpcAddress): void {
+    if (!this.registered) this.registered = true; // the RM knows us, so registration went through
+    if (!this.slots.allocateSlot(slotIndex, jobMaster)) return;
+    this.env.tracer.event('te.slotAllocated', { slot: slotIndex });
+    this.jm.offerSlots([{ taskExecutor: this.address, host: this.env.host, slotIndex }])
+      .whenComplete((accepted, err) => {
+        if (err !== undefined || accepted === undefined || !accepted.includes(slotIndex)) {
+          // Not accepted (or no answer): give the slot back so the RM can hand it out again.
+          for (const t of this.slots.freeSlot(slotIndex)) this.tasks.get(t)?.failExternally('slot rejected');
+          this.rm.notifySlotFree(this.address, slotIndex);
+        }
+      });
+  }
+
+  private submitTask(tdd: TaskDeploymentDescriptor): CompletableFuture<void> {
+    if (!this.slots.addTask(tdd.slotIndex, tdd.attemptId)) {
+      return CompletableFuture.failed(new Error(`slot ${tdd.slotIndex} is not allocated (task ${tdd.attemptId})`));
+    }
+    const task = new Task(this.env, this.config, tdd, {
+      jobMaster: this.jm,
+      onTerminal: (t) => {
+        if (t.finalState !== undefined) this.finalStates.set(t.attemptId, t.finalState);
+        this.tasks.delete(t.attemptId);
+        this.slots.removeTask(t.attemptId);
+      },
+    });
+    this.tasks.set(tdd.attemptId, task);
+    task.start();
+    return CompletableFuture.completed<void>(undefined);
+  }
+
+  private deliverOperatorEvent(attempt: ExecutionAttemptId, operatorUid: string, event: unknown): CompletableFuture<void> {
+    const task = this.tasks.get(attempt);
+    if (task === undefined) return CompletableFuture.failed(new Error(`task ${attempt} is not running here`));
+    return task.deliverOperatorEvent(operatorUid, event);
+  }
+}

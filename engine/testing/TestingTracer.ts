@@ -1,0 +1,35 @@
+/**
+ * A Tracer for unit tests that keeps every event and mark in memory.
+ *
+ * Invariants: events and marks are kept in the order recorded.
+ */
+import type { TraceAttrs, Tracer } from '../api/Tracer.ts';
+
+/** One recorded event or mark. */
+export interface TracedEvent {
+  readonly type: string;
+  readonly attrs: TraceAttrs;
+}
+
+export class TestingTracer implements Tracer {
+  readonly events: TracedEvent[] = [];
+  readonly marks: TracedEvent[] = [];
+
+  event(type: string, attrs: TraceAttrs = {}): void {
+    this.events.push({ type, attrs });
+  }
+
+  mark(name: string, attrs: TraceAttrs = {}): void {
+    this.marks.push({ type: name, attrs });
+  }
+
+  /** The events of `type`, in order. */
+  eventsOf(type: string): TracedEvent[] {
+    return this.events.filter((e) => e.type === type);
+  }
+
+  /** True when mark `name` was recorded. */
+  hasMark(name: string): boolean {
+    return this.marks.some((m) => m.type === name);
+  }
+}

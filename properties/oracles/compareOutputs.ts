@@ -1,0 +1,114 @@
+/**
+ * Multiset comparison of a job's committed output with the output of the reference fold, by
+ * record identity `(split, offset, tag)` and value. Used by the end-to-end oracle (ORACLES.md 3)
+ * and, later, the at-least-once oracle.
+ *
+ * Per identity, equal values are matched first; leftover expected and committed copies are then
+ * paired as value mismatches, and what remains is missing (expected, not committed) or surplus
+ * (committed, not expected). Values are compared through an optional projection, so fields that
+ * depend on the interleaving (flights' sequence numbers) can be judged separately.
+ */
+import { recordIdentity } from '../../engine/index.ts';
+import type { StreamRecord } from '../../engine/index.ts';
+import { canonicalString } from '../canonicalString.ts';
+
+/** A committed sink record as the transactional store returns it. */
+export interface CommittedRecord extends StreamRecord {
+  /** Attempt number of the task that wrote it. */
+  readonly attempt: number;
+  readonly subtask: number;
+}
+
+/** An expected record that was not committed. */
+export interface MissingRecord {
+  readonly id: string;
+  readonly value: unknown;
+}
+
+/** A committed record F does not produce (or one copy too many). */
+export interface SurplusRecord {
+  readonly id: string;
+  readonly value: unknown;
+  readonly attempt: number;
+  readonly subtask: number;
+}
+
+/** A record committed with a value other than F's. */
+export interface ValueMismatch {
+  readonly id: string;
+  readonly expected: unknown;
+  readonly actual: unknown;
+  readonly attempt: number;
+  readonly subtask: number;
+}
+
+/** Result of {@link compareOutputs}. Lists are truncated to `maxListed`; counts are exact. */
+export interface OutputComparison {
+  readonly missing: readonly MissingRecord[];
+  readonly missingCount: number;
+  readonly surplus: readonly SurplusRecord[];
+  readonly surplusCount: number;
+  readonly valueMismatches: readonly ValueMismatch[];
+  readonly valueMismatchCount: number;
+}
+
+/** Options of {@link compareOutputs}. */
+export interface CompareOutputsOptions {
+  readonly expected: readonly StreamRecord[];
+  readonly actual: readonly CommittedRecord[];
+  /** What of a value must match; default the whole value. */
+  readonly project?: (value: unknown) => unknown;
+  /** Longest list reported; default 100. */
+  readonly maxListed?: number;
+}
+
+interface Bucket {
+  readonly expected: StreamRecord[];
+  readonly actual: CommittedRecord[];
+}
+
+/** Compares expected and committed records as multisets of (identity, projected value). */
+export function compareOutputs(options: CompareOutputsOptions): OutputComparison {
+  const project = options.project ?? ((v: unknown) => v);
+  const maxListed = options.maxListed ?? 100;
+  const buckets = new Map<string, Bucket>();
+  const bucket = (id: string): Bucket => {
+    let b = buckets.get(id);
+    if (b === undefined) { b = { expected: [], actual: [] }; buckets.set(id, b); }
+    return b;
+  };
+  for (const r of options.expected) bucket(recordIdentity(r)).expected.push(r);
+  for (const r of options.actual) bucket(recordIdentity(r)).actual.push(r);
+
+  const missing: MissingRecord[] = [];
+  const surplus: SurplusRecord[] = [];
+  const mismatches: ValueMismatch[] = [];
+  for (const [id, b] of buckets) {
+    const leftExpected = [...b.expected];
+    const leftActual: CommittedRecord[] = [];
+    for (const a of b.actual) {
+      const key = canonicalString(project(a.value));
+      const i = leftExpected.findIndex((e) => canonicalString(project(e.value)) === key);
+      if (i >= 0) leftExpected.splice(i, 1); else leftActual.push(a);
+    }
+    const paired = Math.min(leftExpected.length, leftActual.length);
+    for (let i = 0; i < paired; i++) {
+      const e = leftExpected[i] as StreamRecord;
+      const a = leftActual[i] as CommittedRecord;
+      const { attempt, subtask } = a;
+      mismatches.push({ id, expected: e.value, actual: a.value, attempt, subtask });
+    }
+    for (const e of leftExpected.slice(paired)) missing.push({ id, value: e.value });
+    for (const { value, attempt, subtask } of leftActual.slice(paired)) {
+      surplus.push({ id, value, attempt, subtask });
+    }
+  }
+  return {
+    missing: missing.slice(0, maxListed),
+    missingCount: missing.length,
+    surplus: surplus.slice(0, maxListed),
+    surplusCount: surplus.length,
+    valueMismatches: mismatches.slice(0, maxListed),
+    valueMismatchCount: mismatches.length,
+  };
+}

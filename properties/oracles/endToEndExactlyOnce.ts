@@ -1,0 +1,165 @@
+/**
+ * Oracle 3 of ORACLES.md, end-to-end exactly-once: the transactional store's committed output
+ * equals the output of F(all input) as a multiset of record identities with matching values, and
+ * the engine's final keyed state equals F's. For outputs numbered per key in arrival order
+ * (flights' `seq`, wordcount's `count`) the value is compared without the number, and the numbers
+ * are judged on their own: per key exactly `{1..n}`, increasing with the offset within a split.
+ * For the flights job, in addition: every flight id exactly once, and the per-airport count,
+ * total and maximum over the committed output equal the fold's.
+ *
+ * A violation is a value, never an exception: the verdict says what is missing, surplus or
+ * different. (Exceptions mean a harness problem: a job F cannot fold, see referenceFold.)
+ */
+import type { StreamGraph } from '../../engine/index.ts';
+import { FLIGHTS_UIDS } from '../../sim/workloads/flights.ts';
+import type { FlightOutput } from '../../sim/workloads/flights.ts';
+import { WORDCOUNT_UIDS } from '../../sim/workloads/wordcount.ts';
+import type { WordCountOutput } from '../../sim/workloads/wordcount.ts';
+import { referenceFold } from '../referenceFold.ts';
+import type { FoldResult, KeyedStateView } from '../referenceFold.ts';
+import { compareKeyedState } from './compareKeyedState.ts';
+import type { StateDiff } from './compareKeyedState.ts';
+import { compareOutputs } from './compareOutputs.ts';
+import type {
+  CommittedRecord, MissingRecord, SurplusRecord, ValueMismatch,
+} from './compareOutputs.ts';
+import { checkFlights, FLIGHTS_SEQUENCE } from './flightsInvariants.ts';
+import type { FlightsReport } from './flightsInvariants.ts';
+import { checkSequences } from './sequenceInvariants.ts';
+import type { SequencedOutput, SequenceReport } from './sequenceInvariants.ts';
+
+export type { CommittedRecord } from './compareOutputs.ts';
+
+/** Wordcount's running counts: per word, `count`; the word itself must match F. */
+export const WORDCOUNT_SEQUENCE: SequencedOutput = Object.freeze({
+  name: 'wordcount count per word',
+  key: (v: unknown) => (v as WordCountOutput).word,
+  seq: (v: unknown) => (v as WordCountOutput).count,
+  project: (v: unknown) => ({ word: (v as WordCountOutput).word }),
+});
+
+/** Input of {@link endToEndExactlyOnce}. */
+export interface EndToEndInput {
+  /** The job (its sources hold the input splits). */
+  readonly graph: StreamGraph;
+  /** Every committed record of the judged sink(s). */
+  readonly committed: readonly CommittedRecord[];
+  /** Final keyed state as decoded by the engine: uid → state name → String(key) → value. */
+  readonly finalState: KeyedStateView;
+  /** Judge only this sink's output (by uid); default all sinks together. */
+  readonly sink?: string;
+  /** F(all input), if already computed for this graph. */
+  readonly expected?: FoldResult;
+  /**
+   * Per-key numbering of the output; default detected from the graph (flights, wordcount),
+   * `null` for none (values compared whole).
+   */
+  readonly sequenced?: SequencedOutput | null;
+  /** Run the flights checks; default: the graph has the flights stats operator. */
+  readonly flights?: boolean;
+  /** Longest list in the details; default 100 (counts are always exact). */
+  readonly maxListed?: number;
+}
+
+/** Everything the oracle found. */
+export interface EndToEndDetails {
+  readonly expectedCount: number;
+  readonly committedCount: number;
+  readonly missing: readonly MissingRecord[];
+  readonly missingCount: number;
+  readonly surplus: readonly SurplusRecord[];
+  readonly surplusCount: number;
+  readonly valueMismatches: readonly ValueMismatch[];
+  readonly valueMismatchCount: number;
+  readonly stateDiffs: readonly StateDiff[];
+  readonly stateDiffCount: number;
+  readonly sequence?: SequenceReport;
+  readonly flights?: FlightsReport;
+}
+
+/** The oracle's verdict. */
+export interface EndToEndVerdict {
+  readonly ok: boolean;
+  readonly property: 'end-to-end-exactly-once';
+  /** One line: what failed, with counts, or that it held. */
+  readonly summary: string;
+  readonly details: EndToEndDetails;
+}
+
+/**
+ * Judges a run's committed output and final state against F(all input).
+ * Never throws for a violation; throws only when F itself cannot run (see referenceFold).
+ */
+export function endToEndExactlyOnce(input: EndToEndInput): EndToEndVerdict {
+  const maxListed = input.maxListed ?? 100;
+  const fold = input.expected ?? referenceFold(input.graph);
+  const expected = input.sink === undefined
+    ? fold.outputs
+    : (fold.outputsBySink.get(input.sink) ?? []);
+  const sequenced = input.sequenced === undefined ? detectSequenced(input.graph) : input.sequenced;
+  const outputs = compareOutputs({
+    expected,
+    actual: input.committed,
+    maxListed,
+    ...(sequenced === null ? {} : { project: sequenced.project }),
+  });
+  const state = compareKeyedState(fold.state, input.finalState, maxListed);
+  const sequence = sequenced === null
+    ? undefined
+    : checkSequences(sequenced, expected, input.committed, maxListed);
+  const isFlights = input.flights ?? hasUid(input.graph, FLIGHTS_UIDS.stats);
+  const flights = isFlights
+    ? checkFlights(
+      expected.map((r) => (r.value as FlightOutput).flightId),
+      fold.state,
+      input.committed,
+      maxListed,
+    )
+    : undefined;
+  const details: EndToEndDetails = {
+    expectedCount: expected.length,
+    committedCount: input.committed.length,
+    missing: outputs.missing,
+    missingCount: outputs.missingCount,
+    surplus: outputs.surplus,
+    surplusCount: outputs.surplusCount,
+    valueMismatches: outputs.valueMismatches,
+    valueMismatchCount: outputs.valueMismatchCount,
+    stateDiffs: state.diffs,
+    stateDiffCount: state.diffCount,
+    ...(sequence === undefined ? {} : { sequence }),
+    ...(flights === undefined ? {} : { flights }),
+  };
+  const problems = [
+    count(details.missingCount, 'missing record', 'missing records'),
+    count(details.surplusCount, 'surplus record', 'surplus records'),
+    count(details.valueMismatchCount, 'value mismatch', 'value mismatches'),
+    count(details.stateDiffCount, 'state diff', 'state diffs'),
+    count(sequence?.problemCount ?? 0,
+      'key with bad sequence numbers', 'keys with bad sequence numbers'),
+    count(sequence?.orderViolationCount ?? 0,
+      'sequence order violation', 'sequence order violations'),
+    count(flights?.problemCount ?? 0, 'flights problem', 'flights problems'),
+  ].filter((p) => p !== '');
+  const ok = problems.length === 0;
+  const summary = ok
+    ? `end-to-end exactly-once holds: ${details.committedCount} committed records equal F's `
+      + `${details.expectedCount}, final state equal`
+    : `end-to-end exactly-once violated: ${problems.join(', ')}`;
+  return { ok, property: 'end-to-end-exactly-once', summary, details };
+}
+
+/** The numbering of a built-in job's output, or null. */
+export function detectSequenced(graph: StreamGraph): SequencedOutput | null {
+  if (hasUid(graph, FLIGHTS_UIDS.stats)) return FLIGHTS_SEQUENCE;
+  if (hasUid(graph, WORDCOUNT_UIDS.count)) return WORDCOUNT_SEQUENCE;
+  return null;
+}
+
+function hasUid(graph: StreamGraph, uid: string): boolean {
+  return graph.nodes.some((n) => n.uid === uid);
+}
+
+function count(n: number, one: string, many: string): string {
+  return n === 0 ? '' : `${n} ${n === 1 ? one : many}`;
+}

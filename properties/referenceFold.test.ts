@@ -1,0 +1,152 @@
+import { describe, expect, test } from 'vitest';
+import { collectSink, recordIdentity, splitSource, StreamExecutionEnvironment } from '../engine/index.ts';
+import type { KeyedProcessFunction, StreamGraph } from '../engine/index.ts';
+import { AIRPORT_STATS_STATE, flightsJob, FLIGHTS_FILE_SIZE, FLIGHTS_UIDS } from '../sim/workloads/flights.ts';
+import type { AirportStats, FlightOutput } from '../sim/workloads/flights.ts';
+import { buildGeneratedJob } from '../sim/workloads/generatedJob.ts';
+import { wordcountJob, WORDCOUNT_UIDS } from '../sim/workloads/wordcount.ts';
+import type { WordCountOutput } from '../sim/workloads/wordcount.ts';
+import { referenceFold } from './referenceFold.ts';
+
+const ids = (records: readonly { split: number; offset: number; tag: string }[]): string[] => records.map(recordIdentity);
+
+describe('referenceFold on wordcount', () => {
+  const graph = wordcountJob({ sink: collectSink([]), lines: ['The cat', 'the dog, THE', 'cat'], splits: 2 });
+
+  test('counts words by hand', () => {
+    const fold = referenceFold(graph);
+    expect(fold.state).toEqual({ [WORDCOUNT_UIDS.count]: { count: { the: 3, cat: 2, dog: 1 } } });
+    expect(fold.outputs.map((r) => r.value as WordCountOutput)).toEqual([
+      { word: 'the', count: 1 }, { word: 'cat', count: 1 }, { word: 'the', count: 2 }, { word: 'dog', count: 1 },
+      { word: 'the', count: 3 }, { word: 'cat', count: 2 },
+    ]);
+    // Splits: 0 = lines 0-1, 1 = line 2. flatMap tags: first output keeps '', then /1, /2.
+    expect(ids(fold.outputs)).toEqual(['0:0', '0:0/1', '0:1', '0:1/1', '0:1/2', '1:0']);
+    expect(fold.outputsBySink.get(WORDCOUNT_UIDS.sink)).toEqual(fold.outputs);
+  });
+
+  test('F(prefixes) reads only offsets below each position', () => {
+    const fold = referenceFold(graph, { prefixes: new Map([[0, 1], [1, 0]]) });
+    expect(fold.state[WORDCOUNT_UIDS.count]).toEqual({ count: { the: 1, cat: 1 } });
+    expect(ids(fold.outputs)).toEqual(['0:0', '0:0/1']);
+    expect(referenceFold(graph, { prefixes: new Map([[0, 2], [1, 1]]) })).toEqual(referenceFold(graph));
+    expect(referenceFold(graph, { prefixes: new Map([[0, 0], [1, 0]])}).state)
+      .toEqual({ [WORDCOUNT_UIDS.count]: {} });
+  });
+
+  test('rejects bad prefixes', () => {
+    expect(() => referenceFold(graph, { prefixes: new Map([[0, 1]]) })).toThrow(/no prefix position for split 1/);
+    expect(() => referenceFold(graph, { prefixes: new Map([[0, 3], [1, 0]]) })).toThrow(/split 0 must be an integer in 0..2, got 3/);
+    expect(() => referenceFold(graph, { prefixes: new Map([[0, -1], [1, 0]]) })).toThrow(/got -1/);
+  });
+});
+
+describe('referenceFold on flights', () => {
+  test('over the whole file: counts sum to the selection, seq runs 1..n per airport', () => {
+    const graph = flightsJob({ selection: { from: 0, to: FLIGHTS_FILE_SIZE }, parallelism: 4, sink: collectSink([]) });
+    const fold = referenceFold(graph);
+    expect(fold.outputs).toHaveLength(FLIGHTS_FILE_SIZE);
+    const stats = fold.state[FLIGHTS_UIDS.stats]?.[AIRPORT_STATS_STATE] as Record<string, AirportStats>;
+    expect(Object.values(stats).reduce((s, a) => s + a.count, 0)).toBe(FLIGHTS_FILE_SIZE);
+    const seqs = new Map<string, number[]>();
+    const byAirport = new Map<string, FlightOutput[]>();
+    for (const r of fold.outputs) {
+      const f = r.value as FlightOutput;
+      seqs.set(f.origin, [...(seqs.get(f.origin) ?? []), f.seq]);
+      byAirport.set(f.origin, [...(byAirport.get(f.origin) ?? []), f]);
+      expect(r.tag).toBe('');
+    }
+    for (const [airport, s] of seqs) {
+      expect(s).toEqual(s.map((_, i) => i + 1));
+      const outs = byAirport.get(airport) ?? [];
+      expect(stats[airport]).toEqual({
+        count: outs.length,
+        total: outs.reduce((t, f) => t + f.delay, 0),
+        max: Math.max(...outs.map((f) => f.delay)),
+      });
+    }
+    expect(new Set(fold.outputs.map((r) => (r.value as FlightOutput).flightId)).size).toBe(FLIGHTS_FILE_SIZE);
+    expect(fold.outputs.filter((r) => r.split === 3)[0]).toMatchObject({ offset: 0, value: { flightId: 3750 } });
+  });
+
+  test('an empty selection gives empty output and state', () => {
+    const fold = referenceFold(flightsJob({ selection: { from: 5, to: 5 }, parallelism: 1, sink: collectSink([]) }));
+    expect(fold.outputs).toEqual([]);
+    expect(fold.state).toEqual({ [FLIGHTS_UIDS.stats]: {} });
+  });
+});
+
+describe('referenceFold on graph shapes', () => {
+  test('fan-out to two sinks, map, filter and tags of keyed multi-output', () => {
+    const env = new StreamExecutionEnvironment();
+    const src = env.fromSource(splitSource([{ id: 4, records: [1, 2, 3] }, { id: 2, records: [10] }]));
+    const twice: KeyedProcessFunction<number, number, number> = {
+      processElement(v, ctx, out) {
+        const s = ctx.getListState<number>({ kind: 'list', name: 'seen' });
+        s.add(v);
+        out.collect(v);
+        out.collect(-v);
+      },
+    };
+    src.map((v: number) => v * 10, { uid: 'times10' }).filter((v: number) => v !== 20).sinkTo(collectSink([]), { uid: 'a' });
+    src.keyBy((v: number) => v % 2).process(twice, { uid: 'twice' }).sinkTo(collectSink([]), { uid: 'b' });
+    const fold = referenceFold(env.getStreamGraph());
+    expect(fold.outputsBySink.get('a')?.map((r) => [recordIdentity(r), r.value])).toEqual([
+      ['2:0', 100], ['4:0', 10], ['4:2', 30],
+    ]);
+    expect(fold.outputsBySink.get('b')?.map((r) => [recordIdentity(r), r.value])).toEqual([
+      ['2:0', 10], ['2:0/1', -10], ['4:0', 1], ['4:0/1', -1], ['4:1', 2], ['4:1/1', -2], ['4:2', 3], ['4:2/1', -3],
+    ]);
+    expect(fold.outputs).toHaveLength(11);
+    expect(fold.state).toEqual({ twice: { seen: { 0: [10, 2], 1: [1, 3] } } });
+  });
+
+  test('generated job: the keyed stages see the keyed functions and nested tags', () => {
+    const graph = buildGeneratedJob({
+      records: [[2, 5]],
+      stages: [
+        { kind: 'flatMap', fn: 0, parallelism: 1, rebalance: false },
+        { kind: 'keyed', key: 3, fn: 4, parallelism: 2 },
+      ],
+      sourceParallelism: 1, sinkParallelism: 1, maxParallelism: 4,
+    }, collectSink([]));
+    const fold = referenceFold(graph);
+    // Two multi-output stages in a row: '0:0/1' names two records (the tag rule's known
+    // collision, see outputTag.ts); multiset comparison still counts both.
+    expect(fold.outputs.map((r) => [recordIdentity(r), r.value])).toEqual([
+      ['0:0', 2], ['0:0/1', 1], ['0:0/1', 2], ['0:0/1/1', 1], ['0:1', 5], ['0:1/1', 5],
+    ]);
+    expect(fold.state).toEqual({ 'gen-1-keyed-parity-countAndSplit': { n: { even: 2, odd: 2 }, total: { even: 4, odd: 10 } } });
+  });
+
+  test('refuses broadcast edges, timers and bad keys', () => {
+    const broadcast = new StreamExecutionEnvironment();
+    broadcast.fromSource(splitSource([{ id: 0, records: [1] }])).broadcast().map((v: number) => v).sinkTo(collectSink([]));
+    expect(() => referenceFold(broadcast.getStreamGraph())).toThrow(/broadcast edge source-0 -> map-1 is not supported/);
+
+    const keyedJob = (fn: KeyedProcessFunction<number, number, number>, key: (v: number) => number): StreamGraph => {
+      const env = new StreamExecutionEnvironment();
+      env.fromSource(splitSource([{ id: 0, records: [1] }])).keyBy(key).process(fn).sinkTo(collectSink([]));
+      return env.getStreamGraph();
+    };
+    const timer: KeyedProcessFunction<number, number, number> = {
+      processElement(_v, ctx) { ctx.timerService().registerProcessingTimeTimer(10); },
+    };
+    expect(() => referenceFold(keyedJob(timer, (v) => v))).toThrow(/timers are not supported/);
+    const noop: KeyedProcessFunction<number, number, number> = { processElement() {} };
+    expect(() => referenceFold(keyedJob(noop, (v) => v + 0.5))).toThrow(/key 1.5 of operator keyedProcess-1 is not a string, 32-bit integer or bigint/);
+    expect(() => referenceFold(keyedJob(noop, () => 2 ** 40))).toThrow(/32-bit/);
+  });
+
+  test('refuses malformed graphs', () => {
+    const env = new StreamExecutionEnvironment();
+    env.fromSource(splitSource([{ id: 0, records: [1] }])).sinkTo(collectSink([]));
+    const g = env.getStreamGraph();
+    expect(() => referenceFold({ ...g, edges: [...g.edges, { source: 0, target: 9, partitioner: 'forward' }] }))
+      .toThrow(/no node 9/);
+    expect(() => referenceFold({ ...g, edges: [...g.edges, { source: 0, target: 0, partitioner: 'forward' }] }))
+      .toThrow(/source source-0 has an input edge/);
+    const keyed = { ...g.nodes[1]!, spec: { kind: 'keyedProcess' as const, fn: { processElement() {} } } };
+    expect(() => referenceFold({ ...g, nodes: [g.nodes[0]!, keyed] })).toThrow(/not fed by keyBy/);
+  });
+});

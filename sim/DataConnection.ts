@@ -1,0 +1,123 @@
+/**
+ * DataConnection: one data-plane connection (a consumer's input channel to a producer's result
+ * subpartition) with two lanes of the event queue: `down` (producer -> consumer: connected,
+ * payloads, close) and `up` (consumer -> producer: the request, credits, upstream messages,
+ * close). Each lane is FIFO: delivery time = max(previous delivery, now + latency).
+ *
+ * Invariants: once `broken`, both lanes are empty and out of the queue and nothing more is
+ * handed to either end; each end learns of an error or close at most once (`done`).
+ */
+import type { ConsumerHandlers, Executor, HostId, ProducerHandlers } from '../engine/api/index.ts';
+import { QueueEntry } from './EventQueue.ts';
+import type { SimContext } from './SimContext.ts';
+import type { SimHost } from './SimHost.ts';
+
+/** One item travelling on a lane. */
+export interface DataItem {
+  dueUs: number;
+  readonly kind: 'request' | 'connected' | 'not-found' | 'payload' | 'credit' | 'upstream' | 'close';
+  readonly payload?: unknown;
+  readonly priority?: boolean;
+  readonly n?: number;
+}
+
+/** A FIFO lane of one direction of a connection. */
+export class DataLane extends QueueEntry {
+  private items: DataItem[] = [];
+  private head = 0;
+  private lastDeliveryUs = 0;
+
+  constructor(
+    private readonly ctx: SimContext,
+    private readonly onItem: (item: DataItem) => void,
+  ) {
+    super();
+  }
+
+  /** Queues `item` to arrive `latencyUs` from now, never before earlier items. */
+  enqueue(item: DataItem, latencyUs: number): void {
+    const due = Math.max(this.lastDeliveryUs, this.ctx.clock.nowUs + latencyUs);
+    this.lastDeliveryUs = due;
+    item.dueUs = due;
+    this.items.push(item);
+    if (this.heapIndex < 0) this.ctx.queue.push(this, due);
+  }
+
+  /** Drops everything in flight and leaves the queue. */
+  clear(): void {
+    this.ctx.queue.remove(this);
+    this.items = [];
+    this.head = 0;
+  }
+
+  fire(): void {
+    const item = this.items[this.head] as DataItem;
+    this.head++;
+    if (this.head === this.items.length) {
+      this.items = [];
+      this.head = 0;
+    } else {
+      if (this.head >= 1024 && this.head * 2 >= this.items.length) {
+        this.items = this.items.slice(this.head);
+        this.head = 0;
+      }
+      this.ctx.queue.push(this, (this.items[this.head] as DataItem).dueUs);
+    }
+    this.onItem(item);
+  }
+}
+
+/** One end of a connection. */
+export interface DataEnd<H> {
+  host: SimHost;
+  incarnation: number;
+  executor: Executor | undefined;
+  handlers: H | undefined;
+  /** The end closed itself or learnt of an error/close: nothing more is handed to it. */
+  done: boolean;
+  /** The end closed itself (sending afterwards is a programmer error). */
+  closedByMe: boolean;
+}
+
+export class DataConnection {
+  state: 'connecting' | 'open' | 'ended' = 'connecting';
+  credit = 0;
+  broken = false;
+  readonly consumer: DataEnd<ConsumerHandlers>;
+  producer: DataEnd<ProducerHandlers> | undefined;
+  readonly down: DataLane;
+  readonly up: DataLane;
+  readonly key: string;
+  readonly producerHost: HostId;
+  readonly initialCredit: number;
+
+  constructor(
+    ctx: SimContext,
+    readonly id: number,
+    spec: {
+      readonly key: string;
+      readonly producerHost: HostId;
+      readonly consumerHost: SimHost;
+      readonly executor: Executor;
+      readonly initialCredit: number;
+      readonly handlers: ConsumerHandlers;
+      readonly onDown: (c: DataConnection, item: DataItem) => void;
+      readonly onUp: (c: DataConnection, item: DataItem) => void;
+    },
+  ) {
+    this.key = spec.key;
+    this.producerHost = spec.producerHost;
+    this.initialCredit = spec.initialCredit;
+    this.consumer = {
+      host: spec.consumerHost, incarnation: spec.consumerHost.incarnation, executor: spec.executor,
+      handlers: spec.handlers, done: false, closedByMe: false,
+    };
+    this.down = new DataLane(ctx, (item) => spec.onDown(this, item));
+    this.up = new DataLane(ctx, (item) => spec.onUp(this, item));
+  }
+
+  /** True if `end` may still be handed something. */
+  static reachable(c: DataConnection, end: DataEnd<unknown>): boolean {
+    return !c.broken && !end.done && end.host.alive && end.host.incarnation === end.incarnation;
+  }
+}

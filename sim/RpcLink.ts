@@ -1,0 +1,76 @@
+/**
+ * RpcLink: one direction of an RPC link (an ordered pair of endpoint addresses), a lane of the
+ * event queue. Messages arrive in the order sent: each delivery time is
+ * max(previous delivery on the link, send time + latency), and the link holds at most one heap
+ * entry (its head message).
+ */
+import type { RpcAddress, RpcKind } from '../engine/api/index.ts';
+import { QueueEntry } from './EventQueue.ts';
+import type { Direction } from './Partitions.ts';
+import type { SimContext } from './SimContext.ts';
+import type { SimHost } from './SimHost.ts';
+
+/** One message in flight: a tell, an ask, or the answer to an ask. */
+export interface RpcMessage {
+  /** Trace id, unique in the run. */
+  readonly id: number;
+  dueUs: number;
+  readonly from: RpcAddress;
+  readonly to: RpcAddress;
+  readonly kind: RpcKind;
+  readonly method: string;
+  readonly args: readonly unknown[];
+  readonly srcHost: SimHost;
+  readonly srcIncarnation: number;
+  /** The partition direction source -> destination host at send (when the target was known). */
+  readonly dir: Direction | undefined;
+  readonly epoch: number;
+  /** 0 for a tell; the ask's id for an ask or an answer. */
+  readonly askId: number;
+  /** For answers: true if this is an answer, with its outcome. */
+  readonly answer: boolean;
+  readonly ok: boolean;
+  readonly value: unknown;
+}
+
+export class RpcLink extends QueueEntry {
+  private msgs: RpcMessage[] = [];
+  private head = 0;
+  private lastDeliveryUs = 0;
+  /** Cached partition direction for (srcHost, dstHost). */
+  cachedSrc: SimHost | undefined;
+  cachedDst: SimHost | undefined;
+  cachedDir: Direction | undefined;
+
+  constructor(
+    private readonly ctx: SimContext,
+    private readonly deliver: (m: RpcMessage) => void,
+  ) {
+    super();
+  }
+
+  /** Queues `m` to arrive `latencyUs` from now, but never before earlier messages. */
+  enqueue(m: RpcMessage, latencyUs: number): void {
+    const due = Math.max(this.lastDeliveryUs, this.ctx.clock.nowUs + latencyUs);
+    this.lastDeliveryUs = due;
+    m.dueUs = due;
+    this.msgs.push(m);
+    if (this.heapIndex < 0) this.ctx.queue.push(this, due);
+  }
+
+  fire(): void {
+    const m = this.msgs[this.head] as RpcMessage;
+    this.head++;
+    if (this.head === this.msgs.length) {
+      this.msgs = [];
+      this.head = 0;
+    } else {
+      if (this.head >= 1024 && this.head * 2 >= this.msgs.length) {
+        this.msgs = this.msgs.slice(this.head);
+        this.head = 0;
+      }
+      this.ctx.queue.push(this, (this.msgs[this.head] as RpcMessage).dueUs);
+    }
+    this.deliver(m);
+  }
+}

@@ -1,0 +1,284 @@
+/**
+ * RpcNetwork: the world's RPC fabric (Flink's actor RPC, DESIGN.md "The world's rules").
+ *
+ * - Messages on one link (ordered pair of endpoint addresses) arrive in the order sent, never
+ *   duplicated; latency is a delay decision from the kind's distribution.
+ * - Injected loss per kind is a fate decision, taken only before the heal time (mark `rpc-lost`).
+ * - Partitions: a message is dropped if its direction is cut when it is sent, or if a cut of
+ *   that direction started while it was in flight (even if healed before it arrives: the
+ *   connection broke).
+ * - A crashed or stopped endpoint drops what arrives for it (an ask then times out). A message
+ *   sent by a host that crashed since is delivered only if a fate decision (probability
+ *   `lateDeliveryProbability`) says so. An ask to an address that was never started fails
+ *   with RpcEndpointNotFoundError, answered as a message back.
+ * - Handlers run as tasks on the endpoint's main thread; an ask's future completes on the
+ *   caller's main thread with the answer, the handler's error, or RpcTimeoutError after its
+ *   timeout (later answers are dropped). An AssertionError thrown by a handler stops the run.
+ */
+import {
+  AssertionError, CompletableFuture, RpcEndpointNotFoundError, RpcTimeoutError, RPC_KINDS, assert,
+} from '../engine/api/index.ts';
+import type {
+  Cancellable, DelayDistribution, Executor, RpcAddress, RpcHandler, RpcKind,
+} from '../engine/api/index.ts';
+import type { Partitions } from './Partitions.ts';
+import { RpcLink } from './RpcLink.ts';
+import type { RpcMessage } from './RpcLink.ts';
+import type { SimContext } from './SimContext.ts';
+import type { SimHost } from './SimHost.ts';
+
+/** RPC settings of a world. */
+export interface RpcConfig {
+  readonly defaultLatency: DelayDistribution;
+  readonly latencyByKind?: Partial<Record<RpcKind, DelayDistribution>>;
+  /** Probability of injected loss per kind (before the heal time only). */
+  readonly lossByKind?: Partial<Record<RpcKind, number>>;
+  /** Probability that a message from a host that crashed since still arrives; default 0.5. */
+  readonly lateDeliveryProbability?: number;
+}
+
+interface PendingAsk {
+  readonly future: CompletableFuture<unknown>;
+  readonly timer: Cancellable;
+}
+
+interface Endpoint {
+  readonly address: RpcAddress;
+  readonly host: SimHost;
+  readonly incarnation: number;
+  readonly mainThread: Executor;
+  readonly handler: RpcHandler;
+  alive: boolean;
+  readonly pendingAsks: Map<number, PendingAsk>;
+}
+
+/** What a transmitted message carries besides its addresses. */
+interface Payload {
+  readonly kind: RpcKind;
+  readonly method: string;
+  readonly args: readonly unknown[];
+  readonly askId: number;
+  readonly answer: boolean;
+  readonly ok: boolean;
+  readonly value: unknown;
+}
+
+export class RpcNetwork {
+  private readonly endpoints = new Map<string, Endpoint>();
+  private readonly links = new Map<string, RpcLink>();
+  private readonly latency = new Map<RpcKind, DelayDistribution>();
+  private readonly latencyLabel = new Map<RpcKind, string>();
+  private readonly loss = new Map<RpcKind, number>();
+  private readonly lateP: number;
+  private nextAskId = 1;
+  private nextMessageId = 0;
+
+  constructor(
+    private readonly ctx: SimContext,
+    private readonly partitions: Partitions,
+    config: RpcConfig,
+  ) {
+    for (const k of RPC_KINDS) {
+      this.latency.set(k, config.latencyByKind?.[k] ?? config.defaultLatency);
+      this.latencyLabel.set(k, `rpc.latency.${k}`);
+      const p = config.lossByKind?.[k];
+      if (p !== undefined && p > 0) this.loss.set(k, p);
+    }
+    this.lateP = config.lateDeliveryProbability ?? 0.5;
+  }
+
+  /** Starts endpoint `address` on `host`. @throws AssertionError if a live one has it. */
+  startEndpoint(host: SimHost, address: RpcAddress, options: { mainThread: Executor; handler: RpcHandler }): void {
+    const old = this.endpoints.get(address);
+    assert(old === undefined || !old.alive, `RPC endpoint ${address} is already started`);
+    this.endpoints.set(address, {
+      address, host, incarnation: host.incarnation, mainThread: options.mainThread,
+      handler: options.handler, alive: true, pendingAsks: new Map(),
+    });
+    this.ctx.trace.record(host.id, 'rpc.start', { address });
+  }
+
+  /** Stops endpoint `address` if it lives on `host`; later messages to it are dropped. */
+  stopEndpoint(host: SimHost, address: RpcAddress): void {
+    const ep = this.endpoints.get(address);
+    if (ep === undefined || ep.host !== host || !ep.alive) return;
+    ep.alive = false;
+    ep.pendingAsks.clear();
+    this.ctx.trace.record(host.id, 'rpc.stop', { address });
+  }
+
+  /** The host crashed: its endpoints die and their pending asks are forgotten. */
+  onCrash(host: SimHost): void {
+    for (const ep of this.endpoints.values()) {
+      if (ep.host === host && ep.alive) {
+        ep.alive = false;
+        ep.pendingAsks.clear();
+      }
+    }
+  }
+
+  /** A tell from local endpoint `from`. @throws AssertionError if `from` is not live on `host`. */
+  tell(host: SimHost, from: RpcAddress, to: RpcAddress, call: { kind: RpcKind; method: string; args: readonly unknown[] }): void {
+    const src = this.requireLocal(host, from);
+    this.transmit(src.host, { from, to }, {
+      kind: call.kind, method: call.method, args: call.args, askId: 0, answer: false, ok: true, value: undefined,
+    });
+  }
+
+  /**
+   * An ask from local endpoint `from`; see the file comment for its outcomes.
+   * @throws AssertionError if `from` is not live on `host` or `timeoutUs` is not a positive integer.
+   */
+  ask<R>(
+    host: SimHost,
+    route: { from: RpcAddress; to: RpcAddress },
+    call: { kind: RpcKind; method: string; args: readonly unknown[]; timeoutUs: number },
+  ): CompletableFuture<R> {
+    const { from, to } = route;
+    const { timeoutUs, method } = call;
+    assert(Number.isSafeInteger(timeoutUs) && timeoutUs > 0, `ask ${method}: timeoutUs must be a positive integer, got ${timeoutUs}`);
+    const src = this.requireLocal(host, from);
+    const future = new CompletableFuture<R>();
+    const askId = this.nextAskId++;
+    const timer = src.mainThread.schedule('rpc.timeout', timeoutUs, () => {
+      if (!src.pendingAsks.delete(askId)) return;
+      this.ctx.trace.record(host.id, 'rpc.timeout', { from, to, method });
+      future.completeExceptionally(new RpcTimeoutError(`${method} from ${from} to ${to} timed out after ${timeoutUs}us`));
+    });
+    src.pendingAsks.set(askId, { future: future as CompletableFuture<unknown>, timer });
+    this.transmit(host, route, {
+      kind: call.kind, method, args: call.args, askId, answer: false, ok: true, value: undefined,
+    });
+    return future;
+  }
+
+  private requireLocal(host: SimHost, address: RpcAddress): Endpoint {
+    const ep = this.endpoints.get(address);
+    assert(ep !== undefined && ep.alive && ep.host === host,
+      `${address} is not a live RPC endpoint of ${host.id}`);
+    return ep;
+  }
+
+  private link(from: RpcAddress, to: RpcAddress): RpcLink {
+    const key = `${from}\u0000${to}`;
+    let link = this.links.get(key);
+    if (link === undefined) {
+      link = new RpcLink(this.ctx, (m) => this.arrive(m));
+      this.links.set(key, link);
+    }
+    return link;
+  }
+
+  private transmit(srcHost: SimHost, route: { from: RpcAddress; to: RpcAddress }, p: Payload): void {
+    const { from, to } = route;
+    const id = this.nextMessageId++;
+    const trace = this.ctx.trace;
+    trace.record(srcHost.id, 'rpc.send', { id, from, to, kind: p.kind, method: p.method, answer: p.answer });
+    const lossP = this.loss.get(p.kind);
+    if (lossP !== undefined && this.ctx.clock.nowUs < this.ctx.healTimeUs && this.ctx.choices.fate('rpc.loss', lossP)) {
+      trace.mark(srcHost.id, 'rpc-lost', { id, kind: p.kind, method: p.method });
+      return;
+    }
+    const link = this.link(from, to);
+    const dst = this.endpoints.get(to);
+    let dir = undefined;
+    if (dst !== undefined && dst.host !== srcHost) {
+      if (link.cachedSrc !== srcHost || link.cachedDst !== dst.host) {
+        link.cachedSrc = srcHost;
+        link.cachedDst = dst.host;
+        link.cachedDir = this.partitions.direction(srcHost.id, dst.host.id);
+      }
+      dir = link.cachedDir;
+      if (dir !== undefined && dir.cut) {
+        trace.record(srcHost.id, 'rpc.drop', { id, reason: 'partition' });
+        return;
+      }
+    }
+    const latencyUs = this.ctx.choices.delay(this.latencyLabel.get(p.kind) as string, this.latency.get(p.kind) as DelayDistribution);
+    link.enqueue({
+      id, dueUs: 0, from, to, kind: p.kind, method: p.method, args: p.args, srcHost,
+      srcIncarnation: srcHost.incarnation, dir, epoch: dir?.epoch ?? 0, askId: p.askId,
+      answer: p.answer, ok: p.ok, value: p.value,
+    }, latencyUs);
+  }
+
+  private arrive(m: RpcMessage): void {
+    const trace = this.ctx.trace;
+    const dst = this.endpoints.get(m.to);
+    if (dst === undefined) {
+      trace.record(m.srcHost.id, 'rpc.drop', { id: m.id, reason: 'no-endpoint' });
+      if (m.askId !== 0 && !m.answer) this.answerNotFound(m);
+      return;
+    }
+    const reason = this.dropReason(m, dst);
+    if (reason !== undefined) {
+      trace.record(dst.host.id, 'rpc.drop', { id: m.id, reason });
+      return;
+    }
+    trace.record(dst.host.id, 'rpc.deliver', { id: m.id });
+    if (m.answer) this.arriveAnswer(m, dst);
+    else dst.mainThread.execute(m.method, () => this.invoke(dst, m));
+  }
+
+  private dropReason(m: RpcMessage, dst: Endpoint): string | undefined {
+    if (!dst.alive) return 'endpoint-down';
+    if (dst.host !== m.srcHost) {
+      const dir = m.dir ?? this.partitions.direction(m.srcHost.id, dst.host.id);
+      if (dir.cut || (m.dir !== undefined && dir.epoch !== m.epoch)) return 'partition';
+    }
+    const src = m.srcHost;
+    if ((!src.alive || src.incarnation !== m.srcIncarnation) && !this.ctx.choices.fate('rpc.from-crashed', this.lateP)) {
+      return 'sender-crashed';
+    }
+    return undefined;
+  }
+
+  private arriveAnswer(m: RpcMessage, caller: Endpoint): void {
+    const pending = caller.pendingAsks.get(m.askId);
+    if (pending === undefined) {
+      this.ctx.trace.record(caller.host.id, 'rpc.drop', { id: m.id, reason: 'late-answer' });
+      return;
+    }
+    caller.pendingAsks.delete(m.askId);
+    pending.timer.cancel();
+    caller.mainThread.execute('rpc.answer', () => {
+      if (m.ok) pending.future.complete(m.value);
+      else pending.future.completeExceptionally(m.value);
+    });
+  }
+
+  private invoke(ep: Endpoint, m: RpcMessage): void {
+    if (!ep.alive) return;
+    let result: unknown;
+    try {
+      result = ep.handler({ from: m.from, method: m.method, args: m.args });
+    } catch (e) {
+      if (e instanceof AssertionError || m.askId === 0) throw e;
+      this.answer(ep, m, { ok: false, value: e });
+      return;
+    }
+    if (m.askId === 0) return;
+    if (result instanceof CompletableFuture) {
+      const f = result as CompletableFuture<unknown>;
+      f.whenComplete((value, error) => {
+        this.answer(ep, m, f.isCompletedExceptionally() ? { ok: false, value: error } : { ok: true, value });
+      });
+    } else {
+      this.answer(ep, m, { ok: true, value: result });
+    }
+  }
+
+  private answer(ep: Endpoint, m: RpcMessage, outcome: { ok: boolean; value: unknown }): void {
+    if (!ep.alive || ep.host.incarnation !== ep.incarnation) return;
+    this.transmit(ep.host, { from: m.to, to: m.from }, {
+      kind: m.kind, method: m.method, args: [], askId: m.askId, answer: true, ok: outcome.ok, value: outcome.value,
+    });
+  }
+
+  private answerNotFound(m: RpcMessage): void {
+    const error = new RpcEndpointNotFoundError(`no RPC endpoint ${m.to} (${m.method} from ${m.from})`);
+    this.transmit(m.srcHost, { from: m.to, to: m.from }, {
+      kind: m.kind, method: m.method, args: [], askId: m.askId, answer: true, ok: false, value: error,
+    });
+  }
+}

@@ -1,0 +1,250 @@
+/**
+ * SimDataNetwork: the world's data plane (engine/api DataNetwork.ts), credit-based as Flink's
+ * netty stack: FIFO per direction, a normal payload needs one credit, a priority payload none,
+ * every item's latency a delay decision. A crash of either end's host or a partition between
+ * the hosts (either direction) breaks the connection at once: every live end that has not closed
+ * gets `onError('broken')` once, on its executor, and nothing more is delivered.
+ *
+ * @see org.apache.flink.runtime.io.network.netty.CreditBasedPartitionRequestClientHandler
+ */
+import { NetworkError, assert } from '../engine/api/index.ts';
+import type {
+  Cancellable, ConsumerEnd, ConsumerHandlers, DataNetwork, DelayDistribution, Executor, HostId,
+  ProducerEnd, ProducerHandlers, SendOptions,
+} from '../engine/api/index.ts';
+import { DataConnection } from './DataConnection.ts';
+import type { DataEnd, DataItem } from './DataConnection.ts';
+import type { Partitions } from './Partitions.ts';
+import type { SimContext } from './SimContext.ts';
+import type { SimHost } from './SimHost.ts';
+
+interface Server {
+  readonly executor: Executor;
+  readonly onConnect: (end: ProducerEnd) => void;
+}
+
+export class SimDataNetwork {
+  private readonly servers = new Map<string, Server>();
+  private readonly live = new Map<number, DataConnection>();
+  private nextId = 0;
+
+  constructor(
+    private readonly ctx: SimContext,
+    private readonly deps: {
+      readonly partitions: Partitions;
+      readonly latency: DelayDistribution;
+      readonly host: (id: HostId) => SimHost | undefined;
+    },
+  ) {}
+
+  /** The DataNetwork port as seen from `host`'s current incarnation. */
+  view(host: SimHost): DataNetwork {
+    return {
+      serve: (key, executor, onConnect) => this.serve(host, key, { executor, onConnect }),
+      connect: (options) => this.connect(host, options),
+    };
+  }
+
+  /** Breaks every connection with an end on `host` (it crashed). */
+  onCrash(host: SimHost): void {
+    for (const c of [...this.live.values()]) {
+      if (c.consumer.host === host || c.producerHost === host.id) this.break(c);
+    }
+  }
+
+  /** Breaks every connection between hosts `a` and `b` (a partition started). */
+  onPartition(a: string, b: string): void {
+    for (const c of [...this.live.values()]) {
+      const h = c.consumer.host.id;
+      if ((h === a && c.producerHost === b) || (h === b && c.producerHost === a)) this.break(c);
+    }
+  }
+
+  private serve(host: SimHost, key: string, server: Server): Cancellable {
+    const k = `${host.id}\u0000${key}`;
+    this.servers.set(k, server);
+    let pending = true;
+    return {
+      cancel: () => {
+        if (pending && this.servers.get(k) === server) this.servers.delete(k);
+        pending = false;
+      },
+      get pending() {
+        return pending;
+      },
+    };
+  }
+
+  private connect(host: SimHost, o: {
+    readonly key: string; readonly producerHost: HostId; readonly executor: Executor;
+    readonly initialCredit: number; readonly handlers: ConsumerHandlers;
+  }): ConsumerEnd {
+    assert(Number.isSafeInteger(o.initialCredit) && o.initialCredit >= 0,
+      `connect ${o.key}: initialCredit must be a non-negative integer`);
+    const c = new DataConnection(this.ctx, this.nextId++, {
+      ...o, consumerHost: host,
+      onDown: (conn, item) => this.onDown(conn, item),
+      onUp: (conn, item) => this.onUp(conn, item),
+    });
+    this.live.set(c.id, c);
+    this.ctx.trace.record(host.id, 'net.connect', { conn: c.id, key: o.key, producer: o.producerHost });
+    this.send(c, 'up', { dueUs: 0, kind: 'request' });
+    return {
+      grantCredit: (n) => {
+        assert(Number.isSafeInteger(n) && n > 0, `grantCredit: n must be a positive integer, got ${n}`);
+        if (!c.consumer.done && !c.broken) this.send(c, 'up', { dueUs: 0, kind: 'credit', n });
+      },
+      sendUpstream: (message) => {
+        if (!c.consumer.done && !c.broken) this.send(c, 'up', { dueUs: 0, kind: 'upstream', payload: message });
+      },
+      close: () => this.closeEnd(c, c.consumer, 'up'),
+    };
+  }
+
+  private send(c: DataConnection, dir: 'up' | 'down', item: DataItem): void {
+    const latency = this.ctx.choices.delay('net.latency', this.deps.latency);
+    (dir === 'up' ? c.up : c.down).enqueue(item, latency);
+  }
+
+  private closeEnd(c: DataConnection, end: DataEnd<unknown>, dir: 'up' | 'down'): void {
+    if (end.closedByMe) return;
+    end.closedByMe = true;
+    const wasDone = end.done;
+    end.done = true;
+    this.ctx.trace.record(end.host.id, 'net.close', { conn: c.id, side: dir === 'up' ? 'consumer' : 'producer' });
+    if (!wasDone && !c.broken) this.send(c, dir, { dueUs: 0, kind: 'close' });
+    this.maybeEnd(c);
+  }
+
+  private maybeEnd(c: DataConnection): void {
+    if (c.consumer.done && (c.producer === undefined || c.producer.done)) {
+      c.state = 'ended';
+      this.live.delete(c.id);
+    }
+  }
+
+  /** Breaks `c`: lanes cleared, every reachable end told once. */
+  private break(c: DataConnection): void {
+    if (c.broken || c.state === 'ended') return;
+    this.ctx.trace.record(c.consumer.host.id, 'net.broken', { conn: c.id, key: c.key, producer: c.producerHost });
+    const ends: DataEnd<{ onError(e: NetworkError): void }>[] = [c.consumer];
+    if (c.producer !== undefined) ends.push(c.producer);
+    const reachable = ends.filter((e) => DataConnection.reachable(c, e));
+    c.broken = true;
+    c.state = 'ended';
+    c.up.clear();
+    c.down.clear();
+    this.live.delete(c.id);
+    for (const end of reachable) {
+      end.done = true;
+      end.executor?.execute('net.error', () => {
+        end.handlers?.onError(new NetworkError(`connection ${c.key} broke`, 'broken'));
+      });
+    }
+  }
+
+  private onUp(c: DataConnection, item: DataItem): void {
+    if (item.kind === 'request') {
+      this.accept(c);
+      return;
+    }
+    const p = c.producer;
+    if (p === undefined || !DataConnection.reachable(c, p)) return;
+    const ex = p.executor as Executor;
+    if (item.kind === 'credit') {
+      const n = item.n as number;
+      ex.execute('net.credit', () => {
+        if (!DataConnection.reachable(c, p)) return;
+        c.credit += n;
+        p.handlers?.onCredit(n);
+      });
+    } else if (item.kind === 'upstream') {
+      ex.execute('net.upstream', () => {
+        if (DataConnection.reachable(c, p)) p.handlers?.onUpstream(item.payload);
+      });
+    } else {
+      this.deliverClose(c, p);
+    }
+  }
+
+  private onDown(c: DataConnection, item: DataItem): void {
+    const end = c.consumer;
+    if (!DataConnection.reachable(c, end)) return;
+    const ex = end.executor as Executor;
+    if (item.kind === 'connected') {
+      ex.execute('net.connected', () => {
+        if (DataConnection.reachable(c, end)) end.handlers?.onConnected();
+      });
+    } else if (item.kind === 'payload') {
+      ex.execute('net.payload', () => {
+        if (DataConnection.reachable(c, end)) end.handlers?.onPayload(item.payload, item.priority === true);
+      });
+    } else if (item.kind === 'not-found') {
+      end.done = true;
+      this.maybeEnd(c);
+      ex.execute('net.error', () => {
+        end.handlers?.onError(new NetworkError(`nothing served under ${c.key} on ${c.producerHost}`, 'not-found'));
+      });
+    } else {
+      this.deliverClose(c, end);
+    }
+  }
+
+  private deliverClose(c: DataConnection, end: DataEnd<{ onError(e: NetworkError): void }>): void {
+    end.done = true;
+    this.maybeEnd(c);
+    end.executor?.execute('net.closed', () => {
+      end.handlers?.onError(new NetworkError(`connection ${c.key} closed by the other side`, 'closed'));
+    });
+  }
+
+  /** The request reached the producer's host: accept, refuse (not-found) or break. */
+  private accept(c: DataConnection): void {
+    const ph = this.deps.host(c.producerHost);
+    if (ph === undefined || !ph.alive || this.deps.partitions.isCut(ph.id, c.consumer.host.id) ||
+      this.deps.partitions.isCut(c.consumer.host.id, ph.id)) {
+      this.break(c);
+      return;
+    }
+    const server = this.servers.get(`${ph.id}\u0000${c.key}`);
+    if (server === undefined || !server.executor.alive) {
+      this.send(c, 'down', { dueUs: 0, kind: 'not-found' });
+      return;
+    }
+    const p: DataEnd<ProducerHandlers> = {
+      host: ph, incarnation: ph.incarnation, executor: server.executor, handlers: undefined,
+      done: false, closedByMe: false,
+    };
+    c.producer = p;
+    c.state = 'open';
+    c.credit = c.initialCredit;
+    this.ctx.trace.record(ph.id, 'net.accept', { conn: c.id, key: c.key });
+    server.executor.execute('net.accept', () => {
+      if (DataConnection.reachable(c, p)) server.onConnect(this.producerEnd(c, p));
+    });
+    this.send(c, 'down', { dueUs: 0, kind: 'connected' });
+  }
+
+  private producerEnd(c: DataConnection, p: DataEnd<ProducerHandlers>): ProducerEnd {
+    return {
+      get credit() {
+        return c.credit;
+      },
+      consumerHost: c.consumer.host.id,
+      setHandlers: (h) => {
+        p.handlers = h;
+      },
+      send: (payload: unknown, options: SendOptions) => {
+        assert(!p.closedByMe, `send on closed connection ${c.key}`);
+        if (c.broken || p.done) return;
+        const priority = options.priority === true;
+        if (!priority) {
+          assert(c.credit > 0, `send without credit on connection ${c.key}`);
+          c.credit--;
+        }
+        this.send(c, 'down', { dueUs: 0, kind: 'payload', payload, priority });
+      },
+      close: () => this.closeEnd(c, p, 'down'),
+    };
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * SimExecutor: one simulated thread of a host incarnation (Flink's single-threaded executors:
+ * an RPC endpoint's main thread, a mailbox thread, the ioExecutor, ...).
+ *
+ * It is one lane of the event queue: a FIFO of tasks with at most one heap entry, due when the
+ * head task's cost has elapsed. So tasks of one executor never reorder, and tasks of different
+ * executors interleave only through the queue (ties are order decisions).
+ *
+ * Invariants: a non-empty, unpaused, live executor is queued (except while it runs a task);
+ * a dead executor holds no tasks and drops new ones silently; tasks run only while the host
+ * is not paused.
+ */
+import { assert } from '../engine/api/index.ts';
+import type { Cancellable, Executor } from '../engine/api/index.ts';
+import { QueueEntry } from './EventQueue.ts';
+import type { SimContext } from './SimContext.ts';
+import type { SimHost } from './SimHost.ts';
+import { SimTimer } from './SimTimer.ts';
+
+/** Compact the FIFO arrays once this many slots at the front are consumed. */
+const COMPACT_AT = 1024;
+
+const NOT_PENDING: Cancellable = Object.freeze({ cancel: () => {}, pending: false });
+
+export class SimExecutor extends QueueEntry implements Executor {
+  readonly name: string;
+  private readonly nameHash: number;
+  private labels: string[] = [];
+  private tasks: ((() => void) | undefined)[] = [];
+  private costs: number[] = [];
+  private head = 0;
+  /** The head task's cost elapsed while the host was paused. */
+  private headCostPaid = false;
+  private dead = false;
+
+  /** `localName` is the name on the host; the full name is `${host}/${localName}`. */
+  constructor(
+    private readonly ctx: SimContext,
+    private readonly host: SimHost,
+    localName: string,
+  ) {
+    super();
+    this.name = `${host.id}/${localName}`;
+    this.nameHash = ctx.trace.hashing.stringHash(this.name);
+  }
+
+  get alive(): boolean {
+    return !this.dead;
+  }
+
+  /** Tasks waiting (not counting one that is running). */
+  get queued(): number {
+    return this.tasks.length - this.head;
+  }
+
+  execute(label: string, task: () => void, costUs = 0): void {
+    if (!(Number.isSafeInteger(costUs) && costUs >= 0)) {
+      assert(false, `${this.name}: execute ${label}: costUs must be a non-negative integer, got ${costUs}`);
+    }
+    if (this.dead) return;
+    this.labels.push(label);
+    this.tasks.push(task);
+    this.costs.push(costUs);
+    if (this.heapIndex < 0 && !this.host.paused && this.tasks.length - this.head === 1) {
+      this.ctx.queue.push(this, this.ctx.clock.nowUs + costUs);
+    }
+  }
+
+  schedule(label: string, delayUs: number, task: () => void): Cancellable {
+    if (!(Number.isSafeInteger(delayUs) && delayUs >= 0)) {
+      assert(false, `${this.name}: schedule ${label}: delayUs must be a non-negative integer, got ${delayUs}`);
+    }
+    if (this.dead) return NOT_PENDING;
+    const timer = new SimTimer(this.ctx, this.host, this);
+    timer.start(label, delayUs, task);
+    return timer;
+  }
+
+  /**
+   * Runs `task` at once if this executor is idle (a timer waking the thread), else queues it.
+   * Dropped if dead.
+   */
+  runOrQueue(label: string, task: () => void): void {
+    if (this.dead) return;
+    if (this.heapIndex < 0 && this.tasks.length === this.head && !this.host.paused) {
+      this.ctx.trace.task(this.name, this.nameHash, label);
+      task();
+    } else {
+      this.execute(label, task, 0);
+    }
+  }
+
+  fire(): void {
+    if (this.host.paused) {
+      this.headCostPaid = true;
+      return;
+    }
+    const i = this.head;
+    const task = this.tasks[i] as () => void;
+    const label = this.labels[i] as string;
+    this.tasks[i] = undefined;
+    this.head = i + 1;
+    if (this.head === this.tasks.length) {
+      // Reset a drained FIFO only now and then: truncating arrays on every event is costly.
+      if (this.head >= 64) {
+        this.head = 0;
+        this.tasks.length = 0;
+        this.labels.length = 0;
+        this.costs.length = 0;
+      }
+    } else if (this.head >= COMPACT_AT && this.head * 2 >= this.tasks.length) {
+      this.tasks = this.tasks.slice(this.head);
+      this.labels = this.labels.slice(this.head);
+      this.costs = this.costs.slice(this.head);
+      this.head = 0;
+    }
+    this.headCostPaid = false;
+    this.ctx.trace.task(this.name, this.nameHash, label);
+    task();
+    if (!this.dead && this.heapIndex < 0 && this.tasks.length > this.head && !this.host.paused) {
+      this.ctx.queue.push(this, this.ctx.clock.nowUs + (this.costs[this.head] as number));
+    }
+  }
+
+  /** Queues the executor again after its host resumed, if it has work. */
+  unpark(): void {
+    if (this.dead || this.heapIndex >= 0 || this.tasks.length === this.head) return;
+    const cost = this.headCostPaid ? 0 : (this.costs[this.head] as number);
+    this.ctx.queue.push(this, this.ctx.clock.nowUs + cost);
+  }
+
+  /** The host crashed: drop every task and leave the queue for good. */
+  kill(): void {
+    this.dead = true;
+    this.ctx.queue.remove(this);
+    this.tasks = [];
+    this.labels = [];
+    this.costs = [];
+    this.head = 0;
+  }
+}

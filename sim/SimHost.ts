@@ -1,0 +1,75 @@
+/**
+ * SimHost: one simulated process (the JobManager or a TaskManager) and its executors.
+ *
+ * A host has an incarnation number that grows at each restart. A crash kills the incarnation's
+ * executors (with their queued tasks) and timers at once; work handed to a dead executor is
+ * dropped silently. A paused host runs nothing: its executors park until it resumes, and work
+ * that arrives meanwhile (timers, messages) waits in their queues.
+ */
+import type { Executor, ExecutorFactory, HostId } from '../engine/api/index.ts';
+import type { SimContext } from './SimContext.ts';
+import { SimExecutor } from './SimExecutor.ts';
+import type { SimTimer } from './SimTimer.ts';
+
+export class SimHost {
+  /** Grows at each restart; the first boot is incarnation 1. */
+  incarnation = 0;
+  alive = false;
+  paused = false;
+  /** Live executors of the current incarnation, in creation order. */
+  executors = new Map<string, SimExecutor>();
+  /** Pending timers of the current incarnation, in creation order. */
+  readonly timers = new Set<SimTimer>();
+
+  constructor(
+    private readonly ctx: SimContext,
+    readonly id: HostId,
+  ) {}
+
+  /** Starts a new incarnation (after a crash, or the first boot). */
+  start(): void {
+    this.incarnation++;
+    this.alive = true;
+    this.paused = false;
+  }
+
+  /** Kills the current incarnation's executors and timers. */
+  kill(): void {
+    this.alive = false;
+    for (const e of this.executors.values()) e.kill();
+    this.executors = new Map();
+    for (const t of this.timers) t.kill();
+    this.timers.clear();
+  }
+
+  /** Pauses the host: executors park at their next event. */
+  pause(): void {
+    this.paused = true;
+  }
+
+  /** Resumes the host: parked executors with work are queued again at the current time. */
+  resume(): void {
+    this.paused = false;
+    for (const e of this.executors.values()) e.unpark();
+  }
+
+  /** The executor factory of the current incarnation (dead executors once it crashed). */
+  executorFactory(): ExecutorFactory {
+    const incarnation = this.incarnation;
+    return {
+      get: (name: string): Executor => {
+        if (!this.alive || this.incarnation !== incarnation) {
+          const dead = new SimExecutor(this.ctx, this, name);
+          dead.kill();
+          return dead;
+        }
+        let e = this.executors.get(name);
+        if (e === undefined) {
+          e = new SimExecutor(this.ctx, this, name);
+          this.executors.set(name, e);
+        }
+        return e;
+      },
+    };
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * SimObjectStore: the durable object store for checkpoint data (engine/api ObjectStore.ts). It
+ * belongs to the World, not to a host, so it survives every crash; partitions do not cut it.
+ *
+ * Every operation takes a latency (a delay decision, times `slowFactor` before the heal time),
+ * takes effect at the store when that latency has elapsed, and then completes the caller's
+ * future as a task on the `on` executor (dropped if that executor died meanwhile: the effect
+ * stays). Injected faults, only before the heal time: a failed operation (StorageError
+ * `failed`, nothing happened) and, for writes and deletes, an unknown outcome (a fate decision
+ * says whether it happened; the caller gets StorageError `unknown-outcome`).
+ *
+ * Invariants: stored objects are kept by reference; `list` and `paths` are sorted.
+ */
+import { CompletableFuture, StorageError } from '../engine/api/index.ts';
+import type { DelayDistribution, Executor, ObjectStore, StoredObject } from '../engine/api/index.ts';
+import { OneShotEntry, PRIORITY_NORMAL } from './EventQueue.ts';
+import type { SimContext } from './SimContext.ts';
+
+/** Object store settings. Probabilities in [0, 1]; `slowFactor` >= 1 multiplies latencies. */
+export interface ObjectStoreConfig {
+  readonly latency: DelayDistribution;
+  readonly failProbability?: number;
+  readonly unknownOutcomeProbability?: number;
+  readonly slowFactor?: number;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: StorageError };
+
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+export class SimObjectStore implements ObjectStore {
+  private readonly objects = new Map<string, StoredObject>();
+
+  constructor(
+    private readonly ctx: SimContext,
+    private readonly config: ObjectStoreConfig,
+  ) {}
+
+  /** Sim-side: every stored path, sorted. */
+  paths(): string[] {
+    return [...this.objects.keys()].sort(byText);
+  }
+
+  /** Sim-side: the object at `path`, or undefined. */
+  read(path: string): StoredObject | undefined {
+    return this.objects.get(path);
+  }
+
+  put(path: string, data: unknown, sizeBytes: number, on: Executor): CompletableFuture<void> {
+    return this.op({ name: 'put', path, on, mutates: true }, () => {
+      this.objects.set(path, { data, sizeBytes });
+      return { ok: true, value: undefined };
+    });
+  }
+
+  get(path: string, on: Executor): CompletableFuture<StoredObject> {
+    return this.op({ name: 'get', path, on, mutates: false }, () => {
+      const o = this.objects.get(path);
+      return o === undefined
+        ? { ok: false, error: new StorageError(`no object at ${path}`, 'not-found') }
+        : { ok: true, value: o };
+    });
+  }
+
+  delete(path: string, on: Executor): CompletableFuture<void> {
+    return this.op({ name: 'delete', path, on, mutates: true }, () => {
+      this.objects.delete(path);
+      return { ok: true, value: undefined };
+    });
+  }
+
+  deleteDirectory(prefix: string, on: Executor): CompletableFuture<void> {
+    return this.op({ name: 'deleteDirectory', path: prefix, on, mutates: true }, () => {
+      for (const p of this.under(prefix)) this.objects.delete(p);
+      return { ok: true, value: undefined };
+    });
+  }
+
+  list(prefix: string, on: Executor): CompletableFuture<string[]> {
+    return this.op({ name: 'list', path: prefix, on, mutates: false }, () => ({ ok: true, value: this.under(prefix) }));
+  }
+
+  private under(prefix: string): string[] {
+    const dir = prefix.endsWith('/') ? prefix : `${prefix}/`;
+    const out: string[] = [];
+    for (const p of this.objects.keys()) if (p.startsWith(dir)) out.push(p);
+    return out.sort(byText);
+  }
+
+  private op<T>(
+    o: { name: string; path: string; on: Executor; mutates: boolean },
+    apply: () => Outcome,
+  ): CompletableFuture<T> {
+    const ctx = this.ctx;
+    const future = new CompletableFuture<T>();
+    const faulty = ctx.clock.nowUs < ctx.healTimeUs;
+    let latency = ctx.choices.delay(`store.${o.name}`, this.config.latency);
+    const slow = this.config.slowFactor ?? 1;
+    if (faulty && slow !== 1) latency = Math.round(latency * slow);
+    ctx.trace.record('store', 'store.begin', { op: o.name, path: o.path });
+    const entry = new OneShotEntry(() => {
+      const outcome = this.settle(o, apply, faulty);
+      ctx.trace.record('store', 'store.end', {
+        op: o.name, path: o.path, outcome: outcome.ok ? 'ok' : outcome.error.outcome,
+      });
+      o.on.execute(`store.${o.name}`, () => {
+        if (outcome.ok) future.complete(outcome.value as T);
+        else future.completeExceptionally(outcome.error);
+      });
+    });
+    ctx.queue.push(entry, ctx.clock.nowUs + latency, PRIORITY_NORMAL);
+    return future;
+  }
+
+  private settle(o: { name: string; path: string; mutates: boolean }, apply: () => Outcome, faulty: boolean): Outcome {
+    const choices = this.ctx.choices;
+    const failP = this.config.failProbability ?? 0;
+    if (faulty && failP > 0 && choices.fate('store.fail', failP)) {
+      return { ok: false, error: new StorageError(`${o.name} ${o.path} failed`, 'failed') };
+    }
+    const unknownP = this.config.unknownOutcomeProbability ?? 0;
+    if (faulty && o.mutates && unknownP > 0 && choices.fate('store.unknown-outcome', unknownP)) {
+      const happened = choices.fate('store.unknown-applied', 0.5);
+      if (happened) apply();
+      this.ctx.trace.record('store', 'store.unknown-outcome', { op: o.name, path: o.path, happened });
+      return { ok: false, error: new StorageError(`${o.name} ${o.path}: outcome unknown`, 'unknown-outcome') };
+    }
+    return apply();
+  }
+}

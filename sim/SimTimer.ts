@@ -1,0 +1,58 @@
+/**
+ * SimTimer: a one-shot timer of an executor (a ScheduledExecutorService task). It is its own lane
+ * in the event queue; when due, its task runs on the executor (at once if the executor is idle,
+ * else behind the executor's queue). It dies with its host incarnation.
+ *
+ * Invariants: `pending` is true exactly while the timer sits in the queue; cancelling twice or
+ * after it fired does nothing.
+ */
+import type { Cancellable } from '../engine/api/index.ts';
+import { QueueEntry } from './EventQueue.ts';
+import type { SimContext } from './SimContext.ts';
+import type { SimExecutor } from './SimExecutor.ts';
+import type { SimHost } from './SimHost.ts';
+
+export class SimTimer extends QueueEntry implements Cancellable {
+  private label = '';
+  private task: (() => void) | undefined;
+
+  constructor(
+    private readonly ctx: SimContext,
+    private readonly host: SimHost,
+    private readonly executor: SimExecutor,
+  ) {
+    super();
+  }
+
+  /** Queues the timer `delayUs` from now. */
+  start(label: string, delayUs: number, task: () => void): void {
+    this.label = label;
+    this.task = task;
+    this.host.timers.add(this);
+    this.ctx.queue.push(this, this.ctx.clock.nowUs + delayUs);
+  }
+
+  get pending(): boolean {
+    return this.heapIndex >= 0;
+  }
+
+  cancel(): void {
+    if (this.heapIndex < 0) return;
+    this.ctx.queue.remove(this);
+    this.host.timers.delete(this);
+    this.task = undefined;
+  }
+
+  fire(): void {
+    this.host.timers.delete(this);
+    const task = this.task as () => void;
+    this.task = undefined;
+    this.executor.runOrQueue(this.label, task);
+  }
+
+  /** The host crashed: leave the queue without firing. */
+  kill(): void {
+    this.ctx.queue.remove(this);
+    this.task = undefined;
+  }
+}

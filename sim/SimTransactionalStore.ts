@@ -1,0 +1,135 @@
+/**
+ * SimTransactionalStore: the Kafka-like store two-phase-commit sinks write to (engine/api
+ * TransactionalStore.ts). It belongs to the World, so it survives every crash.
+ *
+ * Invariants: a transaction id (sink, subtask, attempt, epoch) is used at most once, ever;
+ * status moves open -> pre-committed -> committed, or open/pre-committed -> aborted; once
+ * attempt `a` initialized (sink, subtask), calls by older attempts throw FencedError; commit of
+ * a committed transaction and abort of an aborted one do nothing; readers see only committed
+ * records, in commit order.
+ *
+ * @see org.apache.flink.streaming.api.functions.sink.legacy.TwoPhaseCommitSinkFunction
+ */
+import { FencedError, TransactionStateError } from '../engine/api/index.ts';
+import type {
+  TransactionalStore, TransactionId, TransactionInfo, TransactionStatus,
+} from '../engine/api/index.ts';
+import type { Trace } from './Trace.ts';
+
+/** A committed record as readers see it, with the transaction it came from. */
+export interface CommittedRecord {
+  readonly record: unknown;
+  readonly txn: TransactionId;
+}
+
+interface Txn {
+  readonly id: TransactionId;
+  status: TransactionStatus;
+  readonly records: unknown[];
+}
+
+interface Partition {
+  fencedBelow: number;
+  readonly txns: Txn[];
+}
+
+const idKey = (id: TransactionId): string => `${id.sink}\u0000${id.subtask}\u0000${id.attempt}\u0000${id.epoch}`;
+const show = (id: TransactionId): string => `${id.sink}#${id.subtask}@${id.attempt}/e${id.epoch}`;
+
+export class SimTransactionalStore implements TransactionalStore {
+  private readonly partitions = new Map<string, Partition>();
+  private readonly txns = new Map<string, Txn>();
+  private readonly committed: CommittedRecord[] = [];
+
+  constructor(private readonly trace: Trace) {}
+
+  /** Sim-side: every committed record, in commit order. */
+  committedRecords(): readonly CommittedRecord[] {
+    return this.committed;
+  }
+
+  /** Sim-side: every transaction ever begun, in creation order. */
+  allTransactions(): TransactionInfo[] {
+    return [...this.txns.values()].map(info);
+  }
+
+  initTransactions(sink: string, subtask: number, by: number): void {
+    const p = this.partition(sink, subtask);
+    this.fence(p, by, `initTransactions ${sink}#${subtask}`);
+    p.fencedBelow = Math.max(p.fencedBelow, by);
+    this.trace.record('txn-store', 'txn.init', { sink, subtask, by });
+  }
+
+  begin(id: TransactionId, by: number): void {
+    const p = this.partition(id.sink, id.subtask);
+    this.fence(p, by, `begin ${show(id)}`);
+    const key = idKey(id);
+    if (this.txns.has(key)) throw new TransactionStateError(`transaction ${show(id)} already exists`);
+    const t: Txn = { id: { ...id }, status: 'open', records: [] };
+    this.txns.set(key, t);
+    p.txns.push(t);
+    this.trace.record('txn-store', 'txn.begin', { txn: show(id), by });
+  }
+
+  write(id: TransactionId, record: unknown, by: number): void {
+    const t = this.existing(id, by, 'write');
+    if (t.status !== 'open') throw new TransactionStateError(`write to ${t.status} transaction ${show(id)}`);
+    t.records.push(record);
+  }
+
+  preCommit(id: TransactionId, by: number): void {
+    const t = this.existing(id, by, 'preCommit');
+    if (t.status !== 'open') throw new TransactionStateError(`preCommit of ${t.status} transaction ${show(id)}`);
+    t.status = 'pre-committed';
+    this.trace.record('txn-store', 'txn.preCommit', { txn: show(id), records: t.records.length });
+  }
+
+  commit(id: TransactionId, by: number): void {
+    const t = this.existing(id, by, 'commit');
+    if (t.status === 'committed') return;
+    if (t.status !== 'pre-committed') throw new TransactionStateError(`commit of ${t.status} transaction ${show(id)}`);
+    t.status = 'committed';
+    for (const record of t.records) this.committed.push({ record, txn: t.id });
+    this.trace.record('txn-store', 'txn.commit', { txn: show(id), records: t.records.length });
+  }
+
+  abort(id: TransactionId, by: number): void {
+    const t = this.existing(id, by, 'abort');
+    if (t.status === 'aborted') return;
+    if (t.status === 'committed') throw new TransactionStateError(`abort of committed transaction ${show(id)}`);
+    t.status = 'aborted';
+    this.trace.record('txn-store', 'txn.abort', { txn: show(id) });
+  }
+
+  list(sink: string, subtask: number): TransactionInfo[] {
+    return (this.partitions.get(`${sink}\u0000${subtask}`)?.txns ?? []).map(info);
+  }
+
+  private partition(sink: string, subtask: number): Partition {
+    const key = `${sink}\u0000${subtask}`;
+    let p = this.partitions.get(key);
+    if (p === undefined) {
+      p = { fencedBelow: Number.NEGATIVE_INFINITY, txns: [] };
+      this.partitions.set(key, p);
+    }
+    return p;
+  }
+
+  private fence(p: Partition, by: number, what: string): void {
+    if (by < p.fencedBelow) {
+      this.trace.record('txn-store', 'txn.fenced', { what, by, fencedBelow: p.fencedBelow });
+      throw new FencedError(`${what} by attempt ${by}: fenced by attempt ${p.fencedBelow}`);
+    }
+  }
+
+  private existing(id: TransactionId, by: number, what: string): Txn {
+    this.fence(this.partition(id.sink, id.subtask), by, `${what} ${show(id)}`);
+    const t = this.txns.get(idKey(id));
+    if (t === undefined) throw new TransactionStateError(`${what}: unknown transaction ${show(id)}`);
+    return t;
+  }
+}
+
+function info(t: Txn): TransactionInfo {
+  return { id: t.id, status: t.status, records: t.records.length };
+}

@@ -1,0 +1,123 @@
+import { describe, expect, test } from 'vitest';
+import { FencedError, TransactionStateError } from '../engine/api/index.ts';
+import type { EngineEnv, TransactionId , StorageError} from '../engine/api/index.ts';
+import { World } from './World.ts';
+import type { WorldOptions } from './WorldOptions.ts';
+
+const LAT = { minUs: 100, medianUs: 200, maxUs: 300 };
+
+function withHost(options: Partial<WorldOptions>): { w: World; env: EngineEnv } {
+  const w = new World({ seed: 'store', objectStore: { latency: LAT }, ...options });
+  w.addHost('tm', () => {});
+  return { w, env: w.env('tm') };
+}
+
+describe('SimObjectStore', () => {
+  test('put, get, list, delete and deleteDirectory complete on the caller executor', () => {
+    const { w, env } = withHost({});
+    const ex = env.executors.get('io');
+    const out: unknown[] = [];
+    env.objectStore.put('chk-1/a', 'A', 10, ex);
+    env.objectStore.put('chk-1/b', 'B', 10, ex);
+    env.objectStore.put('shared/x', 'X', 10, ex);
+    ex.schedule('later', 1000, () => {
+      env.objectStore.list('chk-1', ex).thenApply((l) => out.push(l));
+      env.objectStore.get('chk-1/a', ex).thenApply((o) => out.push(o.data));
+      env.objectStore.get('missing', ex).whenComplete((_v, e) => out.push((e as StorageError).outcome));
+      env.objectStore.deleteDirectory('chk-1', ex);
+      env.objectStore.delete('shared/x', ex);
+      env.objectStore.delete('never', ex).thenApply(() => out.push('deleted-missing'));
+    });
+    w.run();
+    expect(out).toContainEqual(['chk-1/a', 'chk-1/b']);
+    expect(out).toContain('A');
+    expect(out).toContain('not-found');
+    expect(out).toContain('deleted-missing');
+    expect(w.objectStore.paths()).toEqual([]);
+    expect(w.trace.events.every((e) => e.type !== 'store.end' || e.timeUs >= 100)).toBe(true);
+  });
+
+  test('injected failures and unknown outcomes before the heal time, none after', () => {
+    const { w, env } = withHost({
+      healTimeUs: 50_000,
+      objectStore: { latency: LAT, failProbability: 0.3, unknownOutcomeProbability: 0.3, slowFactor: 4 },
+    });
+    const ex = env.executors.get('io');
+    const outcomes: string[] = [];
+    const late: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      env.objectStore.put(`p${i}`, i, 1, ex).whenComplete((_v, e) => outcomes.push(e ? (e as StorageError).outcome : 'ok'));
+    }
+    ex.schedule('heal', 50_000, () => {
+      for (let i = 0; i < 20; i++) {
+        env.objectStore.put(`q${i}`, i, 1, ex).whenComplete((_v, e) => late.push(e ? 'err' : 'ok'));
+      }
+    });
+    w.run();
+    expect(outcomes).toContain('failed');
+    expect(outcomes).toContain('unknown-outcome');
+    expect(outcomes).toContain('ok');
+    expect(late).toEqual(Array(20).fill('ok'));
+    const unknown = w.trace.events.filter((e) => e.type === 'store.unknown-outcome');
+    const stored = w.objectStore.paths().filter((p) => p.startsWith('p')).length;
+    expect(stored).toBe(outcomes.filter((o) => o === 'ok').length + unknown.filter((e) => e.attrs['happened']).length);
+    expect(w.trace.events.find((e) => e.type === 'store.end')?.timeUs).toBeGreaterThanOrEqual(400);
+  });
+
+  test('writes land even when the writer crashes before the answer; the store survives', () => {
+    const { w, env } = withHost({});
+    env.objectStore.put('x', 1, 1, env.executors.get('io'));
+    w.at(10, 'crash', () => w.crash('tm'));
+    w.run();
+    expect(w.objectStore.read('x')).toEqual({ data: 1, sizeBytes: 1 });
+  });
+});
+
+describe('SimTransactionalStore', () => {
+  const id = (attempt: number, epoch: number): TransactionId => ({ sink: 's', subtask: 0, attempt, epoch });
+
+  test('lifecycle, idempotent commit, readers see committed records only', () => {
+    const { w, env } = withHost({});
+    const t = env.transactionalStore;
+    t.initTransactions('s', 0, 1);
+    t.begin(id(1, 1), 1);
+    t.write(id(1, 1), 'a', 1);
+    t.write(id(1, 1), 'b', 1);
+    t.begin(id(1, 2), 1);
+    t.write(id(1, 2), 'c', 1);
+    expect(w.transactionalStore.committedRecords()).toEqual([]);
+    t.preCommit(id(1, 1), 1);
+    t.commit(id(1, 1), 1);
+    t.commit(id(1, 1), 1);
+    t.abort(id(1, 2), 1);
+    t.abort(id(1, 2), 1);
+    expect(w.transactionalStore.committedRecords().map((r) => r.record)).toEqual(['a', 'b']);
+    expect(w.transactionalStore.committedRecords()[0]?.txn).toEqual(id(1, 1));
+    expect(t.list('s', 0).map((i) => [i.id.epoch, i.status, i.records])).toEqual([[1, 'committed', 2], [2, 'aborted', 1]]);
+    expect(t.list('other', 0)).toEqual([]);
+    expect(() => t.begin(id(1, 1), 1)).toThrow(TransactionStateError);
+    expect(() => t.write(id(1, 1), 'x', 1)).toThrow(TransactionStateError);
+    expect(() => t.preCommit(id(1, 2), 1)).toThrow(TransactionStateError);
+    expect(() => t.commit(id(1, 2), 1)).toThrow(TransactionStateError);
+    expect(() => t.abort(id(1, 1), 1)).toThrow(TransactionStateError);
+    expect(() => t.commit(id(9, 9), 1)).toThrow(TransactionStateError);
+    t.begin(id(1, 3), 1);
+    expect(() => t.commit(id(1, 3), 1)).toThrow(TransactionStateError);
+    expect(w.transactionalStore.allTransactions()).toHaveLength(3);
+  });
+
+  test('fencing rejects older attempts', () => {
+    const { env } = withHost({});
+    const t = env.transactionalStore;
+    t.initTransactions('s', 0, 1);
+    t.begin(id(1, 1), 1);
+    t.write(id(1, 1), 'a', 1);
+    t.preCommit(id(1, 1), 1);
+    t.initTransactions('s', 0, 2);
+    expect(() => t.commit(id(1, 1), 1)).toThrow(FencedError);
+    expect(() => t.begin(id(1, 2), 1)).toThrow(FencedError);
+    expect(() => t.initTransactions('s', 0, 1)).toThrow(FencedError);
+    t.commit(id(1, 1), 2);
+    t.initTransactions('s', 1, 1);
+  });
+});
