@@ -2,17 +2,21 @@
  * Runs every benchmark and returns one object with a field per area (DESIGN.md `bench --json`).
  * Each figure is the median of 5 repetitions after a warm-up, measured in this process.
  */
+import { benchEngine, type EngineBenchResult } from './engineBench.ts';
 import { benchKernel, type KernelBenchResult } from './kernelBench.ts';
 
 export interface BenchReport {
   readonly kernel: KernelBenchResult;
+  readonly engine: EngineBenchResult;
 }
 
 /** Runs the benchmarks; `progress` hears which one starts (for a terminal display). */
 export function runBench(progress: (area: string) => void = () => {}): BenchReport {
   progress('kernel');
   const kernel = benchKernel();
-  return { kernel };
+  progress('engine');
+  const engine = benchEngine();
+  return { kernel, engine };
 }
 
 /** Flattens a report into `area.field -> value` rows for a table. */

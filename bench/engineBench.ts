@@ -1,0 +1,144 @@
+/**
+ * Engine benchmark (issue 3): the flights job at parallelism 4 without faults through the whole
+ * runtime on the simulator, against a stripped pipeline measured in the same process: the same
+ * records, the same split assignment (splits handed out in id order on request), the same
+ * key-group routing and the same keyed function, moving in buffers of the same size as events on
+ * a bare binary-heap loop, with no runtime, no RPC and no trace.
+ */
+import { performance } from 'node:perf_hooks';
+import {
+  assignToKeyGroup, computeOperatorIndexForKeyGroup, consecutiveSplits,
+  DEFAULT_CLUSTER_CONFIGURATION, twoPhaseCommitSink,
+  type Collector, type KeyedContext, type ValueState,
+} from '../engine/index.ts';
+import { MiniCluster } from '../sim/MiniCluster.ts';
+import {
+  ALL_FLIGHTS, airportStatsFunction, flightOrigin, flightsJob, selectFlights, type Flight,
+} from '../sim/workloads/flights.ts';
+import { median } from './median.ts';
+
+export interface EngineBenchResult {
+  readonly recordsPerSec: number;
+  readonly eventsPerSec: number;
+  readonly baselineRecordsPerSec: number;
+  readonly ratio: number;
+}
+
+const PARALLELISM = 4;
+
+/** One run of the flights job on the MiniCluster; returns records and events per second. */
+function engineOnce(): { records: number; events: number; seconds: number } {
+  const graph = flightsJob({ selection: ALL_FLIGHTS, parallelism: PARALLELISM, sink: twoPhaseCommitSink('bench') });
+  const cluster = new MiniCluster({ world: { seed: 'bench', traceLimit: 0 }, streamGraph: graph });
+  const t0 = performance.now();
+  const result = cluster.run();
+  const seconds = (performance.now() - t0) / 1000;
+  if (result.jobStatus !== 'FINISHED') throw new Error(`bench run ended ${result.jobStatus}`);
+  return { records: result.committed.length, events: result.run.events, seconds };
+}
+
+/** The stripped pipeline; returns records per second. */
+function baselineOnce(): number {
+  const flights = selectFlights(ALL_FLIGHTS);
+  const splits = consecutiveSplits(flights, 16);
+  const maxP = 128;
+  const perBuffer = DEFAULT_CLUSTER_CONFIGURATION.recordsPerBuffer;
+  const heap: { t: number; seq: number; fn: () => void }[] = [];
+  let seq = 0;
+  const less = (a: { t: number; seq: number }, b: { t: number; seq: number }) => a.t < b.t || (a.t === b.t && a.seq < b.seq);
+  const push = (e: { t: number; seq: number; fn: () => void }) => {
+    let i = heap.length;
+    heap.push(e);
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      const pe = heap[p] as typeof e;
+      if (!less(e, pe)) break;
+      heap[i] = pe;
+      i = p;
+    }
+    heap[i] = e;
+  };
+  const pop = () => {
+    const top = heap[0];
+    const last = heap.pop();
+    if (top === undefined || last === undefined || heap.length === 0) return top;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= heap.length) break;
+      const r = l + 1;
+      let c = l;
+      if (r < heap.length && less(heap[r] as typeof last, heap[l] as typeof last)) c = r;
+      const ce = heap[c] as typeof last;
+      if (!less(ce, last)) break;
+      heap[i] = ce;
+      i = c;
+    }
+    heap[i] = last;
+    return top;
+  };
+  // Keyed state per consumer subtask: key -> state name -> value, driven through the same function.
+  const stores = Array.from({ length: PARALLELISM }, () => new Map<string, Map<string, unknown>>());
+  let outputs = 0;
+  const out: Collector<unknown> = { collect: () => { outputs++; } };
+  const consume = (subtask: number, buffer: readonly Flight[]) => {
+    const store = stores[subtask] as Map<string, Map<string, unknown>>;
+    for (const f of buffer) {
+      const key = flightOrigin(f) as string;
+      let s = store.get(key);
+      if (s === undefined) store.set(key, (s = new Map()));
+      const state = s;
+      const ctx = {
+        getCurrentKey: () => key,
+        getState: <V>(d: { name: string }): ValueState<V> => ({
+          value: () => state.get(d.name) as V | undefined,
+          update: (v: V) => void state.set(d.name, v),
+          clear: () => void state.delete(d.name),
+        }),
+      } as unknown as KeyedContext<string>;
+      airportStatsFunction.processElement(f, ctx, out as Collector<never>);
+    }
+  };
+  let nextSplit = 0;
+  const t0 = performance.now();
+  for (let src = 0; src < PARALLELISM; src++) {
+    const pending: Flight[][] = Array.from({ length: PARALLELISM }, () => []);
+    let split = splits[nextSplit++];
+    let offset = 0;
+    const step = (now: number) => {
+      while (split !== undefined && offset >= split.records.length) {
+        split = splits[nextSplit++];
+        offset = 0;
+      }
+      if (split === undefined) {
+        pending.forEach((b, i) => { if (b.length > 0) consume(i, b); });
+        return;
+      }
+      const f = split.records[offset++] as Flight;
+      const target = computeOperatorIndexForKeyGroup(maxP, PARALLELISM, assignToKeyGroup(flightOrigin(f), maxP));
+      const buf = pending[target] as Flight[];
+      buf.push(f);
+      if (buf.length >= perBuffer) {
+        pending[target] = [];
+        push({ t: now + 200, seq: seq++, fn: () => consume(target, buf) });
+      }
+      push({ t: now + 400, seq: seq++, fn: () => step(now + 400) });
+    };
+    push({ t: 0, seq: seq++, fn: () => step(0) });
+  }
+  for (let e = pop(); e !== undefined; e = pop()) e.fn();
+  const seconds = (performance.now() - t0) / 1000;
+  if (outputs !== flights.length) throw new Error(`baseline emitted ${outputs} of ${flights.length}`);
+  return flights.length / seconds;
+}
+
+/** Runs both, each the median of 5 repetitions after a warm-up. */
+export function benchEngine(): EngineBenchResult {
+  engineOnce();
+  baselineOnce();
+  const runs = Array.from({ length: 5 }, () => engineOnce());
+  const recordsPerSec = median(runs.map((r) => r.records / r.seconds));
+  const eventsPerSec = median(runs.map((r) => r.events / r.seconds));
+  const baselineRecordsPerSec = median(Array.from({ length: 5 }, () => baselineOnce()));
+  return { recordsPerSec, eventsPerSec, baselineRecordsPerSec, ratio: recordsPerSec / baselineRecordsPerSec };
+}
