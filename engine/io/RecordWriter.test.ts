@@ -22,7 +22,7 @@ interface KeyVector {
 }
 
 const vectors = JSON.parse(readFileSync(
-  new URL('../../../shared/reference/flink-vectors.json', import.meta.url), 'utf8',
+  new URL('../testing/data/flink-vectors.json', import.meta.url), 'utf8',
 )) as { keys: KeyVector[] };
 
 const toKey = (v: KeyVector): Key =>

@@ -42,7 +42,7 @@ interface Vectors {
 }
 
 const vectors = JSON.parse(readFileSync(
-  new URL('../../../shared/reference/flink-vectors.json', import.meta.url), 'utf8',
+  new URL('../testing/data/flink-vectors.json', import.meta.url), 'utf8',
 )) as Vectors;
 
 function toKey(v: KeyVector): PartitionKey {

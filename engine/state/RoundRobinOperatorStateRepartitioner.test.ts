@@ -21,7 +21,7 @@ interface VectorCase {
 }
 
 const vectors = JSON.parse(readFileSync(
-  new URL('../../../shared/reference/flink-vectors.json', import.meta.url), 'utf8',
+  new URL('../testing/data/flink-vectors.json', import.meta.url), 'utf8',
 )) as { roundRobinRepartition: { cases: VectorCase[] } };
 
 const repartitioner = RoundRobinOperatorStateRepartitioner.INSTANCE;
