@@ -1,13 +1,11 @@
 /**
- * The tag rule for operators with several outputs per input (flatMap, keyed process): output 0
- * keeps the input record's tag, output i ≥ 1 appends `/i`. So one-to-one paths keep `''`, and a
- * record's identity `(split, offset, tag)` stays unique through nested fan-outs (`/1/2` is the
- * third output of the second output).
+ * The tag rules for operators with several outputs per input, mirrored from the engine:
+ * - a keyed process function's output 0 keeps the input record's tag and output i >= 1 appends
+ *   `/i` (this function), so one-to-one keyed stages keep `''`;
+ * - a flatMap appends `/i` to every output, from `/0` (the fold does that inline), so a flatMap
+ *   followed by any multi-output stage never gives two records one tag.
  *
- * The engine's FlatMapOperator and KeyedProcessOperator must follow the same rule; it is stated
- * here, on the oracle side, and mirrored there.
- *
- * Known limit: two multi-output stages in a row can give two records one tag (output 1 of
+ * Known limit: two multi-output KEYED stages in a row can give two records one tag (output 1 of
  * output 0 and output 0 of output 1 are both `/1`). Oracles compare outputs as multisets of
  * (identity, value), so exactly-once judging stays exact, but such an identity no longer names
  * one record. A collision-free variant would append the operator too (`/<node id>.<i>`).

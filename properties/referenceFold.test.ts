@@ -20,15 +20,15 @@ describe('referenceFold on wordcount', () => {
       { word: 'the', count: 1 }, { word: 'cat', count: 1 }, { word: 'the', count: 2 }, { word: 'dog', count: 1 },
       { word: 'the', count: 3 }, { word: 'cat', count: 2 },
     ]);
-    // Splits: 0 = lines 0-1, 1 = line 2. flatMap tags: first output keeps '', then /1, /2.
-    expect(ids(fold.outputs)).toEqual(['0:0', '0:0/1', '0:1', '0:1/1', '0:1/2', '1:0']);
+    // Splits: 0 = lines 0-1, 1 = line 2. A flatMap tags every output /i, from /0.
+    expect(ids(fold.outputs)).toEqual(['0:0/0', '0:0/1', '0:1/0', '0:1/1', '0:1/2', '1:0/0']);
     expect(fold.outputsBySink.get(WORDCOUNT_UIDS.sink)).toEqual(fold.outputs);
   });
 
   test('F(prefixes) reads only offsets below each position', () => {
     const fold = referenceFold(graph, { prefixes: new Map([[0, 1], [1, 0]]) });
     expect(fold.state[WORDCOUNT_UIDS.count]).toEqual({ count: { the: 1, cat: 1 } });
-    expect(ids(fold.outputs)).toEqual(['0:0', '0:0/1']);
+    expect(ids(fold.outputs)).toEqual(['0:0/0', '0:0/1']);
     expect(referenceFold(graph, { prefixes: new Map([[0, 2], [1, 1]]) })).toEqual(referenceFold(graph));
     expect(referenceFold(graph, { prefixes: new Map([[0, 0], [1, 0]])}).state)
       .toEqual({ [WORDCOUNT_UIDS.count]: {} });
@@ -111,10 +111,10 @@ describe('referenceFold on graph shapes', () => {
       sourceParallelism: 1, sinkParallelism: 1, maxParallelism: 4,
     }, collectSink([]));
     const fold = referenceFold(graph);
-    // Two multi-output stages in a row: '0:0/1' names two records (the tag rule's known
-    // collision, see outputTag.ts); multiset comparison still counts both.
+    // A flatMap appends /i to every output and the keyed stage appends /i from its second
+    // output on, so two multi-output stages in a row still give every record its own identity.
     expect(fold.outputs.map((r) => [recordIdentity(r), r.value])).toEqual([
-      ['0:0', 2], ['0:0/1', 1], ['0:0/1', 2], ['0:0/1/1', 1], ['0:1', 5], ['0:1/1', 5],
+      ['0:0/0', 2], ['0:0/0/1', 1], ['0:0/1', 2], ['0:0/1/1', 1], ['0:1/0', 5], ['0:1/1', 5],
     ]);
     expect(fold.state).toEqual({ 'gen-1-keyed-parity-countAndSplit': { n: { even: 2, odd: 2 }, total: { even: 4, odd: 10 } } });
   });

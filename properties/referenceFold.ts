@@ -144,7 +144,9 @@ class Fold {
 
   private emitAll(node: StreamNode, input: StreamRecord, values: readonly unknown[]): void {
     values.forEach((value, i) => {
-      const tag = outputTag(input.tag, i);
+      // The engine's rule: a flatMap appends `/i` to every output, so nested fan-outs never
+      // collide; a keyed process function keeps the tag for output 0 (outputTag).
+      const tag = node.spec.kind === 'flatMap' ? `${input.tag}/${i}` : outputTag(input.tag, i);
       this.emit(node, { value, split: input.split, offset: input.offset, tag });
     });
   }

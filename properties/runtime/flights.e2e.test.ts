@@ -8,6 +8,7 @@
 import { describe, expect, test } from 'vitest';
 import { twoPhaseCommitSink } from '../../engine/index.ts';
 import { ALL_FLIGHTS, flightsJob } from '../../sim/workloads/flights.ts';
+import { wordcountJob } from '../../sim/workloads/wordcount.ts';
 import { judgeExactlyOnce, runJob } from './harness.ts';
 
 const sink = twoPhaseCommitSink('flights');
@@ -60,5 +61,15 @@ describe('flights job without checkpointing', () => {
     const c = runJob(graph, { world: { seed: 'other' } }).result;
     expect(a.traceHash).toBe(b.traceHash);
     expect(c.traceHash).not.toBe(a.traceHash);
+  });
+});
+
+describe('wordcount job (flatMap, keyBy, running counts)', () => {
+  test('completes at parallelism 2 and meets oracle 3', () => {
+    const graph = wordcountJob({ sink: twoPhaseCommitSink('words'), parallelism: 2 });
+    const { result } = runJob(graph, { world: { seed: 'wc' } });
+    expect(result.jobStatus).toBe('FINISHED');
+    const verdict = judgeExactlyOnce(graph, result);
+    expect(verdict.ok, verdict.summary).toBe(true);
   });
 });
