@@ -6,6 +6,7 @@
 import type { ExecutionAttemptId, HostId, RpcAddress } from '../api/ids.ts';
 import type { RpcService } from '../api/Rpc.ts';
 import type { CompletableFuture } from '../util/CompletableFuture.ts';
+import type { AcknowledgeCheckpoint, DeclineCheckpoint } from '../checkpoint/TaskStateSnapshot.ts';
 import type { TaskExecutionState } from '../taskexecutor/ExecutionState.ts';
 
 /** A slot a TaskExecutor offers to the JobMaster. */
@@ -24,6 +25,10 @@ export interface JobMasterGateway {
   heartbeatFromTaskManager(taskExecutor: RpcAddress): void;
   /** An OperatorEvent from a task to its operator's coordinator. */
   sendOperatorEventToCoordinator(attemptId: ExecutionAttemptId, operatorUid: string, event: unknown): void;
+  /** A task acknowledges a checkpoint with its state (CheckpointResponder.acknowledgeCheckpoint). */
+  acknowledgeCheckpoint(ack: AcknowledgeCheckpoint): void;
+  /** A task declines a checkpoint (CheckpointResponder.declineCheckpoint). */
+  declineCheckpoint(decline: DeclineCheckpoint): void;
 }
 
 /** Client side of {@link JobMasterGateway} over RPC from endpoint `self`. */
@@ -47,5 +52,11 @@ export class JobMasterGatewayClient implements JobMasterGateway {
   sendOperatorEventToCoordinator(attemptId: ExecutionAttemptId, operatorUid: string, event: unknown): void {
     this.rpc.tell(this.self, this.target, 'coordinatorEvent', 'sendOperatorEventToCoordinator',
       [attemptId, operatorUid, event]);
+  }
+  acknowledgeCheckpoint(ack: AcknowledgeCheckpoint): void {
+    this.rpc.tell(this.self, this.target, 'ack', 'acknowledgeCheckpoint', [ack]);
+  }
+  declineCheckpoint(decline: DeclineCheckpoint): void {
+    this.rpc.tell(this.self, this.target, 'decline', 'declineCheckpoint', [decline]);
   }
 }

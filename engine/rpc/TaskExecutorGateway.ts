@@ -7,6 +7,7 @@
 import type { ExecutionAttemptId, RpcAddress } from '../api/ids.ts';
 import type { RpcService } from '../api/Rpc.ts';
 import type { CompletableFuture } from '../util/CompletableFuture.ts';
+import type { CheckpointOptions } from '../checkpoint/CheckpointBarrier.ts';
 import type { TaskDeploymentDescriptor } from '../taskexecutor/TaskDeploymentDescriptor.ts';
 
 export interface TaskExecutorGateway {
@@ -22,6 +23,17 @@ export interface TaskExecutorGateway {
   requestHeartbeat(from: RpcAddress): void;
   /** An OperatorEvent from a coordinator; completes when the task accepted it. */
   sendOperatorEventToTask(attemptId: ExecutionAttemptId, operatorUid: string, event: unknown): CompletableFuture<void>;
+  /**
+   * Triggers checkpoint `checkpointId` on a task (sources, or tasks whose inputs finished).
+   * Answered at once; fails with TASK_CHECKPOINT_FAILURE for an unknown task.
+   */
+  triggerCheckpoint(
+    attemptId: ExecutionAttemptId, checkpointId: number, timestampUs: number, options: CheckpointOptions,
+  ): CompletableFuture<void>;
+  /** notifyCheckpointComplete, fire-and-forget (TaskExecutorGateway.confirmCheckpoint). */
+  confirmCheckpoint(attemptId: ExecutionAttemptId, checkpointId: number, timestampUs: number, lastSubsumedId: number): void;
+  /** notifyCheckpointAborted, fire-and-forget; carries the latest completed checkpoint id. */
+  abortCheckpoint(attemptId: ExecutionAttemptId, checkpointId: number, latestCompletedId: number, timestampUs: number): void;
 }
 
 /** Client side of {@link TaskExecutorGateway} over RPC from endpoint `self`. */
@@ -51,5 +63,19 @@ export class TaskExecutorGatewayClient implements TaskExecutorGateway {
   sendOperatorEventToTask(attemptId: ExecutionAttemptId, operatorUid: string, event: unknown): CompletableFuture<void> {
     return this.rpc.ask(this.self, this.target, 'coordinatorEvent', 'sendOperatorEventToTask',
       [attemptId, operatorUid, event], this.timeoutUs);
+  }
+  triggerCheckpoint(
+    attemptId: ExecutionAttemptId, checkpointId: number, timestampUs: number, options: CheckpointOptions,
+  ): CompletableFuture<void> {
+    return this.rpc.ask(this.self, this.target, 'trigger', 'triggerCheckpoint',
+      [attemptId, checkpointId, timestampUs, options], this.timeoutUs);
+  }
+  confirmCheckpoint(attemptId: ExecutionAttemptId, checkpointId: number, timestampUs: number, lastSubsumedId: number): void {
+    this.rpc.tell(this.self, this.target, 'notifyComplete', 'confirmCheckpoint',
+      [attemptId, checkpointId, timestampUs, lastSubsumedId]);
+  }
+  abortCheckpoint(attemptId: ExecutionAttemptId, checkpointId: number, latestCompletedId: number, timestampUs: number): void {
+    this.rpc.tell(this.self, this.target, 'notifyAborted', 'abortCheckpoint',
+      [attemptId, checkpointId, latestCompletedId, timestampUs]);
   }
 }

@@ -1,0 +1,108 @@
+/**
+ * The asynchronous part of one task's checkpoint: writes every operator's frozen snapshot to
+ * the object store on the task's async snapshot thread, then acknowledges the checkpoint with
+ * the file handles. A failure declines the checkpoint (CHECKPOINT_ASYNC_EXCEPTION, counted) if
+ * the task still runs; close() (an abort notification or task shutdown) discards it and
+ * suppresses the report.
+ *
+ * @see org.apache.flink.streaming.runtime.tasks.AsyncCheckpointRunnable
+ * Invariants: RUNNING -> COMPLETED or DISCARDED exactly once; reports at most once.
+ */
+import type { EngineEnv } from '../../api/EngineEnv.ts';
+import type { Executor } from '../../api/Executor.ts';
+import type { ExecutionAttemptId } from '../../api/ids.ts';
+import { StorageError } from '../../api/ObjectStore.ts';
+import type { OperatorSubtaskStateHandle, TaskStateSnapshot } from '../../checkpoint/TaskStateSnapshot.ts';
+import { CompletableFuture } from '../../util/CompletableFuture.ts';
+import type { OperatorSnapshot } from '../operators/StreamOperator.ts';
+import type { CheckpointResponder } from './CheckpointResponder.ts';
+
+export type AsyncCheckpointState = 'RUNNING' | 'COMPLETED' | 'DISCARDED';
+
+export interface AsyncCheckpointRunnableOptions {
+  readonly env: EngineEnv;
+  readonly asyncExecutor: Executor;
+  readonly attemptId: ExecutionAttemptId;
+  readonly checkpointId: number;
+  readonly snapshots: readonly OperatorSnapshot[];
+  readonly isTaskFinished: boolean;
+  readonly isTaskDeployedAsFinished: boolean;
+  readonly responder: CheckpointResponder;
+  /** Whether the task still runs (a failure of a stopped task is not reported). */
+  readonly isTaskRunning: () => boolean;
+  /** Called once at the end, whatever the outcome (unregisters the runnable). */
+  readonly onDone: () => void;
+}
+
+export class AsyncCheckpointRunnable {
+  private state: AsyncCheckpointState = 'RUNNING';
+
+  constructor(private readonly o: AsyncCheckpointRunnableOptions) {}
+
+  get status(): AsyncCheckpointState {
+    return this.state;
+  }
+
+  /** Submits the work to the async snapshot thread. */
+  start(): void {
+    this.o.asyncExecutor.execute('async-checkpoint', () => this.run());
+  }
+
+  /** Discards the checkpoint: no report, written files are left to the JobMaster's cleanup. */
+  close(): void {
+    if (this.state !== 'RUNNING') return;
+    this.state = 'DISCARDED';
+    this.o.env.tracer.event('checkpoint.asyncDiscarded', { checkpointId: this.o.checkpointId, task: this.o.attemptId });
+  }
+
+  private run(): void {
+    if (this.state !== 'RUNNING') {
+      this.o.onDone();
+      return;
+    }
+    const { env, asyncExecutor, checkpointId, attemptId } = this.o;
+    const writes = this.o.snapshots.map((s) => {
+      const path = `chk-${checkpointId}/${attemptId}/${s.operatorUid}`;
+      return env.objectStore.put(path, s.data, s.sizeBytes, asyncExecutor).thenApply((): OperatorSubtaskStateHandle => ({
+        operatorUid: s.operatorUid,
+        handle: { path, sizeBytes: s.sizeBytes },
+        data: s.data,
+      }));
+    });
+    CompletableFuture.allOf(writes).whenComplete((handles, error) => {
+      if (error !== undefined || handles === undefined) this.fail(error);
+      else this.report(handles);
+    });
+  }
+
+  private report(handles: OperatorSubtaskStateHandle[]): void {
+    if (this.state !== 'RUNNING') {
+      this.o.onDone();
+      return;
+    }
+    this.state = 'COMPLETED';
+    const { env, checkpointId, attemptId } = this.o;
+    env.tracer.event('checkpoint.asyncDone', { checkpointId, task: attemptId });
+    const snapshot: TaskStateSnapshot | null = handles.length === 0 && !this.o.isTaskFinished && !this.o.isTaskDeployedAsFinished
+      ? null
+      : { operators: handles, isTaskFinished: this.o.isTaskFinished, isTaskDeployedAsFinished: this.o.isTaskDeployedAsFinished };
+    this.o.responder.acknowledgeCheckpoint({ attemptId, checkpointId, subtaskState: snapshot });
+    env.tracer.event('checkpoint.acked', { checkpointId, task: attemptId });
+    this.o.onDone();
+  }
+
+  private fail(error: unknown): void {
+    const { env, checkpointId, attemptId } = this.o;
+    const wasRunning = this.state === 'RUNNING';
+    this.state = 'DISCARDED';
+    const message = error instanceof Error ? error.message : String(error);
+    env.tracer.event('checkpoint.asyncFailed', { checkpointId, task: attemptId, error: message });
+    if (wasRunning && this.o.isTaskRunning()) {
+      const unknown = error instanceof StorageError && error.outcome === 'unknown-outcome';
+      this.o.responder.declineCheckpoint({
+        attemptId, checkpointId, reason: 'CHECKPOINT_ASYNC_EXCEPTION', message: unknown ? `unknown outcome: ${message}` : message,
+      });
+    }
+    this.o.onDone();
+  }
+}
