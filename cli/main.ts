@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The checkpoint-sim command line: parses arguments and prints; all logic lives in bench/,
- * properties/, scenarios/ and reports/. Exit codes (DESIGN.md): 0 ok, 1 a property was
+ * properties/ and, as they come, scenarios/ and reports/. Exit codes: 0 ok, 1 a property was
  * violated, 2 bad usage or input, 3 the harness itself broke.
  */
 import { run } from './program.ts';

@@ -1,9 +1,15 @@
 /**
  * Builds the commander program and maps outcomes to exit codes. Kept apart from main.ts so
  * tests can drive it without spawning a process.
+ *
+ * Exit codes: 0 ok (including help and version), 2 bad usage or bad input (one line on stderr,
+ * `checkpoint-sim: <reason>`), 3 the harness itself broke.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { benchRows, runBench } from '../bench/runBench.ts';
+import { InvalidConfigurationError, InvalidJobError } from '../engine/index.ts';
+import { SimInputError } from '../sim/SimInputError.ts';
 
 /** Thrown for bad usage or bad input; printed as one line, exit code 2. */
 export class UsageError extends Error {
@@ -23,14 +29,65 @@ const processIo: Io = {
 
 /**
  * Runs the CLI with `argv` (without node and script) and returns the exit code.
- * Never throws: usage errors give 2, harness errors 3.
+ * Never throws: usage and input errors give 2 with one line on `io.err`, harness errors 3.
+ * Without arguments it prints the help on `io.out` and returns 0.
  */
 export async function run(argv: readonly string[], io: Io = processIo): Promise<number> {
-  let code = 0;
+  const program = buildProgram(io);
+  // No command at all (commander would print the help on stderr and fail): help, exit 0.
+  if (argv.every((a) => a === '--')) {
+    io.out(program.helpInformation());
+    return 0;
+  }
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return 0;
+  } catch (e) {
+    return reportError(e, io);
+  }
+}
+
+/**
+ * Prints what a command threw and returns its exit code: 0 for commander's help and version
+ * exits, 2 for bad usage or input (SimInputError, InvalidJobError, InvalidConfigurationError,
+ * UsageError, commander's own errors, which it has printed already) with one line
+ * `checkpoint-sim: <reason>`, 3 for anything else (a harness failure, printed with its stack).
+ */
+export function reportError(e: unknown, io: Io): number {
+  if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+  if (isBadInput(e)) {
+    io.err(oneLine(e.message));
+    return 2;
+  }
+  const detail = e instanceof Error ? (e.stack ?? e.message) : String(e);
+  io.err(`checkpoint-sim: internal error: ${detail}\n`);
+  return 3;
+}
+
+/** Errors that mean the user's input was bad, not that the harness broke. */
+function isBadInput(e: unknown): e is Error {
+  return e instanceof UsageError || e instanceof SimInputError || e instanceof InvalidJobError
+    || e instanceof InvalidConfigurationError;
+}
+
+/** `checkpoint-sim: <message>` on exactly one line (commander's `error: ` prefix dropped). */
+function oneLine(message: string): string {
+  const text = message.replace(/^error:\s*/, '').trim().replace(/\s*\n\s*/g, ' ');
+  return `checkpoint-sim: ${text}\n`;
+}
+
+function buildProgram(io: Io): Command {
   const program = new Command('checkpoint-sim')
     .description('Deterministic simulation and model checking of Apache Flink checkpointing')
+    .version(packageVersion(), '-V, --version', 'print the version')
     .exitOverride()
-    .configureOutput({ writeOut: io.out, writeErr: io.err });
+    .configureOutput({
+      writeOut: io.out,
+      writeErr: io.err,
+      // Commander's own errors (unknown command or option, missing argument) as one line.
+      outputError: (text, write) => write(oneLine(text)),
+    })
+    .helpCommand(false);
 
   program
     .command('start')
@@ -56,20 +113,40 @@ export async function run(argv: readonly string[], io: Io = processIo): Promise<
       }
     });
 
-  try {
-    await program.parseAsync([...argv], { from: 'user' });
-  } catch (e) {
-    if (e instanceof CommanderError) {
-      code = e.exitCode === 0 ? 0 : 2;
-    } else if (e instanceof UsageError) {
-      io.err(`checkpoint-sim: ${e.message}\n`);
-      code = 2;
-    } else {
-      io.err(`checkpoint-sim: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-      code = 3;
+  // Our own help command: commander's prints the whole help on stderr for an unknown name.
+  program
+    .command('help [command]')
+    .description('display help for command')
+    .action((name: string | undefined) => {
+      if (name === undefined) {
+        io.out(program.helpInformation());
+        return;
+      }
+      const sub = program.commands.find((c) => c.name() === name);
+      if (sub === undefined) {
+        const known = program.commands.map((c) => c.name()).join(', ');
+        throw new UsageError(`help: unknown command '${name}' (commands: ${known})`);
+      }
+      io.out(sub.helpInformation());
+    });
+  return program;
+}
+
+/**
+ * The version in the package.json of checkpoint-sim, found by walking up from this file, so it
+ * works from the sources (cli/) and from the build (dist/cli/).
+ */
+function packageVersion(): string {
+  let dir = new URL('.', import.meta.url);
+  for (let depth = 0; depth < 6; depth++) {
+    const file = new URL('package.json', dir);
+    if (existsSync(file)) {
+      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown; version?: unknown };
+      if (pkg.name === 'checkpoint-sim' && typeof pkg.version === 'string') return pkg.version;
     }
+    dir = new URL('..', dir);
   }
-  return code;
+  return 'unknown';
 }
 
 function formatNumber(v: number): string {

@@ -4,13 +4,17 @@
  * the run loop that ends at job end (after a drain phase in which pending cleanup finishes) or
  * at a budget. Faults are applied through `world` (crash, restart, partition, ...).
  *
+ * Invariants: options are validated completely before anything boots (one-line SimInputError);
+ * a MiniCluster runs once, because its drain stop is armed by the first job end only.
+ *
  * @see org.apache.flink.runtime.minicluster.MiniCluster (the idea, not the code)
  */
 import {
-  DEFAULT_CLUSTER_CONFIGURATION, KeyedProcessOperator, startJobManager, startTaskManager,
+  DEFAULT_CLUSTER_CONFIGURATION, InvalidConfigurationError, KeyedProcessOperator, startJobManager,
+  startTaskManager, validateClusterConfiguration,
   type ClusterConfiguration, type JobManagerProcess, type JobStatus, type StreamGraph, type TaskExecutor,
 } from '../engine/index.ts';
-import { SimInputError } from './SimInputError.ts';
+import { SimInputError, requireNonNegativeInteger } from './SimInputError.ts';
 import type { CommittedRecord } from './SimTransactionalStore.ts';
 import { World, type RunResult } from './World.ts';
 import type { WorldOptions } from './WorldOptions.ts';
@@ -20,10 +24,10 @@ export interface MiniClusterOptions {
   readonly streamGraph: StreamGraph;
   /** Overrides of the cluster defaults. */
   readonly config?: Partial<ClusterConfiguration>;
-  /** TaskManager hosts; default: enough for the largest parallelism. */
+  /** TaskManager hosts, a positive integer; default: enough for the largest parallelism. */
   readonly taskManagers?: number;
   readonly checkpointingEnabled?: boolean;
-  /** Virtual time to keep running after the job ended, µs (default 50 ms). */
+  /** Virtual time to keep running after the job ended, integer µs (default 50 ms). */
   readonly drainUs?: number;
 }
 
@@ -56,18 +60,17 @@ export class MiniCluster {
   private jobEndUs: number | undefined;
   /** Every TaskExecutor ever booted (all incarnations), to read finished tasks' final state. */
   private readonly taskExecutors: TaskExecutor[] = [];
+  private ran = false;
 
-  /** Builds the world and boots every host. @throws SimInputError for bad options. */
+  /**
+   * Validates `options`, builds the world and boots every host.
+   * @throws SimInputError with a one-line reason for bad options (including a bad cluster
+   *   configuration, reported as `config.<field> ...`).
+   */
   constructor(options: MiniClusterOptions) {
-    this.config = { ...DEFAULT_CLUSTER_CONFIGURATION, ...options.config };
-    const maxP = Math.max(...options.streamGraph.nodes.map((n) => n.parallelism));
-    const needed = Math.ceil(maxP / this.config.slotsPerTaskManager);
-    const tms = options.taskManagers ?? needed;
-    if (!Number.isInteger(tms) || tms < needed) {
-      throw new SimInputError(`${tms} TaskManagers with ${this.config.slotsPerTaskManager} slots cannot run parallelism ${maxP}`);
-    }
+    const { config, taskManagers: tms, drainUs } = validateOptions(options);
+    this.config = config;
     this.world = new World(options.world);
-    const drainUs = options.drainUs ?? 50_000;
     this.world.onTrace((e) => e.type === 'job.status' && isGloballyTerminal(e.attrs['status']), () => {
       if (this.jobEndUs !== undefined) return;
       this.jobEndUs = this.world.nowUs;
@@ -108,8 +111,16 @@ export class MiniCluster {
     return out;
   }
 
-  /** Runs until the job ended and drained, or a budget ends the run. */
+  /**
+   * Runs until the job ended and drained, or a budget ends the run.
+   * @throws SimInputError on a second call: the drain stop is armed by the first job end only,
+   *   so a second run would never end (build a new MiniCluster instead).
+   */
   run(): MiniClusterResult {
+    if (this.ran) {
+      throw new SimInputError('MiniCluster.run() can be called once; build a new MiniCluster');
+    }
+    this.ran = true;
     const run = this.world.run();
     return {
       run,
@@ -120,6 +131,81 @@ export class MiniCluster {
       traceHash: this.world.traceHash,
     };
   }
+}
+
+/** What the constructor needs from valid options. */
+interface ValidOptions {
+  readonly config: ClusterConfiguration;
+  readonly taskManagers: number;
+  readonly drainUs: number;
+}
+
+/**
+ * Checks every MiniCluster option except `world` (the World checks its own).
+ * @throws SimInputError with a one-line reason; never prints a non-finite number.
+ */
+function validateOptions(options: MiniClusterOptions): ValidOptions {
+  if (options === null || typeof options !== 'object') {
+    throw new SimInputError('MiniCluster options must be an object');
+  }
+  const maxP = maxParallelism(options.streamGraph);
+  const overrides: unknown = options.config;
+  if (overrides !== undefined && (overrides === null || typeof overrides !== 'object')) {
+    throw new SimInputError('config must be an object of ClusterConfiguration overrides');
+  }
+  const config: ClusterConfiguration = { ...DEFAULT_CLUSTER_CONFIGURATION, ...options.config };
+  try {
+    validateClusterConfiguration(config);
+  } catch (e) {
+    if (!(e instanceof InvalidConfigurationError)) throw e;
+    throw new SimInputError(`config.${e.message}`, { cause: e });
+  }
+  const needed = Math.ceil(maxP / config.slotsPerTaskManager);
+  const tms = options.taskManagers ?? needed;
+  if (typeof tms !== 'number' || !Number.isSafeInteger(tms) || tms < 1) {
+    throw new SimInputError(`taskManagers must be a positive integer, got ${describe(tms)}`);
+  }
+  if (tms < needed) {
+    throw new SimInputError(`taskManagers: ${tms} with ${config.slotsPerTaskManager} slots each `
+      + `cannot run parallelism ${maxP} (needs at least ${needed})`);
+  }
+  const drainUs = options.drainUs ?? 50_000;
+  if (typeof drainUs !== 'number' || !Number.isFinite(drainUs)) {
+    throw new SimInputError(`drainUs must be a non-negative integer, got ${describe(drainUs)}`);
+  }
+  requireNonNegativeInteger(drainUs, 'drainUs');
+  const checkpointing: unknown = options.checkpointingEnabled;
+  if (checkpointing !== undefined && typeof checkpointing !== 'boolean') {
+    throw new SimInputError(
+      `checkpointingEnabled must be a boolean, got ${describe(checkpointing)}`);
+  }
+  return { config, taskManagers: tms, drainUs };
+}
+
+/** The largest operator parallelism of `graph`. @throws SimInputError for a malformed graph. */
+function maxParallelism(graph: StreamGraph): number {
+  if (graph === null || typeof graph !== 'object' || !Array.isArray(graph.nodes)) {
+    throw new SimInputError('streamGraph must be a StreamGraph (env.getStreamGraph())');
+  }
+  if (graph.nodes.length === 0) throw new SimInputError('streamGraph has no nodes');
+  let maxP = 1;
+  for (const [i, n] of graph.nodes.entries()) {
+    const p = (n as { parallelism?: unknown } | null | undefined)?.parallelism;
+    if (typeof p !== 'number' || !Number.isSafeInteger(p) || p < 1) {
+      throw new SimInputError(
+        `streamGraph.nodes[${i}].parallelism must be a positive integer, got ${describe(p)}`);
+    }
+    maxP = Math.max(maxP, p);
+  }
+  return maxP;
+}
+
+/** A short description of a bad value that never prints a non-finite number. */
+function describe(v: unknown): string {
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'a non-finite number';
+  if (v === undefined || v === null) return String(v);
+  if (typeof v === 'string') return JSON.stringify(v);
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
 
 function isGloballyTerminal(s: unknown): boolean {

@@ -273,3 +273,47 @@ describe('World timers and subscriptions', () => {
     expect(w.env('h').executors.get('e').schedule('x', 1, () => {}).pending).toBe(false);
   });
 });
+
+describe('World input checks', () => {
+  /** The one-line SimInputError message of `f`. */
+  function rejection(f: () => unknown): string {
+    try {
+      f();
+    } catch (e) {
+      expect(e).toBeInstanceOf(SimInputError);
+      const message = (e as Error).message;
+      expect(message).not.toContain('\n');
+      return message;
+    }
+    throw new Error('expected a SimInputError');
+  }
+
+  test('at, onTrace and addHost reject callbacks that are not functions', () => {
+    const w = new World({ seed: 'in' });
+    const notFn = 'crash' as unknown as () => void;
+    expect(rejection(() => w.at(5, 'crash', notFn))).toBe('at(crash): fn must be a function, got a string');
+    expect(rejection(() => w.at(5, 'crash', undefined as unknown as () => void)))
+      .toBe('at(crash): fn must be a function, got undefined');
+    expect(rejection(() => w.at(5, 7 as unknown as string, () => {})))
+      .toBe('at: label must be a string, got a number');
+    expect(rejection(() => w.onTrace(null as unknown as () => boolean, () => {})))
+      .toBe('onTrace: predicate must be a function, got null');
+    expect(rejection(() => w.onTrace(() => true, {} as unknown as () => void)))
+      .toBe('onTrace: action must be a function, got an object');
+    expect(rejection(() => w.onTrace(() => true, () => {}, null as unknown as { once?: boolean })))
+      .toBe('onTrace: options must be an object like { once: true }');
+    expect(rejection(() => w.addHost('h', 42 as unknown as () => void)))
+      .toBe('addHost(h): boot must be a function, got a number');
+    expect(w.hostIds).toEqual([]);
+  });
+
+  test('at still checks its time; partition checks its options', () => {
+    const w = new World({ seed: 'in' });
+    expect(rejection(() => w.at(-1, 'x', () => {}))).toContain('at(x): timeUs must be a non-negative integer');
+    w.addHost('a', () => {});
+    w.addHost('b', () => {});
+    expect(rejection(() => w.partition('a', 'b', null as unknown as { oneWay?: boolean })))
+      .toBe('partition: options must be an object like { oneWay: true }');
+    expect(rejection(() => w.crash('c'))).toBe('crash: unknown host "c" (known: a, b)');
+  });
+});

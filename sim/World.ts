@@ -145,13 +145,14 @@ export class World {
 
   /**
    * Adds host `id` and boots it now (calls `boot` with its EngineEnv).
-   * @throws SimInputError if `id` is empty or taken.
+   * @throws SimInputError if `id` is empty or taken, or `boot` is not a function.
    */
   addHost(id: string, boot: Boot): HostId {
     if (typeof id !== 'string' || id.length === 0 || id.includes('/')) {
       throw new SimInputError(`host id must be a non-empty string without '/', got ${JSON.stringify(id)}`);
     }
     if (this.hosts.has(id)) throw new SimInputError(`host ${id} exists already`);
+    requireFunction(boot, `addHost(${id}): boot`);
     const host = new SimHost(this.ctx, hostId(id));
     this.hosts.set(id, { host, boot, env: undefined });
     this.boot(id);
@@ -219,6 +220,9 @@ export class World {
     this.entry(a, 'partition');
     this.entry(b, 'partition');
     if (a === b) throw new SimInputError(`partition: a host cannot be cut from itself (${a})`);
+    if (options === null || typeof options !== 'object') {
+      throw new SimInputError('partition: options must be an object like { oneWay: true }');
+    }
     const cutAB = this.partitions.cut(a, b);
     const cutBA = options.oneWay === true ? false : this.partitions.cut(b, a);
     if (!cutAB && !cutBA) return;
@@ -245,9 +249,15 @@ export class World {
 
   /**
    * Runs `fn` at virtual time `timeUs` (before engine events of that instant), e.g. a fault.
-   * @throws SimInputError if `timeUs` is not an integer or lies in the past.
+   * `label` names the action in the trace and in errors.
+   * @throws SimInputError if `label` is not a string, `fn` is not a function, or `timeUs` is
+   *   not a non-negative integer or lies in the past.
    */
   at(timeUs: number, label: string, fn: () => void): void {
+    if (typeof label !== 'string') {
+      throw new SimInputError(`at: label must be a string, got ${describeValue(label)}`);
+    }
+    requireFunction(fn, `at(${label}): fn`);
     requireNonNegativeInteger(timeUs, `at(${label}): timeUs`);
     if (timeUs < this.clock.nowUs) {
       throw new SimInputError(`at(${label}): time ${timeUs}us is in the past (now ${this.clock.nowUs}us)`);
@@ -262,12 +272,19 @@ export class World {
   /**
    * Reacts to trace events: when `predicate(event)` holds, `action(event)` runs right after the
    * current task, before any other event. Returns a function that unsubscribes.
+   * @throws SimInputError if `predicate` or `action` is not a function or `options` is not an
+   *   object.
    */
   onTrace(
     predicate: (e: TraceEvent) => boolean,
     action: (e: TraceEvent) => void,
     options: { once?: boolean } = {},
   ): () => void {
+    requireFunction(predicate, 'onTrace: predicate');
+    requireFunction(action, 'onTrace: action');
+    if (options === null || typeof options !== 'object') {
+      throw new SimInputError('onTrace: options must be an object like { once: true }');
+    }
     return this.ctx.trace.subscribe(predicate, action, options.once === true);
   }
 
@@ -370,4 +387,17 @@ export class World {
       invariants: this.invariants.registry(h),
     };
   }
+}
+
+/** @throws SimInputError naming `what` unless `fn` is a function. */
+function requireFunction(fn: unknown, what: string): void {
+  if (typeof fn !== 'function') {
+    throw new SimInputError(`${what} must be a function, got ${describeValue(fn)}`);
+  }
+}
+
+/** A short description of a bad value for a one-line message. */
+function describeValue(v: unknown): string {
+  if (v === null || v === undefined) return String(v);
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }

@@ -1,5 +1,6 @@
 /**
- * Cluster-wide settings in virtual microseconds: the timing and cost model of DESIGN.md. The
+ * Cluster-wide settings in virtual microseconds: the simulated cluster's timing and cost model.
+ * {@link validateClusterConfiguration} checks a configuration before a cluster boots. The
  * defaults are scaled to the simulated world (milliseconds, not Flink's production seconds) so
  * that a lost TaskManager is noticed within tens of milliseconds and the flights job at
  * parallelism 4 spans about 2 virtual seconds.
@@ -7,6 +8,9 @@
  * @see org.apache.flink.configuration.{HeartbeatManagerOptions, RestartStrategyOptions,
  *      NettyShuffleEnvironmentOptions, ExecutionOptions}
  */
+
+export { InvalidConfigurationError } from './InvalidConfigurationError.ts';
+export { validateClusterConfiguration } from './validateClusterConfiguration.ts';
 
 /** Flink's restart strategies. Delays in µs. */
 export type RestartStrategy =

@@ -19,8 +19,11 @@ import { computeDefaultMaxParallelism } from '../../state/KeyGroupRangeAssignmen
 import type {
   FilterFunction, FlatMapFunction, Key, KeyedProcessFunction, KeySelector, MapFunction,
 } from './functions.ts';
+import { InvalidJobError } from './InvalidJobError.ts';
 import type { SinkDefinition, SplitSource } from './sources.ts';
 import type { OperatorSpec, PartitionerKind, StreamEdge, StreamGraph, StreamNode } from './StreamGraph.ts';
+
+export { InvalidJobError } from './InvalidJobError.ts';
 
 /** Per-operator options. */
 export interface OperatorOptions {
@@ -44,11 +47,6 @@ export interface EnvironmentOptions {
   readonly defaultSourceCostUs?: number;
   /** Chain forward edges of equal parallelism into one task. Default true. */
   readonly chaining?: boolean;
-}
-
-/** Raised for an impossible job definition (bad parallelism, a cycle, no sink). */
-export class InvalidJobError extends Error {
-  override readonly name = 'InvalidJobError';
 }
 
 interface PendingEdge {

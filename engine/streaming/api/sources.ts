@@ -8,6 +8,7 @@
  *
  * @see org.apache.flink.api.connector.source.Source, SourceSplit
  */
+import { InvalidJobError } from './InvalidJobError.ts';
 
 /** One split: an id (unique within the source) and its records, read in order from offset 0. */
 export interface SplitData<T> {
@@ -21,19 +22,47 @@ export interface SplitSource<T> {
   readonly splits: readonly SplitData<T>[];
 }
 
-/** A bounded source over the given splits. @throws Error on duplicate split ids. */
+/**
+ * A bounded source over the given splits.
+ * @throws InvalidJobError if `splits` is not an array, a split is malformed (an id that is not a
+ *   non-negative integer, records that are not an array) or two splits share an id.
+ */
 export function splitSource<T>(splits: readonly SplitData<T>[]): SplitSource<T> {
+  if (!Array.isArray(splits)) throw new InvalidJobError('splitSource: splits must be an array');
   const ids = new Set<number>();
-  for (const s of splits) {
-    if (ids.has(s.id)) throw new Error(`duplicate split id ${s.id}`);
+  for (const [i, s] of splits.entries()) {
+    if (s === null || typeof s !== 'object') {
+      throw new InvalidJobError(`splitSource: split ${i} is not an object`);
+    }
+    if (!Number.isSafeInteger(s.id) || s.id < 0) {
+      throw new InvalidJobError(
+        `splitSource: split ${i} has an id that is not a non-negative integer`);
+    }
+    if (!Array.isArray(s.records)) {
+      throw new InvalidJobError(`splitSource: split ${s.id} has no records array`);
+    }
+    if (ids.has(s.id)) throw new InvalidJobError(`splitSource: duplicate split id ${s.id}`);
     ids.add(s.id);
   }
   return { kind: 'splits', splits };
 }
 
-/** Cuts `records` into `count` splits of consecutive records (ids 0..count-1, sizes differ by ≤ 1). */
+/**
+ * Cuts `records` into `count` splits of consecutive records (ids 0..count-1, sizes differ by at
+ * most 1).
+ * @throws InvalidJobError if `records` is not an array or `count` is not a positive integer.
+ */
 export function consecutiveSplits<T>(records: readonly T[], count: number): SplitData<T>[] {
-  if (!Number.isInteger(count) || count < 1) throw new Error(`split count must be a positive integer, got ${count}`);
+  if (!Array.isArray(records)) {
+    throw new InvalidJobError('consecutiveSplits: records must be an array');
+  }
+  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 1) {
+    // A non-finite count is described in words: messages never print Infinity or NaN.
+    const got = typeof count !== 'number' ? `a ${typeof count}`
+      : Number.isFinite(count) ? String(count) : 'a non-finite number';
+    throw new InvalidJobError(
+      `consecutiveSplits: split count must be a positive integer, got ${got}`);
+  }
   const out: SplitData<T>[] = [];
   const base = Math.floor(records.length / count);
   const extra = records.length % count;
