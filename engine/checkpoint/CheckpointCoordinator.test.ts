@@ -1,0 +1,382 @@
+import { describe, expect, test } from 'vitest';
+import type { ExecutionAttemptId } from '../api/ids.ts';
+import { CompletableFuture } from '../util/CompletableFuture.ts';
+import type { CompletedCheckpoint } from './CompletedCheckpoint.ts';
+import { DefaultCompletedCheckpointStore } from './DefaultCompletedCheckpointStore.ts';
+import { PLANTED_BUGS } from './CheckpointPlantedBugs.ts';
+import type { TaskStateSnapshot } from './TaskStateSnapshot.ts';
+import {
+  createCheckpointHarness, TestingOperatorCoordinator, type CheckpointHarness,
+} from './testing/TestingCheckpointCoordinatorContext.ts';
+
+function state(path: string): TaskStateSnapshot {
+  return { operators: [{ operatorUid: 'source', handle: { path, sizeBytes: 10 }, data: { x: 1 } }],
+    isTaskDeployedAsFinished: false, isTaskFinished: false };
+}
+
+function ack(h: CheckpointHarness, subtask: number, id: number, s: TaskStateSnapshot | null = null): boolean {
+  const r = h.coordinator.receiveAcknowledgeMessage({
+    attemptId: h.ctx.attempt('src', subtask).attemptId, checkpointId: id, subtaskState: s,
+  });
+  h.scheduler.runAll();
+  return r;
+}
+
+function decline(h: CheckpointHarness, subtask: number, id: number, reason: 'CHECKPOINT_DECLINED' | 'CHECKPOINT_ASYNC_EXCEPTION' = 'CHECKPOINT_DECLINED'): void {
+  h.coordinator.receiveDeclineMessage({ attemptId: h.ctx.attempt('src', subtask).attemptId, checkpointId: id, reason });
+  h.scheduler.runAll();
+}
+
+function trigger(h: CheckpointHarness, periodic = false): CompletableFuture<CompletedCheckpoint> {
+  const f = h.coordinator.triggerCheckpoint(periodic);
+  h.scheduler.runAll();
+  return f;
+}
+
+describe('Coordinator: trigger, ack, decline, timeout', () => {
+  test('1. decline aborts only that checkpoint', () => {
+    const h = createCheckpointHarness({ config: { maxConcurrent: 10, tolerableFailures: 5 } });
+    trigger(h);
+    trigger(h);
+    expect(h.coordinator.getPendingCheckpoints().map((p) => p.checkpointId)).toEqual([1, 2]);
+    const [p1, p2] = h.coordinator.getPendingCheckpoints();
+    decline(h, 0, 1);
+    expect(p1?.isDisposed()).toBe(true);
+    expect(h.ctx.aborts.filter((a) => a.checkpointId === 1).map((a) => a.task)).toEqual(['src#0@0', 'src#1@0']);
+    expect(p2?.isDisposed()).toBe(false);
+    expect(p2?.numberOfAcknowledgedTasks).toBe(0);
+    expect(p2?.hasPendingCanceller()).toBe(true);
+    decline(h, 0, 1);
+    decline(h, 1, 1);
+    expect(h.ctx.aborts.filter((a) => a.checkpointId === 1)).toHaveLength(2);
+    expect(h.tracer.hasMark('checkpoint-declined')).toBe(true);
+  });
+
+  for (const reason of ['CHECKPOINT_DECLINED', 'CHECKPOINT_ASYNC_EXCEPTION'] as const) {
+    test(`2. simple decline (${reason}) with tolerable = 0 fails the job once`, () => {
+      const h = createCheckpointHarness();
+      trigger(h);
+      const pc = h.coordinator.getPendingCheckpoints()[0];
+      ack(h, 1, 1);
+      decline(h, 0, 1, reason);
+      expect(pc?.isDisposed()).toBe(true);
+      expect(pc?.hasPendingCanceller()).toBe(false);
+      expect(h.coordinator.numberOfPendingCheckpoints).toBe(0);
+      decline(h, 0, 1, reason);
+      decline(h, 1, 1, reason);
+      expect(h.ctx.failures).toEqual([`task src#0@0: ${reason}`]);
+    });
+  }
+
+  test('3. timeout expires a partly acked checkpoint', () => {
+    const h = createCheckpointHarness();
+    trigger(h);
+    ack(h, 0, 1, state('chk-1/a'));
+    h.scheduler.advanceTimeUs(1_000_000);
+    expect(h.coordinator.numberOfPendingCheckpoints).toBe(0);
+    expect(h.coordinator.store.getAllCheckpoints()).toHaveLength(0);
+    expect(h.ctx.completes).toHaveLength(0);
+    expect(h.tracer.hasMark('checkpoint-expired')).toBe(true);
+    expect(h.objectStore.deleted).toContain('chk-1/a');
+  });
+
+  test('4. messages for unknown checkpoints or attempts are harmless', () => {
+    const h = createCheckpointHarness();
+    trigger(h);
+    const pc = h.coordinator.getPendingCheckpoints()[0];
+    expect(ack(h, 0, 99)).toBe(false);
+    expect(h.coordinator.receiveAcknowledgeMessage({ attemptId: 'x#0@7' as ExecutionAttemptId, checkpointId: 1, subtaskState: state('chk-1/u') })).toBe(true);
+    h.scheduler.runAll();
+    expect(pc?.numberOfAcknowledgedTasks).toBe(0);
+    expect(pc?.isDisposed()).toBe(false);
+    expect(h.objectStore.deleted).toContain('chk-1/u');
+  });
+
+  for (const n of [1, 2, 5]) {
+    test(`5. max concurrent checkpoints with periodic triggering (${n})`, () => {
+      const h = createCheckpointHarness({ config: { intervalUs: 10_000, timeoutUs: 200_000_000, maxConcurrent: n } });
+      h.coordinator.startCheckpointScheduler();
+      for (let i = 0; i < n; i++) h.scheduler.advanceTimeUs(10_000);
+      expect(h.ctx.triggers.length).toBe(n * 2);
+      expect(h.ctx.completes).toHaveLength(0);
+      ack(h, 0, 1);
+      ack(h, 1, 1);
+      h.scheduler.runAll();
+      expect(h.ctx.triggers.length).toBe((n + 1) * 2);
+      h.scheduler.advanceTimeUs(20_000);
+      expect(h.ctx.triggers.length).toBe((n + 1) * 2);
+    });
+  }
+
+  test('6. subsumption frees concurrency slots', () => {
+    const h = createCheckpointHarness({ config: { intervalUs: 10_000, maxConcurrent: 2 } });
+    h.coordinator.startCheckpointScheduler();
+    h.scheduler.advanceTimeUs(10_000);
+    expect(h.coordinator.getPendingCheckpoints().map((p) => p.checkpointId)).toEqual([1, 2]);
+    ack(h, 0, 2);
+    ack(h, 1, 2);
+    expect(h.tracer.hasMark('checkpoint-subsumed')).toBe(true);
+    h.scheduler.advanceTimeUs(20_000);
+    expect(h.coordinator.getPendingCheckpoints().map((p) => p.checkpointId)).toEqual([3, 4]);
+  });
+
+  for (const reason of ['IO_EXCEPTION', 'CHECKPOINT_EXPIRED'] as const) {
+    test(`9. consecutive failures via ${reason} are counted`, () => {
+      const h = createCheckpointHarness();
+      if (reason === 'IO_EXCEPTION') {
+        h.objectStore.failNextPuts(1);
+        trigger(h);
+        ack(h, 0, 1);
+        ack(h, 1, 1);
+        // A failed metadata write is FINALIZE_CHECKPOINT_FAILURE, counted as well.
+      } else {
+        trigger(h);
+        h.scheduler.advanceTimeUs(1_000_000);
+      }
+      expect(h.ctx.failures).toHaveLength(1);
+    });
+  }
+
+  test('10. trigger fails if sources are not running', () => {
+    const h = createCheckpointHarness();
+    h.ctx.setState('src', 0, 'DEPLOYING');
+    const f = trigger(h);
+    expect(f.isCompletedExceptionally()).toBe(true);
+    expect(() => f.getNow()).toThrow('NOT_ALL_REQUIRED_TASKS_RUNNING');
+    expect(h.coordinator.numberOfPendingCheckpoints).toBe(0);
+    expect(h.coordinator.idCounter.get()).toBe(1);
+    expect(h.ctx.failures).toHaveLength(0);
+  });
+
+  test('11. checkpoints with some tasks finished', () => {
+    const h = createCheckpointHarness({
+      vertices: [
+        { id: 'src', parallelism: 2, isSource: true, operatorUids: ['source'] },
+        { id: 'map', parallelism: 2, isSource: false, operatorUids: ['map'] },
+      ],
+      edges: [{ source: 'src', target: 'map', pattern: 'POINTWISE' }],
+    });
+    h.ctx.setState('src', 0, 'FINISHED');
+    h.ctx.setState('map', 0, 'FINISHED');
+    trigger(h);
+    const pc = h.coordinator.getPendingCheckpoints()[0];
+    expect(pc?.stats()).toEqual({ acknowledged: 2, total: 4 });
+    expect(h.ctx.triggers.map((t) => t.task)).toEqual(['src#1@0']);
+  });
+
+  test('12. coordinator notified of abort by subsumption', () => {
+    let oc: TestingOperatorCoordinator | undefined;
+    const h = createCheckpointHarness({
+      config: { maxConcurrent: 2 },
+      coordinators: () => [oc = new TestingOperatorCoordinator('source', 'src')],
+    });
+    trigger(h);
+    trigger(h);
+    ack(h, 0, 2);
+    ack(h, 1, 2);
+    expect(oc?.calls).toContain('aborted 1');
+    expect(oc?.calls).toContain('complete 2');
+    expect(h.coordinator.store.getLatestCheckpoint()?.coordinatorStates.get('source')).toEqual({ s: 1 });
+  });
+});
+
+describe('Coordinator: triggering and the queue', () => {
+  test('14. periodic triggering stops and restarts cleanly', () => {
+    const h = createCheckpointHarness({ config: { intervalUs: 10_000, maxConcurrent: 100 } });
+    h.coordinator.startCheckpointScheduler();
+    h.scheduler.advanceTimeUs(40_000);
+    const ids = [...new Set(h.ctx.triggers.map((t) => t.checkpointId))];
+    expect(ids).toEqual([1, 2, 3, 4, 5]);
+    const ts = [...new Set(h.ctx.triggers.map((t) => t.timestampUs))];
+    expect(ts).toEqual([...ts].sort((a, b) => a - b));
+    h.coordinator.stopCheckpointScheduler();
+    h.scheduler.advanceTimeUs(100_000);
+    expect(h.ctx.triggers.length).toBe(10);
+    h.coordinator.startCheckpointScheduler();
+    h.scheduler.advanceTimeUs(40_000);
+    expect(h.ctx.triggers.length).toBe(20);
+  });
+
+  test('15. periodic requests fail after stop; manual ones still work', () => {
+    const h = createCheckpointHarness({ config: { intervalUs: 10_000 } });
+    const periodic = trigger(h, true);
+    expect(() => periodic.getNow()).toThrow('PERIODIC_SCHEDULER_SHUTDOWN');
+    trigger(h);
+    expect(h.coordinator.numberOfPendingCheckpoints).toBe(1);
+  });
+
+  test('16. min pause between checkpoints', () => {
+    const h = createCheckpointHarness({ config: { intervalUs: 12_000, minPauseUs: 50_000 } });
+    h.coordinator.startCheckpointScheduler();
+    h.scheduler.advanceTimeUs(50_000);
+    ack(h, 0, 1);
+    ack(h, 1, 1);
+    const completedAt = h.coordinator.lastCheckpointCompletionUs;
+    h.scheduler.advanceTimeUs(200_000);
+    const second = h.tracer.eventsOf('checkpoint.triggered').find((e) => e.attrs.checkpointId === 2);
+    expect(second).toBeDefined();
+    expect(Number(second?.attrs.timestampUs)).toBeGreaterThanOrEqual(completedAt + 50_000);
+  });
+
+  test('17. triggering is serialized and queued', () => {
+    const h = createCheckpointHarness({ config: { maxConcurrent: 10 } });
+    h.coordinator.triggerCheckpoint(false);
+    h.coordinator.triggerCheckpoint(false);
+    expect(h.coordinator.numQueuedRequests).toBe(1);
+    expect(h.coordinator.isTriggering).toBe(true);
+    h.scheduler.runAll();
+    expect(h.ctx.triggers.length).toBe(4);
+    expect(h.coordinator.numQueuedRequests).toBe(0);
+    expect(h.coordinator.isTriggering).toBe(false);
+  });
+
+  test('18. master hook failure -> TRIGGER_CHECKPOINT_FAILURE', () => {
+    const h = createCheckpointHarness();
+    h.coordinator.addMasterHook({
+      identifier: 'hook', triggerCheckpoint: () => CompletableFuture.failed(new Error('boom')),
+      restoreCheckpoint: () => undefined, reset: () => undefined, close: () => undefined,
+    });
+    const f = trigger(h);
+    expect(() => f.getNow()).toThrow('TRIGGER_CHECKPOINT_FAILURE');
+    expect(h.ctx.triggers).toHaveLength(0);
+    expect(h.coordinator.isTriggering).toBe(false);
+  });
+
+  test('expiry while a coordinator never finishes ends triggering', () => {
+    let oc: TestingOperatorCoordinator | undefined;
+    const h = createCheckpointHarness({ coordinators: () => [oc = new TestingOperatorCoordinator('source', 'src')] });
+    if (oc !== undefined) oc.hang = true;
+    const f = trigger(h);
+    expect(h.coordinator.isTriggering).toBe(true);
+    h.scheduler.advanceTimeUs(1_000_000);
+    expect(() => f.getNow()).toThrow('CHECKPOINT_EXPIRED');
+    expect(h.coordinator.isTriggering).toBe(false);
+    expect(h.ctx.triggers).toHaveLength(0);
+    expect(oc?.calls).toContain('abortCurrentTriggering');
+  });
+});
+
+describe('acks, completion, failover', () => {
+  test('completion writes _metadata before the store and notifies the tasks', () => {
+    const h = createCheckpointHarness();
+    const f = trigger(h);
+    ack(h, 0, 1, state('chk-1/a'));
+    expect(f.isDone()).toBe(false);
+    ack(h, 1, 1, state('chk-1/b'));
+    expect(f.getNow().checkpointId).toBe(1);
+    expect(h.objectStore.files.has('chk-1/_metadata')).toBe(true);
+    expect(h.ctx.completes.map((c) => c.task)).toEqual(['src#0@0', 'src#1@0']);
+    expect(h.coordinator.store.getLatestCheckpointId()).toBe(1);
+    expect(h.tracer.eventsOf('checkpoint.notifiedComplete')).toHaveLength(1);
+  });
+
+  test('late acks of expired checkpoints have their state discarded', () => {
+    const h = createCheckpointHarness({ config: { tolerableFailures: 5 } });
+    trigger(h);
+    h.scheduler.advanceTimeUs(1_000_000);
+    expect(ack(h, 0, 1, state('chk-1/late'))).toBe(true);
+    expect(h.tracer.hasMark('late-ack-discarded')).toBe(true);
+    expect(h.objectStore.deleted).toContain('chk-1/late');
+  });
+
+  test('planted late-ack-state-leak keeps the late state', () => {
+    const h = createCheckpointHarness({ config: { tolerableFailures: 5 }, bugs: [PLANTED_BUGS.lateAckStateLeak] });
+    trigger(h);
+    h.scheduler.advanceTimeUs(1_000_000);
+    ack(h, 0, 1, state('chk-1/late'));
+    expect(h.objectStore.deleted).not.toContain('chk-1/late');
+  });
+
+  test('duplicate acks keep their state', () => {
+    const h = createCheckpointHarness();
+    trigger(h);
+    ack(h, 0, 1, state('chk-1/a'));
+    ack(h, 0, 1, state('chk-1/a'));
+    expect(h.objectStore.deleted).not.toContain('chk-1/a');
+  });
+
+  test('store failure is FINALIZE_CHECKPOINT_FAILURE and sends aborts', () => {
+    const h = createCheckpointHarness({
+      store: (cleaner) => new DefaultCompletedCheckpointStore(createCheckpointHarness().env, {
+        retained: 1, cleaner, persist: () => { throw new Error('ha down'); },
+      }),
+    });
+    const f = trigger(h);
+    ack(h, 0, 1);
+    ack(h, 1, 1);
+    expect(() => f.getNow()).toThrow('FINALIZE_CHECKPOINT_FAILURE');
+    expect(h.ctx.aborts).toHaveLength(2);
+    expect(h.ctx.failures).toHaveLength(1);
+  });
+
+  test('failover aborts every pending checkpoint (JOB_FAILOVER_REGION, not counted)', () => {
+    const h = createCheckpointHarness({ config: { maxConcurrent: 3 } });
+    trigger(h);
+    trigger(h);
+    h.coordinator.abortPendingCheckpoints('JOB_FAILOVER_REGION');
+    h.scheduler.runAll();
+    expect(h.coordinator.numberOfPendingCheckpoints).toBe(0);
+    expect(h.ctx.failures).toHaveLength(0);
+  });
+
+  test('a decline from a dead attempt does not fail the restarted job', () => {
+    const h = createCheckpointHarness();
+    trigger(h);
+    const old = h.ctx.attempt('src', 0).attemptId;
+    h.ctx.setState('src', 0, 'RUNNING', 1);
+    h.coordinator.receiveDeclineMessage({ attemptId: old, checkpointId: 1, reason: 'CHECKPOINT_DECLINED' });
+    expect(h.ctx.failures).toHaveLength(0);
+  });
+
+  test('planted decline-any-attempt fails the job for a dead attempt', () => {
+    const h = createCheckpointHarness({ bugs: [PLANTED_BUGS.declineAnyAttempt] });
+    trigger(h);
+    const old = h.ctx.attempt('src', 0).attemptId;
+    h.ctx.setState('src', 0, 'RUNNING', 1);
+    h.coordinator.receiveDeclineMessage({ attemptId: old, checkpointId: 1, reason: 'CHECKPOINT_DECLINED' });
+    expect(h.ctx.failures).toHaveLength(1);
+  });
+
+  test('shutdown aborts and ignores later messages', () => {
+    const h = createCheckpointHarness();
+    trigger(h);
+    h.coordinator.shutdown('CANCELED');
+    expect(ack(h, 0, 1)).toBe(false);
+    expect(() => trigger(h).getNow()).toThrow('CHECKPOINT_COORDINATOR_SHUTDOWN');
+  });
+});
+
+describe('restore', () => {
+  test('global restore resets coordinators and hooks; regional does subtaskReset', () => {
+    let oc: TestingOperatorCoordinator | undefined;
+    const h = createCheckpointHarness({ coordinators: () => [oc = new TestingOperatorCoordinator('source', 'src')] });
+    const hookCalls: string[] = [];
+    h.coordinator.addMasterHook({
+      identifier: 'hook', triggerCheckpoint: () => CompletableFuture.completed<unknown>('m'),
+      restoreCheckpoint: (id, s) => hookCalls.push(`restore ${id} ${String(s)}`),
+      reset: () => hookCalls.push('reset'), close: () => undefined,
+    });
+    const refs = [0, 1].map((i) => ({ vertexId: 'src', subtask: i }));
+    expect(h.coordinator.restoreLatestCheckpointedStateToAll(refs).checkpointId).toBe(-1);
+    trigger(h);
+    ack(h, 0, 1, state('chk-1/a'));
+    ack(h, 1, 1, state('chk-1/b'));
+    const r = h.coordinator.restoreLatestCheckpointedStateToAll(refs);
+    expect(r.checkpointId).toBe(1);
+    expect(r.tasks.get('src#1')?.taskStateSnapshot.operators[0]?.handle.path).toBe('chk-1/b');
+    expect(oc?.calls).toContain('reset 1 {"s":1}');
+    h.coordinator.restoreLatestCheckpointedStateToSubtasks([refs[0] as { vertexId: string; subtask: number }]);
+    expect(oc?.calls).toContain('subtaskReset 0 1');
+    expect(hookCalls).toEqual(['reset', 'restore 1 m', 'restore 1 m']);
+    expect(h.tracer.hasMark('restore-from-checkpoint')).toBe(true);
+  });
+
+  test('the activator starts on RUNNING and stops otherwise', () => {
+    const h = createCheckpointHarness({ config: { intervalUs: 10_000 } });
+    const a = h.coordinator.createActivatorDeactivator();
+    a.jobStatusChanges('RUNNING');
+    expect(h.coordinator.isPeriodicCheckpointingStarted).toBe(true);
+    a.jobStatusChanges('RESTARTING');
+    expect(h.coordinator.isPeriodicCheckpointingStarted).toBe(false);
+  });
+});

@@ -1,0 +1,22 @@
+/**
+ * The planted-bug switches of the JobManager side of checkpointing (mutants.md entries 3, 4, 5,
+ * 7, 8). Each is off unless a run's `mutations` name it; code checks `env.bugs.has(id)`.
+ */
+export const PLANTED_BUGS = {
+  /** 3 (FLINK-17351): CHECKPOINT_EXPIRED is not counted by the failure manager. */
+  fmIgnoreExpired: 'fm-ignore-expired',
+  /** 3 (FLINK-32347): success reported before the metadata/store write; its failures ignored. */
+  fmSuccessBeforeStore: 'fm-success-before-store',
+  /** 4 (FLINK-18336): failures of checkpoints older than the last success are counted. */
+  fmCountPastCheckpoints: 'fm-count-past-checkpoints',
+  /** 5 (FLINK-13593): a task-level failure fails the job without checking the attempt. */
+  declineAnyAttempt: 'decline-any-attempt',
+  /** 7a (FLINK-40482): tasks-to-wait-for computed by "is terminal" instead of "is FINISHED". */
+  planTerminalAsFinished: 'plan-terminal-as-finished',
+  /** 7b (FLINK-10712): failover keeps pending checkpoints; acks of new attempts are accepted. */
+  failoverKeepsPending: 'failover-keeps-pending',
+  /** 8 (FLINK-5063): state of late or unknown acks is dropped without being discarded. */
+  lateAckStateLeak: 'late-ack-state-leak',
+  /** 8 (FLINK-5660): disposal clears the state list before handing it to the discarder. */
+  disposeClearsBeforeDiscard: 'dispose-clears-before-discard',
+} as const;

@@ -1,0 +1,122 @@
+/**
+ * A checkpoint that every task, coordinator and master hook acknowledged, whose `_metadata` was
+ * written and which the store accepted: the operator states per (operator uid, subtask), the
+ * coordinator and master states, and which tasks had finished.
+ *
+ * @see org.apache.flink.runtime.checkpoint.CompletedCheckpoint (reference 1.9, 1.12)
+ * Invariants: immutable once built; every operator state's subtask index is >= 0.
+ */
+import type { OperatorSubtaskStateHandle } from './TaskStateSnapshot.ts';
+import type { CheckpointProperties } from './CheckpointProperties.ts';
+import type { SubtaskRef } from './CheckpointPlan.ts';
+
+/** `chk-<id>`: the exclusive directory of checkpoint `id` in the object store. */
+export function checkpointDirectory(id: number): string {
+  return `chk-${id}`;
+}
+
+/** `chk-<id>/_metadata`: where the metadata of checkpoint `id` is written. */
+export function metadataPath(id: number): string {
+  return `${checkpointDirectory(id)}/_metadata`;
+}
+
+/** Everything a CompletedCheckpoint holds. */
+export interface CompletedCheckpointData {
+  readonly checkpointId: number;
+  /** When the checkpoint was triggered, µs. */
+  readonly triggerTimestampUs: number;
+  /** When it completed, µs. */
+  readonly completionTimestampUs: number;
+  readonly props: CheckpointProperties;
+  readonly operatorStates: ReadonlyMap<string, ReadonlyMap<number, OperatorSubtaskStateHandle>>;
+  readonly coordinatorStates: ReadonlyMap<string, unknown>;
+  readonly masterStates: ReadonlyMap<string, unknown>;
+  readonly finishedTasks: readonly SubtaskRef[];
+  readonly fullyFinishedVertices: readonly string[];
+}
+
+/** A plain-JSON view for oracles and reports. */
+export interface DecodedCheckpoint {
+  readonly checkpointId: number;
+  readonly kind: string;
+  readonly triggerTimestampUs: number;
+  readonly completionTimestampUs: number;
+  readonly metadataPath: string;
+  /** operator uid -> subtask -> { path, data }. */
+  readonly operators: Record<string, Record<string, { path: string; data: unknown }>>;
+  readonly coordinators: Record<string, unknown>;
+  readonly masterStates: Record<string, unknown>;
+  readonly finishedTasks: readonly string[];
+  readonly fullyFinishedVertices: readonly string[];
+}
+
+export class CompletedCheckpoint implements CompletedCheckpointData {
+  readonly checkpointId: number;
+  readonly triggerTimestampUs: number;
+  readonly completionTimestampUs: number;
+  readonly props: CheckpointProperties;
+  readonly operatorStates: ReadonlyMap<string, ReadonlyMap<number, OperatorSubtaskStateHandle>>;
+  readonly coordinatorStates: ReadonlyMap<string, unknown>;
+  readonly masterStates: ReadonlyMap<string, unknown>;
+  readonly finishedTasks: readonly SubtaskRef[];
+  readonly fullyFinishedVertices: readonly string[];
+
+  constructor(data: CompletedCheckpointData) {
+    this.checkpointId = data.checkpointId;
+    this.triggerTimestampUs = data.triggerTimestampUs;
+    this.completionTimestampUs = data.completionTimestampUs;
+    this.props = data.props;
+    this.operatorStates = data.operatorStates;
+    this.coordinatorStates = data.coordinatorStates;
+    this.masterStates = data.masterStates;
+    this.finishedTasks = Object.freeze([...data.finishedTasks]);
+    this.fullyFinishedVertices = Object.freeze([...data.fullyFinishedVertices]);
+    Object.freeze(this);
+  }
+
+  /** `chk-<id>/_metadata`. */
+  get metadataPath(): string {
+    return metadataPath(this.checkpointId);
+  }
+
+  /** The object-store paths of the task state files, in operator then subtask order. */
+  stateFiles(): string[] {
+    const out: string[] = [];
+    for (const subtasks of this.operatorStates.values()) {
+      for (const h of subtasks.values()) out.push(h.handle.path);
+    }
+    return out;
+  }
+
+  /** The content written to `_metadata` (handles by reference, as Flink writes them). */
+  metadata(): Record<string, unknown> {
+    return { ...this.decode() };
+  }
+
+  /** Rough size of the metadata file, bytes. */
+  metadataSizeBytes(): number {
+    return 256 + 64 * this.stateFiles().length + 64 * this.coordinatorStates.size;
+  }
+
+  /** A plain view for oracles; the `data` objects are shared, not copied. */
+  decode(): DecodedCheckpoint {
+    const operators: Record<string, Record<string, { path: string; data: unknown }>> = {};
+    for (const [uid, subtasks] of this.operatorStates) {
+      const per: Record<string, { path: string; data: unknown }> = {};
+      for (const [i, h] of subtasks) per[String(i)] = { path: h.handle.path, data: h.data };
+      operators[uid] = per;
+    }
+    return {
+      checkpointId: this.checkpointId,
+      kind: this.props.kind,
+      triggerTimestampUs: this.triggerTimestampUs,
+      completionTimestampUs: this.completionTimestampUs,
+      metadataPath: this.metadataPath,
+      operators,
+      coordinators: Object.fromEntries(this.coordinatorStates),
+      masterStates: Object.fromEntries(this.masterStates),
+      finishedTasks: this.finishedTasks.map((t) => `${t.vertexId}#${t.subtask}`),
+      fullyFinishedVertices: [...this.fullyFinishedVertices],
+    };
+  }
+}

@@ -1,0 +1,301 @@
+/**
+ * A checkpoint that was triggered and is neither complete nor aborted: it collects the acks of
+ * the tasks to wait for, the coordinator states and the master states, and owns the timeout
+ * canceller. Its completion future completes only at finalisation (or fails at abort).
+ *
+ * @see org.apache.flink.runtime.checkpoint.PendingCheckpoint (reference 1.6, 1.7, 1.9, 1.10)
+ * Invariants: acknowledged and not-yet-acknowledged tasks are disjoint and together are the tasks
+ * to wait for; once disposed, nothing more is acknowledged and the canceller is cancelled;
+ * operator states come only from acknowledged tasks.
+ */
+import type { Cancellable } from '../api/Executor.ts';
+import type { ExecutionAttemptId } from '../api/ids.ts';
+import { assert } from '../util/assert.ts';
+import { CompletableFuture } from '../util/CompletableFuture.ts';
+import type { CheckpointTaskAttempt } from './CheckpointCoordinatorContext.ts';
+import { CheckpointException, type CheckpointFailureReason } from './CheckpointFailureReason.ts';
+import { subtaskKey, type CheckpointPlan } from './CheckpointPlan.ts';
+import type { CheckpointProperties } from './CheckpointProperties.ts';
+import { CompletedCheckpoint } from './CompletedCheckpoint.ts';
+import type { OperatorSubtaskStateHandle, TaskStateSnapshot } from './TaskStateSnapshot.ts';
+
+/** Outcome of an acknowledgement (PendingCheckpoint.TaskAcknowledgeResult). */
+export type TaskAcknowledgeResult = 'SUCCESS' | 'DUPLICATE' | 'UNKNOWN' | 'DISCARDED';
+
+/** Constructor options of {@link PendingCheckpoint}. */
+export interface PendingCheckpointOptions {
+  readonly checkpointId: number;
+  /** Trigger time, µs. */
+  readonly triggerTimestampUs: number;
+  readonly plan: CheckpointPlan;
+  readonly props: CheckpointProperties;
+  readonly coordinatorUids: readonly string[];
+  readonly masterHookIds: readonly string[];
+  /** Accept acks by (vertex, subtask) from any attempt (planted bug `failover-keeps-pending`). */
+  readonly matchAnyAttempt?: boolean;
+}
+
+/** `<vertex>#<subtask>` of an attempt id `<vertex>#<subtask>@<attempt>`. */
+function subtaskOfAttempt(attemptId: ExecutionAttemptId): string {
+  const at = attemptId.lastIndexOf('@');
+  return at < 0 ? attemptId : attemptId.slice(0, at);
+}
+
+export class PendingCheckpoint {
+  readonly checkpointId: number;
+  readonly triggerTimestampUs: number;
+  readonly props: CheckpointProperties;
+  readonly plan: CheckpointPlan;
+  /** Fails at abort; the trigger pipeline forwards into it, so an abort ends triggering too. */
+  readonly masterTriggerCompletionPromise = new CompletableFuture<void>();
+  private readonly completion = new CompletableFuture<CompletedCheckpoint>();
+  private readonly notYetAcknowledged = new Map<ExecutionAttemptId, CheckpointTaskAttempt>();
+  private readonly acknowledged = new Set<ExecutionAttemptId>();
+  private readonly operatorStates = new Map<string, Map<number, OperatorSubtaskStateHandle>>();
+  private readonly notYetAckedCoordinators: Set<string>;
+  private readonly coordinatorStates = new Map<string, unknown>();
+  private readonly notYetAckedMasterStates: Set<string>;
+  private readonly masterStates = new Map<string, unknown>();
+  /** Vertices with a subtask that reported isTaskDeployedAsFinished. */
+  private readonly finishedOnRestoreVertices = new Set<string>();
+  /** Subtasks (`v#i`) that acked with their operators finished (isTaskFinished). */
+  private readonly operatorsFinished = new Set<string>();
+  private readonly matchAnyAttempt: boolean;
+  private canceller: Cancellable | undefined;
+  private disposed = false;
+  private failureCause: CheckpointException | undefined;
+  private finalizing = false;
+
+  constructor(o: PendingCheckpointOptions) {
+    this.checkpointId = o.checkpointId;
+    this.triggerTimestampUs = o.triggerTimestampUs;
+    this.props = o.props;
+    this.plan = o.plan;
+    this.matchAnyAttempt = o.matchAnyAttempt ?? false;
+    for (const t of o.plan.tasksToWaitFor) this.notYetAcknowledged.set(t.attemptId, t);
+    this.notYetAckedCoordinators = new Set(o.coordinatorUids);
+    this.notYetAckedMasterStates = new Set(o.masterHookIds);
+  }
+
+  /** Completes with the CompletedCheckpoint at finalisation; fails at abort. */
+  get completionFuture(): CompletableFuture<CompletedCheckpoint> {
+    return this.completion;
+  }
+
+  isDisposed(): boolean {
+    return this.disposed;
+  }
+
+  /** The abort's cause, once aborted. */
+  get failure(): CheckpointException | undefined {
+    return this.failureCause;
+  }
+
+  /** True while the metadata write of a fully acknowledged checkpoint is in flight. */
+  get isFinalizing(): boolean {
+    return this.finalizing;
+  }
+
+  /** Marks the start of finalisation (only once). */
+  startFinalizing(): void {
+    assert(!this.finalizing && this.isFullyAcknowledged(), 'finalize twice or too early');
+    this.finalizing = true;
+  }
+
+  /** Installs the timeout canceller; cancelled at once if already disposed. */
+  setCancellerHandle(canceller: Cancellable): void {
+    assert(this.canceller === undefined, 'canceller set twice');
+    this.canceller = canceller;
+    if (this.disposed) canceller.cancel();
+  }
+
+  /** True while the timeout canceller is armed. */
+  hasPendingCanceller(): boolean {
+    return this.canceller?.pending ?? false;
+  }
+
+  /** Acks received, and the total to wait for; finished tasks count in both (for stats). */
+  stats(): { acknowledged: number; total: number } {
+    const finished = this.plan.finishedTasks.length;
+    return { acknowledged: this.acknowledged.size + finished, total: this.plan.tasksToWaitFor.length + finished };
+  }
+
+  get numberOfAcknowledgedTasks(): number {
+    return this.acknowledged.size;
+  }
+
+  get numberOfNonAcknowledgedTasks(): number {
+    return this.notYetAcknowledged.size;
+  }
+
+  /** Every task, coordinator and master hook acknowledged, and not disposed. */
+  isFullyAcknowledged(): boolean {
+    return !this.disposed && this.notYetAcknowledged.size === 0 &&
+      this.notYetAckedCoordinators.size === 0 && this.notYetAckedMasterStates.size === 0;
+  }
+
+  /** Savepoints can never be subsumed. */
+  canBeSubsumed(): boolean {
+    return this.props.canBeSubsumed();
+  }
+
+  /**
+   * Records `attemptId`'s state (null: stateless task).
+   * @returns SUCCESS, DUPLICATE (already acked; the state must not be discarded), UNKNOWN (not a
+   *   task to wait for; discard its state) or DISCARDED (this checkpoint is disposed).
+   */
+  acknowledgeTask(attemptId: ExecutionAttemptId, state: TaskStateSnapshot | null): TaskAcknowledgeResult {
+    if (this.disposed) return 'DISCARDED';
+    let key: ExecutionAttemptId | undefined = this.notYetAcknowledged.has(attemptId) ? attemptId : undefined;
+    if (key === undefined) {
+      if (this.acknowledged.has(attemptId)) return 'DUPLICATE';
+      if (!this.matchAnyAttempt) return 'UNKNOWN';
+      const wanted = subtaskOfAttempt(attemptId);
+      key = [...this.notYetAcknowledged.keys()].find((k) => subtaskOfAttempt(k) === wanted);
+      if (key === undefined) return 'UNKNOWN';
+    }
+    const task = this.notYetAcknowledged.get(key) as CheckpointTaskAttempt;
+    this.notYetAcknowledged.delete(key);
+    this.acknowledged.add(attemptId);
+    if (state !== null) {
+      for (const op of state.operators) {
+        let per = this.operatorStates.get(op.operatorUid);
+        if (per === undefined) {
+          per = new Map();
+          this.operatorStates.set(op.operatorUid, per);
+        }
+        per.set(task.subtask, op);
+      }
+      if (state.isTaskDeployedAsFinished) this.finishedOnRestoreVertices.add(task.vertexId);
+      if (state.isTaskFinished) this.operatorsFinished.add(subtaskKey(task.vertexId, task.subtask));
+    }
+    return 'SUCCESS';
+  }
+
+  /** Records coordinator `operatorUid`'s state. */
+  acknowledgeCoordinatorState(operatorUid: string, state: unknown): TaskAcknowledgeResult {
+    if (this.disposed) return 'DISCARDED';
+    if (!this.notYetAckedCoordinators.delete(operatorUid)) {
+      return this.coordinatorStates.has(operatorUid) ? 'DUPLICATE' : 'UNKNOWN';
+    }
+    this.coordinatorStates.set(operatorUid, state);
+    return 'SUCCESS';
+  }
+
+  /** Records master hook `identifier`'s state; null or undefined: acknowledged without state. */
+  acknowledgeMasterState(identifier: string, state: unknown): void {
+    if (this.disposed) return;
+    if (this.notYetAckedMasterStates.delete(identifier) && state !== null && state !== undefined) {
+      this.masterStates.set(identifier, state);
+    }
+  }
+
+  /** The operator states reported so far. */
+  operatorStateFiles(): string[] {
+    const out: string[] = [];
+    for (const per of this.operatorStates.values()) for (const h of per.values()) out.push(h.handle.path);
+    return out;
+  }
+
+  /**
+   * Builds the CompletedCheckpoint, filling in finished-task state (FLIP-147).
+   * @throws CheckpointException CHECKPOINT_DECLINED_TASK_CLOSING when a partly finished vertex
+   *   uses union list state. @throws AssertionError when not fully acknowledged.
+   */
+  createCompletedCheckpoint(completionTimestampUs: number): CompletedCheckpoint {
+    assert(this.isFullyAcknowledged(), () => `checkpoint ${this.checkpointId} is not fully acknowledged`);
+    this.checkNoPartlyFinishedVertexUsesUnionState();
+    const finishedTasks = this.plan.finishedTasks.map((t) => ({ vertexId: t.vertexId, subtask: t.subtask }));
+    const fullyFinished = [...new Set([...this.plan.fullyFinishedVertices, ...this.finishedOnRestoreVertices])];
+    return new CompletedCheckpoint({
+      checkpointId: this.checkpointId,
+      triggerTimestampUs: this.triggerTimestampUs,
+      completionTimestampUs,
+      props: this.props,
+      operatorStates: new Map([...this.operatorStates].map(([k, v]) => [k, new Map(v)])),
+      coordinatorStates: new Map(this.coordinatorStates),
+      masterStates: new Map(this.masterStates),
+      finishedTasks,
+      fullyFinishedVertices: fullyFinished,
+    });
+  }
+
+  private checkNoPartlyFinishedVertexUsesUnionState(): void {
+    const fully = new Set(this.plan.fullyFinishedVertices);
+    const vertices = new Set(this.plan.tasksToWaitFor.map((t) => t.vertexId));
+    for (const v of vertices) {
+      if (fully.has(v)) continue;
+      const waiting = this.plan.tasksToWaitFor.filter((t) => t.vertexId === v);
+      const opsFinished = waiting.filter((t) => this.operatorsFinished.has(subtaskKey(v, t.subtask))).length;
+      const someTasksFinished = this.plan.finishedTasks.some((t) => t.vertexId === v);
+      const partlyFinishedOperators = opsFinished > 0 && opsFinished < waiting.length;
+      if ((someTasksFinished || partlyFinishedOperators) && this.vertexUsesUnionState(v)) {
+        throw new CheckpointException('CHECKPOINT_DECLINED_TASK_CLOSING',
+          `vertex ${v} is partly finished and uses union list state`);
+      }
+    }
+  }
+
+  private vertexUsesUnionState(vertexId: string): boolean {
+    for (const t of this.plan.tasksToWaitFor) {
+      if (t.vertexId !== vertexId) continue;
+      for (const per of this.operatorStates.values()) {
+        const data = per.get(t.subtask)?.data as { managedOperatorState?: unknown } | undefined;
+        const handles = data?.managedOperatorState;
+        if (!Array.isArray(handles)) continue;
+        for (const h of handles as { states?: unknown }[]) {
+          if (!(h.states instanceof Map)) continue;
+          for (const meta of (h.states as Map<string, { mode: string }>).values()) {
+            if (meta.mode === 'UNION') return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Finalisation done (metadata written, store accepted): disposes without discarding state and
+   * completes the completion future with `completed`.
+   */
+  finalizeCheckpoint(completed: CompletedCheckpoint): void {
+    assert(!this.disposed, 'finalize of a disposed checkpoint');
+    this.disposed = true;
+    this.canceller?.cancel();
+    this.completion.complete(completed);
+  }
+
+  /**
+   * Aborts: fails the futures and disposes. Returns the state files to discard (the caller hands
+   * them to the cleaner). `clearBeforeDiscard` plants FLINK-5660 (nothing left to discard).
+   * @throws AssertionError when a savepoint is aborted as subsumed.
+   */
+  abort(reason: CheckpointFailureReason, cause?: unknown, clearBeforeDiscard = false): string[] {
+    assert(!(reason === 'CHECKPOINT_SUBSUMED' && this.props.isSavepoint), 'a savepoint cannot be subsumed');
+    assert(!this.disposed, 'abort of a disposed checkpoint');
+    const message = cause instanceof Error ? cause.message : cause === undefined ? undefined : String(cause);
+    const exception = new CheckpointException(reason, message);
+    this.failureCause = exception;
+    this.disposed = true;
+    this.canceller?.cancel();
+    if (clearBeforeDiscard) this.operatorStates.clear();
+    const files = this.operatorStateFiles();
+    this.operatorStates.clear();
+    this.notYetAcknowledged.clear();
+    this.completion.completeExceptionally(exception);
+    this.masterTriggerCompletionPromise.completeExceptionally(exception);
+    return files;
+  }
+
+  checkInvariants(): void {
+    for (const a of this.acknowledged) assert(!this.notYetAcknowledged.has(a), 'acked and not acked');
+    if (this.disposed) {
+      assert(!this.hasPendingCanceller(), () => `disposed checkpoint ${this.checkpointId} has a canceller`);
+      assert(this.completion.isDone(), 'disposed checkpoint with open completion future');
+    } else {
+      assert(!this.completion.isDone(), 'pending checkpoint with completed future');
+      assert(this.acknowledged.size + this.notYetAcknowledged.size >= this.plan.tasksToWaitFor.length,
+        'lost track of tasks to wait for');
+    }
+  }
+}
