@@ -65,7 +65,8 @@ interface Payload {
 
 export class RpcNetwork {
   private readonly endpoints = new Map<string, Endpoint>();
-  private readonly links = new Map<string, RpcLink>();
+  /** Links by source address, then destination address (no key string built per message). */
+  private readonly links = new Map<RpcAddress, Map<RpcAddress, RpcLink>>();
   private readonly latency = new Map<RpcKind, DelayDistribution>();
   private readonly latencyLabel = new Map<RpcKind, string>();
   private readonly loss = new Map<RpcKind, number>();
@@ -160,11 +161,15 @@ export class RpcNetwork {
   }
 
   private link(from: RpcAddress, to: RpcAddress): RpcLink {
-    const key = `${from}\u0000${to}`;
-    let link = this.links.get(key);
+    let byTo = this.links.get(from);
+    if (byTo === undefined) {
+      byTo = new Map();
+      this.links.set(from, byTo);
+    }
+    let link = byTo.get(to);
     if (link === undefined) {
       link = new RpcLink(this.ctx, (m) => this.arrive(m));
-      this.links.set(key, link);
+      byTo.set(to, link);
     }
     return link;
   }

@@ -40,6 +40,8 @@ export class SimTransactionalStore implements TransactionalStore {
   private readonly partitions = new Map<string, Partition>();
   private readonly txns = new Map<string, Txn>();
   private readonly committed: CommittedRecord[] = [];
+  /** The transaction of the last write (a sink writes record after record to one). */
+  private lastWrite: { readonly id: TransactionId; readonly p: Partition; readonly t: Txn } | undefined;
 
   constructor(private readonly trace: Trace) {}
 
@@ -72,7 +74,10 @@ export class SimTransactionalStore implements TransactionalStore {
   }
 
   write(id: TransactionId, record: unknown, by: number): void {
-    const t = this.existing(id, by, 'write');
+    const last = this.lastWrite;
+    // The per-record path: the same transaction as last time needs only the fencing check.
+    const t = last !== undefined && sameId(last.id, id) && by >= last.p.fencedBelow
+      ? last.t : this.existingForWrite(id, by);
     if (t.status !== 'open') throw new TransactionStateError(`write to ${t.status} transaction ${show(id)}`);
     t.records.push(record);
   }
@@ -122,12 +127,23 @@ export class SimTransactionalStore implements TransactionalStore {
     }
   }
 
+  private existingForWrite(id: TransactionId, by: number): Txn {
+    const t = this.existing(id, by, 'write');
+    this.lastWrite = { id: { ...id }, p: this.partition(id.sink, id.subtask), t };
+    return t;
+  }
+
   private existing(id: TransactionId, by: number, what: string): Txn {
     this.fence(this.partition(id.sink, id.subtask), by, `${what} ${show(id)}`);
     const t = this.txns.get(idKey(id));
     if (t === undefined) throw new TransactionStateError(`${what}: unknown transaction ${show(id)}`);
     return t;
   }
+}
+
+function sameId(a: TransactionId, b: TransactionId): boolean {
+  return a.epoch === b.epoch && a.attempt === b.attempt && a.subtask === b.subtask &&
+    a.sink === b.sink;
 }
 
 function info(t: Txn): TransactionInfo {

@@ -53,6 +53,7 @@ export class HeapKeyedStateBackend implements KeyedStateContext {
   private readonly descriptors = new Map<string, StateDescriptor>();
   private readonly handles = new Map<string, AnyHandle>();
   private restored = false;
+  private lastHandle: { name: string; kind: StateKind; handle: AnyHandle } | undefined;
 
   constructor(options: HeapKeyedStateBackendOptions) {
     const { keyGroupRange, maxParallelism } = options;
@@ -213,6 +214,9 @@ export class HeapKeyedStateBackend implements KeyedStateContext {
   }
 
   private handle(name: string, kind: StateKind): AnyHandle {
+    // Functions ask for their state on every record: the last handle is answered at once.
+    const last = this.lastHandle;
+    if (last !== undefined && last.name === name && last.kind === kind) return last.handle;
     this.register(name, kind);
     let handle = this.handles.get(name);
     if (handle === undefined) {
@@ -221,6 +225,7 @@ export class HeapKeyedStateBackend implements KeyedStateContext {
           : new HeapListState<unknown>(this, name);
       this.handles.set(name, handle);
     }
+    this.lastHandle = { name, kind, handle };
     return handle;
   }
 

@@ -11,8 +11,18 @@ export function deepFreeze<T>(value: T): T {
     return value;
   }
   Object.freeze(value);
-  for (const child of Object.values(value as object) as unknown[]) {
-    deepFreeze(child);
+  // Indexed and keyed loops rather than Object.values: this runs on every state update.
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) deepFreezeChild(value[i]);
+    return value;
+  }
+  const obj = value as Record<string, unknown>;
+  for (const key in obj) {
+    if (Object.prototype.propertyIsEnumerable.call(obj, key)) deepFreezeChild(obj[key]);
   }
   return value;
+}
+
+function deepFreezeChild(child: unknown): void {
+  if (typeof child === 'object' && child !== null) deepFreeze(child);
 }

@@ -33,7 +33,7 @@ import { AbstractStreamOperator } from './AbstractStreamOperator.ts';
 import {
   decodeKeyedState, operatorSubtaskState, readRestoredState,
 } from './OperatorSubtaskState.ts';
-import type { OperatorSnapshot, StreamOperatorContext } from './StreamOperator.ts';
+import type { OperatorSnapshot, Output, StreamOperatorContext } from './StreamOperator.ts';
 
 /** Constructor options of {@link KeyedProcessOperator}. */
 export interface KeyedProcessOperatorOptions {
@@ -55,6 +55,8 @@ export class KeyedProcessOperator extends AbstractStreamOperator {
   private readonly keySelector: KeySelector<unknown>;
   private readonly ctx: StreamOperatorContext;
   private readonly keyedContext: KeyedContext;
+  /** Reused for every input record, as Flink reuses its TimestampedCollector. */
+  private readonly recordCollector: IdentityCollector;
   private wakeUp: { readonly timeUs: number; readonly handle: { cancel(): void } } | undefined;
   private opened = false;
   private finished = false;
@@ -72,6 +74,7 @@ export class KeyedProcessOperator extends AbstractStreamOperator {
       maxParallelism: ctx.maxParallelism,
     });
     this.keyedContext = this.createKeyedContext();
+    this.recordCollector = new IdentityCollector(() => this.output);
   }
 
   /**
@@ -97,7 +100,7 @@ export class KeyedProcessOperator extends AbstractStreamOperator {
   processElement(record: StreamRecord): void {
     this.backend.setCurrentKey(this.keySelector(record.value));
     this.fn.processElement(record.value, this.keyedContext,
-      this.collector(record.split, record.offset, record.tag));
+      this.recordCollector.reset(record.split, record.offset, record.tag));
     this.rescheduleWakeUp();
   }
 
@@ -152,7 +155,7 @@ export class KeyedProcessOperator extends AbstractStreamOperator {
       this.backend.setCurrentKey(timer.key);
       const timestampMs = timer.timestampUs / 1000;
       onTimer?.call(this.fn, timestampMs, this.keyedContext,
-        this.collector(-1, timestampMs, 'timer'));
+        new IdentityCollector(() => this.output).reset(-1, timestampMs, 'timer'));
     }
     this.rescheduleWakeUp();
   }
@@ -172,16 +175,6 @@ export class KeyedProcessOperator extends AbstractStreamOperator {
     this.wakeUp = undefined;
   }
 
-  /** Output i of one input or timer: the first keeps `tag`, the i-th further one `${tag}/${i}`. */
-  private collector(split: number, offset: number, tag: string): Collector<unknown> {
-    let i = 0;
-    return {
-      collect: (value) => {
-        this.output.collect({ value, split, offset, tag: i === 0 ? tag : `${tag}/${i}` });
-        i++;
-      },
-    };
-  }
 
   private createKeyedContext(): KeyedContext {
     const backend = this.backend;
@@ -202,6 +195,35 @@ export class KeyedProcessOperator extends AbstractStreamOperator {
       getListState: (d) => backend.getListState(d.name),
       timerService: () => timers,
     };
+  }
+}
+
+/**
+ * The collector of one input or timer: output i keeps the identity (split, offset); the first
+ * keeps `tag`, the i-th further one gets `${tag}/${i}`.
+ */
+class IdentityCollector implements Collector<unknown> {
+  private split = 0;
+  private offset = 0;
+  private tag = '';
+  private i = 0;
+
+  constructor(private readonly output: () => Output) {}
+
+  /** Starts the outputs of a new input (or timer); returns this collector. */
+  reset(split: number, offset: number, tag: string): this {
+    this.split = split;
+    this.offset = offset;
+    this.tag = tag;
+    this.i = 0;
+    return this;
+  }
+
+  collect(value: unknown): void {
+    const i = this.i++;
+    this.output().collect({
+      value, split: this.split, offset: this.offset, tag: i === 0 ? this.tag : `${this.tag}/${i}`,
+    });
   }
 }
 

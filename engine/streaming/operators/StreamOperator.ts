@@ -95,6 +95,8 @@ export type InputStatus = 'MORE_AVAILABLE' | 'NOTHING_AVAILABLE' | 'END_OF_INPUT
 export interface SourceStreamOperator extends StreamOperator {
   /** Emits at most one record into `output`; the record's read cost is the operator's costUs. */
   emitNext(output: Output): InputStatus;
+  /** True when the next `emitNext` would emit a record (not NOTHING_AVAILABLE or the end). */
+  hasRecordAvailable(): boolean;
   /** Registers a one-shot callback for when NOTHING_AVAILABLE turns into available input. */
   onAvailable(callback: () => void): void;
 }

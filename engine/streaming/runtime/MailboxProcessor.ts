@@ -9,8 +9,18 @@
  * the thread busy (the record's processing cost); the next step starts only after that, so mails
  * that arrive meanwhile wait for the record, as on a real thread.
  *
+ * A default-action step may run the default action several times in a row (a batch), as Flink's
+ * loop does while no mail is waiting; the step is then busy for the summed cost. The batch ends
+ * as soon as a mail is waiting, the action suspends or is done, `maxActions` calls were made, or
+ * the task's {@link DefaultActionBatching.canContinue} says no (the end of a network buffer, an
+ * event, unavailable output, a processing-time timer falling due within the batch). Batching only
+ * saves simulator events: mails still run between records at batch boundaries, which the bounds
+ * keep short in virtual time.
+ *
  * @see org.apache.flink.streaming.runtime.tasks.mailbox.MailboxProcessor, TaskMailboxImpl
- * Invariants: at most one step is scheduled at a time; nothing runs after close().
+ * Invariants: at most one step is scheduled at a time; nothing runs after close(); no step
+ * starts before the busy time of the previous one has elapsed (also when the action suspended
+ * at the end of a batch and is resumed, or a mail comes, while the thread is still busy).
  */
 import type { Executor } from '../../api/Executor.ts';
 import { assert } from '../../util/assert.ts';
@@ -28,27 +38,59 @@ export interface Mail {
  */
 export type DefaultAction = () => number | 'suspend' | 'done';
 
+/** How many default actions one step may run back to back (see the file comment). */
+export interface DefaultActionBatching {
+  /** The most default-action calls per step (positive). */
+  readonly maxActions: number;
+  /**
+   * Whether another call may follow in this step, the step having been busy `busyUs` so far.
+   * Asked only after a call that returned a cost.
+   */
+  canContinue(busyUs: number): boolean;
+}
+
+/** One default action per step. */
+const NO_BATCHING: DefaultActionBatching = Object.freeze({
+  maxActions: 1,
+  canContinue: () => false,
+});
+
 export class MailboxProcessor {
   private readonly mails: Mail[] = [];
   private stepScheduled = false;
+  /** True while a step runs: mails put meanwhile are picked up when it ends, after its cost. */
+  private inStep = false;
   private suspended = true;
   private defaultActionDone = false;
   private closed = false;
   private defaultAction: DefaultAction = () => 'suspend';
+  private batching: DefaultActionBatching = NO_BATCHING;
+
+  /** Virtual time (µs) until which the last step keeps the thread busy. */
+  private busyUntilUs = 0;
 
   /**
    * @param executor the mailbox thread.
    * @param onError called (on the mailbox thread) when a mail or the default action throws;
    *   the loop stops processing until closed.
+   * @param nowUs the current virtual time, µs.
    */
   constructor(
     private readonly executor: Executor,
     private readonly onError: (e: unknown) => void,
+    private readonly nowUs: () => number,
   ) {}
 
-  /** Installs the default action and starts running it. */
-  start(action: DefaultAction): void {
+  /**
+   * Installs the default action and starts running it; `batching` lets one step run it several
+   * times (default: once per step).
+   * @throws AssertionError if `batching.maxActions` is not a positive integer.
+   */
+  start(action: DefaultAction, batching: DefaultActionBatching = NO_BATCHING): void {
+    assert(Number.isInteger(batching.maxActions) && batching.maxActions >= 1,
+      () => `maxActions must be a positive integer, got ${batching.maxActions}`);
     this.defaultAction = action;
+    this.batching = batching;
     this.defaultActionDone = false;
     this.resume();
   }
@@ -57,21 +99,21 @@ export class MailboxProcessor {
   put(mail: Mail): void {
     if (this.closed) return;
     this.mails.push(mail);
-    this.ensureStep(0);
+    this.ensureStep(this.remainingBusyUs());
   }
 
   /** Queues a mail ahead of the others (TaskMailbox.putFirst). */
   putFirst(mail: Mail): void {
     if (this.closed) return;
     this.mails.unshift(mail);
-    this.ensureStep(0);
+    this.ensureStep(this.remainingBusyUs());
   }
 
   /** The default action may have work again. */
   resume(): void {
     if (this.closed || this.defaultActionDone) return;
     this.suspended = false;
-    this.ensureStep(0);
+    this.ensureStep(this.remainingBusyUs());
   }
 
   /** Stops the loop; pending mails are dropped and nothing runs any more. */
@@ -94,7 +136,7 @@ export class MailboxProcessor {
   }
 
   private ensureStep(delayUs: number): void {
-    if (this.stepScheduled || this.closed) return;
+    if (this.stepScheduled || this.inStep || this.closed) return;
     this.stepScheduled = true;
     this.executor.execute('mailbox', () => this.step(), delayUs);
   }
@@ -103,22 +145,52 @@ export class MailboxProcessor {
     this.stepScheduled = false;
     if (this.closed) return;
     let busyUs = 0;
+    this.inStep = true;
     try {
       const mail = this.mails.shift();
       if (mail !== undefined) {
         mail.run();
       } else if (!this.suspended && !this.defaultActionDone) {
-        const r = this.defaultAction();
-        if (r === 'suspend') this.suspended = true;
-        else if (r === 'done') this.defaultActionDone = true;
-        else busyUs = r;
+        busyUs = this.runDefaultActions();
       }
     } catch (e) {
       this.close();
       this.onError(e);
       return;
+    } finally {
+      this.inStep = false;
     }
     if (this.closed) return;
-    if (this.mails.length > 0 || (!this.suspended && !this.defaultActionDone)) this.ensureStep(busyUs);
+    if (busyUs > 0) this.busyUntilUs = this.nowUs() + busyUs;
+    const more = !this.suspended && !this.defaultActionDone;
+    if (this.mails.length > 0 || more) this.ensureStep(busyUs);
+  }
+
+  /** How long the thread is still busy with the last step's work, µs. */
+  private remainingBusyUs(): number {
+    return Math.max(0, this.busyUntilUs - this.nowUs());
+  }
+
+  /** Runs the default action once, or as a batch while allowed; returns the summed cost. */
+  private runDefaultActions(): number {
+    const batching = this.batching;
+    const action = this.defaultAction;
+    let busyUs = 0;
+    for (let calls = 1; ; calls++) {
+      const r = action();
+      if (r === 'suspend') {
+        this.suspended = true;
+        return busyUs;
+      }
+      if (r === 'done') {
+        this.defaultActionDone = true;
+        return busyUs;
+      }
+      busyUs += r;
+      if (calls >= batching.maxActions || this.closed || this.mails.length > 0 ||
+        !batching.canContinue(busyUs)) {
+        return busyUs;
+      }
+    }
   }
 }

@@ -4,6 +4,13 @@
  * event from the input gates and pushes it through the chain; outputs go to the record writers.
  * Back pressure: while any output partition has no free buffer, the default action is suspended.
  *
+ * The default action handles one input element per call; the mailbox may run it several times
+ * in one step (a batch, see MailboxProcessor) while {@link StreamTask.canContinueBatch} allows:
+ * a source task reads up to `recordsPerBuffer` records, a consumer task takes one network buffer
+ * and its records; a batch never crosses an event, unavailable output, or a processing-time timer
+ * falling due within the batch. The output flusher is not a bound: in Flink it is a thread of its
+ * own, so it never waits for the task thread, and here it runs right after the batch.
+ *
  * Checkpointing (barrier handling, SubtaskCheckpointCoordinator, the final checkpoint) hooks in
  * at the marked places in the checkpoint issue.
  *
@@ -51,6 +58,8 @@ export class StreamTask {
   private current: { gate: InputGate; channel: number; records: readonly StreamRecord[]; next: number } | undefined;
   private readonly chainCostUs: number;
   private nextGate = 0;
+  /** Due times (µs) of processing-time timers registered and not yet fired or cancelled. */
+  private readonly pendingTimers = new Set<{ readonly dueUs: number }>();
   private ended = false;
   private cleanedUp = false;
 
@@ -63,7 +72,8 @@ export class StreamTask {
   ) {
     this.vertex = vertexById(tdd.jobGraph, tdd.vertexId);
     this.chainCostUs = this.vertex.operators.reduce((sum, op) => sum + op.costUs, 0);
-    this.mailbox = new MailboxProcessor(executor, (e) => this.callbacks.failed(e));
+    this.mailbox = new MailboxProcessor(executor, (e) => this.callbacks.failed(e),
+      () => env.clock.nowUs());
     env.invariants.register(`StreamTask ${tdd.attemptId}`, () => this.mailbox.checkInvariants());
   }
 
@@ -80,7 +90,11 @@ export class StreamTask {
       return;
     }
     this.callbacks.switchToRunning();
-    this.mailbox.start(() => this.processInput());
+    this.mailbox.start(() => this.processInput(), {
+      // A consumer's batch is one buffer: its poll plus its records.
+      maxActions: this.config.recordsPerBuffer + (this.vertex.isSource ? 0 : 1),
+      canContinue: (busyUs) => this.canContinueBatch(busyUs),
+    });
   }
 
   /** An OperatorEvent from the coordinator, handled as a mail. */
@@ -171,11 +185,7 @@ export class StreamTask {
         mailbox: this.executor,
         processingTime: {
           nowUs: () => this.env.clock.nowUs(),
-          registerTimer: (timeUs, label, callback) => {
-            const t = this.executor.schedule(label, Math.max(0, timeUs - this.env.clock.nowUs()),
-              () => this.mailbox.put({ label, run: callback }));
-            return { cancel: () => t.cancel() };
-          },
+          registerTimer: (timeUs, label, callback) => this.registerTimer(timeUs, label, callback),
         },
         eventGateway: { sendEventToCoordinator: (event) => this.callbacks.sendEventToCoordinator(node.uid, event) },
         failTask: (e) => this.fail(e),
@@ -186,6 +196,46 @@ export class StreamTask {
         checkpointingEnabled: this.tdd.checkpointingEnabled,
       });
     });
+  }
+
+  /** A processing-time timer: a mail at `timeUs`, remembered so batches stop before it. */
+  private registerTimer(timeUs: number, label: string, callback: () => void): { cancel(): void } {
+    const nowUs = this.env.clock.nowUs();
+    const pending = { dueUs: Math.max(nowUs, timeUs) };
+    this.pendingTimers.add(pending);
+    const t = this.executor.schedule(label, pending.dueUs - nowUs, () => {
+      this.pendingTimers.delete(pending);
+      this.mailbox.put({ label, run: callback });
+    });
+    return {
+      cancel: () => {
+        this.pendingTimers.delete(pending);
+        t.cancel();
+      },
+    };
+  }
+
+  /**
+   * Whether the default action may run again in the current mailbox step, which has been busy
+   * `busyUs` so far: only within the current buffer (consumer) or while the source has a record
+   * ready, while every output is available, and while no processing-time timer falls due
+   * before the batch would end. After a consumer's buffer, one more call is allowed when no
+   * gate has anything: it only suspends the default action (the mailbox keeps the thread busy
+   * for the batch's cost), which saves a step that would find nothing.
+   */
+  private canContinueBatch(busyUs: number): boolean {
+    if (this.ended) return false;
+    if (this.vertex.isSource) {
+      if (!(this.chain?.head as SourceStreamOperator | undefined)?.hasRecordAvailable()) return false;
+    } else if (this.current === undefined) {
+      return this.gates.every((g) => !g.isAvailable() && !g.isFinished());
+    }
+    for (const p of this.partitions) if (!p.isAvailable()) return false;
+    if (this.pendingTimers.size > 0) {
+      const endUs = this.env.clock.nowUs() + busyUs;
+      for (const t of this.pendingTimers) if (t.dueUs <= endUs) return false;
+    }
+    return true;
   }
 
   private tailOutput(): Output {
@@ -203,7 +253,7 @@ export class StreamTask {
     return true;
   }
 
-  /** The default action: one record (or event) per call. */
+  /** The default action: one record (or event, or a buffer taken from a gate) per call. */
   private processInput(): number | 'suspend' | 'done' {
     const chain = this.chain;
     if (chain === undefined || this.ended) return 'done';

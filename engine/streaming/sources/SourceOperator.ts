@@ -92,6 +92,11 @@ export class SourceOperator implements SourceStreamOperator {
     return this.reader.pollNext(output);
   }
 
+  /** True when the next {@link emitNext} emits a record. */
+  hasRecordAvailable(): boolean {
+    return this.reader.hasRecordAvailable();
+  }
+
   /**
    * Runs `callback` once input is available (records or the end of input): at once as a mail
    * when it already is, else when the coordinator's next event makes it so.

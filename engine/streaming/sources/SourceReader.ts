@@ -94,6 +94,12 @@ export class SourceReader {
     }
   }
 
+  /** True when the next poll emits a record (the current split has one left). */
+  hasRecordAvailable(): boolean {
+    const head = this.held[0];
+    return head !== undefined && head.offset < head.records.length;
+  }
+
   /** True when a poll would emit a record or report END_OF_INPUT. */
   isAvailable(): boolean {
     return this.held.length > 0 || this.noMoreSplits;
