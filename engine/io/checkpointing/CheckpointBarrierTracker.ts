@@ -85,12 +85,12 @@ export class CheckpointBarrierTracker implements CheckpointBarrierHandler {
     this.assertUsable(channel);
     const id = barrier.id;
     if (id > this.latestPendingCheckpointId && this.numOpenChannels === 1) {
-      // Fast path: X is complete with its first barrier. As for any completion, every older
-      // entry goes; Flink's fast path leaves them (and latestPendingCheckpointID) alone, which
-      // lets an older entry that a later EndOfPartition completes trigger after X.
+      // Fast path: X is complete with its first barrier. As in Flink, older pending entries and
+      // latestPendingCheckpointID are left alone, so an older entry that a later EndOfPartition
+      // completes can still trigger after X (the task's SubtaskCheckpointCoordinator then skips
+      // it as out of order).
       this.latestPendingCheckpointId = id;
       this.tracer.event('checkpoint.firstBarrier', this.attrs(id));
-      this.dropSilently(this.pending.splice(0));
       this.trigger(barrier);
       return;
     }

@@ -109,11 +109,13 @@ function run(mode: CheckpointingMode, s: Scenario, bugs: string[]): TestingInput
   }
   // A stream may stop before its channel sends the pending barrier; otherwise nothing is held.
   if (!p.handler.isCheckpointPending()) expect(p.inputs.blockedChannels()).toEqual([]);
-  // Each id triggered or aborted at most once, never both; triggers strictly increase.
+  // Each id triggered or aborted at most once, never both. Aligned triggers strictly increase;
+  // the tracker's single-channel fast path can trigger a newer id before an older entry that a
+  // later EndOfPartition completes (Flink's behaviour; the task skips the older one).
   const triggered = p.task.triggered;
   const aborted = p.task.abortedIds();
   expect(new Set([...triggered, ...aborted]).size).toBe(triggered.length + aborted.length);
-  expect([...triggered].sort((a, b) => a - b)).toEqual(triggered);
+  if (mode === 'EXACTLY_ONCE') expect([...triggered].sort((a, b) => a - b)).toEqual(triggered);
   expect(new Set(triggered).size).toBe(triggered.length);
   // The newest checkpoint triggers when every channel sends every barrier. (The tracker does
   // not hold a channel back, so one may run ahead to EndOfPartition, which without
