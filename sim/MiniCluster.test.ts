@@ -70,7 +70,6 @@ describe('MiniCluster', () => {
       'taskManagers: 1 with 2 slots each cannot run parallelism 4 (needs at least 2)'],
     [{ streamGraph: { jobName: 'empty', nodes: [], edges: [], chaining: true } }, 'streamGraph has no nodes'],
     [{ streamGraph: undefined }, 'streamGraph must be a StreamGraph (env.getStreamGraph())'],
-    [{ checkpointingEnabled: 'yes' }, 'checkpointingEnabled must be a boolean, got "yes"'],
     [{ world: undefined }, 'world options must be an object'],
   ])('rejects %o up front with one line', (options, expected) => {
     expect(rejection(options as Record<string, unknown>)).toContain(expected);

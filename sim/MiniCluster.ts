@@ -12,7 +12,7 @@
 import {
   DEFAULT_CLUSTER_CONFIGURATION, InvalidConfigurationError, KeyedProcessOperator, startJobManager,
   startTaskManager, validateClusterConfiguration,
-  type ClusterConfiguration, type JobManagerProcess, type JobStatus, type StreamGraph, type TaskExecutor,
+  type ClusterConfiguration, type DecodedCheckpoint, type JobManagerProcess, type JobStatus, type StreamGraph, type TaskExecutor,
 } from '../engine/index.ts';
 import { SimInputError, requireNonNegativeInteger } from './SimInputError.ts';
 import type { CommittedRecord } from './SimTransactionalStore.ts';
@@ -26,7 +26,6 @@ export interface MiniClusterOptions {
   readonly config?: Partial<ClusterConfiguration>;
   /** TaskManager hosts, a positive integer; default: enough for the largest parallelism. */
   readonly taskManagers?: number;
-  readonly checkpointingEnabled?: boolean;
   /** Virtual time to keep running after the job ended, integer µs (default 50 ms). */
   readonly drainUs?: number;
 }
@@ -42,6 +41,8 @@ export interface MiniClusterResult {
    * operator uid -> state name -> String(key) -> value.
    */
   readonly finalState: Record<string, Record<string, Record<string, unknown>>>;
+  /** Every checkpoint that completed, decoded when it completed (in completion order). */
+  readonly completedCheckpoints: readonly DecodedCheckpoint[];
   readonly traceHash: string;
 }
 
@@ -58,6 +59,7 @@ export class MiniCluster {
   readonly taskManagerHosts: readonly string[];
   private jobManager: JobManagerProcess | undefined;
   private jobEndUs: number | undefined;
+  private readonly completed: DecodedCheckpoint[] = [];
   /** Every TaskExecutor ever booted (all incarnations), to read finished tasks' final state. */
   private readonly taskExecutors: TaskExecutor[] = [];
   private ran = false;
@@ -76,7 +78,14 @@ export class MiniCluster {
       this.jobEndUs = this.world.nowUs;
       this.world.at(this.world.nowUs + drainUs, 'drain-end', () => this.world.stop());
     });
-    const job = { streamGraph: options.streamGraph, checkpointingEnabled: options.checkpointingEnabled ?? false };
+    // Read each completed checkpoint right after it completed: the store may subsume or discard it
+    // later (and discards everything when the job finishes).
+    this.world.onTrace((e) => e.type === 'checkpoint.completed', (e) => {
+      const store = this.jobManager?.jobMaster.checkpointCoordinator?.store;
+      const latest = store?.getLatestCheckpoint();
+      if (latest !== undefined && latest.checkpointId === e.attrs['checkpointId']) this.completed.push(latest.decode());
+    });
+    const job = { streamGraph: options.streamGraph };
     this.taskManagerHosts = Array.from({ length: tms }, (_x, i) => taskManagerHost(i + 1));
     for (const h of this.taskManagerHosts) this.world.addHost(h, (env) => {
       this.taskExecutors.push(startTaskManager(env, this.config));
@@ -127,6 +136,7 @@ export class MiniCluster {
       jobStatus: this.jobManagerProcess.jobMaster.jobStatus,
       jobEndUs: this.jobEndUs,
       committed: this.world.transactionalStore.committedRecords(),
+      completedCheckpoints: this.completed,
       finalState: this.finalState(),
       traceHash: this.world.traceHash,
     };
@@ -174,11 +184,6 @@ function validateOptions(options: MiniClusterOptions): ValidOptions {
     throw new SimInputError(`drainUs must be a non-negative integer, got ${describe(drainUs)}`);
   }
   requireNonNegativeInteger(drainUs, 'drainUs');
-  const checkpointing: unknown = options.checkpointingEnabled;
-  if (checkpointing !== undefined && typeof checkpointing !== 'boolean') {
-    throw new SimInputError(
-      `checkpointingEnabled must be a boolean, got ${describe(checkpointing)}`);
-  }
   return { config, taskManagers: tms, drainUs };
 }
 

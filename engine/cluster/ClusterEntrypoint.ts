@@ -22,16 +22,14 @@ export interface JobManagerProcess {
 
 /** What to run on the JobManager. */
 export interface JobSubmission {
+  /** The job; its checkpointing settings, if any, come with it. */
   readonly streamGraph: StreamGraph;
-  readonly checkpointingEnabled: boolean;
 }
 
 /** Starts the ResourceManager and the job's JobMaster on the JobManager host. */
 export function startJobManager(env: EngineEnv, config: ClusterConfiguration, job: JobSubmission): JobManagerProcess {
   const resourceManager = new ResourceManager(env, config);
-  const jobMaster = new JobMaster(env, config, createJobGraph(job.streamGraph), {
-    checkpointingEnabled: job.checkpointingEnabled,
-  });
+  const jobMaster = new JobMaster(env, config, createJobGraph(job.streamGraph));
   resourceManager.start();
   jobMaster.start();
   return { resourceManager, jobMaster };

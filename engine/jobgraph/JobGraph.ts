@@ -4,6 +4,7 @@
  *
  * @see org.apache.flink.runtime.jobgraph.JobGraph, JobVertex, JobEdge
  */
+import type { CheckpointCoordinatorConfiguration } from '../checkpoint/CheckpointCoordinatorConfiguration.ts';
 import type { KeySelector } from '../streaming/api/functions.ts';
 import type { PartitionerKind, StreamNode } from '../streaming/api/StreamGraph.ts';
 
@@ -30,13 +31,10 @@ export interface JobVertex {
   readonly isSource: boolean;
 }
 
-/** Checkpointing settings carried by the job (filled in by the checkpoint issue). */
-export interface JobCheckpointingSettings {
-  readonly enabled: boolean;
-}
-
 export interface JobGraph {
   readonly jobName: string;
+  /** The checkpoint coordinator's configuration when checkpointing is on. */
+  readonly checkpointing?: CheckpointCoordinatorConfiguration;
   /** Vertices in topological order (sources first). */
   readonly vertices: readonly JobVertex[];
   readonly edges: readonly JobEdge[];

@@ -6,6 +6,7 @@
  *
  * @see org.apache.flink.streaming.api.graph.StreamingJobGraphGenerator
  */
+import { toCoordinatorConfiguration } from '../streaming/api/CheckpointConfig.ts';
 import type { StreamGraph, StreamNode } from '../streaming/api/StreamGraph.ts';
 import type { JobEdge, JobGraph, JobVertex } from './JobGraph.ts';
 
@@ -71,7 +72,8 @@ export function createJobGraph(graph: StreamGraph): JobGraph {
     const base = { index: edges.length, source, target, partitioner: e.partitioner };
     edges.push(e.keySelector === undefined ? base : { ...base, keySelector: e.keySelector });
   }
-  return { jobName: graph.jobName, vertices, edges };
+  const base = { jobName: graph.jobName, vertices, edges };
+  return graph.checkpointing === undefined ? base : { ...base, checkpointing: toCoordinatorConfiguration(graph.checkpointing) };
 }
 
 function topologicalOrder(graph: StreamGraph): number[] {

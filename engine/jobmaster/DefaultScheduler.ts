@@ -14,6 +14,7 @@
 import type { EngineEnv } from '../api/EngineEnv.ts';
 import type { Executor } from '../api/Executor.ts';
 import type { RpcAddress } from '../api/ids.ts';
+import type { JobManagerTaskRestore } from '../checkpoint/TaskStateSnapshot.ts';
 import type { ClusterConfiguration } from '../cluster/ClusterConfiguration.ts';
 import { inputsOf, outputsOf } from '../jobgraph/JobGraph.ts';
 import { isTerminal, type TaskExecutionState } from '../taskexecutor/ExecutionState.ts';
@@ -33,14 +34,16 @@ export interface SchedulerContext {
   readonly main: Executor;
   readonly graph: ExecutionGraph;
   readonly slotPool: SlotPool;
-  readonly checkpointingEnabled: boolean;
   declareRequiredSlots(count: number): void;
   gateway(taskExecutor: RpcAddress): TaskExecutorGateway;
   /** Coordinators hear about attempts becoming ready and failing. */
   attemptReady(ev: ExecutionVertex): void;
   attemptFailed(ev: ExecutionVertex, cause: string): void;
-  /** Called with the vertices about to be redeployed; `global` for a global failover. */
-  beforeRedeploy(vertices: readonly ExecutionVertex[], global: boolean): void;
+  /**
+   * Called with the vertices about to be redeployed; `global` for a global failover. Returns the
+   * state to restore them with per `<vertex>#<subtask>` (SchedulerBase.restoreState), if any.
+   */
+  beforeRedeploy(vertices: readonly ExecutionVertex[], global: boolean): ReadonlyMap<string, JobManagerTaskRestore> | undefined;
 }
 
 export class DefaultScheduler {
@@ -50,6 +53,8 @@ export class DefaultScheduler {
   private pendingDeploy: ExecutionVertex[] = [];
   private restart: { vertices: Set<ExecutionVertex>; notBeforeUs: number; global: boolean } | undefined;
   private restartTimerArmed = false;
+  /** State to deploy each `<vertex>#<subtask>` with, from the latest restore. */
+  private readonly restores = new Map<string, JobManagerTaskRestore>();
 
   constructor(private readonly c: SchedulerContext) {
     this.regions = computePipelinedRegions(c.graph.jobGraph);
@@ -182,8 +187,13 @@ export class DefaultScheduler {
     for (const v of r.vertices) if (!isTerminal(v.current.state)) return;
     this.restart = undefined;
     const vertices = this.c.graph.allVertices().filter((v) => r.vertices.has(v));
-    this.c.beforeRedeploy(vertices, r.global);
-    for (const v of vertices) v.resetForNewExecution();
+    const restores = this.c.beforeRedeploy(vertices, r.global);
+    for (const v of vertices) {
+      v.resetForNewExecution();
+      const restore = restores?.get(v.name);
+      if (restore === undefined) this.restores.delete(v.name);
+      else this.restores.set(v.name, restore);
+    }
     if (this.c.graph.jobStatus === 'RESTARTING') this.c.graph.transitionState('RUNNING');
     this.schedule(vertices);
   }
@@ -244,6 +254,8 @@ export class DefaultScheduler {
         numSubpartitions: e.partitioner === 'forward' ? 1 : (target?.parallelism ?? 1),
       };
     });
+    const cp = jg.checkpointing;
+    const restore = this.restores.get(v.name);
     return {
       jobGraph: jg,
       vertexId: v.jobVertex.id,
@@ -253,7 +265,13 @@ export class DefaultScheduler {
       slotIndex: slot.slotIndex,
       inputGates,
       producedPartitions,
-      checkpointingEnabled: this.c.checkpointingEnabled,
+      checkpointingEnabled: cp !== undefined,
+      ...(cp === undefined ? {} : {
+        checkpointing: {
+          mode: cp.mode, maxConcurrent: cp.maxConcurrent, checkpointsAfterTasksFinish: cp.checkpointsAfterTasksFinish,
+        },
+      }),
+      ...(restore === undefined ? {} : { restore }),
     };
   }
 

@@ -21,19 +21,22 @@ import type { SlotOffer } from '../rpc/JobMasterGateway.ts';
 import { ResourceManagerGatewayClient } from '../rpc/ResourceManagerGateway.ts';
 import { TaskExecutorGatewayClient } from '../rpc/TaskExecutorGateway.ts';
 import { isTerminal, type TaskExecutionState } from '../taskexecutor/ExecutionState.ts';
+import { CheckpointCoordinator } from '../checkpoint/CheckpointCoordinator.ts';
+import type { AcknowledgeCheckpoint, DeclineCheckpoint, JobManagerTaskRestore } from '../checkpoint/TaskStateSnapshot.ts';
 import { DefaultScheduler } from './DefaultScheduler.ts';
-import { ExecutionGraph, type JobStatus } from './ExecutionGraph.ts';
+import { ExecutionGraph, type ExecutionVertex, type JobStatus } from './ExecutionGraph.ts';
+import { createCheckpointCoordinatorContext } from './JobMasterCheckpointContext.ts';
 import { SlotPool } from './SlotPool.ts';
 
-export interface JobMasterOptions {
-  readonly checkpointingEnabled: boolean;
-}
 
 export class JobMaster {
   readonly graph: ExecutionGraph;
   readonly scheduler: DefaultScheduler;
   readonly coordinators: OperatorCoordinatorHolder[];
+  /** Present when the job has checkpointing on. */
+  readonly checkpointCoordinator: CheckpointCoordinator | undefined;
   private readonly main: Executor;
+  private readonly io: Executor;
   private readonly slotPool = new SlotPool();
   private readonly heartbeats: HeartbeatManager;
   private readonly rm: ResourceManagerGatewayClient;
@@ -44,9 +47,9 @@ export class JobMaster {
     private readonly env: EngineEnv,
     private readonly config: ClusterConfiguration,
     jobGraph: JobGraph,
-    options: JobMasterOptions,
   ) {
     this.main = env.executors.get('jobmaster/main');
+    this.io = env.executors.get('jobmaster/io');
     this.graph = new ExecutionGraph(jobGraph);
     this.rm = new ResourceManagerGatewayClient(env.rpc, JOB_MASTER_ADDRESS, RESOURCE_MANAGER_ADDRESS, config.rpcTimeoutUs);
     this.heartbeats = new HeartbeatManager({
@@ -70,7 +73,6 @@ export class JobMaster {
       main: this.main,
       graph: this.graph,
       slotPool: this.slotPool,
-      checkpointingEnabled: options.checkpointingEnabled,
       declareRequiredSlots: (n) => {
         if (n !== this.declared) {
           this.declared = n;
@@ -80,13 +82,29 @@ export class JobMaster {
       gateway: (te) => this.gateway(te),
       attemptReady: (ev) => this.coordinatorsOf(ev.jobVertex.id).forEach((c) => c.attemptReady(ev)),
       attemptFailed: (ev, cause) => this.coordinatorsOf(ev.jobVertex.id).forEach((c) => c.attemptFailed(ev, cause)),
-      beforeRedeploy: (vertices, global) => {
-        for (const c of this.coordinators) c.beforeRedeploy(vertices, global);
-      },
+      beforeRedeploy: (vertices, global) => this.restoreState(vertices, global),
     });
+    const cpConfig = jobGraph.checkpointing;
+    if (cpConfig !== undefined) {
+      this.checkpointCoordinator = new CheckpointCoordinator({
+        config: cpConfig,
+        context: createCheckpointCoordinatorContext({
+          env,
+          graph: this.graph,
+          coordinators: this.coordinators,
+          gateway: (te) => this.gateway(te),
+          failGlobal: (cause) => this.failGlobal(cause),
+        }),
+      });
+      const activator = this.checkpointCoordinator.createActivatorDeactivator();
+      this.graph.addJobStatusListener((s) => activator.jobStatusChanges(s));
+    }
     this.graph.addJobStatusListener((s) => {
       env.tracer.event('job.status', { status: s });
-      if (s === 'FINISHED' || s === 'FAILED' || s === 'CANCELED') this.heartbeats.stop();
+      if (s === 'FINISHED' || s === 'FAILED' || s === 'CANCELED') {
+        this.heartbeats.stop();
+        this.checkpointCoordinator?.shutdown(s);
+      }
     });
     env.invariants.register('JobMaster', () => {
       this.graph.checkInvariants();
@@ -122,12 +140,43 @@ export class JobMaster {
       case 'heartbeatFromTaskManager':
         this.heartbeats.receiveHeartbeat(a[0] as RpcAddress);
         return undefined;
+      case 'acknowledgeCheckpoint': {
+        // ExecutionGraphHandler moves acks from the main thread to the ioExecutor.
+        const ack = a[0] as AcknowledgeCheckpoint;
+        const cc = this.checkpointCoordinator;
+        if (cc !== undefined) this.io.execute('receive-ack', () => cc.receiveAcknowledgeMessage(ack));
+        return undefined;
+      }
+      case 'declineCheckpoint': {
+        const decline = a[0] as DeclineCheckpoint;
+        const cc = this.checkpointCoordinator;
+        if (cc !== undefined) this.io.execute('receive-decline', () => cc.receiveDeclineMessage(decline));
+        return undefined;
+      }
       case 'sendOperatorEventToCoordinator':
         this.operatorEvent(a[0] as ExecutionAttemptId, a[1] as string, a[2]);
         return undefined;
       default:
         throw new Error(`JobMaster has no RPC method ${call.method}`);
     }
+  }
+
+  /**
+   * SchedulerBase.restoreState: abort every pending checkpoint, then restore the vertices from
+   * the latest completed checkpoint (all of them and the coordinators for a global failover; the
+   * subtasks, with subtaskReset, for a regional one). Without checkpointing only the coordinators
+   * are reset.
+   */
+  private restoreState(vertices: readonly ExecutionVertex[], global: boolean): ReadonlyMap<string, JobManagerTaskRestore> | undefined {
+    const cc = this.checkpointCoordinator;
+    if (cc === undefined) {
+      for (const c of this.coordinators) c.beforeRedeploy(vertices, global);
+      return undefined;
+    }
+    cc.abortPendingCheckpoints('JOB_FAILOVER_REGION');
+    const refs = vertices.map((v) => ({ vertexId: v.jobVertex.id, subtask: v.subtask }));
+    const result = global ? cc.restoreLatestCheckpointedStateToAll(refs) : cc.restoreLatestCheckpointedStateToSubtasks(refs);
+    return result.tasks;
   }
 
   private offerSlots(offers: readonly SlotOffer[]): number[] {

@@ -14,6 +14,7 @@ import type { Executor } from '../api/Executor.ts';
 import type { ExecutionAttemptId } from '../api/ids.ts';
 import type { ClusterConfiguration } from '../cluster/ClusterConfiguration.ts';
 import type { JobMasterGateway } from '../rpc/JobMasterGateway.ts';
+import type { CheckpointOptions } from '../checkpoint/CheckpointBarrier.ts';
 import type { OperatorSnapshot } from '../streaming/operators/StreamOperator.ts';
 import { StreamTask } from '../streaming/runtime/StreamTask.ts';
 import { assert } from '../util/assert.ts';
@@ -53,6 +54,10 @@ export class Task {
       failed: (e) => this.terminate('FAILED', e),
       sendEventToCoordinator: (uid, event) =>
         this.services.jobMaster.sendOperatorEventToCoordinator(this.attemptId, uid, event),
+      responder: {
+        acknowledgeCheckpoint: (ack) => this.services.jobMaster.acknowledgeCheckpoint(ack),
+        declineCheckpoint: (decline) => this.services.jobMaster.declineCheckpoint(decline),
+      },
     });
   }
 
@@ -81,6 +86,29 @@ export class Task {
   failExternally(reason: string): void {
     if (isTerminal(this.state)) return;
     this.mailbox.execute('task-fail', () => this.terminate('FAILED', new Error(reason)));
+  }
+
+  /**
+   * Task.triggerCheckpointBarrier: a task that is not RUNNING declines with
+   * CHECKPOINT_DECLINED_TASK_NOT_READY; otherwise the StreamTask takes it as a mail.
+   */
+  triggerCheckpointBarrier(checkpointId: number, timestampUs: number, options: CheckpointOptions): void {
+    if (this.state !== 'RUNNING') {
+      this.services.jobMaster.declineCheckpoint({
+        attemptId: this.attemptId, checkpointId, reason: 'CHECKPOINT_DECLINED_TASK_NOT_READY',
+      });
+      return;
+    }
+    this.streamTask.triggerCheckpointAsync({ id: checkpointId, timestampUs, options });
+  }
+
+  /** Notifications are dropped unless the task is RUNNING (reference 2.1). */
+  notifyCheckpointComplete(checkpointId: number): void {
+    if (this.state === 'RUNNING') this.streamTask.notifyCheckpointCompleteAsync(checkpointId);
+  }
+
+  notifyCheckpointAborted(checkpointId: number, latestCompletedId: number): void {
+    if (this.state === 'RUNNING') this.streamTask.notifyCheckpointAbortAsync(checkpointId, latestCompletedId);
   }
 
   /** Hands an OperatorEvent to the task's mailbox; acknowledged once queued. */

@@ -7,6 +7,7 @@
  *      InputGateDeploymentDescriptor, ResultPartitionDeploymentDescriptor
  */
 import type { ExecutionAttemptId, HostId } from '../api/ids.ts';
+import type { JobManagerTaskRestore } from '../checkpoint/TaskStateSnapshot.ts';
 import type { JobGraph } from '../jobgraph/JobGraph.ts';
 
 /** One input channel: the producer subpartition it reads. */
@@ -40,8 +41,17 @@ export interface TaskDeploymentDescriptor {
   readonly producedPartitions: readonly ResultPartitionDescriptor[];
   /** Checkpointing on (the sink commits per checkpoint instead of at the end). */
   readonly checkpointingEnabled: boolean;
-  /** State to restore (JobManagerTaskRestore), filled in by the checkpoint issue. */
-  readonly restore?: unknown;
+  /** The task-side checkpoint settings; present when checkpointing is on. */
+  readonly checkpointing?: TaskCheckpointingSettings;
+  /** State to restore (JobManagerTaskRestore). */
+  readonly restore?: JobManagerTaskRestore;
+}
+
+/** What a task needs to know of the checkpoint configuration. */
+export interface TaskCheckpointingSettings {
+  readonly mode: 'EXACTLY_ONCE' | 'AT_LEAST_ONCE';
+  readonly maxConcurrent: number;
+  readonly checkpointsAfterTasksFinish: boolean;
 }
 
 /** The id of the partition attempt `attemptId` produces for edge `edgeIndex`. */

@@ -11,6 +11,8 @@ import type { Executor } from '../api/Executor.ts';
 import type { ExecutionAttemptId, RpcAddress } from '../api/ids.ts';
 import type { RpcCall } from '../api/Rpc.ts';
 import type { ClusterConfiguration } from '../cluster/ClusterConfiguration.ts';
+import type { CheckpointOptions } from '../checkpoint/CheckpointBarrier.ts';
+import { CheckpointException } from '../checkpoint/CheckpointFailureReason.ts';
 import { JOB_MASTER_ADDRESS, RESOURCE_MANAGER_ADDRESS, taskExecutorAddress } from '../rpc/addresses.ts';
 import { JobMasterGatewayClient } from '../rpc/JobMasterGateway.ts';
 import { ResourceManagerGatewayClient } from '../rpc/ResourceManagerGateway.ts';
@@ -87,6 +89,20 @@ export class TaskExecutor {
         else this.jm.heartbeatFromTaskManager(this.address);
         return undefined;
       }
+      case 'triggerCheckpoint': {
+        const task = this.tasks.get(a[0] as ExecutionAttemptId);
+        if (task === undefined) {
+          return CompletableFuture.failed(new CheckpointException('TASK_CHECKPOINT_FAILURE', `task ${String(a[0])} is not here`));
+        }
+        task.triggerCheckpointBarrier(a[1] as number, a[2] as number, a[3] as CheckpointOptions);
+        return CompletableFuture.completed<void>(undefined);
+      }
+      case 'confirmCheckpoint':
+        this.tasks.get(a[0] as ExecutionAttemptId)?.notifyCheckpointComplete(a[1] as number);
+        return undefined;
+      case 'abortCheckpoint':
+        this.tasks.get(a[0] as ExecutionAttemptId)?.notifyCheckpointAborted(a[1] as number, a[2] as number);
+        return undefined;
       case 'sendOperatorEventToTask':
         return this.deliverOperatorEvent(a[0] as ExecutionAttemptId, a[1] as string, a[2]);
       default:

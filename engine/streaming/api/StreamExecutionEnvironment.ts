@@ -21,6 +21,7 @@ import type {
 } from './functions.ts';
 import { InvalidJobError } from './InvalidJobError.ts';
 import type { SinkDefinition, SplitSource } from './sources.ts';
+import { toCoordinatorConfiguration, type CheckpointConfig } from './CheckpointConfig.ts';
 import type { OperatorSpec, PartitionerKind, StreamEdge, StreamGraph, StreamNode } from './StreamGraph.ts';
 
 export { InvalidJobError } from './InvalidJobError.ts';
@@ -63,6 +64,7 @@ export class StreamExecutionEnvironment {
   private readonly defaultCostUs: number;
   private readonly defaultSourceCostUs: number;
   private readonly chaining: boolean;
+  private checkpointing: CheckpointConfig | undefined;
 
   constructor(options: EnvironmentOptions = {}) {
     this.parallelism = checkParallelism(options.parallelism ?? 1, 'parallelism');
@@ -70,6 +72,17 @@ export class StreamExecutionEnvironment {
     this.defaultCostUs = checkCost(options.defaultCostUs ?? 20);
     this.defaultSourceCostUs = checkCost(options.defaultSourceCostUs ?? 100);
     this.chaining = options.chaining ?? true;
+  }
+
+  /**
+   * Enables periodic checkpoints every `intervalMs` (virtual ms), with the given options.
+   * @throws InvalidJobError for an invalid configuration (e.g. an interval below 10 ms).
+   */
+  enableCheckpointing(intervalMs: number, options: Omit<CheckpointConfig, 'intervalMs'> = {}): this {
+    const config: CheckpointConfig = { ...options, intervalMs };
+    toCoordinatorConfiguration(config);
+    this.checkpointing = config;
+    return this;
   }
 
   /** Adds a split-based source. */
@@ -82,7 +95,8 @@ export class StreamExecutionEnvironment {
   getStreamGraph(): StreamGraph {
     if (!this.nodes.some((n) => n.spec.kind === 'source')) throw new InvalidJobError('the job has no source');
     if (!this.nodes.some((n) => n.spec.kind === 'sink')) throw new InvalidJobError('the job has no sink');
-    return { jobName: this.jobName, nodes: [...this.nodes], edges: [...this.edges], chaining: this.chaining };
+    const graph = { jobName: this.jobName, nodes: [...this.nodes], edges: [...this.edges], chaining: this.chaining };
+    return this.checkpointing === undefined ? graph : { ...graph, checkpointing: this.checkpointing };
   }
 
   /** @internal Adds a node fed by `input` over `edge`. */

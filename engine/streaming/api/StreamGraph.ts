@@ -7,6 +7,7 @@
 import type {
   FilterFunction, FlatMapFunction, Key, KeyedProcessFunction, KeySelector, MapFunction,
 } from './functions.ts';
+import type { CheckpointConfig } from './CheckpointConfig.ts';
 import type { SinkDefinition, SplitSource } from './sources.ts';
 
 /** How records move along an edge. `hash` is keyBy (key groups). */
@@ -52,4 +53,6 @@ export interface StreamGraph {
   readonly edges: readonly StreamEdge[];
   /** Operator chaining on (Flink's default). */
   readonly chaining: boolean;
+  /** Checkpointing, when the job enabled it. */
+  readonly checkpointing?: CheckpointConfig;
 }

@@ -8,32 +8,39 @@
  * in one step (a batch, see MailboxProcessor) while {@link StreamTask.canContinueBatch} allows:
  * a source task reads up to `recordsPerBuffer` records, a consumer task takes one network buffer
  * and its records; a batch never crosses an event, unavailable output, or a processing-time timer
- * falling due within the batch. The output flusher is not a bound: in Flink it is a thread of its
- * own, so it never waits for the task thread, and here it runs right after the batch.
+ * falling due within the batch.
  *
- * Checkpointing (barrier handling, SubtaskCheckpointCoordinator, the final checkpoint) hooks in
- * at the marked places in the checkpoint issue.
+ * Checkpoints: sources are triggered by RPC (a mail); other tasks by barriers, which go to the
+ * barrier handler (aligned or the at-least-once tracker); SubtaskCheckpointCoordinator performs
+ * them. Notifications arrive as mails. With checkpointing on, a task whose input ended finishes
+ * its operators, then waits for a checkpoint triggered after that to complete and be notified
+ * before it emits EndOfPartition and turns FINISHED (reference 5.7).
  *
  * @see org.apache.flink.streaming.runtime.tasks.StreamTask, OneInputStreamTask,
  *      SourceOperatorStreamTask, org.apache.flink.streaming.runtime.io.StreamOneInputProcessor
  */
 import type { EngineEnv } from '../../api/EngineEnv.ts';
 import type { Executor } from '../../api/Executor.ts';
+import type { CheckpointBarrier, RuntimeEvent } from '../../checkpoint/CheckpointBarrier.ts';
+import type { CheckpointFailureReason } from '../../checkpoint/CheckpointFailureReason.ts';
 import type { ClusterConfiguration } from '../../cluster/ClusterConfiguration.ts';
-import { InputGate } from '../../io/InputGate.ts';
+import type { CheckpointBarrierHandler } from '../../io/checkpointing/CheckpointBarrierHandler.ts';
+import { createBarrierHandler } from '../../io/checkpointing/createBarrierHandler.ts';
+import { InputGateCheckpointableInputs } from '../../io/checkpointing/InputGateCheckpointableInputs.ts';
+import type { InputGate } from '../../io/InputGate.ts';
 import type { NetworkBuffer } from '../../io/NetworkBuffer.ts';
-import { createChannelSelector } from '../../io/ChannelSelector.ts';
-import { RecordWriter } from '../../io/RecordWriter.ts';
-import { ResultPartition } from '../../io/ResultPartition.ts';
-import { outputsOf, vertexById, type JobVertex } from '../../jobgraph/JobGraph.ts';
+import type { RecordWriter } from '../../io/RecordWriter.ts';
+import type { ResultPartition } from '../../io/ResultPartition.ts';
+import { vertexById, type JobVertex } from '../../jobgraph/JobGraph.ts';
 import type { TaskDeploymentDescriptor } from '../../taskexecutor/TaskDeploymentDescriptor.ts';
+import { CompletableFuture } from '../../util/CompletableFuture.ts';
 import type { StreamRecord } from '../api/StreamRecord.ts';
-import { createOperator } from '../operators/OperatorFactory.ts';
-import type {
-  OperatorSnapshot, Output, SourceStreamOperator, StreamOperator, StreamOperatorContext,
-} from '../operators/StreamOperator.ts';
+import type { OperatorSnapshot, Output, SourceStreamOperator } from '../operators/StreamOperator.ts';
+import type { CheckpointResponder } from './CheckpointResponder.ts';
 import { MailboxProcessor } from './MailboxProcessor.ts';
 import { OperatorChain } from './OperatorChain.ts';
+import { createOperators, setUpInputs, setUpOutputs, type StreamTaskSetupContext } from './StreamTaskSetup.ts';
+import { SubtaskCheckpointCoordinator } from './SubtaskCheckpointCoordinator.ts';
 
 /** The checkpoint id used for the final-state snapshot a finished task reports to oracles. */
 export const FINAL_STATE_SNAPSHOT = -1;
@@ -42,26 +49,41 @@ export const FINAL_STATE_SNAPSHOT = -1;
 export interface StreamTaskCallbacks {
   switchToInitializing(): void;
   switchToRunning(): void;
-  /** The task finished; `finalState` is its operators' state at the end (for oracles). */
+  /** The task finished; `finalState` is its keyed operators' state at the end (for oracles). */
   finished(finalState: readonly OperatorSnapshot[]): void;
   failed(error: unknown): void;
   sendEventToCoordinator(operatorUid: string, event: unknown): void;
+  readonly responder: CheckpointResponder;
 }
 
 export class StreamTask {
   readonly mailbox: MailboxProcessor;
   private readonly vertex: JobVertex;
   private chain: OperatorChain | undefined;
-  private readonly partitions: ResultPartition[] = [];
-  private readonly writers: RecordWriter[] = [];
-  private readonly gates: InputGate[] = [];
+  private partitions: ResultPartition[] = [];
+  private writers: RecordWriter[] = [];
+  private gates: InputGate[] = [];
   private current: { gate: InputGate; channel: number; records: readonly StreamRecord[]; next: number } | undefined;
   private readonly chainCostUs: number;
   private nextGate = 0;
-  /** Due times (µs) of processing-time timers registered and not yet fired or cancelled. */
   private readonly pendingTimers = new Set<{ readonly dueUs: number }>();
-  private ended = false;
+  /** Input ended and the operators finished (endInput + finish). */
+  private operatorsFinished = false;
+  /** Every input gate delivered EndOfPartition on every channel (or there are none). */
+  private inputsDrained = false;
+  private finishedOnRestore = false;
+  private finalState: OperatorSnapshot[] = [];
+  /** The first checkpoint performed after the operators finished (reference 5.7). */
+  private finalCheckpointId: number | undefined;
+  private readonly endOfDataChannels = new Set<string>();
+  private readonly endOfPartitionChannels = new Set<string>();
+  private totalChannels = 0;
+  private running = false;
   private cleanedUp = false;
+  private latestReportCheckpointId = -1;
+  private readonly performed: number[] = [];
+  private barrierHandler: CheckpointBarrierHandler | undefined;
+  private readonly checkpointCoordinator: SubtaskCheckpointCoordinator;
 
   constructor(
     private readonly env: EngineEnv,
@@ -72,28 +94,49 @@ export class StreamTask {
   ) {
     this.vertex = vertexById(tdd.jobGraph, tdd.vertexId);
     this.chainCostUs = this.vertex.operators.reduce((sum, op) => sum + op.costUs, 0);
-    this.mailbox = new MailboxProcessor(executor, (e) => this.callbacks.failed(e),
-      () => env.clock.nowUs());
-    env.invariants.register(`StreamTask ${tdd.attemptId}`, () => this.mailbox.checkInvariants());
+    this.mailbox = new MailboxProcessor(executor, (e) => this.callbacks.failed(e), () => env.clock.nowUs());
+    this.checkpointCoordinator = new SubtaskCheckpointCoordinator({
+      env,
+      attemptId: tdd.attemptId,
+      asyncExecutor: env.executors.get(`async/${tdd.attemptId}`),
+      responder: callbacks.responder,
+      maxConcurrentCheckpoints: tdd.checkpointing?.maxConcurrent ?? 1,
+      broadcastEvent: (ev) => this.broadcastEvent(ev),
+      acknowledgeToCoordinators: (id) => this.acknowledgeToCoordinators(id),
+      isTaskRunning: () => this.running && !this.cleanedUp,
+      isTaskFinished: () => this.operatorsFinished,
+      isTaskDeployedAsFinished: () => this.finishedOnRestore,
+    });
+    env.invariants.register(`StreamTask ${tdd.attemptId}`, () => {
+      this.mailbox.checkInvariants();
+      this.checkpointCoordinator.checkInvariants();
+      this.barrierHandler?.checkInvariants();
+    });
   }
 
-  /** Sets up the network, creates and restores the operators and starts processing. */
+  /** Sets up the network, restores and opens the operators, then starts processing. */
   invoke(): void {
     this.callbacks.switchToInitializing();
+    let restored: CompletableFuture<Map<string, unknown>>;
     try {
-      this.setUpOutputs();
-      this.setUpInputs();
-      this.chain = new OperatorChain(this.createOperators(), this.tailOutput());
-      this.chain.initializeStateAndOpen(() => undefined);
+      const setup = this.setupContext();
+      ({ partitions: this.partitions, writers: this.writers } = setUpOutputs(setup));
+      this.gates = setUpInputs(setup);
+      this.totalChannels = this.gates.reduce((n, g) => n + g.numberOfChannels, 0);
+      this.chain = new OperatorChain(createOperators(setup), this.tailOutput());
+      this.barrierHandler = this.createBarrierHandler();
+      restored = this.readRestoredState();
     } catch (e) {
       this.callbacks.failed(e);
       return;
     }
-    this.callbacks.switchToRunning();
-    this.mailbox.start(() => this.processInput(), {
-      // A consumer's batch is one buffer: its poll plus its records.
-      maxActions: this.config.recordsPerBuffer + (this.vertex.isSource ? 0 : 1),
-      canContinue: (busyUs) => this.canContinueBatch(busyUs),
+    restored.whenCompleteAsync(this.executor, 'task-restore', (states, error) => {
+      if (this.cleanedUp) return;
+      if (error !== undefined || states === undefined) {
+        this.callbacks.failed(error ?? new Error('restore failed'));
+        return;
+      }
+      this.startRunning(states);
     });
   }
 
@@ -106,14 +149,54 @@ export class StreamTask {
   }
 
   /**
-   * Stops processing and releases everything; safe to call more than once. A finished task
-   * keeps its result partitions so consumers can still read what is queued (Flink releases them
-   * once consumed).
+   * A checkpoint triggered by RPC (sources; tasks whose inputs all finished), run as a mail
+   * (StreamTask.triggerCheckpointAsync). With unfinished inputs the barrier goes to the barrier
+   * handler for the channels still open, marked RPC-triggered so nothing is blocked.
    */
+  triggerCheckpointAsync(barrier: CheckpointBarrier): void {
+    if (this.mailbox.isClosed) {
+      this.decline(barrier.id, 'CHECKPOINT_DECLINED_TASK_CLOSING');
+      return;
+    }
+    this.mailbox.put({
+      label: 'trigger-checkpoint',
+      run: () => {
+        this.env.tracer.event('checkpoint.taskTriggered', { checkpointId: barrier.id, task: this.tdd.attemptId });
+        const handler = this.barrierHandler;
+        if (handler === undefined || this.inputsDrained) {
+          this.performCheckpoint(barrier);
+          return;
+        }
+        for (const ch of this.openChannels()) handler.processBarrier(barrier, ch, true);
+      },
+    });
+  }
+
+  /** notifyCheckpointComplete as a mail. */
+  notifyCheckpointCompleteAsync(checkpointId: number): void {
+    this.mailbox.put({ label: 'notify-checkpoint-complete', run: () => this.notifyCheckpointComplete(checkpointId) });
+  }
+
+  /** notifyCheckpointAborted as a mail; catches up on a lost completion first (reference 2.2). */
+  notifyCheckpointAbortAsync(checkpointId: number, latestCompletedId: number): void {
+    this.mailbox.put({
+      label: 'notify-checkpoint-aborted',
+      run: () => {
+        if (latestCompletedId > 0) this.notifyCheckpointComplete(latestCompletedId);
+        this.checkpointCoordinator.notifyCheckpointAborted(checkpointId);
+        this.chain?.notifyCheckpointAborted(checkpointId);
+      },
+    });
+  }
+
+  /** Stops processing and releases everything; a finished task keeps its partitions. */
   cleanUp(finished = false): void {
     if (this.cleanedUp) return;
     this.cleanedUp = true;
+    this.running = false;
     this.mailbox.close();
+    this.checkpointCoordinator.close();
+    this.barrierHandler?.close();
     try {
       this.chain?.close();
     } catch {
@@ -123,82 +206,88 @@ export class StreamTask {
     if (!finished) for (const p of this.partitions) p.release();
   }
 
+  private setupContext(): StreamTaskSetupContext {
+    return {
+      env: this.env,
+      config: this.config,
+      tdd: this.tdd,
+      vertex: this.vertex,
+      executor: this.executor,
+      processingTime: {
+        nowUs: () => this.env.clock.nowUs(),
+        registerTimer: (timeUs, label, callback) => this.registerTimer(timeUs, label, callback),
+      },
+      fail: (e) => this.fail(e),
+      sendEventToCoordinator: (uid, event) => this.callbacks.sendEventToCoordinator(uid, event),
+    };
+  }
+
+  private createBarrierHandler(): CheckpointBarrierHandler | undefined {
+    const settings = this.tdd.checkpointing;
+    if (settings === undefined || this.gates.length === 0) return undefined;
+    return createBarrierHandler(settings.mode, {
+      task: {
+        triggerCheckpointOnBarrier: (barrier) => this.performCheckpoint(barrier),
+        abortCheckpointOnBarrier: (id, reason) => this.checkpointCoordinator.abortCheckpointOnBarrier(id, reason),
+      },
+      inputs: new InputGateCheckpointableInputs(this.gates),
+      taskName: this.tdd.attemptId,
+      tracer: this.env.tracer,
+      bugs: this.env.bugs,
+      checkpointsAfterTasksFinish: settings.checkpointsAfterTasksFinish,
+    });
+  }
+
+  /** Reads the restored operator state files (the task fails if one is missing). */
+  private readRestoredState(): CompletableFuture<Map<string, unknown>> {
+    const restore = this.tdd.restore;
+    if (restore === undefined) return CompletableFuture.completed(new Map());
+    this.latestReportCheckpointId = restore.restoreCheckpointId;
+    this.env.tracer.mark('restore-from-checkpoint', { checkpointId: restore.restoreCheckpointId, task: this.tdd.attemptId });
+    if (restore.taskStateSnapshot.isTaskDeployedAsFinished) {
+      this.finishedOnRestore = true;
+      return CompletableFuture.completed(new Map());
+    }
+    const reads = restore.taskStateSnapshot.operators.map((h) =>
+      this.env.objectStore.get(h.handle.path, this.executor).thenApply((obj): [string, unknown] => [h.operatorUid, obj.data]));
+    return CompletableFuture.allOf(reads).thenApply((pairs) => new Map(pairs));
+  }
+
+  private startRunning(states: Map<string, unknown>): void {
+    const chain = this.chain;
+    if (chain === undefined) return;
+    try {
+      if (!this.finishedOnRestore) chain.initializeStateAndOpen((uid) => states.get(uid));
+    } catch (e) {
+      this.callbacks.failed(e);
+      return;
+    }
+    this.running = true;
+    this.callbacks.switchToRunning();
+    if (this.finishedOnRestore) {
+      // Deployed as finished (FLIP-147): no input, no operators; it ends like a finished task.
+      this.operatorsFinished = true;
+      this.inputsDrained = true;
+      for (const p of this.partitions) p.broadcastEvent({ type: 'end-of-data' }, {});
+      this.maybeFinishTask();
+      return;
+    }
+    this.mailbox.start(() => this.processInput(), {
+      // A consumer's batch is one buffer: its poll plus its records.
+      maxActions: this.config.recordsPerBuffer + (this.vertex.isSource ? 0 : 1),
+      canContinue: (busyUs) => this.canContinueBatch(busyUs),
+    });
+  }
+
   private fail(e: unknown): void {
     if (this.cleanedUp) return;
     this.callbacks.failed(e);
   }
 
-  private setUpOutputs(): void {
-    const outEdges = outputsOf(this.tdd.jobGraph, this.vertex.id);
-    for (const pd of this.tdd.producedPartitions) {
-      const edge = outEdges.find((e) => e.index === pd.edgeIndex);
-      if (edge === undefined) throw new Error(`no output edge ${pd.edgeIndex}`);
-      const target = vertexById(this.tdd.jobGraph, edge.target);
-      const partition = new ResultPartition({
-        env: this.env,
-        partitionId: pd.partitionId,
-        numSubpartitions: pd.numSubpartitions,
-        executor: this.executor,
-        recordsPerBuffer: this.config.recordsPerBuffer,
-        bufferTimeoutUs: this.config.bufferTimeoutUs,
-        poolSize: pd.numSubpartitions + this.config.floatingBuffersPerPartition,
-        recordSizeBytes: this.config.recordSizeBytes,
-        onError: (e) => this.fail(e),
-      });
-      partition.setup();
-      this.partitions.push(partition);
-      this.writers.push(new RecordWriter(partition, createChannelSelector({
-        partitioner: edge.partitioner,
-        numberOfChannels: pd.numSubpartitions,
-        subtaskIndex: this.tdd.subtaskIndex,
-        downstreamMaxParallelism: target.maxParallelism,
-        ...(edge.keySelector === undefined ? {} : { keySelector: edge.keySelector }),
-      })));
-    }
+  private decline(checkpointId: number, reason: CheckpointFailureReason): void {
+    this.callbacks.responder.declineCheckpoint({ attemptId: this.tdd.attemptId, checkpointId, reason });
   }
 
-  private setUpInputs(): void {
-    this.tdd.inputGates.forEach((gd, i) => {
-      const gate = new InputGate({
-        env: this.env,
-        executor: this.executor,
-        gateIndex: i,
-        channels: gd.channels,
-        exclusiveCredit: this.config.exclusiveBuffersPerChannel,
-        onError: (e) => this.fail(e),
-      });
-      gate.setup();
-      this.gates.push(gate);
-    });
-  }
-
-  private createOperators(): StreamOperator[] {
-    const inEdge = this.tdd.jobGraph.edges.find((e) => e.target === this.vertex.id);
-    return this.vertex.operators.map((node, i) => {
-      const ctx: StreamOperatorContext = {
-        env: this.env,
-        taskName: `${this.vertex.id}#${this.tdd.subtaskIndex}`,
-        subtaskIndex: this.tdd.subtaskIndex,
-        parallelism: this.vertex.parallelism,
-        maxParallelism: node.maxParallelism,
-        attemptNumber: this.tdd.attemptNumber,
-        mailbox: this.executor,
-        processingTime: {
-          nowUs: () => this.env.clock.nowUs(),
-          registerTimer: (timeUs, label, callback) => this.registerTimer(timeUs, label, callback),
-        },
-        eventGateway: { sendEventToCoordinator: (event) => this.callbacks.sendEventToCoordinator(node.uid, event) },
-        failTask: (e) => this.fail(e),
-      };
-      const keySelector = i === 0 ? inEdge?.keySelector : undefined;
-      return createOperator(node, ctx, {
-        ...(keySelector === undefined ? {} : { inputKeySelector: keySelector }),
-        checkpointingEnabled: this.tdd.checkpointingEnabled,
-      });
-    });
-  }
-
-  /** A processing-time timer: a mail at `timeUs`, remembered so batches stop before it. */
   private registerTimer(timeUs: number, label: string, callback: () => void): { cancel(): void } {
     const nowUs = this.env.clock.nowUs();
     const pending = { dueUs: Math.max(nowUs, timeUs) };
@@ -216,15 +305,12 @@ export class StreamTask {
   }
 
   /**
-   * Whether the default action may run again in the current mailbox step, which has been busy
-   * `busyUs` so far: only within the current buffer (consumer) or while the source has a record
-   * ready, while every output is available, and while no processing-time timer falls due
-   * before the batch would end. After a consumer's buffer, one more call is allowed when no
-   * gate has anything: it only suspends the default action (the mailbox keeps the thread busy
-   * for the batch's cost), which saves a step that would find nothing.
+   * Whether the default action may run again in the current mailbox step (busy `busyUs` so far):
+   * only within the current buffer (consumer) or while the source has a record ready, while every
+   * output is available, and while no processing-time timer falls due before the batch ends.
    */
   private canContinueBatch(busyUs: number): boolean {
-    if (this.ended) return false;
+    if (this.operatorsFinished) return false;
     if (this.vertex.isSource) {
       if (!(this.chain?.head as SourceStreamOperator | undefined)?.hasRecordAvailable()) return false;
     } else if (this.current === undefined) {
@@ -256,8 +342,8 @@ export class StreamTask {
   /** The default action: one record (or event, or a buffer taken from a gate) per call. */
   private processInput(): number | 'suspend' | 'done' {
     const chain = this.chain;
-    if (chain === undefined || this.ended) return 'done';
-    if (!this.outputsAvailable()) return 'suspend';
+    if (chain === undefined || this.inputsDrained) return 'done';
+    if (!this.operatorsFinished && !this.outputsAvailable()) return 'suspend';
     if (this.vertex.isSource) return this.emitFromSource(chain);
     if (this.current !== undefined) {
       const c = this.current;
@@ -275,31 +361,53 @@ export class StreamTask {
       const next = gate?.pollNext();
       if (gate === undefined || next === undefined) continue;
       this.nextGate = (gi + 1) % this.gates.length;
-      this.handleBuffer(gate, next.channel, next.buffer);
+      this.handleBuffer(gi, next.channel, next.buffer);
       return 0;
     }
     if (this.gates.every((g) => g.isFinished())) {
-      this.endOfInput(chain);
+      this.inputsDrained = true;
+      if (!this.operatorsFinished) this.endOfInput(chain);
+      this.maybeFinishTask();
       return 'done';
     }
     for (const g of this.gates) g.onAvailable(() => this.mailbox.resume());
     return 'suspend';
   }
 
-  private handleBuffer(gate: InputGate, channel: number, buffer: NetworkBuffer): void {
+  private handleBuffer(gi: number, channel: number, buffer: NetworkBuffer): void {
+    const gate = this.gates[gi];
+    if (gate === undefined) return;
     if (buffer.kind === 'data') {
       if (buffer.records.length === 0) gate.recycle(channel);
       else this.current = { gate, channel, records: buffer.records, next: 0 };
       return;
     }
     const ev = buffer.event;
-    if (ev.type === 'barrier') {
-      // Until checkpointing is built, a barrier only needs its channel resumed.
-      gate.resumeConsumption(channel);
+    const ch = { gate: gi, channel };
+    switch (ev.type) {
+      case 'barrier':
+        if (this.barrierHandler !== undefined) this.barrierHandler.processBarrier(ev.barrier, ch, false);
+        else if (gate.isBlocked(channel)) gate.resumeConsumption(channel);
+        return;
+      case 'cancel-checkpoint':
+        this.barrierHandler?.processCancellationBarrier(ev.checkpointId, ch);
+        return;
+      case 'end-of-data':
+        this.endOfDataChannels.add(`${gi}/${channel}`);
+        if (this.endOfDataChannels.size === this.totalChannels && !this.operatorsFinished && this.chain !== undefined) {
+          this.endOfInput(this.chain);
+        }
+        return;
+      case 'end-of-partition':
+        this.endOfDataChannels.add(`${gi}/${channel}`);
+        this.endOfPartitionChannels.add(`${gi}/${channel}`);
+        this.barrierHandler?.processEndOfPartition(ch);
+        return;
     }
   }
 
   private emitFromSource(chain: OperatorChain): number | 'suspend' | 'done' {
+    if (this.operatorsFinished) return 'done';
     const source = chain.head as SourceStreamOperator;
     const headOutput = chain.outputs[0];
     if (headOutput === undefined) return 'done';
@@ -309,24 +417,83 @@ export class StreamTask {
       source.onAvailable(() => this.mailbox.resume());
       return 'suspend';
     }
+    this.inputsDrained = true;
     this.endOfInput(chain);
+    this.maybeFinishTask();
     return 'done';
   }
 
-  /** All input has ended: finish the operators, then the outputs, then the task. */
+  /** All input has ended: finish the operators and tell downstream (EndOfData). */
   private endOfInput(chain: OperatorChain): void {
-    this.ended = true;
+    this.operatorsFinished = true;
     chain.endInputAndFinish();
     for (const p of this.partitions) p.broadcastEvent({ type: 'end-of-data' }, {});
-    // Checkpoint issue: with checkpointing on, wait here for the final checkpoint (reference 5.7).
-    for (const p of this.partitions) p.finish();
     // Only keyed operators: snapshotting a sink would pre-commit a transaction (a side effect).
-    const finalState: OperatorSnapshot[] = [];
+    this.finalState = [];
     chain.operators.forEach((op, i) => {
       if (this.vertex.operators[i]?.spec.kind !== 'keyedProcess') return;
       const snap = op.snapshotState(FINAL_STATE_SNAPSHOT);
-      if (snap !== undefined) finalState.push(snap);
+      if (snap !== undefined) this.finalState.push(snap);
     });
-    this.callbacks.finished(finalState);
+    this.env.tracer.event('task.endOfInput', { task: this.tdd.attemptId });
+  }
+
+  /**
+   * Turns FINISHED once the operators finished, the inputs drained and, with checkpointing on,
+   * a checkpoint performed after finishing completed and was notified (reference 5.7).
+   */
+  private maybeFinishTask(): void {
+    if (!this.operatorsFinished || !this.inputsDrained || this.cleanedUp) return;
+    if (this.tdd.checkpointingEnabled) {
+      const f = this.finalCheckpointId;
+      if (f === undefined || this.latestReportCheckpointId < f) return;
+    }
+    for (const p of this.partitions) p.finish();
+    this.callbacks.finished(this.finalState);
+  }
+
+  /** Performs a checkpoint (from a barrier or an RPC trigger); false if it could not. */
+  private performCheckpoint(barrier: CheckpointBarrier): void {
+    const chain = this.chain;
+    if (chain === undefined || !this.running || this.cleanedUp) {
+      this.broadcastEvent({ type: 'cancel-checkpoint', checkpointId: barrier.id });
+      this.decline(barrier.id, 'CHECKPOINT_DECLINED_TASK_NOT_READY');
+      return;
+    }
+    if (!this.checkpointCoordinator.checkpointState(barrier, chain)) return;
+    this.performed.push(barrier.id);
+    if (this.operatorsFinished && this.finalCheckpointId === undefined) this.finalCheckpointId = barrier.id;
+  }
+
+  private notifyCheckpointComplete(checkpointId: number): void {
+    if (checkpointId <= this.latestReportCheckpointId) return;
+    if (this.performed.some((c) => c > this.latestReportCheckpointId && c < checkpointId)) {
+      this.env.tracer.mark('notify-complete-skipped', { checkpointId, task: this.tdd.attemptId });
+    }
+    this.latestReportCheckpointId = checkpointId;
+    while (this.performed.length > 0 && (this.performed[0] ?? 0) <= checkpointId) this.performed.shift();
+    this.env.tracer.event('checkpoint.taskNotified', { checkpointId, task: this.tdd.attemptId });
+    this.chain?.notifyCheckpointComplete(checkpointId);
+    this.maybeFinishTask();
+  }
+
+  private broadcastEvent(ev: RuntimeEvent): void {
+    for (const p of this.partitions) p.broadcastEvent(ev, {});
+  }
+
+  private acknowledgeToCoordinators(checkpointId: number): void {
+    for (const node of this.vertex.operators) {
+      if (node.spec.kind !== 'source') continue;
+      this.callbacks.sendEventToCoordinator(node.uid, { type: 'AcknowledgeCheckpointEvent', checkpointId });
+    }
+  }
+
+  /** Channels that have not delivered EndOfPartition. */
+  private openChannels(): { gate: number; channel: number }[] {
+    const out: { gate: number; channel: number }[] = [];
+    this.gates.forEach((g, gi) => {
+      for (let c = 0; c < g.numberOfChannels; c++) if (!this.endOfPartitionChannels.has(`${gi}/${c}`)) out.push({ gate: gi, channel: c });
+    });
+    return out;
   }
 }
