@@ -46,8 +46,8 @@ describe('checkpoint-sim command line', () => {
     expect((await cli('--')).code).toBe(0);
   });
 
-  test('--help, -h, help and start print the help and exit 0', async () => {
-    for (const argv of [['--help'], ['-h'], ['help'], ['start']]) {
+  test('--help, -h and help print the help and exit 0', async () => {
+    for (const argv of [['--help'], ['-h'], ['help']]) {
       const r = await cli(...argv);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('Usage: checkpoint-sim');
@@ -76,8 +76,18 @@ describe('checkpoint-sim command line', () => {
     [['strat'], "unknown command 'strat' (Did you mean start?)"],
     [['--bogus'], "unknown option '--bogus'"],
     [['start', '--x'], "unknown option '--x'"],
+    [['explore', '--job', 'nope', '--runs', '1', '--seed', '1'], "unknown job 'nope' (jobs: flights, wordcount, generated)"],
+    [['explore', '--mode', 'fast', '--runs', '1', '--seed', '1'], "unknown mode 'fast'"],
+    [['explore', '--mode', 'unaligned', '--runs', '1', '--seed', '1'], 'mode unaligned is not available yet'],
+    [['explore', '--runs', '0', '--seed', '1'], "--runs must be a positive integer, got '0'"],
+    [['explore', '--runs', '2', '--time-budget', '1s', '--seed', '1'], 'give --runs or --time-budget, not both'],
+    [['explore', '--seed', 'x', '--runs', '1'], "--seed must be an integer, got 'x'"],
+    [['explore', '--time-budget', 'soon', '--seed', '1'], '--time-budget must look like 60s'],
+    [['replay', '/nonexistent/repro.json'], 'cannot read repro file /nonexistent/repro.json'],
+    [['replay'], 'replay needs a repro file, or --seed and --path'],
+    [['replay', '--seed', '1', '--path', 'x:y', '--mode', 'aligned'], "--path must look like 3:0:1, got 'x:y'"],
     [['bench', 'extra'], "too many arguments for 'bench'"],
-    [['help', 'foo'], "help: unknown command 'foo' (commands: start, bench, help)"],
+    [['help', 'foo'], "help: unknown command 'foo' (commands: explore, replay, start, bench, help)"],
     [['help', 'start', 'x'], "too many arguments for 'help'"],
   ])('%j is bad usage: one line on stderr, exit 2', async (argv, message) => {
     const r = await cli(...argv);

@@ -10,6 +10,9 @@ import { Command, CommanderError } from 'commander';
 import { benchRows, runBench } from '../bench/runBench.ts';
 import { InvalidConfigurationError, InvalidJobError } from '../engine/index.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
+import { exploreOptions, parseExploreFlags, runExplore, type ExploreFlags } from './commands/exploreCommand.ts';
+import { replayFile, replaySeedPath } from './commands/replayCommand.ts';
+import { runStart } from './commands/startCommand.ts';
 
 /** Thrown for bad usage or bad input; printed as one line, exit code 2. */
 export class UsageError extends Error {
@@ -33,7 +36,7 @@ const processIo: Io = {
  * Without arguments it prints the help on `io.out` and returns 0.
  */
 export async function run(argv: readonly string[], io: Io = processIo): Promise<number> {
-  const program = buildProgram(io);
+  const { program, exitCode } = buildProgram(io);
   // No command at all (commander would print the help on stderr and fail): help, exit 0.
   if (argv.every((a) => a === '--')) {
     io.out(program.helpInformation());
@@ -41,7 +44,7 @@ export async function run(argv: readonly string[], io: Io = processIo): Promise<
   }
   try {
     await program.parseAsync([...argv], { from: 'user' });
-    return 0;
+    return exitCode();
   } catch (e) {
     return reportError(e, io);
   }
@@ -76,7 +79,13 @@ function oneLine(message: string): string {
   return `checkpoint-sim: ${text}\n`;
 }
 
-function buildProgram(io: Io): Command {
+/** The program and the exit code its command's action chose (0 unless it set one). */
+interface Program {
+  readonly program: Command;
+  exitCode(): number;
+}
+
+function buildProgram(io: Io): Program {
   const program = new Command('checkpoint-sim')
     .description('Deterministic simulation and model checking of Apache Flink checkpointing')
     .version(packageVersion(), '-V, --version', 'print the version')
@@ -89,11 +98,25 @@ function buildProgram(io: Io): Command {
     })
     .helpCommand(false);
 
+  let exitCode = 0;
+  exploreOptions(program.command('explore').description('search runs for violations with fast-check'))
+    .action((flags: ExploreFlags) => {
+      exitCode = runExplore(parseExploreFlags(flags), io, packageVersion(), process.stderr.isTTY === true).code;
+    });
+
+  exploreOptions(program.command('replay [repro]').description('run a repro file (or --seed S --path P) again'))
+    .option('--path <path>', 'fast-check path of the run to regenerate (with --seed)')
+    .action((repro: string | undefined, flags: ExploreFlags & { path?: string }) => {
+      exitCode = repro === undefined ? replaySeedPath(flags, io) : replayFile(repro, io);
+    });
+
   program
     .command('start')
-    .description('the main job: explore the flights job under faults (not built yet: prints help)')
-    .action(() => {
-      io.out(program.helpInformation());
+    .description('the main job: explore the flights job in every mode under faults for about a minute')
+    .option('--time-budget <duration>', 'wall-clock budget', '60s')
+    .option('--seed <n>', 'fast-check seed', '1')
+    .action((flags: { timeBudget: string; seed: string }) => {
+      exitCode = runStart(flags, io, packageVersion());
     });
 
   program
@@ -129,7 +152,7 @@ function buildProgram(io: Io): Command {
       }
       io.out(sub.helpInformation());
     });
-  return program;
+  return { program, exitCode: () => exitCode };
 }
 
 /**

@@ -18,6 +18,7 @@ export {
 export type { OperatorSnapshot } from './streaming/operators/StreamOperator.ts';
 export { decodeKeyedState as decodeOperatorSubtaskKeyedState } from './streaming/operators/OperatorSubtaskState.ts';
 export { KeyedProcessOperator } from './streaming/operators/KeyedProcessOperator.ts';
+export { SourceOperator } from './streaming/sources/SourceOperator.ts';
 export type { TaskExecutor } from './taskexecutor/TaskExecutor.ts';
 export type { DecodedCheckpoint } from './checkpoint/CompletedCheckpoint.ts';
 export type { CheckpointConfig, CheckpointingMode } from './streaming/api/CheckpointConfig.ts';

@@ -18,12 +18,23 @@ const PRIORITY_STRIDE = 2 ** 44;
 
 /** Something that can sit in the queue: one lane's next event. */
 export abstract class QueueEntry {
+  // The fields are declared and assigned in the constructor rather than initialized as class
+  // fields: one field initializer shared by every kind of lane defines properties on many
+  // object shapes, which V8 does on a slow path; plain assignments stay fast, and timers and
+  // one-shot entries are created per event.
   /** Due time of the lane's next event, virtual µs. */
-  dueUs = 0;
+  declare dueUs: number;
   /** priority * 2^44 + seq: the tie-break after `dueUs`. */
-  key = 0;
+  declare key: number;
   /** Position in the heap, -1 when not queued. */
-  heapIndex = -1;
+  declare heapIndex: number;
+
+  constructor() {
+    this.dueUs = 0;
+    this.key = 0;
+    this.heapIndex = -1;
+  }
+
   /** Runs the lane's next event (the queue has already removed the entry). */
   abstract fire(): void;
 }

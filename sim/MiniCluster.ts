@@ -73,18 +73,18 @@ export class MiniCluster {
     const { config, taskManagers: tms, drainUs } = validateOptions(options);
     this.config = config;
     this.world = new World(options.world);
-    this.world.onTrace((e) => e.type === 'job.status' && isGloballyTerminal(e.attrs['status']), () => {
+    this.world.onTrace((e) => isGloballyTerminal(e.attrs['status']), () => {
       if (this.jobEndUs !== undefined) return;
       this.jobEndUs = this.world.nowUs;
       this.world.at(this.world.nowUs + drainUs, 'drain-end', () => this.world.stop());
-    });
+    }, { types: ['job.status'] });
     // Read each completed checkpoint right after it completed: the store may subsume or discard it
     // later (and discards everything when the job finishes).
-    this.world.onTrace((e) => e.type === 'checkpoint.completed', (e) => {
+    this.world.onTrace(() => true, (e) => {
       const store = this.jobManager?.jobMaster.checkpointCoordinator?.store;
       const latest = store?.getLatestCheckpoint();
       if (latest !== undefined && latest.checkpointId === e.attrs['checkpointId']) this.completed.push(latest.decode());
-    });
+    }, { types: ['checkpoint.completed'] });
     const job = { streamGraph: options.streamGraph };
     this.taskManagerHosts = Array.from({ length: tms }, (_x, i) => taskManagerHost(i + 1));
     for (const h of this.taskManagerHosts) this.world.addHost(h, (env) => {

@@ -3,7 +3,8 @@
  *
  * - Messages on one link (ordered pair of endpoint addresses) arrive in the order sent, never
  *   duplicated; latency is a delay decision from the kind's distribution.
- * - Injected loss per kind is a fate decision, taken only before the heal time (mark `rpc-lost`).
+ * - Injected loss per kind is a fate decision, taken only before the heal time (mark `rpc-lost`);
+ *   injected latency per kind replaces the kind's latency, also only before the heal time.
  * - Partitions: a message is dropped if its direction is cut when it is sent, or if a cut of
  *   that direction started while it was in flight (even if healed before it arrives: the
  *   connection broke).
@@ -25,12 +26,18 @@ import type { Partitions } from './Partitions.ts';
 import { RpcLink } from './RpcLink.ts';
 import type { RpcMessage } from './RpcLink.ts';
 import type { SimContext } from './SimContext.ts';
+import { deliverTo } from './deliverTo.ts';
 import type { SimHost } from './SimHost.ts';
 
 /** RPC settings of a world. */
 export interface RpcConfig {
   readonly defaultLatency: DelayDistribution;
   readonly latencyByKind?: Partial<Record<RpcKind, DelayDistribution>>;
+  /**
+   * Injected latency per kind ("slow acks", "delayed notifications"): used instead of the
+   * kind's latency before the heal time only.
+   */
+  readonly injectedLatencyByKind?: Partial<Record<RpcKind, DelayDistribution>>;
   /** Probability of injected loss per kind (before the heal time only). */
   readonly lossByKind?: Partial<Record<RpcKind, number>>;
   /** Probability that a message from a host that crashed since still arrives; default 0.5. */
@@ -70,6 +77,7 @@ export class RpcNetwork {
   private readonly latency = new Map<RpcKind, DelayDistribution>();
   private readonly latencyLabel = new Map<RpcKind, string>();
   private readonly loss = new Map<RpcKind, number>();
+  private readonly injectedLatency = new Map<RpcKind, DelayDistribution>();
   private readonly lateP: number;
   private nextAskId = 1;
   private nextMessageId = 0;
@@ -82,6 +90,8 @@ export class RpcNetwork {
     for (const k of RPC_KINDS) {
       this.latency.set(k, config.latencyByKind?.[k] ?? config.defaultLatency);
       this.latencyLabel.set(k, `rpc.latency.${k}`);
+      const injected = config.injectedLatencyByKind?.[k];
+      if (injected !== undefined) this.injectedLatency.set(k, injected);
       const p = config.lossByKind?.[k];
       if (p !== undefined && p > 0) this.loss.set(k, p);
     }
@@ -199,7 +209,10 @@ export class RpcNetwork {
         return;
       }
     }
-    const latencyUs = this.ctx.choices.delay(this.latencyLabel.get(p.kind) as string, this.latency.get(p.kind) as DelayDistribution);
+    const injected = this.injectedLatency.size > 0 && this.ctx.clock.nowUs < this.ctx.healTimeUs
+      ? this.injectedLatency.get(p.kind) : undefined;
+    const latency = injected ?? (this.latency.get(p.kind) as DelayDistribution);
+    const latencyUs = this.ctx.choices.delay(this.latencyLabel.get(p.kind) as string, latency);
     link.enqueue({
       id, dueUs: 0, from, to, kind: p.kind, method: p.method, args: p.args, srcHost,
       srcIncarnation: srcHost.incarnation, dir, epoch: dir?.epoch ?? 0, askId: p.askId,
@@ -222,7 +235,7 @@ export class RpcNetwork {
     }
     trace.record(dst.host.id, 'rpc.deliver', { id: m.id });
     if (m.answer) this.arriveAnswer(m, dst);
-    else dst.mainThread.execute(m.method, () => this.invoke(dst, m));
+    else deliverTo(dst.mainThread, m.method, () => this.invoke(dst, m));
   }
 
   private dropReason(m: RpcMessage, dst: Endpoint): string | undefined {
@@ -246,7 +259,7 @@ export class RpcNetwork {
     }
     caller.pendingAsks.delete(m.askId);
     pending.timer.cancel();
-    caller.mainThread.execute('rpc.answer', () => {
+    deliverTo(caller.mainThread, 'rpc.answer', () => {
       if (m.ok) pending.future.complete(m.value);
       else pending.future.completeExceptionally(m.value);
     });

@@ -4,6 +4,7 @@
  */
 import type { ChoiceSource } from './ChoiceSource.ts';
 import type { EventQueue } from './EventQueue.ts';
+import type { ExecutorSlowdowns } from './ExecutorSlowdowns.ts';
 import type { Trace } from './Trace.ts';
 
 /** The virtual clock: the due time of the event being run, integer µs. */
@@ -18,4 +19,6 @@ export interface SimContext {
   readonly choices: ChoiceSource;
   /** Fault injections (loss, store failures, slow delays) stop at this time; +Infinity: never. */
   readonly healTimeUs: number;
+  /** Active "slow task" faults scaling executor task costs; absent in bare kernels. */
+  readonly slowdowns?: ExecutorSlowdowns;
 }

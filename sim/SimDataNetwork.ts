@@ -16,6 +16,7 @@ import { DataConnection } from './DataConnection.ts';
 import type { DataEnd, DataItem } from './DataConnection.ts';
 import type { Partitions } from './Partitions.ts';
 import type { SimContext } from './SimContext.ts';
+import { deliverTo } from './deliverTo.ts';
 import type { SimHost } from './SimHost.ts';
 
 interface Server {
@@ -153,7 +154,7 @@ export class SimDataNetwork {
     const ex = p.executor as Executor;
     if (item.kind === 'credit') {
       const n = item.n as number;
-      ex.execute('net.credit', () => {
+      deliverTo(ex, 'net.credit', () => {
         if (!DataConnection.reachable(c, p)) return;
         c.credit += n;
         p.handlers?.onCredit(n);
@@ -176,7 +177,7 @@ export class SimDataNetwork {
         if (DataConnection.reachable(c, end)) end.handlers?.onConnected();
       });
     } else if (item.kind === 'payload') {
-      ex.execute('net.payload', () => {
+      deliverTo(ex, 'net.payload', () => {
         if (DataConnection.reachable(c, end)) end.handlers?.onPayload(item.payload, item.priority === true);
       });
     } else if (item.kind === 'not-found') {

@@ -58,6 +58,8 @@ export class SimExecutor extends QueueEntry implements Executor {
       assert(false, `${this.name}: execute ${label}: costUs must be a non-negative integer, got ${costUs}`);
     }
     if (this.dead) return;
+    const slowdowns = this.ctx.slowdowns;
+    if (costUs > 0 && slowdowns !== undefined && slowdowns.any) costUs = slowdowns.scale(this.name, costUs);
     this.labels.push(label);
     this.tasks.push(task);
     this.costs.push(costUs);

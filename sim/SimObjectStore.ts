@@ -7,7 +7,9 @@
  * future as a task on the `on` executor (dropped if that executor died meanwhile: the effect
  * stays). Injected faults, only before the heal time: a failed operation (StorageError
  * `failed`, nothing happened) and, for writes and deletes, an unknown outcome (a fate decision
- * says whether it happened; the caller gets StorageError `unknown-outcome`).
+ * says whether it happened; the caller gets StorageError `unknown-outcome`), and failures of
+ * chosen `put`s only (`putFailure`). Each injected fault is marked (`store-failed`,
+ * `store-unknown-outcome`, or the `putFailure` mark).
  *
  * Invariants: stored objects are kept by reference; `list` and `paths` are sorted.
  */
@@ -15,6 +17,7 @@ import { CompletableFuture, StorageError } from '../engine/api/index.ts';
 import type { DelayDistribution, Executor, ObjectStore, StoredObject } from '../engine/api/index.ts';
 import { OneShotEntry, PRIORITY_NORMAL } from './EventQueue.ts';
 import type { SimContext } from './SimContext.ts';
+import { deliverTo } from './deliverTo.ts';
 
 /** Object store settings. Probabilities in [0, 1]; `slowFactor` >= 1 multiplies latencies. */
 export interface ObjectStoreConfig {
@@ -22,6 +25,15 @@ export interface ObjectStoreConfig {
   readonly failProbability?: number;
   readonly unknownOutcomeProbability?: number;
   readonly slowFactor?: number;
+  /**
+   * Failures of the `put`s whose path `applies` (e.g. only tasks' snapshot writes: an async
+   * snapshot failure), before the heal time only; each one is marked `mark`.
+   */
+  readonly putFailure?: {
+    readonly probability: number;
+    readonly applies: (path: string) => boolean;
+    readonly mark: string;
+  };
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: StorageError };
@@ -103,7 +115,7 @@ export class SimObjectStore implements ObjectStore {
       ctx.trace.record('store', 'store.end', {
         op: o.name, path: o.path, outcome: outcome.ok ? 'ok' : outcome.error.outcome,
       });
-      o.on.execute(`store.${o.name}`, () => {
+      deliverTo(o.on, `store.${o.name}`, () => {
         if (outcome.ok) future.complete(outcome.value as T);
         else future.completeExceptionally(outcome.error);
       });
@@ -116,6 +128,13 @@ export class SimObjectStore implements ObjectStore {
     const choices = this.ctx.choices;
     const failP = this.config.failProbability ?? 0;
     if (faulty && failP > 0 && choices.fate('store.fail', failP)) {
+      this.ctx.trace.mark('store', 'store-failed', { op: o.name, path: o.path });
+      return { ok: false, error: new StorageError(`${o.name} ${o.path} failed`, 'failed') };
+    }
+    const put = this.config.putFailure;
+    if (faulty && put !== undefined && o.name === 'put' && put.probability > 0 && put.applies(o.path)
+      && choices.fate('store.put-fail', put.probability)) {
+      this.ctx.trace.mark('store', put.mark, { op: o.name, path: o.path });
       return { ok: false, error: new StorageError(`${o.name} ${o.path} failed`, 'failed') };
     }
     const unknownP = this.config.unknownOutcomeProbability ?? 0;
@@ -123,6 +142,7 @@ export class SimObjectStore implements ObjectStore {
       const happened = choices.fate('store.unknown-applied', 0.5);
       if (happened) apply();
       this.ctx.trace.record('store', 'store.unknown-outcome', { op: o.name, path: o.path, happened });
+      this.ctx.trace.mark('store', 'store-unknown-outcome', { op: o.name, path: o.path, happened });
       return { ok: false, error: new StorageError(`${o.name} ${o.path}: outcome unknown`, 'unknown-outcome') };
     }
     return apply();

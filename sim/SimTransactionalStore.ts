@@ -40,8 +40,12 @@ export class SimTransactionalStore implements TransactionalStore {
   private readonly partitions = new Map<string, Partition>();
   private readonly txns = new Map<string, Txn>();
   private readonly committed: CommittedRecord[] = [];
-  /** The transaction of the last write (a sink writes record after record to one). */
-  private lastWrite: { readonly id: TransactionId; readonly p: Partition; readonly t: Txn } | undefined;
+  /**
+   * The transactions written to most recently, one per (sink, subtask) partition at most: each
+   * sink subtask writes record after record to one transaction, and the subtasks of a job take
+   * turns, so a single last-write slot would miss on almost every batch.
+   */
+  private recentWrites: { readonly id: TransactionId; readonly p: Partition; readonly t: Txn }[] = [];
 
   constructor(private readonly trace: Trace) {}
 
@@ -74,10 +78,17 @@ export class SimTransactionalStore implements TransactionalStore {
   }
 
   write(id: TransactionId, record: unknown, by: number): void {
-    const last = this.lastWrite;
-    // The per-record path: the same transaction as last time needs only the fencing check.
-    const t = last !== undefined && sameId(last.id, id) && by >= last.p.fencedBelow
-      ? last.t : this.existingForWrite(id, by);
+    // The per-record path: a transaction written to recently needs only the fencing check.
+    let t: Txn | undefined;
+    const recent = this.recentWrites;
+    for (let i = 0; i < recent.length; i++) {
+      const w = recent[i] as (typeof recent)[number];
+      if (sameId(w.id, id)) {
+        if (by >= w.p.fencedBelow) t = w.t;
+        break;
+      }
+    }
+    t ??= this.existingForWrite(id, by);
     if (t.status !== 'open') throw new TransactionStateError(`write to ${t.status} transaction ${show(id)}`);
     t.records.push(record);
   }
@@ -120,8 +131,10 @@ export class SimTransactionalStore implements TransactionalStore {
     return p;
   }
 
-  private fence(p: Partition, by: number, what: string): void {
+  /** `what` is a string or, on paths that must not build one per call, a function making it. */
+  private fence(p: Partition, by: number, describe: string | (() => string)): void {
     if (by < p.fencedBelow) {
+      const what = typeof describe === 'string' ? describe : describe();
       this.trace.record('txn-store', 'txn.fenced', { what, by, fencedBelow: p.fencedBelow });
       throw new FencedError(`${what} by attempt ${by}: fenced by attempt ${p.fencedBelow}`);
     }
@@ -129,12 +142,15 @@ export class SimTransactionalStore implements TransactionalStore {
 
   private existingForWrite(id: TransactionId, by: number): Txn {
     const t = this.existing(id, by, 'write');
-    this.lastWrite = { id: { ...id }, p: this.partition(id.sink, id.subtask), t };
+    const p = this.partition(id.sink, id.subtask);
+    // One slot per partition: the newest transaction of a partition replaces the older one.
+    this.recentWrites = this.recentWrites.filter((w) => w.p !== p);
+    this.recentWrites.push({ id: { ...id }, p, t });
     return t;
   }
 
   private existing(id: TransactionId, by: number, what: string): Txn {
-    this.fence(this.partition(id.sink, id.subtask), by, `${what} ${show(id)}`);
+    this.fence(this.partition(id.sink, id.subtask), by, () => `${what} ${show(id)}`);
     const t = this.txns.get(idKey(id));
     if (t === undefined) throw new TransactionStateError(`${what}: unknown transaction ${show(id)}`);
     return t;

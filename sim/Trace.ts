@@ -23,12 +23,27 @@ export interface TraceEvent {
   readonly attrs: TraceAttrs;
 }
 
-/** A subscription: when `predicate` holds for an event, `action` is queued. */
+/**
+ * A subscription: when `predicate` holds for an event (of one of `types`, when given), `action`
+ * is queued.
+ */
 interface Subscription {
   readonly id: number;
   readonly predicate: (e: TraceEvent) => boolean;
   readonly action: (e: TraceEvent) => void;
   readonly once: boolean;
+  readonly types: ReadonlySet<string> | undefined;
+}
+
+/** Options of {@link Trace.subscribe}. */
+export interface SubscribeOptions {
+  /** Unsubscribe after the first event that satisfies the predicate. */
+  readonly once?: boolean;
+  /**
+   * Only events of these types are offered to the predicate. Events no subscription can want
+   * and no storage keeps are then never built as objects, which keeps recording cheap.
+   */
+  readonly types?: readonly string[];
 }
 
 const EMPTY: TraceAttrs = Object.freeze({});
@@ -38,6 +53,10 @@ export class Trace {
   private readonly hasher = new TraceHash();
   private readonly markCounts = new Map<string, number>();
   private subscriptions: Subscription[] = [];
+  /** Subscriptions without `types` (they see every event). */
+  private untypedSubscriptions = 0;
+  /** Event type -> how many typed subscriptions name it. */
+  private readonly typedSubscriptions = new Map<string, number>();
   private nextSubscription = 0;
   private count = 0;
   /** One-entry cache of the last task label's hash (labels repeat a lot). */
@@ -98,10 +117,11 @@ export class Trace {
     }
     const limit = this.options.limit;
     const keep = limit === undefined || this.stored.length < limit;
-    if (!keep && this.subscriptions.length === 0) return;
+    const watched = this.untypedSubscriptions > 0 || this.typedSubscriptions.has(type);
+    if (!keep && !watched) return;
     const event: TraceEvent = { seq, timeUs, host, type, attrs };
     if (keep) this.stored.push(event);
-    if (this.subscriptions.length > 0) this.notify(event);
+    if (watched) this.notify(event);
   }
 
   /** Records mark `name` (an event of type `mark`) and counts it. */
@@ -136,25 +156,47 @@ export class Trace {
   }
 
   /**
-   * Subscribes: whenever an event satisfies `predicate`, `action(event)` is queued to run right
-   * after the current task. Returns a function that unsubscribes.
+   * Subscribes: whenever an event (of `options.types`, when given) satisfies `predicate`,
+   * `action(event)` is queued to run right after the current task; subscriptions are offered an
+   * event in the order they were made. Returns a function that unsubscribes (idempotent).
    */
   subscribe(
     predicate: (e: TraceEvent) => boolean,
     action: (e: TraceEvent) => void,
-    once = false,
+    options: SubscribeOptions = {},
   ): () => void {
     const id = this.nextSubscription++;
-    this.subscriptions = [...this.subscriptions, { id, predicate, action, once }];
-    return () => {
-      this.subscriptions = this.subscriptions.filter((s) => s.id !== id);
-    };
+    const types = options.types === undefined ? undefined : new Set(options.types);
+    const sub: Subscription = { id, predicate, action, once: options.once === true, types };
+    this.subscriptions = [...this.subscriptions, sub];
+    this.countSubscription(sub, 1);
+    return () => this.remove(sub);
+  }
+
+  private remove(sub: Subscription): void {
+    if (!this.subscriptions.includes(sub)) return;
+    this.subscriptions = this.subscriptions.filter((s) => s !== sub);
+    this.countSubscription(sub, -1);
+  }
+
+  /** Keeps the counts that let {@link record} skip events nobody watches. */
+  private countSubscription(sub: Subscription, delta: 1 | -1): void {
+    if (sub.types === undefined) {
+      this.untypedSubscriptions += delta;
+      return;
+    }
+    for (const type of sub.types) {
+      const n = (this.typedSubscriptions.get(type) ?? 0) + delta;
+      if (n === 0) this.typedSubscriptions.delete(type);
+      else this.typedSubscriptions.set(type, n);
+    }
   }
 
   private notify(event: TraceEvent): void {
     for (const s of this.subscriptions) {
+      if (s.types !== undefined && !s.types.has(event.type)) continue;
       if (!s.predicate(event)) continue;
-      if (s.once) this.subscriptions = this.subscriptions.filter((x) => x.id !== s.id);
+      if (s.once) this.remove(s);
       this.pendingActions.push(() => s.action(event));
     }
   }

@@ -153,6 +153,32 @@ describe('World budgets, faults and input', () => {
     expect(seen).toEqual([1000, 1000]);
   });
 
+  test('onTrace with types offers only those events, in subscription order, and unsubscribes', () => {
+    const seen: string[] = [];
+    const w = new World({ seed: 'x', traceLimit: 0 });
+    const offTyped = w.onTrace((e) => e.attrs['n'] !== 2, (e) => seen.push(`typed ${String(e.attrs['n'])}`),
+      { types: ['ping'] });
+    w.onTrace((e) => e.type === 'ping', (e) => seen.push(`all ${String(e.attrs['n'])}`));
+    w.onTrace(() => true, () => seen.push('pong'), { types: ['pong'], once: true });
+    w.addHost('h', (env) => {
+      env.executors.get('e').execute('t', () => {
+        env.tracer.event('ping', { n: 1 });
+        env.tracer.event('pong');
+        env.tracer.event('ping', { n: 2 });
+        env.tracer.event('pong');
+      });
+      env.executors.get('e').execute('u', () => {
+        offTyped();
+        offTyped();
+        env.tracer.event('ping', { n: 3 });
+      });
+    });
+    w.run();
+    expect(seen).toEqual(['typed 1', 'all 1', 'pong', 'all 2', 'all 3']);
+    expect(() => w.onTrace(() => true, () => {}, { types: 'ping' as unknown as string[] }))
+      .toThrow(SimInputError);
+  });
+
   test('onTrace actions run right after the current task', () => {
     const seen: string[] = [];
     const w = new World({ seed: 'x' });

@@ -15,6 +15,7 @@ import type { EngineEnv, HostId } from '../engine/api/index.ts';
 import { ChoiceSource } from './ChoiceSource.ts';
 import type { DecisionRecord, Override } from './ChoiceSource.ts';
 import { EventQueue, OneShotEntry, PRIORITY_SIM } from './EventQueue.ts';
+import { ExecutorSlowdowns } from './ExecutorSlowdowns.ts';
 import { InvariantChecks } from './InvariantChecks.ts';
 import { Partitions } from './Partitions.ts';
 import { RandomStreams } from './RandomStreams.ts';
@@ -75,6 +76,8 @@ export class World {
   readonly objectStore: SimObjectStore;
   /** The transactional store (sim-side view: `committedRecords()`). */
   readonly transactionalStore: SimTransactionalStore;
+  /** Active "slow task" faults: executor task costs scaled while they last. */
+  readonly slowdowns = new ExecutorSlowdowns();
 
   /** @throws SimInputError for invalid options (see WorldOptions). */
   constructor(options: WorldOptions) {
@@ -97,7 +100,7 @@ export class World {
       },
     });
     const queue = new EventQueue((n) => choices.order('order', n));
-    this.ctx = { clock: this.clock, queue, trace, choices, healTimeUs };
+    this.ctx = { clock: this.clock, queue, trace, choices, healTimeUs, slowdowns: this.slowdowns };
     this.rpcNet = new RpcNetwork(this.ctx, this.partitions, options.rpc ?? { defaultLatency: DEFAULT_RPC_LATENCY });
     this.dataNet = new SimDataNetwork(this.ctx, {
       partitions: this.partitions,
@@ -271,21 +274,29 @@ export class World {
 
   /**
    * Reacts to trace events: when `predicate(event)` holds, `action(event)` runs right after the
-   * current task, before any other event. Returns a function that unsubscribes.
-   * @throws SimInputError if `predicate` or `action` is not a function or `options` is not an
-   *   object.
+   * current task, before any other event. `options.once` unsubscribes after the first match;
+   * `options.types` offers only events of those types to the predicate (cheaper: other events
+   * need not be built). Returns a function that unsubscribes.
+   * @throws SimInputError if `predicate` or `action` is not a function, `options` is not an
+   *   object or `options.types` is not an array of strings.
    */
   onTrace(
     predicate: (e: TraceEvent) => boolean,
     action: (e: TraceEvent) => void,
-    options: { once?: boolean } = {},
+    options: { once?: boolean; types?: readonly string[] } = {},
   ): () => void {
     requireFunction(predicate, 'onTrace: predicate');
     requireFunction(action, 'onTrace: action');
     if (options === null || typeof options !== 'object') {
       throw new SimInputError('onTrace: options must be an object like { once: true }');
     }
-    return this.ctx.trace.subscribe(predicate, action, options.once === true);
+    const types = options.types;
+    if (types !== undefined && !(Array.isArray(types) && types.every((t) => typeof t === 'string'))) {
+      throw new SimInputError('onTrace: options.types must be an array of event type strings');
+    }
+    return this.ctx.trace.subscribe(predicate, action, {
+      once: options.once === true, ...(types === undefined ? {} : { types }),
+    });
   }
 
   /** Asks {@link run} to return after the current event. */

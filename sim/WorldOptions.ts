@@ -67,6 +67,10 @@ function validateRpc(rpc: RpcConfig): void {
     if (!RPC_KINDS.includes(kind as never)) throw new SimInputError(`rpc.latencyByKind: unknown kind ${kind}`);
     validateDistribution(d, `rpc.latencyByKind.${kind}`);
   }
+  for (const [kind, d] of Object.entries(rpc.injectedLatencyByKind ?? {})) {
+    if (!RPC_KINDS.includes(kind as never)) throw new SimInputError(`rpc.injectedLatencyByKind: unknown kind ${kind}`);
+    validateDistribution(d, `rpc.injectedLatencyByKind.${kind}`);
+  }
   for (const [kind, p] of Object.entries(rpc.lossByKind ?? {})) {
     if (!RPC_KINDS.includes(kind as never)) throw new SimInputError(`rpc.lossByKind: unknown kind ${kind}`);
     requireProbability(p, `rpc.lossByKind.${kind}`);
@@ -81,6 +85,14 @@ function validateStore(s: ObjectStoreConfig): void {
   if (s.failProbability !== undefined) requireProbability(s.failProbability, 'objectStore.failProbability');
   if (s.unknownOutcomeProbability !== undefined) {
     requireProbability(s.unknownOutcomeProbability, 'objectStore.unknownOutcomeProbability');
+  }
+  if (s.putFailure !== undefined) {
+    const f = s.putFailure;
+    requireProbability(f.probability, 'objectStore.putFailure.probability');
+    if (typeof f.applies !== 'function') throw new SimInputError('objectStore.putFailure.applies must be a function');
+    if (typeof f.mark !== 'string' || f.mark === '') {
+      throw new SimInputError('objectStore.putFailure.mark must be a non-empty string');
+    }
   }
   if (s.slowFactor !== undefined && !(Number.isFinite(s.slowFactor) && s.slowFactor >= 1)) {
     throw new SimInputError(`objectStore.slowFactor must be a finite number >= 1, got ${String(s.slowFactor)}`);

@@ -120,4 +120,25 @@ describe('SimTransactionalStore', () => {
     t.commit(id(1, 1), 2);
     t.initTransactions('s', 1, 1);
   });
+
+  test('interleaved writers keep their transactions apart, and a fenced writer is refused', () => {
+    const { w, env } = withHost({});
+    const t = env.transactionalStore;
+    const sub = (subtask: number, attempt: number): TransactionId => ({ sink: 's', subtask, attempt, epoch: 0 });
+    for (const s of [0, 1, 2]) {
+      t.initTransactions('s', s, 1);
+      t.begin(sub(s, 1), 1);
+    }
+    for (let i = 0; i < 3; i++) for (const s of [0, 1, 2]) t.write(sub(s, 1), `${s}.${i}`, 1);
+    t.initTransactions('s', 1, 2);
+    expect(() => t.write(sub(1, 1), 'zombie', 1)).toThrow(FencedError);
+    t.write(sub(0, 1), '0.3', 1);
+    for (const s of [0, 2]) {
+      t.preCommit(sub(s, 1), 1);
+      t.commit(sub(s, 1), 1);
+    }
+    expect(w.transactionalStore.committedRecords().map((r) => r.record))
+      .toEqual(['0.0', '0.1', '0.2', '0.3', '2.0', '2.1', '2.2']);
+    expect(t.list('s', 1).map((i) => [i.status, i.records])).toEqual([['open', 3]]);
+  });
 });

@@ -275,6 +275,9 @@ export class CheckpointCoordinator {
       this.env.tracer.mark('checkpoint-expired', { checkpointId: id });
       this.abortPendingCheckpoint(pc, new CheckpointException('CHECKPOINT_EXPIRED'), undefined);
     }));
+    this.env.tracer.event('checkpoint.plan', { checkpointId: id,
+      waitFor: plan.tasksToWaitFor.map((t) => t.attemptId).join(','),
+      finished: plan.finishedTasks.map((t) => t.attemptId).join(',') });
     this.env.tracer.event('checkpoint.triggered', { checkpointId: id, timestampUs });
     return pc;
   }

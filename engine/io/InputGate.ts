@@ -157,13 +157,15 @@ export class InputGate {
   }
 
   /**
-   * Runs `callback` once, as a task on the executor, when a buffer is available: right away
-   * (still as a task) if one is available now. Dropped if the gate closes first.
+   * Runs `callback` once when a buffer is available: if one is available now, as a task on the
+   * executor (never re-entrantly); otherwise inside the network task that queues the next buffer,
+   * as Flink completes the gate's availability future on the thread that queued the channel.
+   * Dropped if the gate closes first.
    */
   onAvailable(callback: () => void): void {
     if (this.state === 'closed' || this.state === 'failed') return;
     this.listeners.push(callback);
-    if (this.isAvailable()) this.notifyAvailable();
+    if (this.isAvailable()) this.notifyAvailableLater();
   }
 
   /** Lets the producer of `channel` send again after the aligned barrier it delivered. */
@@ -251,7 +253,7 @@ export class InputGate {
     if (this.state !== 'running') return;
     const wasAvailable = this.channelsWithData.length > 0;
     this.queueChannel(channel, priority);
-    if (!wasAvailable && this.listeners.length > 0) this.notifyAvailable();
+    if (!wasAvailable && this.listeners.length > 0) this.notifyAvailableNow();
   }
 
   private onChannelError(channel: number, error: Error): void {
@@ -266,13 +268,26 @@ export class InputGate {
     this.onErrorCallback(error);
   }
 
-  private notifyAvailable(): void {
+  private notifyAvailableLater(): void {
     const listeners = this.listeners;
     this.listeners = [];
     for (const listener of listeners) {
       this.executor.execute('io.gate.available', () => {
         if (this.state === 'running') listener();
       });
+    }
+  }
+
+  /**
+   * Runs the listeners in the current task (a network callback on this gate's executor), which
+   * saves the simulator an event per buffer; a listener that closes the gate stops the rest.
+   */
+  private notifyAvailableNow(): void {
+    const listeners = this.listeners;
+    this.listeners = [];
+    for (const listener of listeners) {
+      if (this.state !== 'running') return;
+      listener();
     }
   }
 }

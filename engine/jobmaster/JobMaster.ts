@@ -193,6 +193,8 @@ export class JobMaster {
 
   private disconnectTaskManager(te: RpcAddress, cause: string): void {
     this.env.tracer.event('jm.taskManagerLost', { taskExecutor: te, cause });
+    // If it is alive after all (paused, cut off), it frees the job's slots and offers them again.
+    this.gateway(te).disconnectJobManager(JOB_MASTER_ADDRESS, cause);
     const gone = this.slotPool.releaseTaskManager(te);
     this.heartbeats.unmonitor(te);
     for (const ev of this.graph.allVertices()) {

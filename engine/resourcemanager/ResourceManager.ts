@@ -66,7 +66,7 @@ export class ResourceManager {
     const a = call.args;
     switch (call.method) {
       case 'registerTaskExecutor':
-        return this.registerTaskExecutor(a[0] as RpcAddress, a[1] as HostId, a[2] as number);
+        return this.registerTaskExecutor(a[0] as RpcAddress, a[1] as HostId, a[2] as (RpcAddress | undefined)[]);
       case 'declareRequiredSlots':
         this.requirements.set(a[0] as RpcAddress, a[1] as number);
         this.allocate();
@@ -85,18 +85,25 @@ export class ResourceManager {
     }
   }
 
-  private registerTaskExecutor(te: RpcAddress, host: HostId, numSlots: number): void {
-    this.env.tracer.event('rm.taskExecutorRegistered', { taskExecutor: te, slots: numSlots });
+  private registerTaskExecutor(te: RpcAddress, host: HostId, slotReport: readonly (RpcAddress | undefined)[]): void {
+    this.env.tracer.event('rm.taskExecutorRegistered', { taskExecutor: te, slots: slotReport.length });
     const gateway = new TaskExecutorGatewayClient(this.env.rpc, RESOURCE_MANAGER_ADDRESS, te, this.config.rpcTimeoutUs);
-    this.registrations.set(te, { host, slots: new Array<RpcAddress | undefined>(numSlots).fill(undefined), gateway });
+    // The slot report says which slots are still allocated (a TaskExecutor that was only cut off
+    // keeps its allocations), so nothing is handed out twice.
+    this.registrations.set(te, { host, slots: [...slotReport], gateway });
     this.heartbeats.monitor(te);
     this.allocate();
   }
 
   private taskExecutorLost(te: RpcAddress, reason: string): void {
     this.env.tracer.event('rm.taskExecutorLost', { taskExecutor: te, reason });
+    // If it is alive after all (paused, cut off), it registers again (ResourceManager
+    // closeTaskManagerConnection -> TaskExecutor reconnects).
+    this.registrations.get(te)?.gateway.disconnectResourceManager(reason);
     this.registrations.delete(te);
     this.heartbeats.unmonitor(te);
+    // Its slots were part of what the JobMasters were given: hand out replacements.
+    this.allocate();
   }
 
   /** Hands free slots to JobMasters whose requirement exceeds their allocation. */

@@ -8,8 +8,11 @@ import type { RpcService } from '../api/Rpc.ts';
 import type { CompletableFuture } from '../util/CompletableFuture.ts';
 
 export interface ResourceManagerGateway {
-  /** A TaskExecutor registers with its slot count; a re-registration replaces the old one. */
-  registerTaskExecutor(taskExecutor: RpcAddress, host: HostId, numSlots: number): CompletableFuture<void>;
+  /**
+   * A TaskExecutor registers with its slot report (per slot, the JobMaster it is allocated to);
+   * a re-registration replaces the old one.
+   */
+  registerTaskExecutor(taskExecutor: RpcAddress, host: HostId, slots: readonly (RpcAddress | undefined)[]): CompletableFuture<void>;
   /** The JobMaster asks for `count` more slots in total (a declarative requirement). */
   declareRequiredSlots(jobMaster: RpcAddress, count: number): void;
   /** The answer to the ResourceManager's heartbeat request. */
@@ -27,9 +30,9 @@ export class ResourceManagerGatewayClient implements ResourceManagerGateway {
     private readonly timeoutUs: number,
   ) {}
 
-  registerTaskExecutor(taskExecutor: RpcAddress, host: HostId, numSlots: number): CompletableFuture<void> {
+  registerTaskExecutor(taskExecutor: RpcAddress, host: HostId, slots: readonly (RpcAddress | undefined)[]): CompletableFuture<void> {
     return this.rpc.ask(this.self, this.target, 'registration', 'registerTaskExecutor',
-      [taskExecutor, host, numSlots], this.timeoutUs);
+      [taskExecutor, host, [...slots]], this.timeoutUs);
   }
   declareRequiredSlots(jobMaster: RpcAddress, count: number): void {
     this.rpc.tell(this.self, this.target, 'registration', 'declareRequiredSlots', [jobMaster, count]);

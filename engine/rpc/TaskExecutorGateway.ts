@@ -19,6 +19,10 @@ export interface TaskExecutorGateway {
   requestSlot(slotIndex: number, jobMaster: RpcAddress): void;
   /** The JobMaster frees a slot it no longer needs. */
   freeSlot(slotIndex: number): void;
+  /** The JobMaster lost this TaskExecutor (heartbeat timeout): free the job's slots. */
+  disconnectJobManager(jobMaster: RpcAddress, cause: string): void;
+  /** The ResourceManager lost this TaskExecutor: register again. */
+  disconnectResourceManager(cause: string): void;
   /** Heartbeat request from the JobMaster or ResourceManager; answered with a heartbeat. */
   requestHeartbeat(from: RpcAddress): void;
   /** An OperatorEvent from a coordinator; completes when the task accepted it. */
@@ -56,6 +60,12 @@ export class TaskExecutorGatewayClient implements TaskExecutorGateway {
   }
   freeSlot(slotIndex: number): void {
     this.rpc.tell(this.self, this.target, 'registration', 'freeSlot', [slotIndex]);
+  }
+  disconnectJobManager(jobMaster: RpcAddress, cause: string): void {
+    this.rpc.tell(this.self, this.target, 'control', 'disconnectJobManager', [jobMaster, cause]);
+  }
+  disconnectResourceManager(cause: string): void {
+    this.rpc.tell(this.self, this.target, 'registration', 'disconnectResourceManager', [cause]);
   }
   requestHeartbeat(from: RpcAddress): void {
     this.rpc.tell(this.self, this.target, 'heartbeat', 'requestHeartbeat', [from]);

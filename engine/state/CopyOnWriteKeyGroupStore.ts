@@ -24,10 +24,20 @@ import type { KeyGroupRange } from './KeyGroupRange.ts';
 import type { PartitionKey } from './KeyGroupRangeAssignment.ts';
 import type { ScheduledTimer } from './InternalTimer.ts';
 
-/** A stored state value with the version it was written at. Never mutated once shared. */
+/**
+ * A stored state value with the version it was written at. Read-only to everyone but the store,
+ * which rewrites an entry in place only while no running snapshot can reference it (its version
+ * is at least the highest running snapshot version), so a snapshot never sees a later write.
+ */
 export interface StateEntry {
   readonly data: unknown;
   readonly version: number;
+}
+
+/** The store's own, writable view of a {@link StateEntry}. */
+interface MutableStateEntry {
+  data: unknown;
+  version: number;
 }
 
 /** What a snapshot captures of one key group: frozen maps that later writes never touch. */
@@ -76,7 +86,16 @@ export class CopyOnWriteKeyGroupStore {
       cell = { map: new Map(), version: this.stateVersion };
       group.states.set(name, cell);
     }
-    this.ownedMap(cell).set(key, { data, version: this.stateVersion });
+    const map = this.ownedMap(cell);
+    // The per-record path: an entry no running snapshot can share is rewritten in place, which
+    // saves an allocation per state update; otherwise a new entry leaves the shared one alone.
+    const entry = map.get(key) as MutableStateEntry | undefined;
+    if (entry !== undefined && entry.version >= this.highestRequiredSnapshotVersion) {
+      entry.data = data;
+      entry.version = this.stateVersion;
+    } else {
+      map.set(key, { data, version: this.stateVersion });
+    }
   }
 
   /** Removes `key` from state `name`; drops the cell and key group when they become empty. */
@@ -173,8 +192,11 @@ export class CopyOnWriteKeyGroupStore {
     this.runningSnapshotVersions.add(version);
     this.highestRequiredSnapshotVersion = version;
     const groups = new Map<number, KeyGroupSnapshotData>();
-    for (const keyGroup of this.keyGroupsWithData()) {
-      const cells = this.group(keyGroup) as KeyGroupCells;
+    const start = this.keyGroupRange.startKeyGroup;
+    for (let i = 0; i < this.groups.length; i++) {
+      const cells = this.groups[i];
+      if (cells === undefined) continue;
+      const keyGroup = start + i;
       const states = new Map<string, ReadonlyMap<PartitionKey, StateEntry>>();
       for (const [name, cell] of cells.states) {
         states.set(name, cell.map);

@@ -17,8 +17,14 @@ export function deepFreeze<T>(value: T): T {
     return value;
   }
   const obj = value as Record<string, unknown>;
+  // Only object children need the own-property check (for-in also visits inherited enumerable
+  // keys); most state values are flat records of primitives, which then cost no call at all.
   for (const key in obj) {
-    if (Object.prototype.propertyIsEnumerable.call(obj, key)) deepFreezeChild(obj[key]);
+    const child = obj[key];
+    if (typeof child === 'object' && child !== null
+      && Object.prototype.propertyIsEnumerable.call(obj, key)) {
+      deepFreeze(child);
+    }
   }
   return value;
 }

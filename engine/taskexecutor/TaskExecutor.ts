@@ -30,6 +30,10 @@ export class TaskExecutor {
   private readonly rm: ResourceManagerGatewayClient;
   private readonly jm: JobMasterGatewayClient;
   private registered = false;
+  private registering = false;
+  private lastRmHeartbeatUs = 0;
+  /** The last heartbeat request of each JobMaster this TaskExecutor offered slots to, µs. */
+  private readonly lastJmHeartbeatUs = new Map<RpcAddress, number>();
   /**
    * Final operator state of tasks that finished here, by attempt. Only the harness reads it
    * (the end-to-end oracle compares it with the reference fold); the engine never does.
@@ -37,7 +41,7 @@ export class TaskExecutor {
   readonly finalStates = new Map<ExecutionAttemptId, readonly OperatorSnapshot[]>();
 
   constructor(private readonly env: EngineEnv, private readonly config: ClusterConfiguration) {
-    this.address = taskExecutorAddress(env.host);
+    this.address = taskExecutorAddress(env.host, env.clock.nowUs());
     this.main = env.executors.get('taskexecutor/main');
     this.slots = new TaskSlotTable(config.slotsPerTaskManager);
     this.rm = new ResourceManagerGatewayClient(env.rpc, this.address, RESOURCE_MANAGER_ADDRESS, config.rpcTimeoutUs);
@@ -49,6 +53,7 @@ export class TaskExecutor {
   start(): void {
     this.env.rpc.startEndpoint(this.address, this.main, (call) => this.handle(call));
     this.register();
+    this.main.schedule('heartbeat-monitor', this.config.heartbeatIntervalUs, () => this.monitorHeartbeats());
   }
 
   /** Running tasks, for tests. */
@@ -57,15 +62,56 @@ export class TaskExecutor {
   }
 
   private register(): void {
-    this.rm.registerTaskExecutor(this.address, this.env.host, this.config.slotsPerTaskManager)
+    if (this.registering) return;
+    this.registering = true;
+    this.rm.registerTaskExecutor(this.address, this.env.host, this.slots.allocations())
       .whenComplete((_v, err) => {
+        this.registering = false;
         if (err === undefined) {
           this.registered = true;
+          this.lastRmHeartbeatUs = this.env.clock.nowUs();
           this.env.tracer.event('te.registered', {});
         } else {
           this.main.schedule('registration-retry', this.config.registrationRetryUs, () => this.register());
         }
       });
+  }
+
+  /**
+   * The TaskExecutor's side of the heartbeats: a ResourceManager that stopped asking means we
+   * were dropped (register again); a JobMaster that stopped asking means it lost us (free its
+   * slots, failing their tasks, so they can be offered again).
+   * @see org.apache.flink.runtime.taskexecutor.TaskExecutor (heartbeat timeouts with RM and JM)
+   */
+  private monitorHeartbeats(): void {
+    const now = this.env.clock.nowUs();
+    const timeout = this.config.heartbeatTimeoutUs;
+    if (this.registered && now - this.lastRmHeartbeatUs > timeout) {
+      this.disconnectResourceManager('heartbeat of the ResourceManager timed out');
+    }
+    for (const [jm, last] of [...this.lastJmHeartbeatUs]) {
+      if (now - last > timeout) this.disconnectJobManager(jm, 'heartbeat of the JobMaster timed out');
+    }
+    this.main.schedule('heartbeat-monitor', this.config.heartbeatIntervalUs, () => this.monitorHeartbeats());
+  }
+
+  private disconnectResourceManager(cause: string): void {
+    this.env.tracer.event('te.rmDisconnected', { cause });
+    this.registered = false;
+    this.register();
+  }
+
+  private disconnectJobManager(jm: RpcAddress, cause: string): void {
+    this.lastJmHeartbeatUs.delete(jm);
+    const slots = this.slots.slotsOf(jm);
+    if (slots.length === 0) return;
+    this.env.tracer.event('te.jmDisconnected', { cause, slots: slots.length });
+    for (const i of slots) {
+      for (const t of this.slots.freeSlot(i)) this.tasks.get(t)?.failExternally(`JobManager disconnected: ${cause}`);
+      // Sent even while (re-)registering: it travels behind the registration on the same link,
+      // so the ResourceManager learns of the free slot whatever the slot report said.
+      this.rm.notifySlotFree(this.address, i);
+    }
   }
 
   private handle(call: RpcCall): unknown {
@@ -85,10 +131,21 @@ export class TaskExecutor {
         return undefined;
       case 'requestHeartbeat': {
         const from = a[0] as RpcAddress;
-        if (from === RESOURCE_MANAGER_ADDRESS) this.rm.heartbeatFromTaskManager(this.address);
-        else this.jm.heartbeatFromTaskManager(this.address);
+        if (from === RESOURCE_MANAGER_ADDRESS) {
+          this.lastRmHeartbeatUs = this.env.clock.nowUs();
+          this.rm.heartbeatFromTaskManager(this.address);
+        } else {
+          if (this.lastJmHeartbeatUs.has(from)) this.lastJmHeartbeatUs.set(from, this.env.clock.nowUs());
+          this.jm.heartbeatFromTaskManager(this.address);
+        }
         return undefined;
       }
+      case 'disconnectJobManager':
+        this.disconnectJobManager(a[0] as RpcAddress, a[1] as string);
+        return undefined;
+      case 'disconnectResourceManager':
+        this.disconnectResourceManager(a[0] as string);
+        return undefined;
       case 'triggerCheckpoint': {
         const task = this.tasks.get(a[0] as ExecutionAttemptId);
         if (task === undefined) {
@@ -113,6 +170,7 @@ export class TaskExecutor {
   private requestSlot(slotIndex: number, jobMaster: RpcAddress): void {
     if (!this.registered) this.registered = true; // the RM knows us, so registration went through
     if (!this.slots.allocateSlot(slotIndex, jobMaster)) return;
+    if (!this.lastJmHeartbeatUs.has(jobMaster)) this.lastJmHeartbeatUs.set(jobMaster, this.env.clock.nowUs());
     this.env.tracer.event('te.slotAllocated', { slot: slotIndex });
     this.jm.offerSlots([{ taskExecutor: this.address, host: this.env.host, slotIndex }])
       .whenComplete((accepted, err) => {

@@ -40,6 +40,16 @@ export class TaskSlotTable {
     return tasks;
   }
 
+  /** Per slot, the JobMaster it is allocated to (a slot report). */
+  allocations(): (RpcAddress | undefined)[] {
+    return this.slots.map((s) => s.jobMaster);
+  }
+
+  /** Indexes of the slots allocated to `jobMaster`. */
+  slotsOf(jobMaster: RpcAddress): number[] {
+    return this.slots.flatMap((s, i) => (s.jobMaster === jobMaster ? [i] : []));
+  }
+
   isAllocated(index: number): boolean {
     return this.slots[index]?.jobMaster !== undefined;
   }

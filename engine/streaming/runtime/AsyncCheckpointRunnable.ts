@@ -69,17 +69,36 @@ export class AsyncCheckpointRunnable {
         data: s.data,
       }));
     });
-    CompletableFuture.allOf(writes).whenComplete((handles, error) => {
-      if (error !== undefined || handles === undefined) this.fail(error);
-      else this.report(handles);
+    // Wait for every write, failed or not, so cleanup knows what exists.
+    const settled = writes.map((w) => w.thenApply((h): OperatorSubtaskStateHandle | undefined => h).exceptionally(() => undefined));
+    CompletableFuture.allOf(settled).whenComplete((results) => {
+      const written = (results ?? []).filter((h): h is OperatorSubtaskStateHandle => h !== undefined);
+      const failure = writes.find((w) => w.isCompletedExceptionally());
+      if (failure !== undefined) {
+        this.discardWritten(written);
+        let error: unknown;
+        try {
+          failure.getNow();
+        } catch (e) {
+          error = e;
+        }
+        this.fail(error);
+      } else if (this.state !== 'RUNNING') {
+        // Discarded (aborted) while uploading: the JobMaster may already have cleaned the
+        // checkpoint's directory, so the task removes what it wrote itself (Flink's cleanup()).
+        this.discardWritten(written);
+        this.o.onDone();
+      } else {
+        this.report(written);
+      }
     });
   }
 
+  private discardWritten(handles: readonly OperatorSubtaskStateHandle[]): void {
+    for (const h of handles) this.o.env.objectStore.delete(h.handle.path, this.o.asyncExecutor);
+  }
+
   private report(handles: OperatorSubtaskStateHandle[]): void {
-    if (this.state !== 'RUNNING') {
-      this.o.onDone();
-      return;
-    }
     this.state = 'COMPLETED';
     const { env, checkpointId, attemptId } = this.o;
     env.tracer.event('checkpoint.asyncDone', { checkpointId, task: attemptId });

@@ -1,0 +1,136 @@
+/**
+ * fast-check arbitrary of whole RunSpecs (DESIGN.md "A run is data"), built to shrink well:
+ * fewer faults, fewer records, lower parallelism, fewer overrides, simpler configurations; the
+ * seed is wrapped so it never shrinks. Generated runs use a restart strategy with unlimited
+ * attempts and crashed hosts come back at the heal time (simulate does that), so liveness can be
+ * judged after healing.
+ */
+import fc from 'fast-check';
+import { FLIGHTS_FILE_SIZE } from '../../sim/workloads/flights.ts';
+import {
+  RUN_SPEC_VERSION, type Fault, type FaultTrigger, type JobSpec, type RunMode, type RunSpec,
+} from '../../sim/run/RunSpec.ts';
+import { faultPlanArbitrary } from './faultArbitrary.ts';
+import { generatedJobArbitrary } from './generatedJobArbitrary.ts';
+
+export type ExploreJob = 'flights' | 'wordcount' | 'generated';
+
+export interface RunSpecArbitraryOptions {
+  readonly job: ExploreJob;
+  readonly mode: RunMode;
+  /** Largest input (flights records, generated records). Default 2000. */
+  readonly maxRecords?: number;
+  /** Largest parallelism. Default 4. */
+  readonly maxParallelism?: number;
+  /** Planted bugs to switch on in every run. */
+  readonly mutations?: readonly string[];
+  /** Largest number of faults. Default 6. */
+  readonly maxFaults?: number;
+}
+
+/** Virtual time the job should span, ms: long enough for about ten checkpoint intervals. */
+const TARGET_SPAN_MS = 1000;
+
+function jobArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<JobSpec> {
+  const maxRecords = o.maxRecords ?? 2000;
+  switch (o.job) {
+    case 'flights':
+      return fc.record({
+        length: fc.integer({ min: Math.min(50, maxRecords), max: maxRecords }),
+        from: fc.integer({ min: 0, max: FLIGHTS_FILE_SIZE - maxRecords }),
+      }).map(({ length, from }) => ({ kind: 'flights' as const, selection: { from, to: from + length } }));
+    case 'wordcount':
+      return fc.constant({ kind: 'wordcount' as const });
+    case 'generated':
+      return generatedJobArbitrary({ maxRecords, maxParallelism: Math.min(2, o.maxParallelism ?? 4) })
+        .map((spec) => ({ kind: 'generated' as const, spec }));
+  }
+}
+
+function recordsOf(job: JobSpec): number {
+  if (job.kind === 'flights') return job.selection.to - job.selection.from;
+  if (job.kind === 'generated') return job.spec.records.reduce((n, r) => n + r.length, 0);
+  return 200;
+}
+
+/** Re-aims faults generated for the largest cluster at the one this run has (modulo). */
+function fitFaults(faults: readonly Fault[], taskManagers: number, parallelism: number): Fault[] {
+  const tm = (h: string): string => {
+    const m = /^taskmanager-(\d+)$/.exec(h);
+    return m === null ? h : `taskmanager-${((Number(m[1]) - 1) % taskManagers) + 1}`;
+  };
+  const task = (t: string): string => {
+    const m = /^(v\d+)#(\d+)$/.exec(t);
+    return m === null ? t : `${m[1]}#${Number(m[2]) % parallelism}`;
+  };
+  const when = (w: FaultTrigger): FaultTrigger =>
+    'at' in w && w.at.kind === 'task' && w.at.task !== undefined ? { at: { ...w.at, task: task(w.at.task) } } : w;
+  return faults.flatMap((f): Fault[] => {
+    switch (f.type) {
+      case 'crash':
+      case 'pause':
+        return [{ ...f, host: tm(f.host), when: when(f.when) }];
+      case 'partition': {
+        const a = tm(f.a);
+        const b = tm(f.b);
+        return a === b ? [] : [{ ...f, a, b, when: when(f.when) }];
+      }
+      case 'global-failure':
+        return [{ ...f, when: when(f.when) }];
+      default:
+        return [f];
+    }
+  });
+}
+
+/** RunSpecs for explore and the property suites. */
+export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSpec> {
+  const maxP = o.maxParallelism ?? 4;
+  const maxTaskManagers = Math.ceil(maxP / 2);
+  const healTimeMs = Math.round(TARGET_SPAN_MS * 0.6);
+  const seed = fc.noShrink(fc.integer({ min: 0, max: 0x7fffffff })).map((n) => `s${n}`);
+  const overrides = fc.array(fc.record({ decision: fc.nat({ max: 20_000 }), alternative: fc.nat({ max: 3 }) }), { maxLength: 8 })
+    .map((os) => {
+      const seen = new Set<number>();
+      return os.filter((x) => {
+        if (seen.has(x.decision)) return false;
+        seen.add(x.decision);
+        return true;
+      });
+    });
+  const tasks = Array.from({ length: maxP }, (_x, i) => [`v0#${i}`, `v1#${i}`]).flat();
+  return fc.record({
+    seed,
+    job: jobArbitrary(o),
+    parallelism: fc.integer({ min: 1, max: maxP }),
+    intervalMs: fc.constantFrom(100, 50, 200),
+    maxConcurrent: fc.constantFrom(1, 2),
+    tolerableFailures: fc.constantFrom(0, 1, 10),
+    faults: faultPlanArbitrary({ taskManagers: maxTaskManagers, healTimeMs, tasks, maxFaults: o.maxFaults ?? 6 }),
+    overrides,
+  }).map((base): RunSpec => {
+    const taskManagers = Math.ceil(base.parallelism / 2);
+    const records = recordsOf(base.job);
+    const sourceCostMs = Math.min(5, Math.max(0.01, (TARGET_SPAN_MS * base.parallelism) / Math.max(1, records)));
+    return {
+      version: RUN_SPEC_VERSION,
+      seed: base.seed,
+      job: base.job,
+      parallelism: base.parallelism,
+      taskManagers,
+      ...(base.job.kind === 'flights' ? { costsMs: { 'flights-source': Math.round(sourceCostMs * 1000) / 1000 } } : {}),
+      checkpoint: {
+        mode: o.mode,
+        intervalMs: base.intervalMs,
+        maxConcurrent: base.maxConcurrent,
+        tolerableFailures: base.tolerableFailures,
+      },
+      restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
+      faults: fitFaults(base.faults, taskManagers, base.parallelism),
+      healTimeMs,
+      budgets: { maxEvents: 5_000_000, maxTimeMs: TARGET_SPAN_MS * 30 },
+      overrides: base.overrides,
+      mutations: [...(o.mutations ?? [])],
+    };
+  });
+}

@@ -1,0 +1,48 @@
+/**
+ * A repro file: a RunSpec plus the violated property, the trace hash, and the versions of
+ * checkpoint-sim and of this format (DESIGN.md "A repro file is a RunSpec plus ..."). `replay`
+ * reads it back; a malformed file is refused with a one-line reason.
+ */
+import type { RunSpec } from '../../sim/run/RunSpec.ts';
+
+export const REPRO_FORMAT_VERSION = 1;
+
+export interface Repro {
+  readonly format: 'checkpoint-sim-repro';
+  readonly formatVersion: number;
+  /** checkpoint-sim's version that wrote it. */
+  readonly checkpointSimVersion: string;
+  /** The violated property, e.g. `end-to-end-exactly-once`. */
+  readonly property: string;
+  /** One line: what was violated. */
+  readonly summary: string;
+  readonly traceHash: string;
+  /** `unshrunk` while shrinking is under way, `shrunk` when it is done. */
+  readonly stage: 'unshrunk' | 'shrunk';
+  /** fast-check's seed and path of the counterexample, for `replay --seed --path`. */
+  readonly fastCheck?: { readonly seed: number; readonly path: string };
+  readonly spec: RunSpec;
+}
+
+/** A repro file that cannot be used. */
+export class ReproFormatError extends Error {
+  override readonly name = 'ReproFormatError';
+}
+
+/**
+ * Checks a parsed repro file's shape (not the spec itself; simulate validates that).
+ * @throws ReproFormatError with a one-line reason.
+ */
+export function parseRepro(value: unknown): Repro {
+  if (value === null || typeof value !== 'object') throw new ReproFormatError('repro file is not a JSON object');
+  const r = value as Record<string, unknown>;
+  if (r['format'] !== 'checkpoint-sim-repro') throw new ReproFormatError('not a checkpoint-sim repro file (format field missing)');
+  if (r['formatVersion'] !== REPRO_FORMAT_VERSION) {
+    throw new ReproFormatError(`repro format version ${String(r['formatVersion'])} is not supported (expected ${REPRO_FORMAT_VERSION})`);
+  }
+  for (const k of ['property', 'summary', 'traceHash', 'checkpointSimVersion'] as const) {
+    if (typeof r[k] !== 'string') throw new ReproFormatError(`repro field ${k} must be a string`);
+  }
+  if (r['spec'] === null || typeof r['spec'] !== 'object') throw new ReproFormatError('repro field spec must be an object');
+  return value as Repro;
+}

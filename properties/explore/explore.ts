@@ -1,0 +1,263 @@
+/**
+ * explore: fast-check searches the world. For each mode it generates RunSpecs, simulates them,
+ * judges each with the oracles, and on the first violation writes the unshrunk repro at once,
+ * lets fast-check shrink it, and replaces the file with the shrunk repro. A sample of runs is
+ * simulated twice to prove determinism (a mismatch is a harness failure, exit code 3), and a
+ * sample of completed checkpoints is forked into restore fan-out runs (oracle 2), which do not
+ * count in the per-mode figures.
+ *
+ * The wall clock and file writing are handed in (STYLE.md: only cli/ and bench/ read real time),
+ * as are simulate and the judge, so tests can inject a nondeterministic fake.
+ */
+import fc from 'fast-check';
+import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
+import type { Fault, RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
+import { runSpecArbitrary, type ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
+import { REPRO_FORMAT_VERSION, type Repro } from './Repro.ts';
+
+export type Expectation = 'exactly-once' | 'at-least-once';
+
+/** What a judge says of one run. */
+export interface Judgement {
+  readonly violations: readonly Violation[];
+  /** Records committed more than once (at-least-once), 0 otherwise. */
+  readonly duplicates: number;
+}
+
+export type Simulate = (spec: RunSpec) => RunResult;
+export type Judge = (result: RunResult, expect: Expectation) => Judgement;
+
+/** The determinism self-check failed: the harness itself is broken (exit code 3). */
+export class HarnessError extends Error {
+  override readonly name = 'HarnessError';
+}
+
+export interface ExploreOptions {
+  readonly job: ExploreJob;
+  readonly modes: readonly RunMode[];
+  /** Default: exactly-once for the exactly-once modes, at-least-once for at-least-once. */
+  readonly expect?: Expectation;
+  readonly mutants?: readonly string[];
+  /** Runs per mode (default 100), or a wall-clock budget for all modes together. */
+  readonly runs?: number;
+  readonly timeBudgetMs?: number;
+  /** fast-check seed (an integer). */
+  readonly seed: number;
+  readonly maxRecords?: number;
+  readonly maxParallelism?: number;
+  /** Every k-th run is simulated twice; 0 turns the check off. Default 10. */
+  readonly determinismEvery?: number;
+  /** Every k-th run is forked at a completed checkpoint (exactly-once modes); 0 off. Default 10. */
+  readonly fanOutEvery?: number;
+  readonly simulate: Simulate;
+  readonly judge: Judge;
+  /** Real milliseconds, from cli/. */
+  readonly clock: () => number;
+  /** Writes (or overwrites) the repro of `mode`'s counterexample; returns its path. */
+  readonly writeRepro: (mode: RunMode, repro: Repro) => string;
+  readonly version: string;
+  readonly progress?: (mode: RunMode, done: number, total: number | undefined) => void;
+}
+
+export interface ModeSummary {
+  runs: number;
+  violations: number;
+  checkpointsCompleted: number;
+  restores: number;
+  duplicatesAfterRestore: number;
+  marks: Record<string, number>;
+}
+
+export interface Counterexample {
+  readonly mode: RunMode;
+  readonly property: string;
+  readonly summary: string;
+  readonly repro: string;
+  readonly replay: string;
+  readonly traceHash: string;
+  readonly spec: RunSpec;
+  readonly faults: number;
+  readonly overrides: number;
+  readonly violation: Violation;
+}
+
+export interface ExploreReport {
+  readonly job: ExploreJob;
+  readonly seed: number;
+  readonly runsPerMode: number | null;
+  readonly modes: Record<string, ModeSummary>;
+  readonly counterexamples: Counterexample[];
+  readonly fanOut: { runs: number; violations: number };
+  readonly timing: { wallMs: number };
+}
+
+/** The default expectation of a mode. */
+export function expectationOf(mode: RunMode): Expectation {
+  return mode === 'at-least-once' ? 'at-least-once' : 'exactly-once';
+}
+
+/** Runs the exploration; see the file comment. @throws HarnessError on a determinism mismatch. */
+export function explore(o: ExploreOptions): ExploreReport {
+  const started = o.clock();
+  const deadline = o.timeBudgetMs === undefined ? Number.POSITIVE_INFINITY : started + o.timeBudgetMs;
+  const modes: Record<string, ModeSummary> = {};
+  const counterexamples: Counterexample[] = [];
+  const fanOut = { runs: 0, violations: 0 };
+  o.modes.forEach((mode, i) => {
+    const remainingModes = o.modes.length - i;
+    const modeDeadline = started + (deadline === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY
+      : ((deadline - o.clock()) / remainingModes) + (o.clock() - started));
+    const { summary, counterexample } = exploreMode(o, mode, modeDeadline, fanOut);
+    modes[mode] = summary;
+    if (counterexample !== undefined) counterexamples.push(counterexample);
+  });
+  return {
+    job: o.job,
+    seed: o.seed,
+    runsPerMode: o.timeBudgetMs === undefined ? (o.runs ?? 100) : null,
+    modes,
+    counterexamples,
+    fanOut,
+    timing: { wallMs: Math.round(o.clock() - started) },
+  };
+}
+
+function emptySummary(): ModeSummary {
+  return { runs: 0, violations: 0, checkpointsCompleted: 0, restores: 0, duplicatesAfterRestore: 0, marks: {} };
+}
+
+function exploreMode(
+  o: ExploreOptions,
+  mode: RunMode,
+  deadline: number,
+  fanOut: { runs: number; violations: number },
+): { summary: ModeSummary; counterexample: Counterexample | undefined } {
+  const expect = o.expect ?? expectationOf(mode);
+  const summary = emptySummary();
+  const arb = runSpecArbitrary({
+    job: o.job,
+    mode,
+    ...(o.maxRecords === undefined ? {} : { maxRecords: o.maxRecords }),
+    ...(o.maxParallelism === undefined ? {} : { maxParallelism: o.maxParallelism }),
+    mutations: o.mutants ?? [],
+  });
+  let failedOnce = false;
+  let reproPath: string | undefined;
+  const runs = o.timeBudgetMs === undefined ? (o.runs ?? 100) : 1_000_000;
+  const property = fc.property(arb, (spec) => {
+    const e = evaluate(o, spec, expect, !failedOnce ? fanOut : undefined);
+    if (!failedOnce) {
+      summary.runs++;
+      record(summary, e.main, e.mainVerdict);
+      o.progress?.(mode, summary.runs, o.timeBudgetMs === undefined ? runs : undefined);
+      checkDeterminism(o, spec, e.main, summary.runs);
+    }
+    if (e.violation === undefined) return true;
+    if (!failedOnce) {
+      failedOnce = true;
+      summary.violations++;
+      reproPath = o.writeRepro(mode, repro(o, e.spec, e.result, e.violation, 'unshrunk'));
+    }
+    return false;
+  });
+  const details = fc.check(property, {
+    seed: o.seed,
+    numRuns: runs,
+    ...(deadline === Number.POSITIVE_INFINITY ? {} : { interruptAfterTimeLimit: Math.max(1, deadline - o.clock()) }),
+  });
+  if (!details.failed || details.counterexample === null) return { summary, counterexample: undefined };
+  const e = evaluate(o, details.counterexample[0], expect, undefined);
+  const { violation, result, spec: shrunk } = e;
+  if (violation === undefined) {
+    throw new HarnessError('the shrunk counterexample no longer fails when simulated again (nondeterminism?)');
+  }
+  const r = { ...repro(o, shrunk, result, violation, 'shrunk'), fastCheck: { seed: details.seed, path: details.counterexamplePath ?? '' } };
+  reproPath = o.writeRepro(mode, r);
+  return {
+    summary,
+    counterexample: {
+      mode,
+      property: violation.property,
+      summary: violation.summary,
+      repro: reproPath,
+      replay: `npx checkpoint-sim replay ${reproPath}`,
+      traceHash: result.traceHash,
+      spec: shrunk,
+      faults: shrunk.faults.length,
+      overrides: shrunk.overrides.length,
+      violation,
+    },
+  };
+}
+
+function record(summary: ModeSummary, result: RunResult, verdict: Judgement): void {
+  summary.checkpointsCompleted += result.checkpoints.completed.length;
+  summary.restores += result.restores;
+  summary.duplicatesAfterRestore += verdict.duplicates;
+  for (const [k, v] of Object.entries(result.marks)) summary.marks[k] = (summary.marks[k] ?? 0) + v;
+}
+
+function repro(o: ExploreOptions, spec: RunSpec, result: RunResult, v: Violation, stage: 'unshrunk' | 'shrunk'): Repro {
+  return {
+    format: 'checkpoint-sim-repro',
+    formatVersion: REPRO_FORMAT_VERSION,
+    checkpointSimVersion: o.version,
+    property: v.property,
+    summary: v.summary,
+    traceHash: result.traceHash,
+    stage,
+    spec,
+  };
+}
+
+/** Oracle 8: a sample of runs simulated twice must give the same trace hash. */
+function checkDeterminism(o: ExploreOptions, spec: RunSpec, result: RunResult, n: number): void {
+  const every = o.determinismEvery ?? 10;
+  if (every <= 0 || n % every !== 1 % every) return;
+  const again = o.simulate(spec);
+  if (again.traceHash !== result.traceHash) {
+    throw new HarnessError(`determinism self-check failed for seed ${spec.seed}: trace hash ${result.traceHash} then ${again.traceHash}`);
+  }
+}
+
+interface Evaluation {
+  readonly main: RunResult;
+  readonly mainVerdict: Judgement;
+  /** The run that failed (the main run, or its fork), its spec and first violation. */
+  readonly result: RunResult;
+  readonly spec: RunSpec;
+  readonly violation: Violation | undefined;
+}
+
+/**
+ * Simulates and judges `spec`; when it holds and the spec is sampled for oracle 2 (restore
+ * fan-out, exactly-once only), also its fork: the same spec with one more fault, "fail the job
+ * globally when c completes", for the middle completed checkpoint c. Sampling depends on the
+ * spec's seed (which never shrinks), so a shrunk spec is forked the same way.
+ */
+function evaluate(o: ExploreOptions, spec: RunSpec, expect: Expectation, fanOut: { runs: number; violations: number } | undefined): Evaluation {
+  const main = o.simulate(spec);
+  const mainVerdict = o.judge(main, expect);
+  const first = mainVerdict.violations[0];
+  const base = { main, mainVerdict, result: main, spec, violation: first };
+  const every = o.fanOutEvery ?? 10;
+  if (first !== undefined || expect !== 'exactly-once' || every <= 0 || seedNumber(spec.seed) % every !== 0) return base;
+  const completed = main.checkpoints.completed;
+  const c = completed[Math.floor(completed.length / 2)];
+  if (c === undefined) return base;
+  const fault: Fault = { type: 'global-failure', when: { at: { kind: 'jobmaster', checkpoint: c.checkpointId, phase: 'completed' } } };
+  const forkedSpec: RunSpec = { ...spec, faults: [...spec.faults, fault] };
+  const forked = o.simulate(forkedSpec);
+  const violation = o.judge(forked, 'exactly-once').violations[0];
+  if (fanOut !== undefined) {
+    fanOut.runs++;
+    if (violation !== undefined) fanOut.violations++;
+  }
+  return violation === undefined ? base : { main, mainVerdict, result: forked, spec: forkedSpec, violation };
+}
+
+function seedNumber(seed: string): number {
+  let h = 0;
+  for (let i = 0; i < seed.length; i++) h = (Math.imul(h, 31) + seed.charCodeAt(i)) | 0;
+  return Math.abs(h);
+}

@@ -1,0 +1,69 @@
+/**
+ * replay: runs a repro's RunSpec again (or regenerates a RunSpec from fast-check's seed and
+ * path) and says whether the trace hash is still the same and whether the property still fails.
+ */
+import fc from 'fast-check';
+import type { TraceEvent } from '../../sim/Trace.ts';
+import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
+import type { RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
+import { runSpecArbitrary, type ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
+import { expectationOf, type Expectation, type Judge, type Simulate } from './explore.ts';
+import type { Repro } from './Repro.ts';
+
+export interface ReplayOutcome {
+  readonly spec: RunSpec;
+  readonly traceHash: string;
+  /** Undefined when there was no recorded hash to compare with. */
+  readonly sameTraceHash: boolean | undefined;
+  readonly stillFails: boolean;
+  readonly violation: Violation | undefined;
+  /** The trace events just before the violation (or the last ones), for people. */
+  readonly excerpt: readonly TraceEvent[];
+  readonly result: RunResult;
+}
+
+/** Replays `spec`, comparing with `recordedHash` when given. */
+export function replaySpec(
+  spec: RunSpec, expect: Expectation, deps: { simulate: Simulate; judge: Judge }, recordedHash?: string,
+): ReplayOutcome {
+  const result = deps.simulate(spec);
+  const violation = deps.judge(result, expect).violations[0];
+  const untilMs = violation?.timeMs ?? Number.POSITIVE_INFINITY;
+  const before = result.trace.filter((e) => e.timeUs / 1000 <= untilMs);
+  return {
+    spec,
+    traceHash: result.traceHash,
+    sameTraceHash: recordedHash === undefined ? undefined : recordedHash === result.traceHash,
+    stillFails: violation !== undefined,
+    violation,
+    excerpt: before.slice(-20),
+    result,
+  };
+}
+
+/** Replays a repro file's run, judged as its mode expects. */
+export function replayRepro(repro: Repro, deps: { simulate: Simulate; judge: Judge }, expect?: Expectation): ReplayOutcome {
+  return replaySpec(repro.spec, expect ?? expectationOf(repro.spec.checkpoint.mode), deps, repro.traceHash);
+}
+
+/**
+ * The RunSpec explore generated at fast-check `seed` and `path` with these flags (the first
+ * segment of the path is the run index; the rest, if any, the shrink steps).
+ */
+export function regenerateSpec(o: {
+  job: ExploreJob; mode: RunMode; mutants: readonly string[]; seed: number; path: string;
+  maxRecords?: number; maxParallelism?: number;
+}): RunSpec {
+  const arb = runSpecArbitrary({
+    job: o.job, mode: o.mode, mutations: o.mutants,
+    ...(o.maxRecords === undefined ? {} : { maxRecords: o.maxRecords }),
+    ...(o.maxParallelism === undefined ? {} : { maxParallelism: o.maxParallelism }),
+  });
+  let captured: RunSpec | undefined;
+  fc.check(fc.property(arb, (spec) => {
+    captured = spec;
+    return false;
+  }), { seed: o.seed, path: o.path, endOnFailure: true, numRuns: 1 });
+  if (captured === undefined) throw new Error(`no run at seed ${o.seed} path ${o.path}`);
+  return captured;
+}

@@ -1,0 +1,113 @@
+import { describe, expect, test } from 'vitest';
+import type { RunResult } from '../../sim/run/RunResult.ts';
+import type { CommittedRecord as StoreRecord } from '../../sim/SimTransactionalStore.ts';
+import { AIRPORT_STATS_STATE, FLIGHTS_UIDS } from '../../sim/workloads/flights.ts';
+import type { FlightOutput } from '../../sim/workloads/flights.ts';
+import { referenceFold } from '../referenceFold.ts';
+import { twoPhaseCommitSink } from '../../engine/index.ts';
+import { flightsJob } from '../../sim/workloads/flights.ts';
+import { atLeastOnce, duplicatedInputs, duplicatesAfterKeyedState } from './atLeastOnce.ts';
+import { clusterRunResult } from './testing/clusterRunResult.ts';
+import type { UnexplainedDuplicate } from './atLeastOnce.ts';
+import type { CommittedRecord } from './compareOutputs.ts';
+import { foldWithDuplicates } from './foldWithDuplicates.ts';
+import { doctor, SAMPLE_GRAPH, sampleRun } from './testing/sampleRuns.ts';
+
+const records = (r: RunResult): CommittedRecord[] => r.committed.map((c) => c.record as CommittedRecord);
+const fold = referenceFold(SAMPLE_GRAPH);
+
+describe('oracle 4: at-least-once with attributed duplicates', () => {
+  test('holds on real runs; the crash run has duplicates, all attributed to the restore', () => {
+    const clean = sampleRun('at-least-once', false);
+    expect(atLeastOnce(clean)).toEqual([]);
+    expect(duplicatedInputs(fold.outputs, records(clean))).toEqual([]);
+    const crashed = sampleRun('at-least-once', true);
+    const d = duplicatedInputs(fold.outputs, records(crashed));
+    expect(d.length).toBeGreaterThan(0);
+    expect(crashed.restores).toBeGreaterThan(0);
+    expect(atLeastOnce(crashed)).toEqual([]);
+    // Every duplicate is one more committed record.
+    expect(crashed.committed.length).toBe(2000 + d.reduce((n, x) => n + x.copies, 0));
+  });
+
+  test('a duplicate without a restore is unexplained', () => {
+    const r = sampleRun('at-least-once', false);
+    const copy = r.committed[10] as StoreRecord;
+    const doctored = doctor(r, { committed: [...r.committed, copy] });
+    const vs = atLeastOnce(doctored);
+    expect(vs[0]?.summary).toBe('1 duplicate(s) of 1 input record(s) explained by no restore');
+    const u = (vs[0]?.details as { unexplained: UnexplainedDuplicate[] }).unexplained[0];
+    const rec = copy.record as CommittedRecord;
+    expect(u).toMatchObject({ split: rec.split, offset: rec.offset, copies: 1, explainedBy: [] });
+    // The sample's sink sits behind a rebalance after the keyed state, so only the output is
+    // judged (the state's duplicates may differ from the output's): no second violation.
+    expect(vs).toHaveLength(1);
+  });
+
+  test('a duplicate of a record before the restored position is unexplained', () => {
+    const r = sampleRun('at-least-once', true);
+    // Offset 0 of split 0 was read long before the checkpoint the restore used.
+    const first = r.committed.find((c) => (c.record as CommittedRecord).split === 0
+      && (c.record as CommittedRecord).offset === 0) as StoreRecord;
+    const vs = atLeastOnce(doctor(r, { committed: [...r.committed, first] }));
+    const u = (vs[0]?.details as { unexplained: UnexplainedDuplicate[] }).unexplained;
+    expect(u.map((x) => [x.split, x.offset])).toEqual([[0, 0]]);
+  });
+
+  test('a dropped record is missing; a changed state value differs (state judged when chained)', () => {
+    const r = sampleRun('at-least-once', true);
+    const dropped = atLeastOnce(doctor(r, { committed: r.committed.filter((_c, i) => i !== 3) }));
+    expect(dropped).toHaveLength(1);
+    expect(dropped[0]?.summary).toMatch(/1 missing/);
+    expect(dropped[0]?.property).toBe('at-least-once');
+    // With the sink chained to the keyed operator the state is judged too.
+    const chained = clusterRunResult({
+      graph: flightsJob({ selection: { from: 0, to: 600 }, parallelism: 2, sink: twoPhaseCommitSink('c') }),
+      seed: 'chained', checkpoint: { mode: 'at-least-once', intervalMs: 20 }, healTimeMs: 100,
+    }).result;
+    expect(atLeastOnce(chained)).toEqual([]);
+    const stats = chained.finalState[FLIGHTS_UIDS.stats]?.[AIRPORT_STATS_STATE] ?? {};
+    const finalState = { [FLIGHTS_UIDS.stats]: { [AIRPORT_STATS_STATE]: { ...stats, ORD: { count: 1, total: 1, max: 1 } } } };
+    const changed = atLeastOnce(doctor(chained, { finalState }));
+    expect(changed[0]?.summary).toMatch(/1 stateDiff/);
+  });
+
+  test('a keyed operator behind forward edges only is judged on state; a rebalance after it is not', () => {
+    expect(duplicatesAfterKeyedState(SAMPLE_GRAPH)).toBe(true);
+    expect(duplicatesAfterKeyedState(flightsJob({ selection: { from: 0, to: 10 }, parallelism: 2, sink: twoPhaseCommitSink('c') })))
+      .toBe(false);
+  });
+
+  test('a restore from a checkpoint the result does not hold explains nothing', () => {
+    const r = sampleRun('at-least-once', true);
+    const vs = atLeastOnce(doctor(r, { checkpoints: { ...r.checkpoints, completed: [] } }));
+    expect(vs[0]?.summary).toMatch(/explained by no restore/);
+  });
+});
+
+describe('duplicatedInputs and foldWithDuplicates', () => {
+  test('D is the largest surplus per input record; records F never emits are not duplicates', () => {
+    const out: CommittedRecord[] = fold.outputs.slice(0, 3).map((r) => ({ ...r, attempt: 0, subtask: 0 }));
+    const a = out[0] as CommittedRecord;
+    const stray = { ...a, split: 99 };
+    expect(duplicatedInputs(fold.outputs, [...out, a, a, stray]))
+      .toEqual([{ split: a.split, offset: a.offset, copies: 2 }]);
+  });
+
+  test('F(all + D) counts the copies in state and output, under the original identity', () => {
+    const a = fold.outputs[0] as { split: number; offset: number; value: unknown };
+    const f = foldWithDuplicates(SAMPLE_GRAPH, [{ split: a.split, offset: a.offset, copies: 2 }]);
+    expect(f.outputs).toHaveLength(fold.outputs.length + 2);
+    expect(f.outputs.filter((r) => r.split === a.split && r.offset === a.offset)).toHaveLength(3);
+    expect(f.outputsBySink.get(FLIGHTS_UIDS.sink)).toHaveLength(fold.outputs.length + 2);
+    const origin = (a.value as FlightOutput).origin;
+    const count = (s: typeof fold.state) =>
+      (s[FLIGHTS_UIDS.stats]?.[AIRPORT_STATS_STATE]?.[origin] as { count: number }).count;
+    expect(count(f.state)).toBe(count(fold.state) + 2);
+    expect(foldWithDuplicates(SAMPLE_GRAPH, []).outputs).toHaveLength(fold.outputs.length);
+    expect(() => foldWithDuplicates(SAMPLE_GRAPH, [{ split: 0, offset: 10_000, copies: 1 }]))
+      .toThrow('no input record 0:10000');
+    expect(() => foldWithDuplicates(SAMPLE_GRAPH, [{ split: 77, offset: 0, copies: 1 }]))
+      .toThrow('no input record 77:0');
+  });
+});

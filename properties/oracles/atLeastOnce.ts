@@ -1,0 +1,253 @@
+/**
+ * Oracle 4 of ORACLES.md, at-least-once with attributed duplicates. The committed output and the
+ * final state must equal `F(all input + D)`, where `D` is the multiset of input records processed
+ * more than once, and every copy in `D` must be attributed: a duplicate of input record `(s, o)`
+ * is explained by a restore (a `checkpoint.restored` trace event) that used a checkpoint `c` with
+ * `p_s(c) <= o` (no checkpoint: every split at 0), provided a copy of the record was committed by
+ * a transaction begun before that restore (so by an attempt that existed before it). Each restore
+ * explains at most one extra copy of a record.
+ *
+ * `D` is read from the committed output: the extra copies of `(s, o)` are the largest surplus, over
+ * the output identities `(s, o, tag)`, of committed copies above F's count. Missing records and
+ * surplus that F(all + D) does not produce are violations; so is a record whose outputs are
+ * duplicated unevenly (one output twice, another once: the latter is missing).
+ *
+ * Interleaving-dependent numbers (flights' per-airport `seq`) must run 1..n+d per key; their order
+ * by offset is not judged, since a replay numbers old offsets after newer ones.
+ */
+import { recordIdentity } from '../../engine/index.ts';
+import type { DecodedCheckpoint } from '../../engine/index.ts';
+import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
+import type { TraceEvent } from '../../sim/Trace.ts';
+import { FLIGHTS_UIDS } from '../../sim/workloads/flights.ts';
+import type { FlightOutput } from '../../sim/workloads/flights.ts';
+import { referenceFold } from '../referenceFold.ts';
+import { compareKeyedState } from './compareKeyedState.ts';
+import { compareOutputs } from './compareOutputs.ts';
+import type { CommittedRecord } from './compareOutputs.ts';
+import { detectSequenced } from './endToEndExactlyOnce.ts';
+import { checkFlights } from './flightsInvariants.ts';
+import { foldWithDuplicates } from './foldWithDuplicates.ts';
+import type { DuplicatedInput } from './foldWithDuplicates.ts';
+import type { StreamGraph } from '../../engine/index.ts';
+import { checkSequences } from './sequenceInvariants.ts';
+import { splitPositions } from './splitPositions.ts';
+
+/** Options of {@link atLeastOnce}. */
+export interface AtLeastOnceOptions {
+  /** Longest list in a violation's details; default 20 (counts are exact). */
+  readonly maxListed?: number;
+}
+
+/** A committed copy with the virtual time its transaction began (undefined: not in the trace). */
+interface Copy {
+  readonly record: CommittedRecord;
+  readonly beganUs: number | undefined;
+}
+
+/** A restore as the trace shows it. */
+interface Restore {
+  readonly timeUs: number;
+  readonly checkpointId: number;
+}
+
+/** A duplicate no restore explains. */
+export interface UnexplainedDuplicate {
+  readonly split: number;
+  readonly offset: number;
+  readonly copies: number;
+  readonly explainedBy: readonly number[];
+  readonly attempts: readonly string[];
+}
+
+/**
+ * True when a record can be duplicated downstream of a keyed operator without its state: some
+ * edge that leaves a keyed operator, or anything after one, is not a single-channel (forward)
+ * edge.
+ */
+export function duplicatesAfterKeyedState(graph: StreamGraph): boolean {
+  const after = new Set<number>(graph.nodes.filter((n) => n.spec.kind === 'keyedProcess').map((n) => n.id));
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const e of graph.edges) {
+      if (after.has(e.source) && !after.has(e.target)) {
+        after.add(e.target);
+        grew = true;
+      }
+    }
+  }
+  return graph.edges.some((e) => after.has(e.source) && e.partitioner !== 'forward');
+}
+
+/**
+ * Judges `result` as an at-least-once run; returns at most two violations: unattributed
+ * duplicates, and output or state that differs from F(all input + D).
+ */
+export function atLeastOnce(result: RunResult, options: AtLeastOnceOptions = {}): Violation[] {
+  const maxListed = options.maxListed ?? 20;
+  const graph = result.graph;
+  const endMs = result.jobEndMs ?? result.outcome.timeMs;
+  const began = transactionBegins(result.trace);
+  const committed: Copy[] = result.committed.map((c) => ({
+    record: c.record as CommittedRecord,
+    beganUs: began.get(txnKey(c.txn.sink, c.txn.subtask, c.txn.attempt, c.txn.epoch)),
+  }));
+  const duplicates = duplicatedInputs(referenceFold(graph).outputs, committed.map((c) => c.record));
+  const restores: Restore[] = result.trace.filter((e) => e.type === 'checkpoint.restored')
+    .map((e) => ({ timeUs: e.timeUs, checkpointId: Number(e.attrs['checkpointId']) }));
+  const violations: Violation[] = [];
+  const unexplained = attribute(duplicates, committed, restores, result.checkpoints.completed, graph);
+  if (unexplained.length > 0) {
+    const total = unexplained.reduce((n, u) => n + u.copies - u.explainedBy.length, 0);
+    violations.push({
+      property: 'at-least-once',
+      summary: `${total} duplicate(s) of ${unexplained.length} input record(s) explained by no restore`,
+      details: {
+        unexplained: unexplained.slice(0, maxListed),
+        unexplainedCount: unexplained.length,
+        restores,
+      },
+      timeMs: endMs,
+    });
+  }
+  const fold = foldWithDuplicates(graph, duplicates);
+  const sequenced = detectSequenced(graph);
+  const records = committed.map((c) => c.record);
+  const outputs = compareOutputs({
+    expected: fold.outputs, actual: records, maxListed,
+    ...(sequenced === null ? {} : { project: sequenced.project }),
+  });
+  // A task with several input channels after the keyed state (e.g. a sink behind a rebalance)
+  // takes records behind a barrier into its snapshot while the keyed state does not: after a
+  // restore those records are produced and committed again but counted in the state only once.
+  // Then the output's D and the state's D differ, and only the output (completeness and
+  // attribution) can be judged exactly.
+  const stateJudged = !duplicatesAfterKeyedState(graph);
+  const state = stateJudged ? compareKeyedState(fold.state, result.finalState, maxListed) : { diffs: [], diffCount: 0 };
+  const sequence = sequenced === null || !stateJudged ? undefined
+    : checkSequences(sequenced, fold.outputs, records, maxListed);
+  const flights = stateJudged && graph.nodes.some((n) => n.uid === FLIGHTS_UIDS.stats)
+    ? checkFlights(fold.outputs.map((r) => (r.value as FlightOutput).flightId), fold.state, records,
+      maxListed)
+    : undefined;
+  const flightsProblems = flights === undefined ? 0
+    : flights.missingFlightIds.length + flights.unexpectedFlightIds.length
+      + flights.airportStatsDiffs.length;
+  const counts = {
+    missingCount: outputs.missingCount,
+    surplusCount: outputs.surplusCount,
+    valueMismatchCount: outputs.valueMismatchCount,
+    stateDiffCount: state.diffCount,
+    badSequenceKeyCount: sequence?.problemCount ?? 0,
+    flightsProblemCount: flightsProblems,
+  };
+  const problems = Object.entries(counts).filter(([, n]) => n > 0)
+    .map(([k, n]) => `${n} ${k.replace(/Count$/, '')}`);
+  if (problems.length > 0) {
+    violations.push({
+      property: 'at-least-once',
+      summary: `committed output or final state differ from F(all input + D): ${problems.join(', ')}`,
+      details: {
+        duplicatedInputs: duplicates.length,
+        expectedCount: fold.outputs.length,
+        committedCount: records.length,
+        missing: outputs.missing,
+        surplus: outputs.surplus,
+        valueMismatches: outputs.valueMismatches,
+        stateDiffs: state.diffs,
+        ...counts,
+        ...(sequence === undefined ? {} : { sequence }),
+        ...(flights === undefined ? {} : { flights }),
+      },
+      timeMs: endMs,
+    });
+  }
+  return violations;
+}
+
+/** D: per input record, the largest surplus of committed copies over F's count among its outputs. */
+export function duplicatedInputs(
+  expected: readonly { split: number; offset: number; tag: string }[],
+  committed: readonly CommittedRecord[],
+): DuplicatedInput[] {
+  const count = new Map<string, number>();
+  for (const r of expected) count.set(recordIdentity(r), (count.get(recordIdentity(r)) ?? 0) + 1);
+  const seen = new Map<string, { split: number; offset: number; n: number }>();
+  for (const r of committed) {
+    const id = recordIdentity(r);
+    const entry = seen.get(id) ?? { split: r.split, offset: r.offset, n: 0 };
+    entry.n++;
+    seen.set(id, entry);
+  }
+  const extra = new Map<string, DuplicatedInput>();
+  for (const [id, e] of seen) {
+    const copies = e.n - (count.get(id) ?? 0);
+    const expectedHere = count.has(id);
+    if (copies <= 0 || !expectedHere) continue;
+    const key = `${e.split}:${e.offset}`;
+    const old = extra.get(key);
+    if (old === undefined || old.copies < copies) {
+      extra.set(key, { split: e.split, offset: e.offset, copies });
+    }
+  }
+  return [...extra.values()].sort((a, b) => a.split - b.split || a.offset - b.offset);
+}
+
+function attribute(
+  duplicates: readonly DuplicatedInput[],
+  committed: readonly Copy[],
+  restores: readonly Restore[],
+  checkpoints: readonly DecodedCheckpoint[],
+  graph: RunResult['graph'],
+): UnexplainedDuplicate[] {
+  const byId = new Map(checkpoints.map((c) => [c.checkpointId, c] as const));
+  const positions = restores.map((r) => {
+    const c = r.checkpointId < 0 ? undefined : byId.get(r.checkpointId);
+    if (r.checkpointId >= 0 && c === undefined) return undefined;
+    return splitPositions(c, graph).positions;
+  });
+  const copiesOf = new Map<string, Copy[]>();
+  for (const c of committed) {
+    const key = `${c.record.split}:${c.record.offset}`;
+    const list = copiesOf.get(key) ?? [];
+    list.push(c);
+    copiesOf.set(key, list);
+  }
+  const out: UnexplainedDuplicate[] = [];
+  for (const d of duplicates) {
+    const copies = copiesOf.get(`${d.split}:${d.offset}`) ?? [];
+    const explainedBy: number[] = [];
+    restores.forEach((r, i) => {
+      const p = positions[i]?.get(d.split);
+      if (p === undefined || p > d.offset) return;
+      // A copy whose transaction is not in the (possibly capped) trace is given the benefit of
+      // the doubt: it may well predate the restore.
+      if (copies.some((c) => c.beganUs === undefined || c.beganUs < r.timeUs)) {
+        explainedBy.push(r.checkpointId);
+      }
+    });
+    if (explainedBy.length < d.copies) {
+      out.push({
+        split: d.split, offset: d.offset, copies: d.copies, explainedBy,
+        attempts: copies.map((c) => `${c.record.subtask}@${c.record.attempt}`),
+      });
+    }
+  }
+  return out;
+}
+
+function transactionBegins(trace: readonly TraceEvent[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const e of trace) {
+    if (e.type !== 'sink.transaction-begun') continue;
+    const a = e.attrs;
+    const key = txnKey(a['sink'], a['subtask'], a['attempt'], a['epoch']);
+    if (!out.has(key)) out.set(key, e.timeUs);
+  }
+  return out;
+}
+
+function txnKey(sink: unknown, subtask: unknown, attempt: unknown, epoch: unknown): string {
+  return `${String(sink)}\u0000${String(subtask)}\u0000${String(attempt)}\u0000${String(epoch)}`;
+}

@@ -1,0 +1,157 @@
+/**
+ * Which checkpoints, attempts, files and sink transactions a logged fault touched (ORACLES.md 6),
+ * read from the trace only. The faults: a lost or dropped RPC and an RPC timeout (`rpc-lost`
+ * marks, `rpc.drop`, `rpc.timeout`), a partition (`net.partition` until its `net.heal`), a crash
+ * (`host.crash`), a failed or unknown-outcome store operation (`store.end` with outcome `failed`
+ * or `unknown-outcome`, `store.unknown-outcome`) and a failed asynchronous snapshot
+ * (`checkpoint.asyncFailed`).
+ *
+ * - A checkpoint `n` is touched by a fault that happened while it was live (from its first to its
+ *   last trace event naming `checkpointId: n`), by a failed store operation on a path of its
+ *   directory `chk-n`, or by a failed asynchronous snapshot for it.
+ * - An attempt `<vertex>#<subtask>@<attempt>` is touched when its host (from `scheduler.deploy`)
+ *   crashed or was partitioned after it was deployed, or its asynchronous snapshot failed.
+ * - A file `chk-n/<attempt>/<uid>` is touched when its checkpoint or its attempt is, or a failed
+ *   store operation named it.
+ * - A sink transaction (`<sink>#<subtask>@<attempt>/e<epoch>` or `<sink>/<subtask>/<attempt>/<epoch>`)
+ *   is touched when its host crashed or was partitioned after it began, or an RPC was lost,
+ *   dropped or timed out after it began (a lost notification leaves it pre-committed).
+ */
+import type { TraceEvent } from '../../sim/Trace.ts';
+
+/** The answers of {@link faultsTouching}. */
+export interface TouchedByFaults {
+  checkpoint(id: number): boolean;
+  attempt(attemptId: string): boolean;
+  file(path: string): boolean;
+  transaction(name: string): boolean;
+}
+
+const RPC_FAULTS = new Set(['rpc.drop', 'rpc.timeout']);
+
+/** Collects the faults of `trace` and answers what they touched. */
+export function faultsTouching(trace: readonly TraceEvent[]): TouchedByFaults {
+  const live = new Map<number, { from: number; to: number }>();
+  const faultTimes: number[] = [];
+  const rpcFaultTimes: number[] = [];
+  const hostFaults = new Map<string, number[]>();
+  const failedPaths = new Set<string>();
+  const touchedCheckpoints = new Set<number>();
+  const touchedAttempts = new Set<string>();
+  const deployed = new Map<string, { host: string; timeUs: number }>();
+  const begun = new Map<string, { host: string; timeUs: number }>();
+  const hostFault = (host: string, t: number): void => {
+    const list = hostFaults.get(host) ?? [];
+    list.push(t);
+    hostFaults.set(host, list);
+    faultTimes.push(t);
+  };
+  for (const e of trace) {
+    const id = e.attrs['checkpointId'];
+    if (typeof id === 'number') {
+      const span = live.get(id);
+      if (span === undefined) live.set(id, { from: e.timeUs, to: e.timeUs });
+      else span.to = e.timeUs;
+    }
+    if (RPC_FAULTS.has(e.type) || (e.type === 'mark' && e.attrs['name'] === 'rpc-lost')) {
+      faultTimes.push(e.timeUs);
+      rpcFaultTimes.push(e.timeUs);
+    }
+    switch (e.type) {
+      case 'host.crash':
+        hostFault(e.host, e.timeUs);
+        break;
+      case 'net.partition':
+        hostFault(String(e.attrs['from']), e.timeUs);
+        hostFault(String(e.attrs['to']), e.timeUs);
+        break;
+      case 'store.end':
+      case 'store.unknown-outcome': {
+        const outcome = e.type === 'store.end' ? e.attrs['outcome'] : 'unknown-outcome';
+        if (outcome !== 'failed' && outcome !== 'unknown-outcome') break;
+        const path = String(e.attrs['path']);
+        failedPaths.add(path);
+        const n = checkpointOfPath(path);
+        if (n !== undefined) touchedCheckpoints.add(n);
+        break;
+      }
+      case 'checkpoint.asyncFailed':
+        if (typeof id === 'number') touchedCheckpoints.add(id);
+        touchedAttempts.add(String(e.attrs['task']));
+        break;
+      case 'scheduler.deploy':
+        deployed.set(String(e.attrs['task']), {
+          host: hostOfTaskExecutor(String(e.attrs['taskExecutor'])), timeUs: e.timeUs,
+        });
+        break;
+      case 'sink.transaction-begun':
+        begun.set(txnKey(e.attrs['sink'], e.attrs['subtask'], e.attrs['attempt'], e.attrs['epoch']),
+          { host: e.host, timeUs: e.timeUs });
+        break;
+      default:
+        break;
+    }
+  }
+  const hostHitAfter = (host: string, t: number): boolean =>
+    (hostFaults.get(host) ?? []).some((f) => f >= t);
+  const checkpoint = (n: number): boolean => {
+    if (touchedCheckpoints.has(n)) return true;
+    const span = live.get(n);
+    return span !== undefined && faultTimes.some((t) => t >= span.from && t <= span.to);
+  };
+  const attempt = (a: string): boolean => {
+    if (touchedAttempts.has(a)) return true;
+    const d = deployed.get(a);
+    return d !== undefined && hostHitAfter(d.host, d.timeUs);
+  };
+  return {
+    checkpoint,
+    attempt,
+    file: (path) => {
+      if (failedPaths.has(path)) return true;
+      const n = checkpointOfPath(path);
+      if (n !== undefined && checkpoint(n)) return true;
+      const a = attemptOfPath(path);
+      return a !== undefined && attempt(a);
+    },
+    transaction: (name) => {
+      const key = parseTransaction(name);
+      const b = key === undefined ? undefined : begun.get(key);
+      if (b === undefined) return false;
+      return hostHitAfter(b.host, b.timeUs) || rpcFaultTimes.some((t) => t >= b.timeUs);
+    },
+  };
+}
+
+/** `n` of a path `chk-n` or `chk-n/...`. */
+export function checkpointOfPath(path: string): number | undefined {
+  const m = /^chk-(\d+)(?:\/|$)/.exec(path);
+  return m === null ? undefined : Number(m[1]);
+}
+
+/** The attempt id of a state file path `chk-n/<vertex>#<subtask>@<attempt>/<uid>`. */
+export function attemptOfPath(path: string): string | undefined {
+  const m = /^chk-\d+\/([^/]+#\d+@\d+)\//.exec(path);
+  return m?.[1];
+}
+
+/** `taskexecutor@taskmanager-1` (optionally followed by `/<suffix>`) -> `taskmanager-1`. */
+function hostOfTaskExecutor(address: string): string {
+  const at = address.lastIndexOf('@');
+  const rest = at < 0 ? address : address.slice(at + 1);
+  return rest.split('/')[0] ?? rest;
+}
+
+function parseTransaction(name: string): string | undefined {
+  const shown = /^(.+)#(\d+)@(\d+)\/e(\d+)$/.exec(name);
+  if (shown !== null) return txnKey(shown[1], Number(shown[2]), Number(shown[3]), Number(shown[4]));
+  const slashed = /^(.+)\/(\d+)\/(\d+)\/(\d+)$/.exec(name);
+  if (slashed !== null) {
+    return txnKey(slashed[1], Number(slashed[2]), Number(slashed[3]), Number(slashed[4]));
+  }
+  return undefined;
+}
+
+function txnKey(sink: unknown, subtask: unknown, attempt: unknown, epoch: unknown): string {
+  return `${String(sink)}\u0000${String(subtask)}\u0000${String(attempt)}\u0000${String(epoch)}`;
+}

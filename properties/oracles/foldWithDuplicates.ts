@@ -1,0 +1,72 @@
+/**
+ * `F(all input + D)`: the reference fold over a multiset of input records, where `D` holds the
+ * records that were processed more than once (ORACLES.md 4). F itself reads each split once; here
+ * every extra copy of record `(s, o)` becomes a one-record split of its own (with an id above every
+ * real split id) of the source that owns `s`, is folded after the real input, and its outputs are
+ * renamed back to the identity `(s, o, tag)` of the original. For the order-insensitive jobs F is
+ * defined for, folding the copies last gives the same state and the same outputs as any
+ * interleaving would.
+ */
+import type { StreamGraph, StreamNode, StreamRecord } from '../../engine/index.ts';
+import { referenceFold } from '../referenceFold.ts';
+import type { FoldResult } from '../referenceFold.ts';
+
+/** One input record `(split, offset)` and how many extra copies of it were processed. */
+export interface DuplicatedInput {
+  readonly split: number;
+  readonly offset: number;
+  /** Extra copies, >= 1. */
+  readonly copies: number;
+}
+
+/**
+ * Runs F over the input of `graph` plus `duplicates`.
+ * @throws Error for a duplicate of an unknown split or offset, or anything referenceFold throws.
+ */
+export function foldWithDuplicates(
+  graph: StreamGraph,
+  duplicates: readonly DuplicatedInput[],
+): FoldResult {
+  if (duplicates.length === 0) return referenceFold(graph);
+  const owner = new Map<number, StreamNode>();
+  let nextId = 0;
+  for (const node of graph.nodes) {
+    if (node.spec.kind !== 'source') continue;
+    for (const s of node.spec.source.splits) {
+      owner.set(s.id, node);
+      nextId = Math.max(nextId, s.id + 1);
+    }
+  }
+  const origin = new Map<number, { split: number; offset: number }>();
+  const extra = new Map<number, { id: number; records: unknown[] }[]>();
+  for (const d of duplicates) {
+    const node = owner.get(d.split);
+    const split = node?.spec.kind === 'source'
+      ? node.spec.source.splits.find((s) => s.id === d.split)
+      : undefined;
+    if (node === undefined || split === undefined || !(d.offset >= 0 && d.offset < split.records.length)) {
+      throw new Error(`foldWithDuplicates: no input record ${d.split}:${d.offset}`);
+    }
+    for (let k = 0; k < d.copies; k++) {
+      const id = nextId++;
+      origin.set(id, { split: d.split, offset: d.offset });
+      const list = extra.get(node.id) ?? [];
+      list.push({ id, records: [split.records[d.offset]] });
+      extra.set(node.id, list);
+    }
+  }
+  const nodes = graph.nodes.map((node) => {
+    const more = extra.get(node.id);
+    if (more === undefined || node.spec.kind !== 'source') return node;
+    const source = { ...node.spec.source, splits: [...node.spec.source.splits, ...more] };
+    return { ...node, spec: { ...node.spec, source } };
+  });
+  const fold = referenceFold({ ...graph, nodes } as StreamGraph);
+  const rename = (r: StreamRecord): StreamRecord => {
+    const o = origin.get(r.split);
+    return o === undefined ? r : { ...r, split: o.split, offset: o.offset };
+  };
+  const outputsBySink = new Map<string, readonly StreamRecord[]>();
+  for (const [sink, records] of fold.outputsBySink) outputsBySink.set(sink, records.map(rename));
+  return { outputs: fold.outputs.map(rename), outputsBySink, state: fold.state };
+}

@@ -1,0 +1,84 @@
+import { describe, expect, test } from 'vitest';
+import type { RunResult } from '../../sim/run/RunResult.ts';
+import { decisiveEvents } from './decisiveEvents.ts';
+import { applicableOracles, judgeRun } from './judgeRun.ts';
+import { requireMarks } from './requireMarks.ts';
+import { doctor, event, sampleRun } from './testing/sampleRuns.ts';
+
+describe('judgeRun', () => {
+  test('runs the oracles of the mode and passes real runs', () => {
+    const expected = {
+      aligned: ['consistent-cut', 'end-to-end-exactly-once', 'protocol-invariants', 'storage-invariants', 'liveness'],
+      'at-least-once': ['at-least-once', 'protocol-invariants', 'storage-invariants', 'liveness'],
+      none: ['end-to-end-exactly-once', 'protocol-invariants', 'storage-invariants', 'liveness'],
+    } as const;
+    for (const mode of ['aligned', 'at-least-once', 'none'] as const) {
+      for (const crash of [false, true]) {
+        const verdict = judgeRun(sampleRun(mode, crash));
+        expect(verdict.oracles).toEqual(expected[mode]);
+        expect(verdict.violations).toEqual([]);
+        expect(verdict.configuration).toBe(sampleRun(mode, crash).spec);
+      }
+    }
+  });
+
+  test('other modes, unfinished jobs, expect and skip change the oracles', () => {
+    const r = sampleRun('aligned', false);
+    const mode = (m: 'unaligned' | 'aligned-timeout'): RunResult =>
+      doctor(r, { spec: { ...r.spec, checkpoint: { ...r.spec.checkpoint, mode: m } } });
+    expect(applicableOracles(mode('unaligned'))).toEqual(['end-to-end-exactly-once', 'protocol-invariants', 'storage-invariants', 'liveness']);
+    expect(applicableOracles(mode('aligned-timeout'))[0]).toBe('end-to-end-exactly-once');
+    expect(applicableOracles(doctor(r, { jobStatus: 'FAILED' }))).toEqual(['consistent-cut', 'protocol-invariants', 'storage-invariants', 'liveness']);
+    expect(applicableOracles(sampleRun('at-least-once', true), { expect: 'exactly-once', skip: ['liveness'] }))
+      .toEqual(['end-to-end-exactly-once', 'protocol-invariants', 'storage-invariants']);
+  });
+
+  test('at-least-once duplicates violate exactly-once when it is expected', () => {
+    const r = sampleRun('at-least-once', true);
+    const verdict = judgeRun(r, { expect: 'exactly-once' });
+    expect(verdict.ok).toBe(false);
+    const vs = verdict.violations;
+    expect(vs.map((v) => v.property)).toEqual(['end-to-end-exactly-once']);
+    expect(vs[0]?.summary).toMatch(/surplus records/);
+  });
+
+  test('a counterexample says the property, details, time and the decisive events before it', () => {
+    const r = sampleRun('aligned', true);
+    const verdict = judgeRun(doctor(r, { committed: r.committed.slice(1), objectStorePaths: [] }),
+      { decisiveEvents: 5 });
+    const [v, ...rest] = verdict.violations;
+    expect(rest).toEqual([]);
+    expect(v?.property).toBe('end-to-end-exactly-once');
+    expect(v?.timeMs).toBe(r.jobEndMs);
+    expect((v?.details as { missingCount: number }).missingCount).toBe(1);
+    expect(v?.decisiveEvents).toHaveLength(5);
+    expect(v?.decisiveEvents.every((e) => e.timeUs <= (r.jobEndMs ?? 0) * 1000)).toBe(true);
+    expect(v?.decisiveEvents.at(-1)?.type).toBe('job.status');
+  });
+});
+
+describe('decisiveEvents', () => {
+  test('keeps the last non-noise events at or before the time, oldest first', () => {
+    const trace = [
+      event(0, 1000, 'checkpoint.triggered', { checkpointId: 1 }),
+      event(1, 2000, 'rpc.send', { id: 1 }),
+      event(2, 3000, 'io.partition.blocked'),
+      event(3, 4000, 'checkpoint.completed', { checkpointId: 1 }),
+      event(4, 9000, 'host.crash'),
+    ];
+    expect(decisiveEvents(trace, 5).map((e) => e.seq)).toEqual([0, 3]);
+    expect(decisiveEvents(trace, 9, 1).map((e) => e.seq)).toEqual([4]);
+    expect(decisiveEvents(trace, 0)).toEqual([]);
+  });
+});
+
+describe('oracle 9: requireMarks', () => {
+  test('a targeted mark seen in some run passes; one never seen is vacuous', () => {
+    const runs = [sampleRun('aligned', false), sampleRun('aligned', true)];
+    expect(runs[1]?.marks['restore-from-checkpoint']).toBeGreaterThan(0);
+    expect(requireMarks(runs, ['restore-from-checkpoint', 'crash'])).toEqual([]);
+    const [v] = requireMarks(runs, ['crash', 'alignment-aborted']);
+    expect(v).toMatchObject({ property: 'sometimes-marks', summary: 'vacuous: mark alignment-aborted never appeared in 2 run(s)' });
+    expect(requireMarks([], ['crash'])[0]?.summary).toBe('vacuous: mark crash never appeared in 0 run(s)');
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * Judges one run with the oracles of ORACLES.md that apply to its checkpointing mode, reading only
+ * its RunResult:
+ *
+ * | mode                         | oracles                                                    |
+ * |------------------------------|------------------------------------------------------------|
+ * | aligned                      | 1 consistent cut, 3 end-to-end, 5 protocol, 6 storage, 7 liveness |
+ * | at-least-once                | 4 at-least-once, 5, 6, 7                                  |
+ * | unaligned, aligned-timeout   | 3, 5, 6, 7 (1 needs channel state: not judged yet)         |
+ * | none                         | 3 (a failover restarts from scratch), 5, 6, 7             |
+ *
+ * The output oracles (3, 4) judge only a FINISHED job: an unfinished one is liveness's to judge.
+ * `expect` overrides the output promise (`explore --expect exactly-once` in at-least-once mode
+ * judges oracle 3 there). Oracle 2 (restore fan-out), 8 (determinism) and 9 (marks, per suite)
+ * need more than one run and live elsewhere.
+ *
+ * Each violation comes back as a {@link Counterexample}: the oracle's property, summary and
+ * details (checkpoint or record, expected and actual), its virtual time and the decisive events
+ * before it; the verdict carries the expanded configuration.
+ */
+import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
+import type { RunSpec } from '../../sim/run/RunSpec.ts';
+import type { TraceEvent } from '../../sim/Trace.ts';
+import type { CommittedRecord } from './compareOutputs.ts';
+import { atLeastOnce } from './atLeastOnce.ts';
+import { consistentCut } from './consistentCut.ts';
+import { decisiveEvents } from './decisiveEvents.ts';
+import { endToEndExactlyOnce } from './endToEndExactlyOnce.ts';
+import { liveness } from './liveness.ts';
+import { protocolInvariants } from './protocolInvariants.ts';
+import { storageInvariants } from './storageInvariants.ts';
+
+/** The oracles judgeRun can run. */
+export type OracleName =
+  | 'consistent-cut' | 'end-to-end-exactly-once' | 'at-least-once' | 'protocol-invariants'
+  | 'storage-invariants' | 'liveness';
+
+/** Options of {@link judgeRun}. */
+export interface JudgeOptions {
+  /** The output promise to judge; default from the mode (at-least-once mode: at-least-once). */
+  readonly expect?: 'exactly-once' | 'at-least-once';
+  /** Oracles to leave out. */
+  readonly skip?: readonly OracleName[];
+  /** Longest list in a violation's details; default 20. */
+  readonly maxListed?: number;
+  /** Decisive events per counterexample; default 10. */
+  readonly decisiveEvents?: number;
+}
+
+/** A violation with the decisive events before it. */
+export interface Counterexample extends Violation {
+  readonly decisiveEvents: readonly TraceEvent[];
+}
+
+/** The verdict on one run. */
+export interface RunVerdict {
+  readonly ok: boolean;
+  /** The oracles that ran, in order. */
+  readonly oracles: readonly OracleName[];
+  readonly violations: readonly Counterexample[];
+  /** The expanded configuration of the run. */
+  readonly configuration: RunSpec;
+}
+
+/** The oracles that apply to `result` (see the file comment). */
+export function applicableOracles(result: RunResult, options: JudgeOptions = {}): OracleName[] {
+  const mode = result.spec.checkpoint.mode;
+  const expect = options.expect ?? (mode === 'at-least-once' ? 'at-least-once' : 'exactly-once');
+  const finished = result.jobStatus === 'FINISHED';
+  const oracles: OracleName[] = [];
+  if (mode === 'aligned') oracles.push('consistent-cut');
+  if (finished) oracles.push(expect === 'exactly-once' ? 'end-to-end-exactly-once' : 'at-least-once');
+  oracles.push('protocol-invariants', 'storage-invariants', 'liveness');
+  const skip = new Set(options.skip ?? []);
+  return oracles.filter((o) => !skip.has(o));
+}
+
+/** Runs the applicable oracles on `result`. @throws only when F cannot run on the job. */
+export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunVerdict {
+  const maxListed = options.maxListed ?? 20;
+  const oracles = applicableOracles(result, options);
+  const violations: Violation[] = [];
+  for (const oracle of oracles) violations.push(...run(oracle, result, maxListed));
+  const count = options.decisiveEvents ?? 10;
+  return {
+    ok: violations.length === 0,
+    oracles,
+    violations: violations.map((v) => ({ ...v, decisiveEvents: decisiveEvents(result.trace, v.timeMs, count) })),
+    configuration: result.spec,
+  };
+}
+
+function run(oracle: OracleName, result: RunResult, maxListed: number): Violation[] {
+  switch (oracle) {
+    case 'consistent-cut':
+      return consistentCut(result, { maxListed });
+    case 'end-to-end-exactly-once':
+      return endToEnd(result, maxListed);
+    case 'at-least-once':
+      return atLeastOnce(result, { maxListed });
+    case 'protocol-invariants':
+      return protocolInvariants(result);
+    case 'storage-invariants':
+      return storageInvariants(result, { maxListed });
+    case 'liveness':
+      return liveness(result);
+  }
+}
+
+/** Oracle 3 on a RunResult. */
+function endToEnd(result: RunResult, maxListed: number): Violation[] {
+  const verdict = endToEndExactlyOnce({
+    graph: result.graph,
+    committed: result.committed.map((c) => c.record as CommittedRecord),
+    finalState: result.finalState as Parameters<typeof endToEndExactlyOnce>[0]['finalState'],
+    maxListed,
+  });
+  if (verdict.ok) return [];
+  return [{
+    property: verdict.property,
+    summary: verdict.summary,
+    details: verdict.details,
+    timeMs: result.jobEndMs ?? result.outcome.timeMs,
+  }];
+}

@@ -1,0 +1,166 @@
+/**
+ * Oracle 5 of ORACLES.md, protocol invariants over the trace of a run:
+ *
+ * - `ids-increase`: the ids of `checkpoint.triggered` strictly increase;
+ * - `complete-after-all-acks`: a checkpoint completes only after every task of its plan
+ *   (`checkpoint.plan` `waitFor`) acknowledged it with SUCCESS (`checkpoint.acknowledged`);
+ *   finished tasks (`finished`) are not waited for and must not be in `waitFor`;
+ * - `max-concurrent`: never more than `maxConcurrent` checkpoints pending (triggered and not yet
+ *   completed or aborted);
+ * - `min-pause`: a periodic request is chosen (the `timestampUs` of `checkpoint.triggered`, not
+ *   the later trigger RPCs) at least `minPause` after the latest completion before it;
+ * - `notify-only-completed`: `checkpoint.taskNotified(n)` only for an `n` already completed;
+ * - `late-ack-discarded`: no `checkpoint.acknowledged` for a checkpoint after it completed or was
+ *   aborted (state of a disposed checkpoint is never accepted), and every `late-ack-discarded`
+ *   mark for `n` is followed by a `checkpoint.subtaskStateDiscarded` for `n`.
+ *
+ * @see org.apache.flink.runtime.checkpoint.CheckpointCoordinator (reference 1.3, 1.5, 1.7-1.10)
+ */
+import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
+import type { TraceEvent } from '../../sim/Trace.ts';
+
+/** The checkpoint configuration defaults of CheckpointConfig (max concurrent 1, min pause 0). */
+const DEFAULT_MAX_CONCURRENT = 1;
+
+/** Options of {@link protocolInvariants}. */
+export interface ProtocolOptions {
+  /** Most violations reported per invariant; default 5. */
+  readonly maxPerInvariant?: number;
+}
+
+/** Judges the trace of `result`; one violation per broken occurrence (capped per invariant). */
+export function protocolInvariants(result: RunResult, options: ProtocolOptions = {}): Violation[] {
+  const cap = options.maxPerInvariant ?? 5;
+  const maxConcurrent = result.spec.checkpoint.maxConcurrent ?? DEFAULT_MAX_CONCURRENT;
+  const minPauseUs = (result.spec.checkpoint.minPauseMs ?? 0) * 1000;
+  const out = new Map<string, Violation[]>();
+  const report = (invariant: string, e: TraceEvent, summary: string, details: object): void => {
+    const list = out.get(invariant) ?? [];
+    out.set(invariant, list);
+    if (list.length >= cap) return;
+    list.push({
+      property: 'protocol-invariants',
+      summary: `${invariant}: ${summary}`,
+      details: { invariant, event: e, ...details },
+      timeMs: e.timeUs / 1000,
+    });
+  };
+
+  let lastTriggered = Number.NEGATIVE_INFINITY;
+  let lastCompletionUs: number | undefined;
+  const pending = new Set<number>();
+  const ended = new Set<number>();
+  const completed = new Set<number>();
+  const plans = new Map<number, { waitFor: string[]; finished: string[] }>();
+  const acked = new Map<number, Set<string>>();
+  const lateAcks: TraceEvent[] = [];
+  const discardedAfter = new Map<number, number[]>();
+  for (const e of result.trace) {
+    const id = Number(e.attrs['checkpointId']);
+    switch (e.type) {
+      case 'checkpoint.plan': {
+        const waitFor = list(e.attrs['waitFor']);
+        const finished = list(e.attrs['finished']);
+        plans.set(id, { waitFor, finished });
+        const both = waitFor.filter((t) => finished.includes(t));
+        if (both.length > 0) {
+          report('complete-after-all-acks', e, `checkpoint ${id} waits for finished tasks`,
+            { checkpointId: id, tasks: both });
+        }
+        break;
+      }
+      case 'checkpoint.triggered': {
+        if (!(id > lastTriggered)) {
+          report('ids-increase', e, `checkpoint ${id} triggered after ${lastTriggered}`,
+            { checkpointId: id, previous: lastTriggered });
+        }
+        lastTriggered = Math.max(lastTriggered, id);
+        const chosenUs = Number(e.attrs['timestampUs'] ?? e.timeUs);
+        if (minPauseUs > 0 && lastCompletionUs !== undefined
+          && chosenUs - lastCompletionUs < minPauseUs) {
+          report('min-pause', e, `checkpoint ${id} chosen ${(chosenUs - lastCompletionUs) / 1000} ms `
+            + `after the last completion, min pause ${minPauseUs / 1000} ms`,
+          { checkpointId: id, chosenUs, lastCompletionUs, minPauseUs });
+        }
+        pending.add(id);
+        if (pending.size > maxConcurrent) {
+          report('max-concurrent', e, `${pending.size} checkpoints pending, max ${maxConcurrent}`,
+            { pending: [...pending], maxConcurrent });
+        }
+        break;
+      }
+      case 'checkpoint.acknowledged': {
+        if (ended.has(id)) {
+          report('late-ack-discarded', e, `checkpoint ${id} accepted an ack after it was disposed`,
+            { checkpointId: id, task: e.attrs['task'] });
+        }
+        if (e.attrs['result'] === 'SUCCESS') {
+          const set = acked.get(id) ?? new Set<string>();
+          set.add(String(e.attrs['task']));
+          acked.set(id, set);
+        }
+        break;
+      }
+      case 'checkpoint.completed': {
+        const plan = plans.get(id);
+        const got = acked.get(id) ?? new Set<string>();
+        const missing = plan === undefined ? [] : plan.waitFor.filter((t) => !got.has(t));
+        if (plan !== undefined && missing.length > 0) {
+          report('complete-after-all-acks', e, `checkpoint ${id} completed without acks of `
+            + `${missing.join(', ')}`, { checkpointId: id, missing, waitFor: plan.waitFor });
+        }
+        completed.add(id);
+        ended.add(id);
+        pending.delete(id);
+        lastCompletionUs = e.timeUs;
+        break;
+      }
+      case 'checkpoint.aborted':
+        ended.add(id);
+        pending.delete(id);
+        break;
+      case 'checkpoint.taskNotified':
+        if (!completed.has(id)) {
+          report('notify-only-completed', e, `task ${String(e.attrs['task'])} notified of `
+            + `checkpoint ${id}, which never completed before`, { checkpointId: id });
+        }
+        break;
+      case 'checkpoint.subtaskStateDiscarded': {
+        const times = discardedAfter.get(id) ?? [];
+        times.push(e.timeUs);
+        discardedAfter.set(id, times);
+        break;
+      }
+      case 'mark':
+        if (e.attrs['name'] === 'late-ack-discarded') lateAcks.push(e);
+        break;
+      default:
+        break;
+    }
+  }
+  checkLateAcks(lateAcks, discardedAfter, report);
+  return [...out.values()].flat();
+}
+
+/** Every late-ack mark for `n` is matched by a later discard of state for `n`, one to one. */
+function checkLateAcks(
+  lateAcks: readonly TraceEvent[],
+  discardedAfter: Map<number, number[]>,
+  report: (invariant: string, e: TraceEvent, summary: string, details: object) => void,
+): void {
+  for (const e of lateAcks) {
+    const id = Number(e.attrs['checkpointId']);
+    const times = discardedAfter.get(id) ?? [];
+    const i = times.findIndex((t) => t >= e.timeUs);
+    if (i >= 0) {
+      times.splice(i, 1);
+      continue;
+    }
+    report('late-ack-discarded', e, `the state of a late ack for checkpoint ${id} was never `
+      + 'discarded', { checkpointId: id });
+  }
+}
+
+function list(value: unknown): string[] {
+  return typeof value === 'string' && value !== '' ? value.split(',') : [];
+}

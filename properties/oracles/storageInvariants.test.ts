@@ -1,0 +1,112 @@
+import { describe, expect, test } from 'vitest';
+import type { DecodedCheckpoint } from '../../engine/index.ts';
+import type { RunResult } from '../../sim/run/RunResult.ts';
+import { attemptOfPath, checkpointOfPath, faultsTouching } from './faultsTouching.ts';
+import { checkpointFiles, storageInvariants } from './storageInvariants.ts';
+import { clusterRunResult } from './testing/clusterRunResult.ts';
+import {
+  doctor, event, SAMPLE_GRAPH, sampleRun,
+} from './testing/sampleRuns.ts';
+
+const invariantsOf = (r: RunResult): string[] =>
+  storageInvariants(r).map((v) => (v.details as { invariant: string }).invariant);
+
+/** A run stopped by its time budget at 150 ms, with retained checkpoints in the store. */
+function stoppedRun(): RunResult {
+  return clusterRunResult({
+    graph: SAMPLE_GRAPH, seed: 'budget', checkpoint: { mode: 'aligned', intervalMs: 20, retained: 2 },
+    maxTimeMs: 150, cluster: { config: { slotsPerTaskManager: 1 } },
+  }).result;
+}
+
+describe('oracle 6: storage invariants', () => {
+  test('a FINISHED job leaves an empty store (but for a known engine leak) and no transactions', () => {
+    for (const mode of ['aligned', 'at-least-once', 'none'] as const) {
+      for (const crash of [false, true]) {
+        const r = sampleRun(mode, crash);
+        expect(storageInvariants(r)).toEqual([]);
+        expect(r.lingeringTransactions).toEqual([]);
+      }
+    }
+  });
+
+  test('a stopped run keeps its retained checkpoints restorable; a removed file is caught', () => {
+    const r = stoppedRun();
+    expect(r.jobEndMs).toBeUndefined();
+    expect(r.objectStorePaths.length).toBeGreaterThan(0);
+    expect(storageInvariants(r)).toEqual([]);
+    const last = r.checkpoints.completed.at(-1) as DecodedCheckpoint;
+    const gone = checkpointFiles(last)[1] as string;
+    const vs = storageInvariants(doctor(r, { objectStorePaths: r.objectStorePaths.filter((p) => p !== gone) }));
+    expect(vs).toHaveLength(1);
+    expect(vs[0]?.summary).toBe(`retained checkpoint ${last.checkpointId} is not restorable: 1 file(s) missing`);
+    expect(vs[0]?.details).toMatchObject({ invariant: 'restorable', missing: [gone] });
+  });
+
+  test('a file no fault touched is a leak; one of a crashed attempt is not', () => {
+    const clean = sampleRun('aligned', false);
+    const leak = doctor(clean, { objectStorePaths: ['chk-3/v0#0@0/flights-source'] });
+    expect(storageInvariants(leak)).toHaveLength(1);
+    expect(invariantsOf(leak)).toEqual(['no-leaked-files']);
+    const crashed = sampleRun('aligned', true);
+    // taskmanager-2 runs subtask 1 of the first vertices; its attempt 0 died in the crash.
+    const onCrashedHost = crashed.trace.find((e) => e.type === 'scheduler.deploy'
+      && /@taskmanager-2(\/|$)/.test(String(e.attrs['taskExecutor'])));
+    const file = `chk-1/${String(onCrashedHost?.attrs['task'])}/x`;
+    expect(storageInvariants(doctor(crashed, { objectStorePaths: [file] }))).toEqual([]);
+    expect(invariantsOf(doctor(crashed, { objectStorePaths: ['chk-1/v9#0@0/x'] }))).toEqual(['no-leaked-files']);
+  });
+
+  test('a lingering transaction no fault touched is caught; one begun before a crash is not', () => {
+    const clean = sampleRun('aligned', false);
+    expect(invariantsOf(doctor(clean, { lingeringTransactions: ['f#0@0/e1', 'nonsense'], objectStorePaths: [] })))
+      .toEqual(['no-lingering-transactions']);
+    const crashed = sampleRun('aligned', true);
+    expect(storageInvariants(doctor(crashed, { lingeringTransactions: ['f/0/0/1'], objectStorePaths: [] })))
+      .toEqual([]);
+  });
+});
+
+describe('faultsTouching', () => {
+  const trace = [
+    event(0, 0, 'scheduler.deploy', { task: 'v0#0@0', taskExecutor: 'taskexecutor@tm-1' }),
+    event(1, 10, 'checkpoint.triggered', { checkpointId: 1 }),
+    event(2, 20, 'mark', { name: 'rpc-lost', kind: 'ack' }),
+    event(3, 30, 'checkpoint.completed', { checkpointId: 1 }),
+    event(4, 40, 'checkpoint.triggered', { checkpointId: 2 }),
+    event(5, 45, 'store.end', { op: 'put', path: 'chk-5/v0#1@0/u', outcome: 'failed' }),
+    event(6, 46, 'store.unknown-outcome', { op: 'delete', path: 'chk-6', happened: true }, 'store'),
+    event(7, 47, 'store.end', { op: 'get', path: 'chk-7/x', outcome: 'not-found' }),
+    event(8, 50, 'checkpoint.completed', { checkpointId: 2 }),
+    event(9, 60, 'checkpoint.asyncFailed', { checkpointId: 8, task: 'v2#0@3' }, 'tm-2'),
+    event(10, 70, 'net.partition', { from: 'tm-1', to: 'jobmanager', oneWay: false }),
+  ];
+  const t = faultsTouching(trace);
+
+  test('checkpoints live during a fault, or with a failed store operation, are touched', () => {
+    expect(t.checkpoint(1)).toBe(true);
+    // Store failures touch the checkpoint of their path only.
+    expect(t.checkpoint(2)).toBe(false);
+    expect([5, 6, 8].map((n) => t.checkpoint(n))).toEqual([true, true, true]);
+    expect(t.checkpoint(7)).toBe(false);
+    expect(t.checkpoint(99)).toBe(false);
+  });
+
+  test('attempts on a partitioned host, or with a failed async part, are touched', () => {
+    expect(t.attempt('v0#0@0')).toBe(true);
+    expect(t.attempt('v2#0@3')).toBe(true);
+    expect(t.attempt('v1#0@0')).toBe(false);
+    expect(t.file('chk-7/x')).toBe(false);
+    expect(t.file('chk-9/v0#0@0/u')).toBe(true);
+    expect(t.file('chk-5/v0#1@0/u')).toBe(true);
+  });
+
+  test('paths and transaction names parse', () => {
+    expect(checkpointOfPath('chk-12/_metadata')).toBe(12);
+    expect(checkpointOfPath('chk-12')).toBe(12);
+    expect(checkpointOfPath('elsewhere/chk-1')).toBeUndefined();
+    expect(attemptOfPath('chk-1/v0#2@3/uid')).toBe('v0#2@3');
+    expect(attemptOfPath('chk-1/_metadata')).toBeUndefined();
+    expect(t.transaction('f#0@0/e0')).toBe(false);
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * Oracle 6 of ORACLES.md, storage invariants, judged on the object store's paths after the drain
+ * phase (`RunResult.objectStorePaths`) and the trace:
+ *
+ * - `restorable`: every retained checkpoint is restorable: its `_metadata` and every state file
+ *   it references exist. Retained means completed (in `checkpoints.completed`) and never the
+ *   target of a delete (`store.begin` of `delete`/`deleteDirectory` on its files or `chk-<id>`):
+ *   subsumed checkpoints, and all of them after a terminal job status with the default retention
+ *   NEVER_RETAIN_AFTER_TERMINATION, are discarded, so a FINISHED job should leave an empty store.
+ * - `no-leaked-files` (only once the job ended): every remaining file is referenced by a retained
+ *   checkpoint, or belongs to a checkpoint or an attempt a logged fault touched.
+ * - `no-lingering-transactions` (only once the job ended): the same rule for sink transactions
+ *   left open or pre-committed.
+ *
+ * What "touched" means is in faultsTouching.ts.
+ */
+import type { DecodedCheckpoint } from '../../engine/index.ts';
+import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
+import { faultsTouching } from './faultsTouching.ts';
+
+/** Options of {@link storageInvariants}. */
+export interface StorageOptions {
+  /** Longest list in a violation's details; default 20 (counts are exact). */
+  readonly maxListed?: number;
+}
+
+/** The files a checkpoint references: its metadata and its state files. */
+export function checkpointFiles(c: DecodedCheckpoint): string[] {
+  const files = [c.metadataPath];
+  for (const subtasks of Object.values(c.operators)) {
+    for (const entry of Object.values(subtasks)) files.push(entry.path);
+  }
+  return files;
+}
+
+/** Judges the object store and the sink transactions left after the run. */
+export function storageInvariants(result: RunResult, options: StorageOptions = {}): Violation[] {
+  const maxListed = options.maxListed ?? 20;
+  const endMs = result.outcome.timeMs;
+  const violations: Violation[] = [];
+  const deleted = new Set<string>();
+  for (const e of result.trace) {
+    if (e.type !== 'store.begin') continue;
+    if (e.attrs['op'] === 'delete' || e.attrs['op'] === 'deleteDirectory') {
+      deleted.add(String(e.attrs['path']));
+    }
+  }
+  const present = new Set(result.objectStorePaths);
+  const retained = result.checkpoints.completed.filter((c) => {
+    const dir = `chk-${c.checkpointId}`;
+    return !deleted.has(dir) && !checkpointFiles(c).some((f) => deleted.has(f));
+  });
+  for (const c of retained) {
+    const missing = checkpointFiles(c).filter((f) => !present.has(f));
+    if (missing.length === 0) continue;
+    violations.push({
+      property: 'storage-invariants',
+      summary: `retained checkpoint ${c.checkpointId} is not restorable: ${missing.length} `
+        + 'file(s) missing',
+      details: { invariant: 'restorable', checkpointId: c.checkpointId, missing: missing.slice(0, maxListed) },
+      timeMs: endMs,
+    });
+  }
+  if (result.jobEndMs === undefined) return violations;
+
+  const referenced = new Set(retained.flatMap(checkpointFiles));
+  const touched = faultsTouching(result.trace);
+  const leaked = result.objectStorePaths.filter((p) => !referenced.has(p) && !touched.file(p));
+  if (leaked.length > 0) {
+    violations.push({
+      property: 'storage-invariants',
+      summary: `${leaked.length} file(s) leaked: referenced by no retained checkpoint and touched `
+        + 'by no logged fault',
+      details: {
+        invariant: 'no-leaked-files',
+        leaked: leaked.slice(0, maxListed),
+        leakedCount: leaked.length,
+        retained: retained.map((c) => c.checkpointId),
+      },
+      timeMs: endMs,
+    });
+  }
+  const lingering = result.lingeringTransactions.filter((t) => !touched.transaction(t));
+  if (lingering.length > 0) {
+    violations.push({
+      property: 'storage-invariants',
+      summary: `${lingering.length} sink transaction(s) left open or pre-committed that no logged `
+        + 'fault touched',
+      details: {
+        invariant: 'no-lingering-transactions',
+        lingering: lingering.slice(0, maxListed),
+        lingeringCount: lingering.length,
+      },
+      timeMs: endMs,
+    });
+  }
+  return violations;
+}

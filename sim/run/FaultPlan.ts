@@ -1,0 +1,253 @@
+/**
+ * FaultPlan: installs a RunSpec's action faults on a booted MiniCluster (the world-setting
+ * faults are in faultWorldOptions.ts) and ends every fault at the heal time.
+ *
+ * Triggers: `{ atMs }` fires through `world.at` (before engine events of that instant);
+ * `{ at: point }` fires once, through `world.onTrace`, right after the task that recorded the
+ * point's trace event, before any other event. A point reached at or after the heal time fires
+ * nothing (logged as `skipped`). Protocol points match these trace events:
+ *
+ * | point | trace event (attrs) |
+ * |---|---|
+ * | task triggered | `checkpoint.taskTriggered` (sources: the trigger RPC arrived) |
+ * | task first-barrier | `checkpoint.firstBarrier` (tasks with inputs) |
+ * | task aligned | `checkpoint.aligned` (every input delivered the barrier) |
+ * | task sync-done | `checkpoint.syncDone` |
+ * | task async-done | `checkpoint.asyncDone` (state files written) |
+ * | task acked | `checkpoint.acked` (acknowledgement sent) |
+ * | jobmaster triggered | `checkpoint.triggered` |
+ * | jobmaster coordinators-snapshotted | `checkpoint.coordinatorsSnapshotted` |
+ * | jobmaster completed | `checkpoint.completed` |
+ * | jobmaster notified | `checkpoint.notifiedComplete` |
+ * | sink pre-committed | the n-th `txn.preCommit` of the transactional store |
+ * | sink committed | the n-th `txn.commit` of the transactional store |
+ *
+ * Task events carry `{ checkpointId, task }` with `task` an attempt id
+ * `<vertex>#<subtask>@<attempt>`; a point's `task` matches any attempt of that subtask.
+ *
+ * Every fault action records a `fault` event on host `sim` (`{ index, type, action }`) and a
+ * mark: `crash` and `partition` (the World's), `pause`, `global-failure`, `slow-task`; the
+ * world-setting faults record `start` and `end` events, and the World marks each injected
+ * occurrence (`rpc-lost`, `store-failed`, `store-unknown-outcome`, `async-snapshot-failed`) or,
+ * for slowness, the fault once (`rpc-delay`, `slow-store`).
+ *
+ * Invariants: each fault fires at most once; at the heal time every crashed host restarts,
+ * every paused host resumes, every partition heals and every slow task ends; a fault's own end
+ * (after `downMs` or `durationMs`) applies only if no later fault of the same kind on the same
+ * host (or pair) started since (the later one takes over the end). A crash of a host that is
+ * already down, a pause of a paused host and so on change nothing but the end time.
+ */
+import type { MiniCluster } from '../MiniCluster.ts';
+import type { TraceEvent } from '../Trace.ts';
+import type { World } from '../World.ts';
+import type { Fault, FaultTrigger, ProtocolPoint } from './RunSpec.ts';
+
+/** One entry of the fault log (what fired, when). */
+export interface FaultRecord {
+  /** Index in `faults`. */
+  readonly fault: number;
+  readonly type: Fault['type'];
+  /**
+   * `crash`, `restart`, `pause`, `resume`, `partition`, `heal`, `global-failure`, `slow`,
+   * `start`, `end`, `skipped`.
+   */
+  readonly action: string;
+  readonly timeMs: number;
+}
+
+const TASK_EVENTS = {
+  triggered: 'checkpoint.taskTriggered', 'first-barrier': 'checkpoint.firstBarrier', aligned: 'checkpoint.aligned',
+  'sync-done': 'checkpoint.syncDone', 'async-done': 'checkpoint.asyncDone', acked: 'checkpoint.acked',
+} as const;
+const JOB_MASTER_EVENTS = {
+  triggered: 'checkpoint.triggered', 'coordinators-snapshotted': 'checkpoint.coordinatorsSnapshotted',
+  completed: 'checkpoint.completed', notified: 'checkpoint.notifiedComplete',
+} as const;
+const SINK_EVENTS = { 'pre-committed': 'txn.preCommit', committed: 'txn.commit' } as const;
+
+/** The trace event type a protocol point waits for. */
+export function pointEventType(point: ProtocolPoint): string {
+  switch (point.kind) {
+    case 'task': return TASK_EVENTS[point.phase];
+    case 'jobmaster': return JOB_MASTER_EVENTS[point.phase];
+    case 'sink': return SINK_EVENTS[point.phase];
+  }
+}
+
+/** True if `e` is (one occurrence of) `point`; sink points also need the n-th occurrence. */
+export function matchesPoint(point: ProtocolPoint, e: TraceEvent): boolean {
+  if (e.type !== pointEventType(point)) return false;
+  if (point.kind === 'sink') return true;
+  if (e.attrs['checkpointId'] !== point.checkpoint) return false;
+  if (point.kind === 'jobmaster' || point.task === undefined) return true;
+  const task = e.attrs['task'];
+  return typeof task === 'string' && task.startsWith(`${point.task}@`);
+}
+
+/** A fault that is on until its end runs (at its own end time or at the heal time). */
+interface Episode {
+  readonly index: number;
+  /** The log action of the end (`restart`, `resume`, `heal`, `end`). */
+  readonly endAction: string;
+  readonly end: () => void;
+}
+
+export class FaultPlan {
+  private readonly world: World;
+  private readonly records: FaultRecord[] = [];
+  private readonly fired = new Set<number>();
+  /**
+   * The current episode per key (`crash:<host>`, `pause:<host>`, `partition:<a>|<b>`,
+   * `slow:<index>`); a later fault of the same key supersedes it (and takes over its end).
+   */
+  private readonly open = new Map<string, Episode>();
+
+  /**
+   * @param faults the spec's faults (validated).
+   * @param cluster a booted cluster (nothing has run yet).
+   * @param healTimeUs the heal time, whole µs.
+   */
+  constructor(
+    private readonly faults: readonly Fault[],
+    private readonly cluster: MiniCluster,
+    private readonly healTimeUs: number,
+  ) {
+    this.world = cluster.world;
+  }
+
+  /** What fired so far, in order. */
+  get log(): readonly FaultRecord[] {
+    return this.records;
+  }
+
+  /** Indices of triggered faults that never fired (their point was never reached). */
+  unfired(): number[] {
+    return this.faults.flatMap((f, i) => ('when' in f && !this.fired.has(i) ? [i] : []));
+  }
+
+  /** Schedules every fault and the heal. Call once, before the run. */
+  install(): void {
+    this.faults.forEach((f, i) => {
+      if ('when' in f) this.arm(i, f.when);
+      else this.world.at(0, `fault[${i}] ${f.type}`, () => this.startSetting(i, f));
+    });
+    this.world.at(this.healTimeUs, 'heal', () => this.heal());
+  }
+
+  private arm(index: number, when: FaultTrigger): void {
+    const fault = this.faults[index] as Fault;
+    if ('atMs' in when) {
+      this.world.at(Math.round(when.atMs * 1000), `fault[${index}] ${fault.type}`, () => this.fire(index));
+      return;
+    }
+    const point = when.at;
+    let seen = 0;
+    const unsubscribe = this.world.onTrace((e) => matchesPoint(point, e), () => {
+      seen++;
+      if (point.kind === 'sink' && seen < point.nth) return;
+      unsubscribe();
+      this.fired.add(index);
+      if (this.world.nowUs >= this.healTimeUs) this.note(index, 'skipped');
+      else this.fire(index);
+    });
+  }
+
+  private fire(index: number): void {
+    const f = this.faults[index] as Fault;
+    this.fired.add(index);
+    switch (f.type) {
+      case 'crash':
+        this.note(index, 'crash');
+        this.world.crash(f.host);
+        this.startEpisode(`crash:${f.host}`, { index, endAction: 'restart', end: () => {
+          if (!this.world.isAlive(f.host)) this.world.restart(f.host);
+        } }, f.downMs);
+        return;
+      case 'global-failure':
+        this.note(index, 'global-failure', 'global-failure');
+        this.cluster.jobManagerProcess.jobMaster.failGlobal(`fault[${index}]: global failure`);
+        return;
+      case 'pause':
+        this.note(index, 'pause', 'pause');
+        this.world.pause(f.host);
+        this.startEpisode(`pause:${f.host}`, {
+          index, endAction: 'resume', end: () => this.world.resume(f.host),
+        }, f.durationMs);
+        return;
+      case 'partition':
+        this.note(index, 'partition');
+        this.world.partition(f.a, f.b, { oneWay: f.oneWay === true });
+        this.startEpisode(`partition:${[f.a, f.b].sort().join('|')}`, {
+          index, endAction: 'heal', end: () => this.world.healPartition(f.a, f.b),
+        }, f.durationMs);
+        return;
+      case 'slow-task':
+        this.note(index, 'slow', 'slow-task');
+        this.startEpisode(`slow:${index}`, {
+          index, endAction: 'end', end: this.slowTask(f.operator, f.factor),
+        }, f.durationMs);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /**
+   * Makes `episode` the current one of `key` and schedules its end after `durationMs` (or at
+   * the heal time, whichever comes first; absent: at the heal time).
+   */
+  private startEpisode(key: string, episode: Episode, durationMs: number | undefined): void {
+    this.open.set(key, episode);
+    const endUs = durationMs === undefined ? this.healTimeUs
+      : Math.min(this.world.nowUs + Math.round(durationMs * 1000), this.healTimeUs);
+    if (endUs >= this.healTimeUs) return;
+    this.world.at(endUs, `fault[${episode.index}] ${episode.endAction}`, () => {
+      if (this.open.get(key) === episode) this.endEpisode(key, episode);
+    });
+  }
+
+  private endEpisode(key: string, episode: Episode): void {
+    this.open.delete(key);
+    this.note(episode.index, episode.endAction);
+    episode.end();
+  }
+
+  /** Slows every subtask of the vertex that runs `operatorUid`; returns the end function. */
+  private slowTask(operatorUid: string, factor: number): () => void {
+    const vertices = this.cluster.jobManagerProcess.jobMaster.graph.jobGraph.vertices;
+    const vertex = vertices.find((v) => v.operators.some((op) => op.uid === operatorUid));
+    if (vertex === undefined) return () => {};
+    const mailbox = `/mailbox/${vertex.id}#`;
+    return this.world.slowdowns.add((name) => name.includes(mailbox), factor);
+  }
+
+  /** A world-setting fault starts (its settings are in the World already). */
+  private startSetting(index: number, f: Fault): void {
+    this.fired.add(index);
+    const mark = f.type === 'rpc-delay' || f.type === 'slow-store' ? f.type : undefined;
+    this.note(index, 'start', mark);
+  }
+
+  /**
+   * The heal time: every fault ends. Open episodes end first (logged); then, whatever caused
+   * them, every partition heals, every paused host resumes and every crashed host restarts.
+   */
+  private heal(): void {
+    this.faults.forEach((f, i) => {
+      if (!('when' in f)) this.note(i, 'end');
+    });
+    for (const [key, episode] of [...this.open]) this.endEpisode(key, episode);
+    this.world.healAllPartitions();
+    for (const host of this.world.hostIds) {
+      this.world.resume(host);
+      if (!this.world.isAlive(host)) this.world.restart(host);
+    }
+  }
+
+  private note(index: number, action: string, mark?: string): void {
+    const f = this.faults[index] as Fault;
+    this.records.push({ fault: index, type: f.type, action, timeMs: this.world.nowUs / 1000 });
+    this.world.trace.record('sim', 'fault', { index, type: f.type, action });
+    if (mark !== undefined) this.world.trace.mark('sim', mark, { index });
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * RunResult: what `simulate(spec)` returns, everything the oracles and reports read. Oracles
+ * never look inside the engine: they read this. Times are in ms (virtual), as at every edge.
+ */
+import type { DecodedCheckpoint, JobStatus, StreamGraph } from '../../engine/index.ts';
+import type { CommittedRecord } from '../SimTransactionalStore.ts';
+import type { TraceEvent } from '../Trace.ts';
+import type { FaultRecord } from './FaultPlan.ts';
+import type { ExpandedRunSpec } from './RunSpec.ts';
+
+export type { FaultRecord } from './FaultPlan.ts';
+
+/** A violated property, as ORACLES.md "What a counterexample must say" asks. */
+export interface Violation {
+  /** The oracle, e.g. `end-to-end-exactly-once`, `consistent-cut`, `liveness`. */
+  readonly property: string;
+  /** One line for people. */
+  readonly summary: string;
+  /** The checkpoint or record involved, expected and actual values, ... */
+  readonly details: unknown;
+  /** Virtual time of the violation, ms. */
+  readonly timeMs: number;
+}
+
+export interface RunResult {
+  /** The spec as run, with every default filled in (the "expanded configuration"). */
+  readonly spec: ExpandedRunSpec;
+  /** The job that ran (for the reference fold), with its checkpointing settings. */
+  readonly graph: StreamGraph;
+  readonly traceHash: string;
+  /** Stored trace events (may be capped by `traceLimit`; the hash covers all). */
+  readonly trace: readonly TraceEvent[];
+  /**
+   * Why the run ended: `stopped` (job end + drain), `max-events` or `max-time` (a budget),
+   * `idle` (nothing left to do); events run and the virtual time at the end.
+   */
+  readonly outcome: {
+    readonly reason: string;
+    readonly events: number;
+    readonly timeMs: number;
+    readonly message: string;
+  };
+  readonly jobStatus: JobStatus;
+  /** Virtual time the job reached a terminal status, ms. */
+  readonly jobEndMs: number | undefined;
+  readonly checkpoints: {
+    /** `checkpoint.triggered` events (every trigger, whatever became of it). */
+    readonly triggered: number;
+    /** Every completed checkpoint, decoded when it completed, in completion order. */
+    readonly completed: readonly DecodedCheckpoint[];
+    /** Aborts by reason (CheckpointFailureReason). */
+    readonly aborted: Readonly<Record<string, number>>;
+  };
+  /** Restores from a checkpoint (regional and global); fresh starts without one do not count. */
+  readonly restores: number;
+  /** Committed sink records in commit order, with the transaction each came from. */
+  readonly committed: readonly CommittedRecord[];
+  /** Final keyed state of the attempts that finished: uid -> state -> key -> value. */
+  readonly finalState: Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, unknown>>>>>>;
+  /** Files left in the object store after the drain phase, sorted. */
+  readonly objectStorePaths: readonly string[];
+  /** Sink transactions left open or pre-committed after the drain phase (`sink#subtask@attempt/e<epoch>`). */
+  readonly lingeringTransactions: readonly string[];
+  /** Mark counts by name, in first-reached order. */
+  readonly marks: Readonly<Record<string, number>>;
+  readonly unusedOverrides: readonly { readonly decision: number; readonly alternative: number }[];
+  /** What the fault plan did, in order (crashes, restarts, partitions, heals, ...). */
+  readonly faults: readonly FaultRecord[];
+  /** Indices of faults whose trigger was never reached (like unused overrides). */
+  readonly unfiredFaults: readonly number[];
+  /** Filled by the oracles. */
+  readonly violations: readonly Violation[];
+}

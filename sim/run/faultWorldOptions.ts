@@ -1,0 +1,93 @@
+/**
+ * faultWorldOptions: the faults of a plan that are world settings rather than actions (RPC loss
+ * and delay per kind, object store failures, unknown outcomes and slowness, async snapshot
+ * failures). They are active from the start to the heal time; the World stops them there
+ * (RpcNetwork and SimObjectStore take no injected fault at or after `healTimeUs`).
+ *
+ * Several faults of one kind combine: probabilities as independent events (1 - Π(1 - p)),
+ * slowness factors multiply, and of several delays for one RPC kind the slowest (largest
+ * `maxMs`, then the later fault) wins.
+ */
+import type { DelayDistribution, RpcKind } from '../../engine/index.ts';
+import type { ObjectStoreConfig } from '../SimObjectStore.ts';
+import type { DelayMs, Fault } from './RunSpec.ts';
+
+/** The mark each injected async snapshot failure records. */
+export const ASYNC_SNAPSHOT_FAILED_MARK = 'async-snapshot-failed';
+
+/**
+ * A task's snapshot file: `chk-<n>/<attempt>/<operator uid>` (AsyncCheckpointRunnable), not the
+ * checkpoint's `chk-<n>/_metadata`.
+ */
+const TASK_STATE_PATH = /^chk-\d+\/[^/]+\/[^/]+$/;
+
+/** True for the object store paths of tasks' snapshot writes. */
+export function isTaskStatePath(path: string): boolean {
+  return TASK_STATE_PATH.test(path);
+}
+
+/** A distribution in ms to whole µs. */
+export function delayUs(d: DelayMs): DelayDistribution {
+  const us = (ms: number): number => Math.round(ms * 1000);
+  return { minUs: us(d.minMs), medianUs: us(d.medianMs), maxUs: us(d.maxMs) };
+}
+
+/** The RPC and object store settings the world-level faults of `faults` amount to. */
+export interface FaultWorldOptions {
+  readonly lossByKind: Partial<Record<RpcKind, number>>;
+  readonly injectedLatencyByKind: Partial<Record<RpcKind, DelayDistribution>>;
+  /** Object store fault settings (merge with the store's latency). */
+  readonly objectStore: Omit<ObjectStoreConfig, 'latency'>;
+}
+
+const orP = (a: number | undefined, b: number): number => 1 - (1 - (a ?? 0)) * (1 - b);
+
+/** Derives the world settings of `faults` (see the file comment for how faults combine). */
+export function faultWorldOptions(faults: readonly Fault[]): FaultWorldOptions {
+  const lossByKind: Partial<Record<RpcKind, number>> = {};
+  const latency: Partial<Record<RpcKind, DelayMs>> = {};
+  let fail: number | undefined;
+  let unknown: number | undefined;
+  let asyncFail: number | undefined;
+  let slow: number | undefined;
+  for (const f of faults) {
+    switch (f.type) {
+      case 'rpc-loss':
+        lossByKind[f.kind] = orP(lossByKind[f.kind], f.probability);
+        break;
+      case 'rpc-delay': {
+        const old = latency[f.kind];
+        if (old === undefined || f.latency.maxMs >= old.maxMs) latency[f.kind] = f.latency;
+        break;
+      }
+      case 'store-failure':
+        fail = orP(fail, f.probability);
+        break;
+      case 'store-unknown-outcome':
+        unknown = orP(unknown, f.probability);
+        break;
+      case 'async-snapshot-failure':
+        asyncFail = orP(asyncFail, f.probability);
+        break;
+      case 'slow-store':
+        slow = (slow ?? 1) * f.factor;
+        break;
+      default:
+        break;
+    }
+  }
+  const injectedLatencyByKind = Object.fromEntries(
+    Object.entries(latency).map(([k, d]) => [k, delayUs(d)])) as Partial<Record<RpcKind, DelayDistribution>>;
+  return {
+    lossByKind,
+    injectedLatencyByKind,
+    objectStore: {
+      ...(fail === undefined ? {} : { failProbability: fail }),
+      ...(unknown === undefined ? {} : { unknownOutcomeProbability: unknown }),
+      ...(slow === undefined ? {} : { slowFactor: slow }),
+      ...(asyncFail === undefined ? {} : {
+        putFailure: { probability: asyncFail, applies: isTaskStatePath, mark: ASYNC_SNAPSHOT_FAILED_MARK },
+      }),
+    },
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * simulate: runs one RunSpec (DESIGN.md "One run, as data flowing through the house"). It
+ * expands and validates the spec, builds the job with a two-phase-commit sink and the mode's
+ * checkpointing, converts milliseconds to virtual microseconds, builds a MiniCluster (the world
+ * with its seed, overrides, heal time, budgets, latencies, world-setting faults and planted
+ * bugs), installs the fault plan, runs to job end + drain or a budget, and assembles the
+ * RunResult the oracles judge (its `violations` are left empty for them).
+ *
+ * Invariants: the same spec gives the same trace hash; nothing here reads real time or
+ * randomness; engine assertions propagate (a counterexample), bad input is a SimInputError.
+ */
+import type {
+  CheckpointConfig, ClusterConfiguration, RestartStrategy, StreamGraph,
+} from '../../engine/index.ts';
+import { MiniCluster } from '../MiniCluster.ts';
+import { SimInputError } from '../SimInputError.ts';
+import type { WorldOptions } from '../WorldOptions.ts';
+import { expandRunSpec } from './expandRunSpec.ts';
+import { FaultPlan } from './FaultPlan.ts';
+import { delayUs, faultWorldOptions } from './faultWorldOptions.ts';
+import type { RunResult } from './RunResult.ts';
+import { buildJobGraph, parallelismByUid } from './RunJob.ts';
+import type { ExpandedRunSpec, RestartStrategySpec, RunSpec } from './RunSpec.ts';
+
+/** Options of a run that do not change its trace. */
+export interface SimulateOptions {
+  /** Call every registered invariant check after each event (unit and scenario tests). */
+  readonly checkInvariants?: boolean;
+  /** How many trace events to keep in `RunResult.trace`; default all. */
+  readonly traceLimit?: number;
+}
+
+const us = (ms: number): number => Math.round(ms * 1000);
+
+/** The job's StreamGraph with the spec's costs and the mode's checkpointing. */
+export function runGraph(spec: ExpandedRunSpec): StreamGraph {
+  const costsUs = Object.fromEntries(Object.entries(spec.costsMs).map(([uid, ms]) => [uid, us(ms)]));
+  let graph: StreamGraph;
+  try {
+    graph = buildJobGraph(spec.job, {
+      parallelism: parallelismByUid(spec.job, spec.parallelism),
+      costsUs,
+      ...(spec.maxParallelism === undefined ? {} : { maxParallelism: spec.maxParallelism }),
+    });
+  } catch (e) {
+    throw new SimInputError(`job: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+  const cp = spec.checkpoint;
+  if (cp.mode === 'none') return graph;
+  const checkpointing: CheckpointConfig = {
+    intervalMs: cp.intervalMs,
+    mode: cp.mode === 'at-least-once' ? 'AT_LEAST_ONCE' : 'EXACTLY_ONCE',
+    timeoutMs: cp.timeoutMs,
+    minPauseMs: cp.minPauseMs,
+    maxConcurrent: cp.maxConcurrent,
+    tolerableFailures: cp.tolerableFailures,
+    retained: cp.retained,
+  };
+  return { ...graph, checkpointing };
+}
+
+function restartStrategy(s: RestartStrategySpec): RestartStrategy {
+  const attempts = (a: number | 'unlimited'): number => (a === 'unlimited' ? Number.POSITIVE_INFINITY : a);
+  switch (s.kind) {
+    case 'none':
+      return { kind: 'none' };
+    case 'fixed-delay':
+      return { kind: 'fixed-delay', attempts: attempts(s.attempts), delayUs: us(s.delayMs) };
+    case 'exponential-delay':
+      return {
+        kind: 'exponential-delay', initialDelayUs: us(s.initialDelayMs), maxDelayUs: us(s.maxDelayMs),
+        multiplier: s.multiplier, attempts: attempts(s.attempts),
+      };
+  }
+}
+
+/** The cluster configuration overrides of `spec`. */
+function clusterConfig(spec: ExpandedRunSpec): Partial<ClusterConfiguration> {
+  return {
+    slotsPerTaskManager: spec.slotsPerTaskManager,
+    rpcTimeoutUs: us(spec.network.rpcTimeoutMs),
+    heartbeatIntervalUs: us(spec.heartbeat.intervalMs),
+    heartbeatTimeoutUs: us(spec.heartbeat.timeoutMs),
+    recordsPerBuffer: spec.network.recordsPerBuffer,
+    bufferTimeoutUs: us(spec.network.bufferTimeoutMs),
+    restartStrategy: restartStrategy(spec.restartStrategy),
+  };
+}
+
+/** The world options of `spec`. */
+function worldOptions(spec: ExpandedRunSpec, options: SimulateOptions): WorldOptions {
+  const faults = faultWorldOptions(spec.faults);
+  return {
+    seed: spec.seed,
+    overrides: spec.overrides,
+    healTimeUs: us(spec.healTimeMs),
+    budgets: { maxEvents: spec.budgets.maxEvents, maxTimeUs: us(spec.budgets.maxTimeMs) },
+    rpc: {
+      defaultLatency: delayUs(spec.network.rpcLatency),
+      lossByKind: faults.lossByKind,
+      injectedLatencyByKind: faults.injectedLatencyByKind,
+    },
+    network: { latency: delayUs(spec.network.dataLatency) },
+    objectStore: { latency: delayUs(spec.storeLatency), ...faults.objectStore },
+    bugs: spec.mutations,
+    ...(options.checkInvariants === undefined ? {} : { checkInvariants: options.checkInvariants }),
+    ...(options.traceLimit === undefined ? {} : { traceLimit: options.traceLimit }),
+  };
+}
+
+/**
+ * Runs `spec` and returns its RunResult (violations empty: the oracles fill them).
+ * @throws SimInputError (one line) for an invalid spec; engine AssertionErrors propagate.
+ */
+export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResult {
+  const expanded = expandRunSpec(spec);
+  const graph = runGraph(expanded);
+  const cluster = new MiniCluster({
+    world: worldOptions(expanded, options),
+    streamGraph: graph,
+    config: clusterConfig(expanded),
+    taskManagers: expanded.taskManagers,
+  });
+  const world = cluster.world;
+  let triggered = 0;
+  let restores = 0;
+  const aborted: Record<string, number> = {};
+  world.onTrace((e) => e.type === 'checkpoint.triggered' || e.type === 'checkpoint.aborted'
+    || e.type === 'checkpoint.restored', (e) => {
+    if (e.type === 'checkpoint.triggered') triggered++;
+    else if (e.type === 'checkpoint.restored') {
+      const id = e.attrs['checkpointId'];
+      if (typeof id === 'number' && id > 0) restores++;
+    } else {
+      const reason = String(e.attrs['reason']);
+      aborted[reason] = (aborted[reason] ?? 0) + 1;
+    }
+  });
+  const plan = new FaultPlan(expanded.faults, cluster, us(expanded.healTimeMs));
+  plan.install();
+  const r = cluster.run();
+  const lingering = world.transactionalStore.allTransactions()
+    .filter((t) => t.status === 'open' || t.status === 'pre-committed')
+    .map(({ id }) => `${id.sink}#${id.subtask}@${id.attempt}/e${id.epoch}`);
+  return {
+    spec: expanded,
+    graph,
+    traceHash: r.traceHash,
+    trace: world.trace.events,
+    outcome: { reason: r.run.reason, events: r.run.events, timeMs: r.run.timeUs / 1000, message: r.run.message },
+    jobStatus: r.jobStatus,
+    jobEndMs: r.jobEndUs === undefined ? undefined : r.jobEndUs / 1000,
+    checkpoints: { triggered, completed: r.completedCheckpoints, aborted },
+    restores,
+    committed: r.committed,
+    finalState: r.finalState,
+    objectStorePaths: world.objectStore.paths(),
+    lingeringTransactions: lingering,
+    marks: Object.fromEntries(world.marks),
+    unusedOverrides: world.choices.unusedOverrides,
+    faults: plan.log,
+    unfiredFaults: plan.unfired(),
+    violations: [],
+  };
+}
