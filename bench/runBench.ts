@@ -3,11 +3,13 @@
  * Each figure is the median of 5 repetitions after a warm-up, measured in this process.
  */
 import { benchEngine, type EngineBenchResult } from './engineBench.ts';
+import { benchExplore, type ExploreBenchResult } from './exploreBench.ts';
 import { benchKernel, type KernelBenchResult } from './kernelBench.ts';
 
 export interface BenchReport {
   readonly kernel: KernelBenchResult;
   readonly engine: EngineBenchResult;
+  readonly explore: ExploreBenchResult;
 }
 
 /** Runs the benchmarks; `progress` hears which one starts (for a terminal display). */
@@ -16,7 +18,9 @@ export function runBench(progress: (area: string) => void = () => {}): BenchRepo
   const kernel = benchKernel();
   progress('engine');
   const engine = benchEngine();
-  return { kernel, engine };
+  progress('explore');
+  const explore = benchExplore();
+  return { kernel, engine, explore };
 }
 
 /** Flattens a report into `area.field -> value` rows for a table. */

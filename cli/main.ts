@@ -6,4 +6,10 @@
  */
 import { run } from './program.ts';
 
+// A reader that stops early (`| head`) is not an error of ours.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
+
 process.exitCode = await run(process.argv.slice(2));

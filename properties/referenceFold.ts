@@ -111,7 +111,9 @@ class Fold {
     const spec = node.spec;
     switch (spec.kind) {
       case 'map':
-        this.emit(node, { ...record, value: spec.fn(record.value) });
+        this.emit(node, {
+          value: spec.fn(record.value), split: record.split, offset: record.offset, tag: record.tag,
+        });
         return;
       case 'filter':
         if (spec.fn(record.value)) this.emit(node, record);
@@ -143,12 +145,12 @@ class Fold {
   }
 
   private emitAll(node: StreamNode, input: StreamRecord, values: readonly unknown[]): void {
-    values.forEach((value, i) => {
+    for (let i = 0; i < values.length; i++) {
       // The engine's rule: a flatMap appends `/i` to every output, so nested fan-outs never
       // collide; a keyed process function keeps the tag for output 0 (outputTag).
       const tag = node.spec.kind === 'flatMap' ? `${input.tag}/${i}` : outputTag(input.tag, i);
-      this.emit(node, { value, split: input.split, offset: input.offset, tag });
-    });
+      this.emit(node, { value: values[i], split: input.split, offset: input.offset, tag });
+    }
   }
 
   private store(node: StreamNode): PlainKeyedStateStore {

@@ -2,7 +2,8 @@
  * SimObjectStore: the durable object store for checkpoint data (engine/api ObjectStore.ts). It
  * belongs to the World, not to a host, so it survives every crash; partitions do not cut it.
  *
- * Every operation takes a latency (a delay decision, times `slowFactor` before the heal time),
+ * Every operation takes a latency (a delay decision, times `slowFactor` before the heal time but
+ * never ending later than one normal latency after the heal time),
  * takes effect at the store when that latency has elapsed, and then completes the caller's
  * future as a task on the `on` executor (dropped if that executor died meanwhile: the effect
  * stays). Injected faults, only before the heal time: a failed operation (StorageError
@@ -108,7 +109,12 @@ export class SimObjectStore implements ObjectStore {
     const faulty = ctx.clock.nowUs < ctx.healTimeUs;
     let latency = ctx.choices.delay(`store.${o.name}`, this.config.latency);
     const slow = this.config.slowFactor ?? 1;
-    if (faulty && slow !== 1) latency = Math.round(latency * slow);
+    if (faulty && slow !== 1) {
+      // Slowness is a fault and faults stop at the heal time: an operation slowed before it
+      // ends by then, or one normal latency after it (so healed runs really heal).
+      const healedEndUs = ctx.healTimeUs + latency;
+      latency = Math.min(Math.round(latency * slow), healedEndUs - ctx.clock.nowUs);
+    }
     ctx.trace.record('store', 'store.begin', { op: o.name, path: o.path });
     const entry = new OneShotEntry(() => {
       const outcome = this.settle(o, apply, faulty);

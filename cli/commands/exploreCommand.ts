@@ -11,7 +11,7 @@ import type { Command } from 'commander';
 import type { ExploreJob } from '../../properties/arbitraries/runSpecArbitrary.ts';
 import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
 import {
-  explore, HarnessError, type Expectation, type ExploreReport,
+  explore, HarnessError, type Expectation, type ExploreReport, type Simulate,
 } from '../../properties/explore/explore.ts';
 import type { Repro } from '../../properties/explore/Repro.ts';
 import { simulate } from '../../sim/run/simulate.ts';
@@ -124,8 +124,13 @@ export function exploreOptions(cmd: Command): Command {
     .option('--json', 'print one JSON object');
 }
 
-/** Runs explore with `s`; returns the exit code. */
-export function runExplore(s: ExploreSettings, io: Io, version: string, interactive: boolean): { code: number; report?: ExploreReport } {
+/**
+ * Runs explore with `s`; returns the exit code. `deps.simulate` replaces the real simulator
+ * (tests inject a nondeterministic fake to see exit code 3).
+ */
+export function runExplore(
+  s: ExploreSettings, io: Io, version: string, interactive: boolean, deps?: { simulate?: Simulate },
+): { code: number; report?: ExploreReport } {
   const outDir = resolve(s.out);
   let bar: cliProgress.SingleBar | undefined;
   let barMode = '';
@@ -146,7 +151,8 @@ export function runExplore(s: ExploreSettings, io: Io, version: string, interact
       seed: s.seed,
       ...(s.maxRecords === undefined ? {} : { maxRecords: s.maxRecords }),
       ...(s.maxParallelism === undefined ? {} : { maxParallelism: s.maxParallelism }),
-      simulate: (spec) => simulate(spec, { traceLimit: 20_000 }),
+      // No trace cap: the oracles read the whole trace (a capped one gives false violations).
+      simulate: deps?.simulate ?? ((spec) => simulate(spec)),
       judge: defaultJudge,
       clock: () => performance.now(),
       version,

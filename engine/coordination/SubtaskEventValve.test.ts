@@ -79,4 +79,19 @@ describe('SubtaskEventValve (reference 1.6, the event valve)', () => {
     expect(r.isDone()).toBe(false);
     v.checkInvariants();
   });
+
+  test('overlapping checkpoints: checkpoint c waits for events held under c-1 (sent before its snapshot)', () => {
+    const { v, sent } = valve();
+    v.markForCheckpoint(5);
+    v.tryCloseGateway(5);
+    v.sendEvent('assigned-between-5-and-6');
+    v.markForCheckpoint(6);
+    v.tryCloseGateway(6);
+    const done6 = v.eventsInFlightDone();
+    expect(done6.isDone()).toBe(false);
+    v.openGatewayAndUnmarkCheckpoint(5);
+    sent[0]?.ack.complete(undefined);
+    expect(done6.isDone()).toBe(true);
+    expect(done6.isCompletedExceptionally()).toBe(false);
+  });
 });

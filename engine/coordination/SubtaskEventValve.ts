@@ -98,9 +98,20 @@ export class SubtaskEventValve {
     this.marked.length = 0;
   }
 
-  /** Completes when every event sent so far was accepted; fails if one was not. */
+  /**
+   * Completes when every event sent so far was accepted, including events still held back for an
+   * earlier checkpoint; fails if one was not. Called when checkpoint c's valve closes, so it
+   * covers exactly the events the coordinator sent before its snapshot for c. Counting the held
+   * ones matters when checkpoints overlap (max concurrent > 1): an event held under c-1 goes out
+   * only when the subtask acknowledges c-1, and without waiting for it c's trigger could reach the
+   * reader first, so c would record the split as assigned while no reader holds it (found by
+   * explore; Flink's contract says events sent before the snapshot are acknowledged before it
+   * completes).
+   */
   eventsInFlightDone(): CompletableFuture<void[]> {
-    return CompletableFuture.allOf([...this.inFlight]);
+    const held: CompletableFuture<void>[] = [];
+    for (const list of this.held.values()) for (const h of list) held.push(h.result);
+    return CompletableFuture.allOf([...this.inFlight, ...held]);
   }
 
   get heldCount(): number {

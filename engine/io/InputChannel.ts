@@ -271,8 +271,13 @@ export class InputChannel {
           partition: this.partitionId, subpartition: this.subpartition,
           backoffUs: this.currentBackoffUs,
         });
+        // A fired timer whose task waits behind a busy executor can no longer be cancelled,
+        // so the retry checks that the channel still waits for it (Flink's retrigger does
+        // nothing once the gate is closed).
         this.retryTimer = this.options.executor.schedule('io.partition-request-retry',
-          this.currentBackoffUs, () => this.requestSubpartition());
+          this.currentBackoffUs, () => {
+            if (this.state === 'backoff') this.requestSubpartition();
+          });
         return;
       }
       this.fail(new PartitionNotFoundException(this.partitionId, this.subpartition, this.attempt));

@@ -90,6 +90,13 @@ export class DefaultScheduler {
         ex.state = 'RUNNING';
         return;
       case 'FINISHED':
+        if (ex.state === 'CANCELING') {
+          // Finished while its region was being restarted: it counts as cancelled, or a job
+          // would end FINISHED with a restart still pending (Execution.markFinished does the same).
+          ex.state = 'CANCELED';
+          this.maybeRedeploy();
+          return;
+        }
         ex.state = 'FINISHED';
         this.checkJobFinished();
         return;
@@ -276,6 +283,8 @@ export class DefaultScheduler {
   }
 
   private checkJobFinished(): void {
+    // Only a RUNNING job finishes (ExecutionGraph.jobFinished: RUNNING -> FINISHED).
+    if (this.c.graph.jobStatus !== 'RUNNING') return;
     if (this.c.graph.allVertices().every((v) => v.current.state === 'FINISHED')) {
       this.c.graph.transitionState('FINISHED');
     }

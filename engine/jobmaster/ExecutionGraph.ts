@@ -56,8 +56,12 @@ export class ExecutionGraph {
   private status: JobStatus = 'CREATED';
   private readonly listeners: ((s: JobStatus) => void)[] = [];
 
+  /** {@link vertices} flattened once (the vertices never change; their attempts do). */
+  private readonly flatVertices: readonly ExecutionVertex[];
+
   constructor(readonly jobGraph: JobGraph) {
     this.vertices = jobGraph.vertices.map((v) => Array.from({ length: v.parallelism }, (_x, i) => new ExecutionVertex(v, i)));
+    this.flatVertices = this.vertices.flat();
   }
 
   get jobStatus(): JobStatus {
@@ -65,8 +69,8 @@ export class ExecutionGraph {
   }
 
   /** Every ExecutionVertex, vertex by vertex in topological order. */
-  allVertices(): ExecutionVertex[] {
-    return this.vertices.flat();
+  allVertices(): readonly ExecutionVertex[] {
+    return this.flatVertices;
   }
 
   /** The ExecutionVertex whose current attempt is `attemptId`, if any. */

@@ -31,6 +31,8 @@ export class ResourceManager {
   private readonly registrations = new Map<RpcAddress, Registration>();
   private readonly requirements = new Map<RpcAddress, number>();
   private readonly heartbeats: HeartbeatManager;
+  /** Slots requested since the last heartbeat (the TaskExecutor's report may predate them). */
+  private readonly inFlight = new Set<string>();
 
   constructor(private readonly env: EngineEnv, private readonly config: ClusterConfiguration) {
     this.executor = env.executors.get('resourcemanager/main');
@@ -73,6 +75,7 @@ export class ResourceManager {
         return undefined;
       case 'heartbeatFromTaskManager':
         this.heartbeats.receiveHeartbeat(a[0] as RpcAddress);
+        this.reconcile(a[0] as RpcAddress, a[1] as (RpcAddress | undefined)[] | undefined);
         return undefined;
       case 'notifySlotFree': {
         const r = this.registrations.get(a[0] as RpcAddress);
@@ -106,6 +109,24 @@ export class ResourceManager {
     this.allocate();
   }
 
+  /**
+   * Takes the TaskExecutor's slot report as the truth for slots it reports free (a free slot the
+   * RM thought allocated means a notifySlotFree was lost) and hands them out again.
+   */
+  private reconcile(te: RpcAddress, report: readonly (RpcAddress | undefined)[] | undefined): void {
+    const r = this.registrations.get(te);
+    if (r === undefined || report === undefined) return;
+    let freed = false;
+    report.forEach((jm, i) => {
+      if (jm === undefined && r.slots[i] !== undefined && !this.inFlight.has(`${te}/${i}`)) {
+        r.slots[i] = undefined;
+        freed = true;
+      }
+    });
+    for (const k of [...this.inFlight]) if (k.startsWith(`${te}/`)) this.inFlight.delete(k);
+    if (freed) this.allocate();
+  }
+
   /** Hands free slots to JobMasters whose requirement exceeds their allocation. */
   private allocate(): void {
     for (const [jm, required] of this.requirements) {
@@ -117,6 +138,8 @@ export class ResourceManager {
           r.slots[i] = jm;
           allocated++;
           this.env.tracer.event('rm.slotAllocated', { taskExecutor: te, slot: i });
+          // Until the next heartbeat the TaskExecutor may not know yet: keep the slot allocated.
+          this.inFlight.add(`${te}/${i}`);
           r.gateway.requestSlot(i, jm);
         }
       }

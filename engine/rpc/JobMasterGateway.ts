@@ -24,7 +24,8 @@ export interface JobMasterGateway {
   /** The answer to the JobMaster's heartbeat request. */
   heartbeatFromTaskManager(taskExecutor: RpcAddress): void;
   /** An OperatorEvent from a task to its operator's coordinator. */
-  sendOperatorEventToCoordinator(attemptId: ExecutionAttemptId, operatorUid: string, event: unknown): void;
+  /** An OperatorEvent from a task to its operator's coordinator; answered once handled. */
+  sendOperatorEventToCoordinator(attemptId: ExecutionAttemptId, operatorUid: string, event: unknown): CompletableFuture<void>;
   /** A task acknowledges a checkpoint with its state (CheckpointResponder.acknowledgeCheckpoint). */
   acknowledgeCheckpoint(ack: AcknowledgeCheckpoint): void;
   /** A task declines a checkpoint (CheckpointResponder.declineCheckpoint). */
@@ -49,9 +50,9 @@ export class JobMasterGatewayClient implements JobMasterGateway {
   heartbeatFromTaskManager(taskExecutor: RpcAddress): void {
     this.rpc.tell(this.self, this.target, 'heartbeat', 'heartbeatFromTaskManager', [taskExecutor]);
   }
-  sendOperatorEventToCoordinator(attemptId: ExecutionAttemptId, operatorUid: string, event: unknown): void {
-    this.rpc.tell(this.self, this.target, 'coordinatorEvent', 'sendOperatorEventToCoordinator',
-      [attemptId, operatorUid, event]);
+  sendOperatorEventToCoordinator(attemptId: ExecutionAttemptId, operatorUid: string, event: unknown): CompletableFuture<void> {
+    return this.rpc.ask(this.self, this.target, 'coordinatorEvent', 'sendOperatorEventToCoordinator',
+      [attemptId, operatorUid, event], this.timeoutUs);
   }
   acknowledgeCheckpoint(ack: AcknowledgeCheckpoint): void {
     this.rpc.tell(this.self, this.target, 'ack', 'acknowledgeCheckpoint', [ack]);

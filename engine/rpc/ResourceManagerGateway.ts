@@ -15,8 +15,12 @@ export interface ResourceManagerGateway {
   registerTaskExecutor(taskExecutor: RpcAddress, host: HostId, slots: readonly (RpcAddress | undefined)[]): CompletableFuture<void>;
   /** The JobMaster asks for `count` more slots in total (a declarative requirement). */
   declareRequiredSlots(jobMaster: RpcAddress, count: number): void;
-  /** The answer to the ResourceManager's heartbeat request. */
-  heartbeatFromTaskManager(taskExecutor: RpcAddress): void;
+  /**
+   * The answer to the ResourceManager's heartbeat request, with the TaskExecutor's slot report
+   * (per slot, the JobMaster it is allocated to), which the ResourceManager reconciles with its
+   * own view (TaskExecutorHeartbeatPayload): a lost notifySlotFree cannot strand a slot.
+   */
+  heartbeatFromTaskManager(taskExecutor: RpcAddress, slotReport: readonly (RpcAddress | undefined)[]): void;
   /** A TaskExecutor reports a slot it freed. */
   notifySlotFree(taskExecutor: RpcAddress, slotIndex: number): void;
 }
@@ -37,8 +41,8 @@ export class ResourceManagerGatewayClient implements ResourceManagerGateway {
   declareRequiredSlots(jobMaster: RpcAddress, count: number): void {
     this.rpc.tell(this.self, this.target, 'registration', 'declareRequiredSlots', [jobMaster, count]);
   }
-  heartbeatFromTaskManager(taskExecutor: RpcAddress): void {
-    this.rpc.tell(this.self, this.target, 'heartbeat', 'heartbeatFromTaskManager', [taskExecutor]);
+  heartbeatFromTaskManager(taskExecutor: RpcAddress, slotReport: readonly (RpcAddress | undefined)[]): void {
+    this.rpc.tell(this.self, this.target, 'heartbeat', 'heartbeatFromTaskManager', [taskExecutor, [...slotReport]]);
   }
   notifySlotFree(taskExecutor: RpcAddress, slotIndex: number): void {
     this.rpc.tell(this.self, this.target, 'registration', 'notifySlotFree', [taskExecutor, slotIndex]);

@@ -52,8 +52,13 @@ export class Task {
         this.terminate('FINISHED');
       },
       failed: (e) => this.terminate('FAILED', e),
-      sendEventToCoordinator: (uid, event) =>
-        this.services.jobMaster.sendOperatorEventToCoordinator(this.attemptId, uid, event),
+      // A lost event fails the task, as Flink's RpcTaskOperatorEventGateway does: the reader
+      // would otherwise wait forever for the answer to a lost split request.
+      sendEventToCoordinator: (uid, event) => {
+        this.services.jobMaster.sendOperatorEventToCoordinator(this.attemptId, uid, event).whenComplete((_v, err) => {
+          if (err !== undefined) this.failExternally(`an operator event to the coordinator of ${uid} was lost`);
+        });
+      },
       responder: {
         acknowledgeCheckpoint: (ack) => this.services.jobMaster.acknowledgeCheckpoint(ack),
         declineCheckpoint: (decline) => this.services.jobMaster.declineCheckpoint(decline),

@@ -133,7 +133,7 @@ export class TaskExecutor {
         const from = a[0] as RpcAddress;
         if (from === RESOURCE_MANAGER_ADDRESS) {
           this.lastRmHeartbeatUs = this.env.clock.nowUs();
-          this.rm.heartbeatFromTaskManager(this.address);
+          this.rm.heartbeatFromTaskManager(this.address, this.slots.allocations());
         } else {
           if (this.lastJmHeartbeatUs.has(from)) this.lastJmHeartbeatUs.set(from, this.env.clock.nowUs());
           this.jm.heartbeatFromTaskManager(this.address);

@@ -106,6 +106,9 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
     intervalMs: fc.constantFrom(100, 50, 200),
     maxConcurrent: fc.constantFrom(1, 2),
     tolerableFailures: fc.constantFrom(0, 1, 10),
+    // The output flusher's interval (execution.buffer-timeout): with 0 every record leaves at
+    // once, which is what lets an at-least-once snapshot take in records behind a barrier.
+    bufferTimeoutMs: fc.constantFrom(2, 0, 0.5),
     faults: faultPlanArbitrary({ taskManagers: maxTaskManagers, healTimeMs, tasks, maxFaults: o.maxFaults ?? 6 }),
     overrides,
   }).map((base): RunSpec => {
@@ -118,6 +121,7 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
       job: base.job,
       parallelism: base.parallelism,
       taskManagers,
+      ...(base.bufferTimeoutMs === 2 ? {} : { network: { bufferTimeoutMs: base.bufferTimeoutMs } }),
       ...(base.job.kind === 'flights' ? { costsMs: { 'flights-source': Math.round(sourceCostMs * 1000) / 1000 } } : {}),
       checkpoint: {
         mode: o.mode,

@@ -14,6 +14,8 @@ export interface Repro {
   readonly checkpointSimVersion: string;
   /** The violated property, e.g. `end-to-end-exactly-once`. */
   readonly property: string;
+  /** The promise the run was judged against (`--expect`), so replay judges it the same way. */
+  readonly expect: 'exactly-once' | 'at-least-once';
   /** One line: what was violated. */
   readonly summary: string;
   readonly traceHash: string;
@@ -44,5 +46,8 @@ export function parseRepro(value: unknown): Repro {
     if (typeof r[k] !== 'string') throw new ReproFormatError(`repro field ${k} must be a string`);
   }
   if (r['spec'] === null || typeof r['spec'] !== 'object') throw new ReproFormatError('repro field spec must be an object');
+  if (r['expect'] !== 'exactly-once' && r['expect'] !== 'at-least-once') {
+    throw new ReproFormatError('repro field expect must be exactly-once or at-least-once');
+  }
   return value as Repro;
 }

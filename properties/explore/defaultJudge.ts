@@ -5,7 +5,7 @@
  */
 import type { RunResult } from '../../sim/run/RunResult.ts';
 import { judgeRun } from '../oracles/judgeRun.ts';
-import { referenceFold } from '../referenceFold.ts';
+import { sharedReferenceFold } from '../sharedReferenceFold.ts';
 import type { Expectation, Judgement } from './explore.ts';
 
 /** Judges `result` against `expect`. */
@@ -13,7 +13,7 @@ export function defaultJudge(result: RunResult, expect: Expectation): Judgement 
   const verdict = judgeRun(result, { expect });
   let duplicates = 0;
   if (result.jobStatus === 'FINISHED') {
-    const expected = referenceFold(result.graph).outputs.length;
+    const expected = sharedReferenceFold(result.graph).outputs.length;
     duplicates = Math.max(0, result.committed.length - expected);
   }
   return { violations: verdict.violations, duplicates };

@@ -143,14 +143,19 @@ function exploreMode(
   });
   let failedOnce = false;
   let reproPath: string | undefined;
+  // A determinism mismatch stops the search: thrown inside the property, fast-check would take
+  // it for a counterexample and shrink it. The remaining runs pass at once and it is rethrown.
+  let harnessFailure: HarnessError | undefined;
   const runs = o.timeBudgetMs === undefined ? (o.runs ?? 100) : 1_000_000;
   const property = fc.property(arb, (spec) => {
+    if (harnessFailure !== undefined) return true;
     const e = evaluate(o, spec, expect, !failedOnce ? fanOut : undefined);
     if (!failedOnce) {
       summary.runs++;
       record(summary, e.main, e.mainVerdict);
       o.progress?.(mode, summary.runs, o.timeBudgetMs === undefined ? runs : undefined);
-      checkDeterminism(o, spec, e.main, summary.runs);
+      harnessFailure = checkDeterminism(o, spec, e.main, summary.runs);
+      if (harnessFailure !== undefined) return true;
     }
     if (e.violation === undefined) return true;
     if (!failedOnce) {
@@ -165,6 +170,7 @@ function exploreMode(
     numRuns: runs,
     ...(deadline === Number.POSITIVE_INFINITY ? {} : { interruptAfterTimeLimit: Math.max(1, deadline - o.clock()) }),
   });
+  if (harnessFailure !== undefined) throw harnessFailure;
   if (!details.failed || details.counterexample === null) return { summary, counterexample: undefined };
   const e = evaluate(o, details.counterexample[0], expect, undefined);
   const { violation, result, spec: shrunk } = e;
@@ -197,12 +203,15 @@ function record(summary: ModeSummary, result: RunResult, verdict: Judgement): vo
   for (const [k, v] of Object.entries(result.marks)) summary.marks[k] = (summary.marks[k] ?? 0) + v;
 }
 
-function repro(o: ExploreOptions, spec: RunSpec, result: RunResult, v: Violation, stage: 'unshrunk' | 'shrunk'): Repro {
+function repro(
+  o: ExploreOptions, spec: RunSpec, result: RunResult, v: Violation, stage: 'unshrunk' | 'shrunk',
+): Repro {
   return {
     format: 'checkpoint-sim-repro',
     formatVersion: REPRO_FORMAT_VERSION,
     checkpointSimVersion: o.version,
     property: v.property,
+    expect: o.expect ?? expectationOf(spec.checkpoint.mode),
     summary: v.summary,
     traceHash: result.traceHash,
     stage,
@@ -210,14 +219,13 @@ function repro(o: ExploreOptions, spec: RunSpec, result: RunResult, v: Violation
   };
 }
 
-/** Oracle 8: a sample of runs simulated twice must give the same trace hash. */
-function checkDeterminism(o: ExploreOptions, spec: RunSpec, result: RunResult, n: number): void {
+/** Oracle 8: a sample of runs simulated twice must give the same trace hash; the mismatch. */
+function checkDeterminism(o: ExploreOptions, spec: RunSpec, result: RunResult, n: number): HarnessError | undefined {
   const every = o.determinismEvery ?? 10;
-  if (every <= 0 || n % every !== 1 % every) return;
+  if (every <= 0 || n % every !== 1 % every) return undefined;
   const again = o.simulate(spec);
-  if (again.traceHash !== result.traceHash) {
-    throw new HarnessError(`determinism self-check failed for seed ${spec.seed}: trace hash ${result.traceHash} then ${again.traceHash}`);
-  }
+  if (again.traceHash === result.traceHash) return undefined;
+  return new HarnessError(`determinism self-check failed for seed ${spec.seed}: trace hash ${result.traceHash} then ${again.traceHash}`);
 }
 
 interface Evaluation {

@@ -7,7 +7,7 @@ import type { TraceEvent } from '../../sim/Trace.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import type { RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
 import { runSpecArbitrary, type ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
-import { expectationOf, type Expectation, type Judge, type Simulate } from './explore.ts';
+import type { Expectation, Judge, Simulate } from './explore.ts';
 import type { Repro } from './Repro.ts';
 
 export interface ReplayOutcome {
@@ -43,7 +43,7 @@ export function replaySpec(
 
 /** Replays a repro file's run, judged as its mode expects. */
 export function replayRepro(repro: Repro, deps: { simulate: Simulate; judge: Judge }, expect?: Expectation): ReplayOutcome {
-  return replaySpec(repro.spec, expect ?? expectationOf(repro.spec.checkpoint.mode), deps, repro.traceHash);
+  return replaySpec(repro.spec, expect ?? repro.expect, deps, repro.traceHash);
 }
 
 /**

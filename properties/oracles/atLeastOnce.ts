@@ -21,7 +21,7 @@ import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import type { TraceEvent } from '../../sim/Trace.ts';
 import { FLIGHTS_UIDS } from '../../sim/workloads/flights.ts';
 import type { FlightOutput } from '../../sim/workloads/flights.ts';
-import { referenceFold } from '../referenceFold.ts';
+import { sharedReferenceFold } from '../sharedReferenceFold.ts';
 import { compareKeyedState } from './compareKeyedState.ts';
 import { compareOutputs } from './compareOutputs.ts';
 import type { CommittedRecord } from './compareOutputs.ts';
@@ -93,7 +93,7 @@ export function atLeastOnce(result: RunResult, options: AtLeastOnceOptions = {})
     record: c.record as CommittedRecord,
     beganUs: began.get(txnKey(c.txn.sink, c.txn.subtask, c.txn.attempt, c.txn.epoch)),
   }));
-  const duplicates = duplicatedInputs(referenceFold(graph).outputs, committed.map((c) => c.record));
+  const duplicates = duplicatedInputs(sharedReferenceFold(graph).outputs, committed.map((c) => c.record));
   const restores: Restore[] = result.trace.filter((e) => e.type === 'checkpoint.restored')
     .map((e) => ({ timeUs: e.timeUs, checkpointId: Number(e.attrs['checkpointId']) }));
   const violations: Violation[] = [];
@@ -111,7 +111,7 @@ export function atLeastOnce(result: RunResult, options: AtLeastOnceOptions = {})
       timeMs: endMs,
     });
   }
-  const fold = foldWithDuplicates(graph, duplicates);
+  const fold = duplicates.length === 0 ? sharedReferenceFold(graph) : foldWithDuplicates(graph, duplicates);
   const sequenced = detectSequenced(graph);
   const records = committed.map((c) => c.record);
   const outputs = compareOutputs({

@@ -12,17 +12,46 @@
  * Reads only the RunResult (graph and decoded checkpoints); F runs the job's own functions.
  */
 import { KeyedProcessOperator } from '../../engine/index.ts';
-import type { DecodedCheckpoint, StreamNode } from '../../engine/index.ts';
+import type { DecodedCheckpoint, StreamGraph, StreamNode } from '../../engine/index.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import { referenceFold } from '../referenceFold.ts';
 import type { KeyedStateView, OperatorStateView } from '../referenceFold.ts';
+import { sharedReferenceFold } from '../sharedReferenceFold.ts';
 import { compareKeyedState } from './compareKeyedState.ts';
-import { splitPositions } from './splitPositions.ts';
+import { splitPositions, splitSizes } from './splitPositions.ts';
 
 /** Options of {@link consistentCut}. */
 export interface ConsistentCutOptions {
   /** Longest list in a violation's details; default 20 (counts are exact). */
   readonly maxListed?: number;
+}
+
+/**
+ * F(prefixes).state for one graph, each distinct set of prefixes folded once: checkpoints taken
+ * while nothing was read in between, and every checkpoint after the sources read everything (F
+ * over the whole input, shared with the other oracles), cut the input at the same places.
+ */
+function prefixFolds(
+  graph: StreamGraph,
+): (prefixes: ReadonlyMap<number, number>) => KeyedStateView {
+  const sizes = splitSizes(graph);
+  const byCut = new Map<string, KeyedStateView>();
+  return (prefixes) => {
+    let whole = prefixes.size === sizes.size;
+    const parts: string[] = [];
+    for (const [id, p] of prefixes) {
+      if (sizes.get(id) !== p) whole = false;
+      parts.push(`${id}:${p}`);
+    }
+    if (whole) return sharedReferenceFold(graph).state;
+    const key = parts.join(',');
+    let state = byCut.get(key);
+    if (state === undefined) {
+      state = referenceFold(graph, { prefixes }).state;
+      byCut.set(key, state);
+    }
+    return state;
+  };
 }
 
 /** The keyed state a checkpoint stands for, with the problems met while assembling it. */
@@ -43,11 +72,12 @@ export function consistentCut(result: RunResult, options: ConsistentCutOptions =
     .sort((a, b) => a.checkpointId - b.checkpointId);
   const keyed = result.graph.nodes.filter((n) => n.spec.kind === 'keyedProcess');
   const violations: Violation[] = [];
+  const expectedAt = prefixFolds(result.graph);
   checkpoints.forEach((c, i) => {
     const cut = splitPositions(c, result.graph);
     const assembled = assembleState(c, checkpoints.slice(0, i), keyed);
     const problems = [...cut.problems, ...assembled.problems];
-    const expected = referenceFold(result.graph, { prefixes: cut.positions }).state;
+    const expected = expectedAt(cut.positions);
     const cmp = compareKeyedState(expected, assembled.state, maxListed);
     if (cmp.diffCount === 0 && problems.length === 0) return;
     const parts = [

@@ -21,6 +21,7 @@
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import type { RunSpec } from '../../sim/run/RunSpec.ts';
 import type { TraceEvent } from '../../sim/Trace.ts';
+import { sharedReferenceFold } from '../sharedReferenceFold.ts';
 import type { CommittedRecord } from './compareOutputs.ts';
 import { atLeastOnce } from './atLeastOnce.ts';
 import { consistentCut } from './consistentCut.ts';
@@ -111,6 +112,7 @@ function run(oracle: OracleName, result: RunResult, maxListed: number): Violatio
 function endToEnd(result: RunResult, maxListed: number): Violation[] {
   const verdict = endToEndExactlyOnce({
     graph: result.graph,
+    expected: sharedReferenceFold(result.graph),
     committed: result.committed.map((c) => c.record as CommittedRecord),
     finalState: result.finalState as Parameters<typeof endToEndExactlyOnce>[0]['finalState'],
     maxListed,

@@ -8,7 +8,9 @@
  *   subsumed checkpoints, and all of them after a terminal job status with the default retention
  *   NEVER_RETAIN_AFTER_TERMINATION, are discarded, so a FINISHED job should leave an empty store.
  * - `no-leaked-files` (only once the job ended): every remaining file is referenced by a retained
- *   checkpoint, or belongs to a checkpoint or an attempt a logged fault touched.
+ *   checkpoint, or belongs to a checkpoint or an attempt a logged fault touched, or is still being
+ *   deleted (a `delete` of it began and had not ended when the run stopped: a store slowed
+ *   before the heal time may outlast the drain phase, and the cleanup did its part).
  * - `no-lingering-transactions` (only once the job ended): the same rule for sink transactions
  *   left open or pre-committed.
  *
@@ -39,11 +41,14 @@ export function storageInvariants(result: RunResult, options: StorageOptions = {
   const endMs = result.outcome.timeMs;
   const violations: Violation[] = [];
   const deleted = new Set<string>();
+  // Deletes of a file begun minus those ended, per path.
+  const deleting = new Map<string, number>();
   for (const e of result.trace) {
-    if (e.type !== 'store.begin') continue;
-    if (e.attrs['op'] === 'delete' || e.attrs['op'] === 'deleteDirectory') {
-      deleted.add(String(e.attrs['path']));
-    }
+    if (e.type !== 'store.begin' && e.type !== 'store.end') continue;
+    if (e.attrs['op'] !== 'delete' && e.attrs['op'] !== 'deleteDirectory') continue;
+    const path = String(e.attrs['path']);
+    if (e.type === 'store.begin') deleted.add(path);
+    if (e.attrs['op'] === 'delete') deleting.set(path, (deleting.get(path) ?? 0) + (e.type === 'store.begin' ? 1 : -1));
   }
   const present = new Set(result.objectStorePaths);
   const retained = result.checkpoints.completed.filter((c) => {
@@ -65,7 +70,8 @@ export function storageInvariants(result: RunResult, options: StorageOptions = {
 
   const referenced = new Set(retained.flatMap(checkpointFiles));
   const touched = faultsTouching(result.trace);
-  const leaked = result.objectStorePaths.filter((p) => !referenced.has(p) && !touched.file(p));
+  const leaked = result.objectStorePaths.filter((p) => !referenced.has(p) && !touched.file(p)
+    && (deleting.get(p) ?? 0) <= 0);
   if (leaked.length > 0) {
     violations.push({
       property: 'storage-invariants',

@@ -149,7 +149,7 @@ export class FaultPlan {
       this.fired.add(index);
       if (this.world.nowUs >= this.healTimeUs) this.note(index, 'skipped');
       else this.fire(index);
-    });
+    }, { types: [pointEventType(point)] });
   }
 
   private fire(index: number): void {

@@ -103,6 +103,9 @@ function worldOptions(spec: ExpandedRunSpec, options: SimulateOptions): WorldOpt
     network: { latency: delayUs(spec.network.dataLatency) },
     objectStore: { latency: delayUs(spec.storeLatency), ...faults.objectStore },
     bugs: spec.mutations,
+    // The RunResult carries no decision log (replay works from seed and overrides), so keeping
+    // one would only cost an object per decision.
+    decisionLogLimit: 0,
     ...(options.checkInvariants === undefined ? {} : { checkInvariants: options.checkInvariants }),
     ...(options.traceLimit === undefined ? {} : { traceLimit: options.traceLimit }),
   };
@@ -125,8 +128,7 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
   let triggered = 0;
   let restores = 0;
   const aborted: Record<string, number> = {};
-  world.onTrace((e) => e.type === 'checkpoint.triggered' || e.type === 'checkpoint.aborted'
-    || e.type === 'checkpoint.restored', (e) => {
+  world.onTrace(() => true, (e) => {
     if (e.type === 'checkpoint.triggered') triggered++;
     else if (e.type === 'checkpoint.restored') {
       const id = e.attrs['checkpointId'];
@@ -135,7 +137,7 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
       const reason = String(e.attrs['reason']);
       aborted[reason] = (aborted[reason] ?? 0) + 1;
     }
-  });
+  }, { types: ['checkpoint.triggered', 'checkpoint.aborted', 'checkpoint.restored'] });
   const plan = new FaultPlan(expanded.faults, cluster, us(expanded.healTimeMs));
   plan.install();
   const r = cluster.run();

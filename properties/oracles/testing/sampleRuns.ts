@@ -27,12 +27,12 @@ export function sampleRun(mode: RunMode, crash: boolean): RunResult {
   const key = `${mode}/${crash}`;
   const cached = memo.get(key);
   if (cached !== undefined) return cached;
-  // At-least-once duplicates need a crash at the right moment: try crash times in 7 ms steps
+  // At-least-once duplicates need a crash at the right moment: try crash times in 3 ms steps
   // until a run commits more records than there are flights (the first such run is kept).
   const wantDuplicates = mode === 'at-least-once' && crash;
   let result: RunResult | undefined;
-  for (let step = 0; step < (wantDuplicates ? 20 : 1); step++) {
-    result = run(mode, crash, (wantDuplicates ? 150_000 : 178_000) + step * 7_000);
+  for (let step = 0; step < (wantDuplicates ? 120 : 1); step++) {
+    result = run(mode, crash, (wantDuplicates ? 60_000 : 178_000) + step * 3_000);
     if (!wantDuplicates || result.committed.length > 2000) break;
   }
   if (result === undefined || (wantDuplicates && result.committed.length <= 2000)) {
@@ -54,7 +54,7 @@ function run(mode: RunMode, crash: boolean, crashAtUs: number): RunResult {
       if (mode === 'at-least-once') {
         // Short pauses of one source's host skew its barriers behind the others' records, so
         // the barrier tracker lets records past the cut into checkpoints: replays duplicate them.
-        for (let t = 60_000; t < crashAtUs; t += 20_000) {
+        for (let t = 30_000; t < crashAtUs; t += 20_000) {
           c.world.at(t, 'pause', () => c.world.pause('taskmanager-1'));
           c.world.at(t + 8_000, 'resume', () => c.world.resume('taskmanager-1'));
         }

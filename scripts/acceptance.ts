@@ -1,0 +1,90 @@
+#!/usr/bin/env tsx
+/**
+ * `npm run acceptance`: runs the Done-when commands of the properties issue on the built CLI and
+ * checks what they print. Full-size explores take minutes; `npm test` stays fast.
+ *
+ * Checks:
+ * 1. `explore --job flights --mode all --runs 200 --seed 1 --json` exits 0 with no violation,
+ *    restores and completed checkpoints above 0 in every mode, duplicates after restore above 0
+ *    in at-least-once mode, and the same JSON twice apart from `timing`.
+ * 2. `explore --mode at-least-once --expect exactly-once --runs 500 --seed 3` exits 1 and its
+ *    repro replays to the same trace hash.
+ * 3. `explore --mutant ID` for each planted bug exits 1 with a shrunk repro of at most 3 faults
+ *    and 10 overrides that replays with the bug planted.
+ * 4. Bad input exits 2 with one line.
+ */
+import { readFileSync } from 'node:fs';
+import { $ } from 'zx';
+
+$.verbose = false;
+$.nothrow = true;
+
+const cli = ['node', 'dist/cli/main.js'];
+const failures: string[] = [];
+const check = (ok: boolean, what: string): void => {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!ok) failures.push(what);
+};
+
+interface ModeJson { runs: number; violations: number; checkpointsCompleted: number; restores: number; duplicatesAfterRestore: number }
+interface ExploreJson { modes: Record<string, ModeJson>; counterexamples: { mode: string; property: string; repro: string; replay: string }[]; timing: unknown }
+
+async function explore(args: string[]): Promise<{ code: number; json: ExploreJson | undefined; stderr: string }> {
+  const p = await $`${cli} explore ${args}`;
+  let json: ExploreJson | undefined;
+  try {
+    json = JSON.parse(p.stdout) as ExploreJson;
+  } catch {
+    json = undefined;
+  }
+  return { code: p.exitCode ?? -1, json, stderr: p.stderr };
+}
+
+async function replays(repro: string, mutants: string[] = []): Promise<boolean> {
+  const r = await $`${cli} replay ${repro}`;
+  const spec = JSON.parse(readFileSync(repro, 'utf8')) as { spec: { mutations: string[] } };
+  const planted = mutants.every((m) => spec.spec.mutations.includes(m));
+  return r.exitCode === 1 && r.stdout.includes('(same as recorded)') && r.stdout.includes('still fails') && planted;
+}
+
+// 1
+const a = await explore(['--job', 'flights', '--mode', 'all', '--runs', '200', '--seed', '1', '--json']);
+const b = await explore(['--job', 'flights', '--mode', 'all', '--runs', '200', '--seed', '1', '--json']);
+check(a.code === 0, `explore flights all 200 seed 1 exits 0 (got ${a.code}) ${a.stderr.split('\n')[0] ?? ''}`);
+for (const [mode, m] of Object.entries(a.json?.modes ?? {})) {
+  check(m.violations === 0, `${mode}: no violation`);
+  check(m.restores > 0 && m.checkpointsCompleted > 0, `${mode}: restores ${m.restores} and checkpoints ${m.checkpointsCompleted} above 0`);
+}
+check((a.json?.modes['at-least-once']?.duplicatesAfterRestore ?? 0) > 0, 'at-least-once: duplicates after restore above 0');
+const strip = (j: ExploreJson | undefined) => JSON.stringify({ ...j, timing: undefined });
+check(a.json !== undefined && strip(a.json) === strip(b.json), 'the same JSON twice apart from timing');
+
+// 2
+const c = await explore(['--job', 'flights', '--mode', 'at-least-once', '--expect', 'exactly-once', '--runs', '500', '--seed', '3', '--json']);
+check(c.code === 1, `at-least-once --expect exactly-once exits 1 (got ${c.code})`);
+const ce = c.json?.counterexamples[0];
+check(ce !== undefined && await replays(ce.repro), 'its repro replays to the same trace hash and still fails');
+
+// 3
+for (const mutant of ['aligned-resume-immediately', 'sink-commits-only-notified']) {
+  const m = await explore(['--job', 'flights', '--mode', 'aligned', '--mutant', mutant, '--runs', '300', '--seed', '1', '--json']);
+  const x = m.json?.counterexamples[0];
+  check(m.code === 1 && x !== undefined, `--mutant ${mutant} exits 1 (got ${m.code})`);
+  if (x !== undefined) {
+    const repro = JSON.parse(readFileSync(x.repro, 'utf8')) as { spec: { faults: unknown[]; overrides: unknown[] } };
+    check(repro.spec.faults.length <= 3 && repro.spec.overrides.length <= 10,
+      `${mutant}: shrunk to ${repro.spec.faults.length} faults and ${repro.spec.overrides.length} overrides`);
+    check(await replays(x.repro, [mutant]), `${mutant}: the repro replays with the bug planted`);
+  }
+}
+
+// 4
+for (const args of [['--job', 'nope'], ['--mode', 'fast'], ['--runs', '-1'], ['--bogus']]) {
+  const p = await $`${cli} explore ${args} --seed 1`;
+  check(p.exitCode === 2 && p.stderr.trim().split('\n').length === 1, `explore ${args.join(' ')} exits 2 with one line`);
+}
+const bad = await $`${cli} replay package.json`;
+check(bad.exitCode === 2 && bad.stderr.trim().split('\n').length === 1, 'a malformed repro file exits 2 with one line');
+
+console.log(failures.length === 0 ? '\nacceptance: all checks passed' : `\nacceptance: ${failures.length} check(s) failed`);
+process.exitCode = failures.length === 0 ? 0 : 1;
