@@ -9,8 +9,10 @@
  * group (KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex).
  */
 import {
-  assignToKeyGroup,
   computeOperatorIndexForKeyGroup,
+  javaHashCode,
+  murmurHash,
+  UPPER_BOUND_MAX_PARALLELISM,
 } from '../state/KeyGroupRangeAssignment.ts';
 import type { Key } from '../streaming/api/functions.ts';
 import type { StreamRecord } from '../streaming/api/StreamRecord.ts';
@@ -38,12 +40,20 @@ export class KeyGroupStreamPartitioner implements ChannelSelector {
     this.numberOfChannels = options.numberOfChannels;
     this.keySelector = options.keySelector;
     this.maxParallelism = options.maxParallelism;
+    // The arguments the per-record path no longer checks, checked once (same messages).
+    assert(Number.isInteger(this.maxParallelism) && this.maxParallelism > 0
+      && this.maxParallelism <= UPPER_BOUND_MAX_PARALLELISM,
+    () => `maxParallelism out of bounds: ${this.maxParallelism}`);
+    computeOperatorIndexForKeyGroup(this.maxParallelism, this.numberOfChannels, 0);
   }
 
   /** The channel of the subtask owning the key group of `record`'s key. */
   selectChannel(record: StreamRecord): number {
-    const keyGroup = assignToKeyGroup(this.keySelector(record.value), this.maxParallelism);
-    return computeOperatorIndexForKeyGroup(this.maxParallelism, this.numberOfChannels, keyGroup);
+    // assignToKeyGroup then computeOperatorIndexForKeyGroup with their argument checks done once
+    // in the constructor: the key group lies in [0, maxParallelism) by construction.
+    const maxParallelism = this.maxParallelism;
+    const keyGroup = murmurHash(javaHashCode(this.keySelector(record.value))) % maxParallelism;
+    return Math.floor((keyGroup * this.numberOfChannels) / maxParallelism);
   }
 
   isBroadcast(): boolean {

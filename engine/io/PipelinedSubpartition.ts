@@ -97,7 +97,7 @@ export class PipelinedSubpartition {
    * finishes the buffer when it holds `recordsPerBuffer` records or `flushNow` is set.
    */
   add(record: StreamRecord, flushNow: boolean): void {
-    assert(!this.finished, () => `record added to finished subpartition ${this.index}`);
+    if (this.finished) assert(false, `record added to finished subpartition ${this.index}`);
     if (this.partial.length === 0) this.pool.requestBuffer();
     this.partial.push(record);
     if (flushNow || this.partial.length >= this.recordsPerBuffer) this.flush();

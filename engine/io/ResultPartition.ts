@@ -150,9 +150,9 @@ export class ResultPartition {
   /** Appends `record` to subpartition `subpartition`. Ignored after release(). */
   emitRecord(record: StreamRecord, subpartition: number): void {
     if (this.state === 'released') return;
-    this.checkProducing();
+    if (this.state !== 'running') this.checkProducing();
     const sp = this.subpartitions[subpartition];
-    assert(sp !== undefined, () => `no subpartition ${subpartition} in ${this.partitionId}`);
+    if (sp === undefined) assert(false, `no subpartition ${subpartition} in ${this.partitionId}`);
     sp.add(record, this.bufferTimeoutUs === 0);
     this.afterEmit();
   }

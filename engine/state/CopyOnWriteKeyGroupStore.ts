@@ -254,9 +254,11 @@ export class CopyOnWriteKeyGroupStore {
   }
 
   private group(keyGroup: number): KeyGroupCells | undefined {
-    assert(this.keyGroupRange.contains(keyGroup),
-      () => `key group ${keyGroup} outside ${this.keyGroupRange.toString()}`);
-    return this.groups[keyGroup - this.keyGroupRange.startKeyGroup];
+    const range = this.keyGroupRange;
+    if (!range.contains(keyGroup)) {
+      assert(false, `key group ${keyGroup} outside ${range.toString()}`);
+    }
+    return this.groups[keyGroup - range.startKeyGroup];
   }
 
   private groupForWrite(keyGroup: number): KeyGroupCells {

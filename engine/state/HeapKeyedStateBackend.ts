@@ -75,10 +75,12 @@ export class HeapKeyedStateBackend implements KeyedStateContext {
    */
   setCurrentKey(key: PartitionKey): void {
     const keyGroup = assignToKeyGroup(key, this.maxParallelism);
-    assert(this.keyGroupRange.contains(keyGroup),
-      () => `key ${String(key)} is in key group ${keyGroup}, outside ${
+    if (!this.keyGroupRange.contains(keyGroup)) {
+      assert(false, `key ${String(key)} is in key group ${keyGroup}, outside ${
         this.keyGroupRange.toString()}`);
-    this.checkKeyType(typeof key as StateKeyType);
+    }
+    const type = typeof key as StateKeyType;
+    if (this.keyType !== type) this.checkKeyType(type);
     this.key = key;
     this.keyGroup = keyGroup;
   }

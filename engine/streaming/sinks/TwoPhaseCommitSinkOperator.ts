@@ -142,8 +142,9 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
   /** Writes the record, with its identity and this attempt, into the current transaction. */
   processElement(record: StreamRecord): void {
     const current = this.current;
-    assert(current !== undefined,
-      () => `sink ${this.uid} got a record without an open transaction`);
+    if (current === undefined) {
+      assert(false, `sink ${this.uid} got a record without an open transaction`);
+    }
     const written: TransactionalSinkRecord = {
       value: record.value, split: record.split, offset: record.offset, tag: record.tag,
       attempt: this.attempt, subtask: this.subtask,
