@@ -18,7 +18,7 @@ import type { ExecutionVertex } from '../jobmaster/ExecutionGraph.ts';
 import type { TaskExecutorGateway } from '../rpc/TaskExecutorGateway.ts';
 import { CompletableFuture } from '../util/CompletableFuture.ts';
 import type { OperatorCoordinator, SubtaskGateway } from './OperatorCoordinator.ts';
-import { SourceCoordinator } from './SourceCoordinator.ts';
+import { createCoordinator } from '../streaming/operators/OperatorFactory.ts';
 import { SubtaskEventValve } from './SubtaskEventValve.ts';
 
 /** What the holder needs from the JobMaster. */
@@ -47,18 +47,13 @@ export class OperatorCoordinatorHolder {
     env.invariants.register(`OperatorCoordinatorHolder ${operatorUid}`, () => this.checkInvariants());
   }
 
-  /** Creates a holder for every source operator of the job. */
+  /** Creates a holder for every operator of the job that has a coordinator (the sources). */
   static createAll(env: EngineEnv, main: Executor, graph: JobGraph, services: HolderServices): OperatorCoordinatorHolder[] {
     const out: OperatorCoordinatorHolder[] = [];
     for (const v of graph.vertices) {
       for (const op of v.operators) {
-        if (op.spec.kind !== 'source') continue;
-        const coordinator = new SourceCoordinator({
-          env,
-          operatorUid: op.uid,
-          splitIds: op.spec.source.splits.map((s) => s.id),
-          parallelism: op.parallelism,
-        });
+        const coordinator = createCoordinator(op, env);
+        if (coordinator === undefined) continue;
         out.push(new OperatorCoordinatorHolder(env, main, v.id, op.uid, coordinator, services, v.parallelism));
       }
     }
