@@ -46,6 +46,22 @@ describe('RPC', () => {
     expect(new Set(times).size).toBeGreaterThan(10);
   });
 
+  test('a message slowed before the heal time arrives by one normal maximum latency after it, and FIFO lets the rest through', () => {
+    const normal = { minUs: 100, medianUs: 100, maxUs: 100 };
+    const { w, received, jm } = setup({
+      healTimeUs: 10_000,
+      rpc: { defaultLatency: normal, injectedLatencyByKind: { heartbeat: { minUs: 500_000, medianUs: 500_000, maxUs: 500_000 } } },
+    });
+    const env = jm();
+    env.rpc.tell(JM, TE, 'heartbeat', 'slow', [1]);
+    env.executors.get('main').schedule('after-heal', 20_000, () => env.rpc.tell(JM, TE, 'control', 'normal', [2]));
+    w.run();
+    expect(received).toEqual(['slow:1', 'normal:2']);
+    const delivered = w.trace.events.filter((e) => e.type === 'rpc.deliver').map((e) => e.timeUs);
+    // Without the clamp the first arrives at 500 ms and the second waits behind it.
+    expect(delivered).toEqual([10_100, 20_100]);
+  });
+
   test('latency follows the configured distribution per kind', () => {
     const { w, jm } = setup({ rpc: { defaultLatency: WIDE, latencyByKind: { ack: { minUs: 7, medianUs: 7, maxUs: 7 } } } });
     const env = jm();

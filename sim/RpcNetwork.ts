@@ -4,7 +4,9 @@
  * - Messages on one link (ordered pair of endpoint addresses) arrive in the order sent, never
  *   duplicated; latency is a delay decision from the kind's distribution.
  * - Injected loss per kind is a fate decision, taken only before the heal time (mark `rpc-lost`);
- *   injected latency per kind replaces the kind's latency, also only before the heal time.
+ *   injected latency per kind replaces the kind's latency, also only before the heal time, and
+ *   a message sent before the heal time arrives at the latest one normal maximum latency after
+ *   it (slowness ends at the heal time too).
  * - Partitions: a message is dropped if its direction is cut when it is sent, or if a cut of
  *   that direction started while it was in flight (even if healed before it arrives: the
  *   connection broke).
@@ -209,10 +211,17 @@ export class RpcNetwork {
         return;
       }
     }
-    const injected = this.injectedLatency.size > 0 && this.ctx.clock.nowUs < this.ctx.healTimeUs
-      ? this.injectedLatency.get(p.kind) : undefined;
-    const latency = injected ?? (this.latency.get(p.kind) as DelayDistribution);
-    const latencyUs = this.ctx.choices.delay(this.latencyLabel.get(p.kind) as string, latency);
+    const nowUs = this.ctx.clock.nowUs;
+    const faulty = nowUs < this.ctx.healTimeUs;
+    const normal = this.latency.get(p.kind) as DelayDistribution;
+    const injected = faulty && this.injectedLatency.size > 0 ? this.injectedLatency.get(p.kind) : undefined;
+    let latencyUs = this.ctx.choices.delay(this.latencyLabel.get(p.kind) as string, injected ?? normal);
+    if (faulty) {
+      // Slowness is a fault and faults stop at the heal time: a message slowed before it (an
+      // injected latency or a `slow` decision) arrives by then, or one normal maximum latency
+      // after it. Without this, per-link FIFO would hold every later message behind it.
+      latencyUs = Math.min(latencyUs, this.ctx.healTimeUs + normal.maxUs - nowUs);
+    }
     link.enqueue({
       id, dueUs: 0, from, to, kind: p.kind, method: p.method, args: p.args, srcHost,
       srcIncarnation: srcHost.incarnation, dir, epoch: dir?.epoch ?? 0, askId: p.askId,

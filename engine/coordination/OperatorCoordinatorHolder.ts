@@ -34,6 +34,12 @@ export class OperatorCoordinatorHolder {
   private readonly valves = new Map<number, SubtaskEventValve>();
   /** The gateway of each subtask's current attempt. */
   private readonly gateways = new Map<number, { attemptNumber: number; send: (e: unknown) => CompletableFuture<void> }>();
+  /**
+   * The latest checkpoint the coordinator was asked to snapshot, or the one it was reset to.
+   * Notifications for a higher id are for a checkpoint this holder never saw (its trigger was
+   * aborted before reaching the coordinator, or the coordinator was reset since) and are ignored.
+   */
+  private latestAttemptedCheckpointId = NO_CHECKPOINT;
 
   constructor(
     private readonly env: EngineEnv,
@@ -78,6 +84,7 @@ export class OperatorCoordinatorHolder {
    */
   checkpointCoordinator(checkpointId: number): CompletableFuture<unknown> {
     const result = new CompletableFuture<unknown>();
+    this.latestAttemptedCheckpointId = checkpointId;
     const parallelism = this.parallelism();
     for (let s = 0; s < parallelism; s++) this.valve(s).markForCheckpoint(checkpointId);
     const snapshot = new CompletableFuture<unknown>();
@@ -104,14 +111,30 @@ export class OperatorCoordinatorHolder {
     return result;
   }
 
+  /** Opens the valves for `checkpointId` and notifies the coordinator, unless the id is unknown. */
   notifyCheckpointComplete(checkpointId: number): void {
+    if (this.isUnknownCheckpointId(checkpointId)) return;
     for (const v of this.valves.values()) v.openGatewayAndUnmarkCheckpoint(checkpointId);
     this.coordinator.notifyCheckpointComplete(checkpointId);
   }
 
+  /** Opens the valves for `checkpointId` and notifies the coordinator, unless the id is unknown. */
   notifyCheckpointAborted(checkpointId: number): void {
+    if (this.isUnknownCheckpointId(checkpointId)) return;
     for (const v of this.valves.values()) v.openGatewayAndUnmarkCheckpoint(checkpointId);
     this.coordinator.notifyCheckpointAborted(checkpointId);
+  }
+
+  /**
+   * A notification for a checkpoint above the latest attempted one: its trigger was aborted
+   * before the coordinator step (e.g. by a failover), or the coordinator was reset to an older
+   * checkpoint since. Flink's holder ignores these too (isUnknownCheckpointId); opening a valve
+   * for an id it never marked would be an error.
+   */
+  private isUnknownCheckpointId(checkpointId: number): boolean {
+    if (checkpointId <= this.latestAttemptedCheckpointId) return false;
+    this.env.tracer.event('coordinator.unknownCheckpointNotification', { operator: this.operatorUid, checkpointId });
+    return true;
   }
 
   /** Triggering failed: reopen the latest marked checkpoint everywhere. */
@@ -122,6 +145,7 @@ export class OperatorCoordinatorHolder {
   /** Global restore: reopen everything and reset the coordinator to `state`. */
   resetToCheckpoint(checkpointId: number, state: unknown): void {
     for (const v of this.valves.values()) v.reset();
+    this.latestAttemptedCheckpointId = checkpointId;
     this.coordinator.resetToCheckpoint(checkpointId, state);
   }
 

@@ -270,6 +270,7 @@ export class DefaultScheduler {
       attemptNumber: v.current.attemptNumber,
       attemptId: v.current.attemptId,
       slotIndex: slot.slotIndex,
+      allocationId: slot.allocationId,
       inputGates,
       producedPartitions,
       checkpointingEnabled: cp !== undefined,

@@ -26,7 +26,7 @@ import type { AcknowledgeCheckpoint, DeclineCheckpoint, JobManagerTaskRestore } 
 import { DefaultScheduler } from './DefaultScheduler.ts';
 import { ExecutionGraph, type ExecutionVertex, type JobStatus } from './ExecutionGraph.ts';
 import { createCheckpointCoordinatorContext } from './JobMasterCheckpointContext.ts';
-import { SlotPool } from './SlotPool.ts';
+import { SlotPool, type AllocatedSlot } from './SlotPool.ts';
 
 
 export class JobMaster {
@@ -104,6 +104,7 @@ export class JobMaster {
       if (s === 'FINISHED' || s === 'FAILED' || s === 'CANCELED') {
         this.heartbeats.stop();
         this.checkpointCoordinator?.shutdown(s);
+        this.releaseResources();
       }
     });
     env.invariants.register('JobMaster', () => {
@@ -137,9 +138,14 @@ export class JobMaster {
         return undefined;
       case 'offerSlots':
         return this.offerSlots(a[0] as readonly SlotOffer[]);
-      case 'heartbeatFromTaskManager':
-        this.heartbeats.receiveHeartbeat(a[0] as RpcAddress);
+      case 'heartbeatFromTaskManager': {
+        const te = a[0] as RpcAddress;
+        if (!this.heartbeats.isMonitoring(te)) return undefined; // a TaskManager we let go
+        this.heartbeats.receiveHeartbeat(te);
+        const gone = this.slotPool.syncAllocatedSlotReport(te, a[1] as readonly string[]);
+        if (gone.length > 0) this.slotsLost(gone, `TaskManager ${te} no longer holds the slot`);
         return undefined;
+      }
       case 'acknowledgeCheckpoint': {
         // ExecutionGraphHandler moves acks from the main thread to the ioExecutor.
         const ack = a[0] as AcknowledgeCheckpoint;
@@ -179,14 +185,24 @@ export class JobMaster {
     return result.tasks;
   }
 
-  private offerSlots(offers: readonly SlotOffer[]): number[] {
-    const accepted: number[] = [];
+  /**
+   * JobMaster.offerSlots: accepts every offered allocation (again, if it was accepted before).
+   * An offer that replaces an older allocation of the same physical slot fails the tasks that
+   * ran in the old one.
+   */
+  private offerSlots(offers: readonly SlotOffer[]): string[] {
+    const accepted: string[] = [];
+    const replaced = [];
     for (const o of offers) {
       if (!this.heartbeats.isMonitoring(o.taskExecutor)) this.heartbeats.monitor(o.taskExecutor);
-      this.slotPool.offer({ taskExecutor: o.taskExecutor, host: o.host, slotIndex: o.slotIndex });
-      accepted.push(o.slotIndex);
+      const r = this.slotPool.offer({
+        taskExecutor: o.taskExecutor, host: o.host, slotIndex: o.slotIndex, allocationId: o.allocationId,
+      });
+      if (r.replaced !== undefined) replaced.push(r.replaced);
+      accepted.push(o.allocationId);
     }
     this.env.tracer.event('jm.slotsOffered', { count: accepted.length, pool: this.slotPool.size });
+    if (replaced.length > 0) this.slotsLost(replaced, 'slot allocation replaced');
     this.scheduler.onSlotsChanged();
     return accepted;
   }
@@ -197,10 +213,28 @@ export class JobMaster {
     this.gateway(te).disconnectJobManager(JOB_MASTER_ADDRESS, cause);
     const gone = this.slotPool.releaseTaskManager(te);
     this.heartbeats.unmonitor(te);
+    this.slotsLost(gone, `TaskManager ${te} lost: ${cause}`);
+  }
+
+  /**
+   * The job reached a globally terminal state (JobMaster.onStop): the requirement goes to zero
+   * at the ResourceManager and every pooled slot is freed at its TaskExecutor.
+   */
+  private releaseResources(): void {
+    this.declared = 0;
+    this.rm.declareRequiredSlots(JOB_MASTER_ADDRESS, 0);
+    for (const s of [...this.slotPool.all()]) {
+      this.slotPool.release(s);
+      this.gateway(s.taskExecutor).freeSlot(s.slotIndex, s.allocationId);
+    }
+  }
+
+  /** Slots left the pool: every attempt still running in one of them fails. */
+  private slotsLost(gone: readonly AllocatedSlot[], cause: string): void {
     for (const ev of this.graph.allVertices()) {
       const ex = ev.current;
       if (ex.slot !== undefined && gone.includes(ex.slot) && !isTerminal(ex.state)) {
-        this.scheduler.handleTaskFailure(ex, `TaskManager ${te} lost: ${cause}`);
+        this.scheduler.handleTaskFailure(ex, cause);
       }
     }
     this.scheduler.onSlotsChanged();

@@ -1,10 +1,12 @@
 /**
- * The JobMaster's slot pool: slots the TaskExecutors offered, which are free and which hold a
- * shared slot (one subtask of each vertex, slot sharing). Slots of a lost TaskExecutor leave
- * the pool.
+ * The JobMaster's slot pool: slots the TaskExecutors offered, by AllocationID. Slots of a lost
+ * TaskExecutor leave the pool, and so do slots whose allocation the TaskExecutor no longer
+ * reports (its heartbeat's allocated-slot report) or that a new allocation of the same physical
+ * slot replaced.
  *
  * @see org.apache.flink.runtime.jobmaster.slotpool.DefaultDeclarativeSlotPool
- * Invariant: a slot is assigned to at most one shared-slot index.
+ * Invariant: an allocation id and a physical slot (TaskExecutor, index) are each in the pool at
+ * most once.
  */
 import type { HostId, RpcAddress } from '../api/ids.ts';
 import { assert } from '../util/assert.ts';
@@ -14,22 +16,38 @@ export interface AllocatedSlot {
   readonly taskExecutor: RpcAddress;
   readonly host: HostId;
   readonly slotIndex: number;
+  readonly allocationId: string;
 }
 
 export class SlotPool {
   private readonly slots: AllocatedSlot[] = [];
 
-  /** Accepts an offered slot; duplicates are ignored. Returns true if it is in the pool now. */
-  offer(slot: AllocatedSlot): boolean {
-    if (!this.slots.some((s) => s.taskExecutor === slot.taskExecutor && s.slotIndex === slot.slotIndex)) {
-      this.slots.push(slot);
-    }
-    return true;
+  /**
+   * Accepts an offered slot. An allocation already in the pool is accepted again unchanged; an
+   * offer of a new allocation for a physical slot the pool holds under an older allocation
+   * replaces it (the old one is returned, so its tasks can be failed).
+   */
+  offer(slot: AllocatedSlot): { readonly replaced: AllocatedSlot | undefined } {
+    if (this.slots.some((s) => s.allocationId === slot.allocationId)) return { replaced: undefined };
+    const i = this.slots.findIndex((s) => s.taskExecutor === slot.taskExecutor && s.slotIndex === slot.slotIndex);
+    const replaced = i >= 0 ? this.slots.splice(i, 1)[0] : undefined;
+    this.slots.push(slot);
+    return { replaced };
   }
 
   /** Removes every slot of `taskExecutor`; returns them. */
   releaseTaskManager(taskExecutor: RpcAddress): AllocatedSlot[] {
     const gone = this.slots.filter((s) => s.taskExecutor === taskExecutor);
+    for (const g of gone) this.slots.splice(this.slots.indexOf(g), 1);
+    return gone;
+  }
+
+  /**
+   * Removes the slots of `taskExecutor` whose allocation is not in `allocationIds` (its
+   * allocated-slot report); returns them.
+   */
+  syncAllocatedSlotReport(taskExecutor: RpcAddress, allocationIds: readonly string[]): AllocatedSlot[] {
+    const gone = this.slots.filter((s) => s.taskExecutor === taskExecutor && !allocationIds.includes(s.allocationId));
     for (const g of gone) this.slots.splice(this.slots.indexOf(g), 1);
     return gone;
   }
@@ -52,5 +70,6 @@ export class SlotPool {
   checkInvariants(): void {
     const keys = new Set(this.slots.map((s) => `${s.taskExecutor}/${s.slotIndex}`));
     assert(keys.size === this.slots.length, 'duplicate slot in pool');
+    assert(new Set(this.slots.map((s) => s.allocationId)).size === this.slots.length, 'duplicate allocation in pool');
   }
 }

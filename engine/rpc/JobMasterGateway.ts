@@ -14,15 +14,23 @@ export interface SlotOffer {
   readonly taskExecutor: RpcAddress;
   readonly host: HostId;
   readonly slotIndex: number;
+  /** The AllocationID the ResourceManager gave the slot. */
+  readonly allocationId: string;
 }
 
 export interface JobMasterGateway {
   /** A task changed state; answered when the JobMaster processed it. */
   updateTaskExecutionState(state: TaskExecutionState): CompletableFuture<void>;
-  /** A TaskExecutor offers slots allocated to this job. Answer: the accepted slot indexes. */
-  offerSlots(offers: readonly SlotOffer[]): CompletableFuture<number[]>;
-  /** The answer to the JobMaster's heartbeat request. */
-  heartbeatFromTaskManager(taskExecutor: RpcAddress): void;
+  /**
+   * A TaskExecutor offers slots allocated to this job. Answer: the allocation ids accepted (an
+   * allocation accepted before is accepted again).
+   */
+  offerSlots(offers: readonly SlotOffer[]): CompletableFuture<string[]>;
+  /**
+   * The answer to the JobMaster's heartbeat request, with the allocation ids of the slots the
+   * TaskExecutor holds for this job (AllocatedSlotReport).
+   */
+  heartbeatFromTaskManager(taskExecutor: RpcAddress, allocatedSlots: readonly string[]): void;
   /** An OperatorEvent from a task to its operator's coordinator. */
   /** An OperatorEvent from a task to its operator's coordinator; answered once handled. */
   sendOperatorEventToCoordinator(attemptId: ExecutionAttemptId, operatorUid: string, event: unknown): CompletableFuture<void>;
@@ -44,11 +52,11 @@ export class JobMasterGatewayClient implements JobMasterGateway {
   updateTaskExecutionState(state: TaskExecutionState): CompletableFuture<void> {
     return this.rpc.ask(this.self, this.target, 'taskState', 'updateTaskExecutionState', [state], this.timeoutUs);
   }
-  offerSlots(offers: readonly SlotOffer[]): CompletableFuture<number[]> {
+  offerSlots(offers: readonly SlotOffer[]): CompletableFuture<string[]> {
     return this.rpc.ask(this.self, this.target, 'registration', 'offerSlots', [offers], this.timeoutUs);
   }
-  heartbeatFromTaskManager(taskExecutor: RpcAddress): void {
-    this.rpc.tell(this.self, this.target, 'heartbeat', 'heartbeatFromTaskManager', [taskExecutor]);
+  heartbeatFromTaskManager(taskExecutor: RpcAddress, allocatedSlots: readonly string[]): void {
+    this.rpc.tell(this.self, this.target, 'heartbeat', 'heartbeatFromTaskManager', [taskExecutor, allocatedSlots]);
   }
   sendOperatorEventToCoordinator(attemptId: ExecutionAttemptId, operatorUid: string, event: unknown): CompletableFuture<void> {
     return this.rpc.ask(this.self, this.target, 'coordinatorEvent', 'sendOperatorEventToCoordinator',

@@ -15,10 +15,14 @@ export interface TaskExecutorGateway {
   submitTask(tdd: TaskDeploymentDescriptor): CompletableFuture<void>;
   /** Cancels a task; it reports CANCELED through updateTaskExecutionState. */
   cancelTask(attemptId: ExecutionAttemptId): void;
-  /** The ResourceManager allocates slot `slotIndex` to the job's JobMaster at `jobMaster`. */
-  requestSlot(slotIndex: number, jobMaster: RpcAddress): void;
-  /** The JobMaster frees a slot it no longer needs. */
-  freeSlot(slotIndex: number): void;
+  /**
+   * The ResourceManager allocates slot `slotIndex` under `allocationId` to the job's JobMaster at
+   * `jobMaster`; the TaskExecutor then offers it to the JobMaster. Answered once allocated (also
+   * for a repeated request of the same allocation); fails if the slot holds another allocation.
+   */
+  requestSlot(slotIndex: number, allocationId: string, jobMaster: RpcAddress): CompletableFuture<void>;
+  /** The JobMaster frees allocation `allocationId` of slot `slotIndex`, which it no longer needs. */
+  freeSlot(slotIndex: number, allocationId: string): void;
   /** The JobMaster lost this TaskExecutor (heartbeat timeout): free the job's slots. */
   disconnectJobManager(jobMaster: RpcAddress, cause: string): void;
   /** The ResourceManager lost this TaskExecutor: register again. */
@@ -55,11 +59,11 @@ export class TaskExecutorGatewayClient implements TaskExecutorGateway {
   cancelTask(attemptId: ExecutionAttemptId): void {
     this.rpc.tell(this.self, this.target, 'control', 'cancelTask', [attemptId]);
   }
-  requestSlot(slotIndex: number, jobMaster: RpcAddress): void {
-    this.rpc.tell(this.self, this.target, 'registration', 'requestSlot', [slotIndex, jobMaster]);
+  requestSlot(slotIndex: number, allocationId: string, jobMaster: RpcAddress): CompletableFuture<void> {
+    return this.rpc.ask(this.self, this.target, 'registration', 'requestSlot', [slotIndex, allocationId, jobMaster], this.timeoutUs);
   }
-  freeSlot(slotIndex: number): void {
-    this.rpc.tell(this.self, this.target, 'registration', 'freeSlot', [slotIndex]);
+  freeSlot(slotIndex: number, allocationId: string): void {
+    this.rpc.tell(this.self, this.target, 'registration', 'freeSlot', [slotIndex, allocationId]);
   }
   disconnectJobManager(jobMaster: RpcAddress, cause: string): void {
     this.rpc.tell(this.self, this.target, 'control', 'disconnectJobManager', [jobMaster, cause]);

@@ -37,6 +37,8 @@ export interface TaskDeploymentDescriptor {
   readonly attemptNumber: number;
   readonly attemptId: ExecutionAttemptId;
   readonly slotIndex: number;
+  /** The slot's AllocationID: the TaskExecutor refuses the task if the slot holds another one. */
+  readonly allocationId: string;
   readonly inputGates: readonly InputGateDescriptor[];
   readonly producedPartitions: readonly ResultPartitionDescriptor[];
   /** Checkpointing on (the sink commits per checkpoint instead of at the end). */

@@ -9,6 +9,7 @@
 import type { EngineEnv } from '../api/EngineEnv.ts';
 import type { Executor } from '../api/Executor.ts';
 import type { ExecutionAttemptId, RpcAddress } from '../api/ids.ts';
+import { RpcTimeoutError } from '../api/Rpc.ts';
 import type { RpcCall } from '../api/Rpc.ts';
 import type { ClusterConfiguration } from '../cluster/ClusterConfiguration.ts';
 import type { CheckpointOptions } from '../checkpoint/CheckpointBarrier.ts';
@@ -20,10 +21,12 @@ import { CompletableFuture } from '../util/CompletableFuture.ts';
 import type { OperatorSnapshot } from '../streaming/operators/StreamOperator.ts';
 import { Task } from './Task.ts';
 import type { TaskDeploymentDescriptor } from './TaskDeploymentDescriptor.ts';
-import { TaskSlotTable } from './TaskSlotTable.ts';
+import { SlotOccupiedException, TaskSlotTable } from './TaskSlotTable.ts';
 
 export class TaskExecutor {
   readonly address: RpcAddress;
+  /** When this incarnation started, virtual µs (the ResourceManager prefers later ones). */
+  private readonly bootUs: number;
   private readonly main: Executor;
   private readonly slots: TaskSlotTable;
   private readonly tasks = new Map<ExecutionAttemptId, Task>();
@@ -34,6 +37,9 @@ export class TaskExecutor {
   private lastRmHeartbeatUs = 0;
   /** The last heartbeat request of each JobMaster this TaskExecutor offered slots to, µs. */
   private readonly lastJmHeartbeatUs = new Map<RpcAddress, number>();
+  /** Per JobMaster, the id of the slot offer whose answer counts (the latest one). */
+  private readonly currentOffer = new Map<RpcAddress, number>();
+  private offerCounter = 0;
   /**
    * Final operator state of tasks that finished here, by attempt. Only the harness reads it
    * (the end-to-end oracle compares it with the reference fold); the engine never does.
@@ -41,7 +47,8 @@ export class TaskExecutor {
   readonly finalStates = new Map<ExecutionAttemptId, readonly OperatorSnapshot[]>();
 
   constructor(private readonly env: EngineEnv, private readonly config: ClusterConfiguration) {
-    this.address = taskExecutorAddress(env.host, env.clock.nowUs());
+    this.bootUs = env.clock.nowUs();
+    this.address = taskExecutorAddress(env.host, this.bootUs);
     this.main = env.executors.get('taskexecutor/main');
     this.slots = new TaskSlotTable(config.slotsPerTaskManager);
     this.rm = new ResourceManagerGatewayClient(env.rpc, this.address, RESOURCE_MANAGER_ADDRESS, config.rpcTimeoutUs);
@@ -64,7 +71,7 @@ export class TaskExecutor {
   private register(): void {
     if (this.registering) return;
     this.registering = true;
-    this.rm.registerTaskExecutor(this.address, this.env.host, this.slots.allocations())
+    this.rm.registerTaskExecutor(this.address, this.env.host, this.bootUs, this.slots.allocations())
       .whenComplete((_v, err) => {
         this.registering = false;
         if (err === undefined) {
@@ -103,15 +110,25 @@ export class TaskExecutor {
 
   private disconnectJobManager(jm: RpcAddress, cause: string): void {
     this.lastJmHeartbeatUs.delete(jm);
+    this.currentOffer.delete(jm);
     const slots = this.slots.slotsOf(jm);
     if (slots.length === 0) return;
     this.env.tracer.event('te.jmDisconnected', { cause, slots: slots.length });
-    for (const i of slots) {
-      for (const t of this.slots.freeSlot(i)) this.tasks.get(t)?.failExternally(`JobManager disconnected: ${cause}`);
-      // Sent even while (re-)registering: it travels behind the registration on the same link,
-      // so the ResourceManager learns of the free slot whatever the slot report said.
-      this.rm.notifySlotFree(this.address, i);
-    }
+    for (const i of slots) this.freeSlot(i, undefined, `JobManager disconnected: ${cause}`);
+  }
+
+  /**
+   * Frees slot `i` if it holds `allocationId` (any allocation when undefined), fails the tasks
+   * in it and tells the ResourceManager which allocation it freed. The notification is sent even
+   * while (re-)registering: it travels behind the registration on the same link, and it names
+   * the allocation, so a late one can never free a later allocation of the slot.
+   */
+  private freeSlot(i: number, allocationId: string | undefined, cause: string): void {
+    const allocation = this.slots.allocationOf(i);
+    const tasks = this.slots.freeSlot(i, allocationId);
+    if (tasks === undefined || allocation === undefined) return;
+    for (const t of tasks) this.tasks.get(t)?.failExternally(cause);
+    this.rm.notifySlotFree(this.address, i, allocation.allocationId);
   }
 
   private handle(call: RpcCall): unknown {
@@ -123,11 +140,10 @@ export class TaskExecutor {
         this.tasks.get(a[0] as ExecutionAttemptId)?.cancel();
         return undefined;
       case 'requestSlot':
-        this.requestSlot(a[0] as number, a[1] as RpcAddress);
+        this.requestSlot(a[0] as number, a[1] as string, a[2] as RpcAddress);
         return undefined;
       case 'freeSlot':
-        for (const t of this.slots.freeSlot(a[0] as number)) this.tasks.get(t)?.failExternally('slot freed');
-        this.rm.notifySlotFree(this.address, a[0] as number);
+        this.freeSlot(a[0] as number, a[1] as string, 'slot freed by the JobMaster');
         return undefined;
       case 'requestHeartbeat': {
         const from = a[0] as RpcAddress;
@@ -136,7 +152,9 @@ export class TaskExecutor {
           this.rm.heartbeatFromTaskManager(this.address, this.slots.allocations());
         } else {
           if (this.lastJmHeartbeatUs.has(from)) this.lastJmHeartbeatUs.set(from, this.env.clock.nowUs());
-          this.jm.heartbeatFromTaskManager(this.address);
+          // The AllocatedSlotReport: the JobMaster drops pool slots whose allocation is gone here.
+          const allocated = this.slots.slotsOf(from).map((i) => this.slots.allocationOf(i)?.allocationId as string);
+          this.jm.heartbeatFromTaskManager(this.address, allocated);
         }
         return undefined;
       }
@@ -167,24 +185,60 @@ export class TaskExecutor {
     }
   }
 
-  private requestSlot(slotIndex: number, jobMaster: RpcAddress): void {
+  /**
+   * TaskExecutor.requestSlot: allocates the slot (a repeated request of the same allocation is
+   * fine) and offers the job's reserved slots to its JobMaster.
+   * @throws SlotOccupiedException (answered to the ResourceManager) if the slot holds another allocation.
+   */
+  private requestSlot(slotIndex: number, allocationId: string, jobMaster: RpcAddress): void {
     if (!this.registered) this.registered = true; // the RM knows us, so registration went through
-    if (!this.slots.allocateSlot(slotIndex, jobMaster)) return;
+    const result = this.slots.allocateSlot(slotIndex, allocationId, jobMaster);
+    if (result === 'conflict') {
+      const occupiedBy = this.slots.allocationOf(slotIndex);
+      throw new SlotOccupiedException(
+        `slot ${slotIndex} of ${this.address} holds ${occupiedBy?.allocationId ?? 'nothing'}, not ${allocationId}`, slotIndex, occupiedBy);
+    }
+    if (result === 'duplicate') return;
     if (!this.lastJmHeartbeatUs.has(jobMaster)) this.lastJmHeartbeatUs.set(jobMaster, this.env.clock.nowUs());
-    this.env.tracer.event('te.slotAllocated', { slot: slotIndex });
-    this.jm.offerSlots([{ taskExecutor: this.address, host: this.env.host, slotIndex }])
-      .whenComplete((accepted, err) => {
-        if (err !== undefined || accepted === undefined || !accepted.includes(slotIndex)) {
-          // Not accepted (or no answer): give the slot back so the RM can hand it out again.
-          for (const t of this.slots.freeSlot(slotIndex)) this.tasks.get(t)?.failExternally('slot rejected');
-          this.rm.notifySlotFree(this.address, slotIndex);
+    this.env.tracer.event('te.slotAllocated', { slot: slotIndex, allocation: allocationId });
+    this.offerSlotsToJobManager(jobMaster);
+  }
+
+  /**
+   * Offers every reserved (allocated, not yet accepted) slot of `jobMaster` in one offer. Only
+   * the answer to the latest offer counts. A timeout retries the offer (the JobMaster may have
+   * accepted; accepting again is idempotent); a rejection or another failure frees the slots.
+   * @see org.apache.flink.runtime.taskexecutor.TaskExecutor#offerSlotsToJobManager
+   */
+  private offerSlotsToJobManager(jobMaster: RpcAddress): void {
+    const reserved = this.slots.reservedSlotsOf(jobMaster);
+    if (reserved.length === 0) return;
+    const offerId = ++this.offerCounter;
+    this.currentOffer.set(jobMaster, offerId);
+    const offers = reserved.map((slotIndex) => ({
+      taskExecutor: this.address, host: this.env.host, slotIndex,
+      allocationId: this.slots.allocationOf(slotIndex)?.allocationId as string,
+    }));
+    this.jm.offerSlots(offers).whenComplete((accepted, err) => {
+      if (this.currentOffer.get(jobMaster) !== offerId) return; // a newer offer supersedes it
+      this.currentOffer.delete(jobMaster);
+      if (err instanceof RpcTimeoutError) {
+        this.offerSlotsToJobManager(jobMaster);
+        return;
+      }
+      for (const o of offers) {
+        if (err === undefined && accepted?.includes(o.allocationId) === true) {
+          this.slots.markActive(o.slotIndex, o.allocationId);
+        } else {
+          this.freeSlot(o.slotIndex, o.allocationId, 'slot offer rejected');
         }
-      });
+      }
+    });
   }
 
   private submitTask(tdd: TaskDeploymentDescriptor): CompletableFuture<void> {
-    if (!this.slots.addTask(tdd.slotIndex, tdd.attemptId)) {
-      return CompletableFuture.failed(new Error(`slot ${tdd.slotIndex} is not allocated (task ${tdd.attemptId})`));
+    if (!this.slots.addTask(tdd.slotIndex, tdd.allocationId, tdd.attemptId)) {
+      return CompletableFuture.failed(new Error(`slot ${tdd.slotIndex} does not hold allocation ${tdd.allocationId} (task ${tdd.attemptId})`));
     }
     const task = new Task(this.env, this.config, tdd, {
       jobMaster: this.jm,
