@@ -34,6 +34,12 @@ export interface FoldOptions {
    * every split of every source must have an entry with `0 <= p <= n_s`.
    */
   readonly prefixes?: ReadonlyMap<number, number>;
+  /**
+   * Records for which this returns false are dropped where they would be delivered (`atSink`:
+   * the target is a sink). Default: keep everything. The at-least-once oracle uses it to fold a
+   * copy of an input record whose outputs were only partly processed again.
+   */
+  readonly keep?: (record: StreamRecord, atSink: boolean) => boolean;
 }
 
 /** What F yields. */
@@ -52,7 +58,7 @@ export interface FoldResult {
  *   exception from a user function (a bug in the job, not a violation).
  */
 export function referenceFold(graph: StreamGraph, options: FoldOptions = {}): FoldResult {
-  return new Fold(graph).run(options.prefixes);
+  return new Fold(graph, options.keep).run(options.prefixes);
 }
 
 class Fold {
@@ -61,7 +67,10 @@ class Fold {
   private readonly outputs: StreamRecord[] = [];
   private readonly bySink = new Map<string, StreamRecord[]>();
 
-  constructor(private readonly graph: StreamGraph) {
+  constructor(
+    private readonly graph: StreamGraph,
+    private readonly keep: ((record: StreamRecord, atSink: boolean) => boolean) | undefined,
+  ) {
     for (const edge of graph.edges) {
       if (edge.partitioner === 'broadcast') {
         const what = `${this.node(edge.source).uid} -> ${this.node(edge.target).uid}`;
@@ -109,6 +118,7 @@ class Fold {
 
   private deliver(node: StreamNode, edge: StreamEdge, record: StreamRecord): void {
     const spec = node.spec;
+    if (this.keep !== undefined && !this.keep(record, spec.kind === 'sink')) return;
     switch (spec.kind) {
       case 'map':
         this.emit(node, {

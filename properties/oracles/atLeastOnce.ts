@@ -7,10 +7,12 @@
  * a transaction begun before that restore (so by an attempt that existed before it). Each restore
  * explains at most one extra copy of a record.
  *
- * `D` is read from the committed output: the extra copies of `(s, o)` are the largest surplus, over
- * the output identities `(s, o, tag)`, of committed copies above F's count. Missing records and
- * surplus that F(all + D) does not produce are violations; so is a record whose outputs are
- * duplicated unevenly (one output twice, another once: the latter is missing).
+ * `D` is read from the committed output: the extra copies of `(s, o)` are the surplus, per output
+ * identity `(s, o, tag)`, of committed copies above F's count. A record that fans out before a
+ * network edge can be duplicated unevenly (each output crosses its own channel, and in
+ * at-least-once mode each channel's records can fall on either side of a downstream snapshot), so
+ * a copy in D may cover only some of the record's outputs; F(all + D) folds exactly those
+ * branches again. Missing records and surplus that F(all + D) does not produce are violations.
  *
  * Interleaving-dependent numbers (flights' per-airport `seq`) must run 1..n+d per key; their order
  * by offset is not judged, since a replay numbers old offsets after newer ones.
@@ -166,32 +168,49 @@ export function atLeastOnce(result: RunResult, options: AtLeastOnceOptions = {})
   return violations;
 }
 
-/** D: per input record, the largest surplus of committed copies over F's count among its outputs. */
+/**
+ * D: per input record, the surplus of committed copies over F's count of each of its outputs.
+ * A record whose outputs are all duplicated equally is a whole copy; otherwise the copy is
+ * partial and carries the surplus per output tag (see foldWithDuplicates).
+ */
 export function duplicatedInputs(
   expected: readonly { split: number; offset: number; tag: string }[],
   committed: readonly CommittedRecord[],
 ): DuplicatedInput[] {
   const count = new Map<string, number>();
-  for (const r of expected) count.set(recordIdentity(r), (count.get(recordIdentity(r)) ?? 0) + 1);
-  const seen = new Map<string, { split: number; offset: number; n: number }>();
+  /** Per input record, the tags F gives its outputs. */
+  const outputsOf = new Map<string, Set<string>>();
+  for (const r of expected) {
+    count.set(recordIdentity(r), (count.get(recordIdentity(r)) ?? 0) + 1);
+    const key = `${r.split}:${r.offset}`;
+    const tags = outputsOf.get(key) ?? new Set<string>();
+    tags.add(r.tag);
+    outputsOf.set(key, tags);
+  }
+  const seen = new Map<string, { split: number; offset: number; tag: string; n: number }>();
   for (const r of committed) {
     const id = recordIdentity(r);
-    const entry = seen.get(id) ?? { split: r.split, offset: r.offset, n: 0 };
+    const entry = seen.get(id) ?? { split: r.split, offset: r.offset, tag: r.tag, n: 0 };
     entry.n++;
     seen.set(id, entry);
   }
-  const extra = new Map<string, DuplicatedInput>();
+  const surplus = new Map<string, { split: number; offset: number; tags: Map<string, number> }>();
   for (const [id, e] of seen) {
     const copies = e.n - (count.get(id) ?? 0);
-    const expectedHere = count.has(id);
-    if (copies <= 0 || !expectedHere) continue;
+    if (copies <= 0 || !count.has(id)) continue;
     const key = `${e.split}:${e.offset}`;
-    const old = extra.get(key);
-    if (old === undefined || old.copies < copies) {
-      extra.set(key, { split: e.split, offset: e.offset, copies });
-    }
+    const entry = surplus.get(key) ?? { split: e.split, offset: e.offset, tags: new Map<string, number>() };
+    entry.tags.set(e.tag, copies);
+    surplus.set(key, entry);
   }
-  return [...extra.values()].sort((a, b) => a.split - b.split || a.offset - b.offset);
+  const out: DuplicatedInput[] = [];
+  for (const [key, e] of surplus) {
+    const copies = Math.max(...e.tags.values());
+    const all = outputsOf.get(key) ?? new Set<string>();
+    const whole = [...all].every((t) => e.tags.get(t) === copies);
+    out.push(whole ? { split: e.split, offset: e.offset, copies } : { split: e.split, offset: e.offset, copies, tags: e.tags });
+  }
+  return out.sort((a, b) => a.split - b.split || a.offset - b.offset);
 }
 
 function attribute(

@@ -6,6 +6,13 @@
  * renamed back to the identity `(s, o, tag)` of the original. For the order-insensitive jobs F is
  * defined for, folding the copies last gives the same state and the same outputs as any
  * interleaving would.
+ *
+ * A copy may be partial. When a record fans out (flatMap) before a network edge, each of its
+ * outputs crosses to its own channel, and in at-least-once mode each channel's records can land
+ * on either side of a downstream snapshot: after a restore some outputs of the record are
+ * processed again and others are not. `tags` then names, per output tag, how many extra copies of
+ * that output were committed; copy k keeps only the branches that lead to an output with at least
+ * k extra copies (a record in flight is kept if its tag is that output's tag or a prefix of it).
  */
 import type { StreamGraph, StreamNode, StreamRecord } from '../../engine/index.ts';
 import { referenceFold } from '../referenceFold.ts';
@@ -15,8 +22,15 @@ import type { FoldResult } from '../referenceFold.ts';
 export interface DuplicatedInput {
   readonly split: number;
   readonly offset: number;
-  /** Extra copies, >= 1. */
+  /** Extra copies, >= 1 (the largest count in `tags` when given). */
   readonly copies: number;
+  /** Extra copies per output tag; absent: every output of the record, `copies` times. */
+  readonly tags?: ReadonlyMap<string, number>;
+}
+
+/** True if a record tagged `t` leads to the output tagged `output` (or is it). */
+function leadsTo(t: string, output: string): boolean {
+  return output === t || output.startsWith(`${t}/`);
 }
 
 /**
@@ -38,6 +52,8 @@ export function foldWithDuplicates(
     }
   }
   const origin = new Map<number, { split: number; offset: number }>();
+  /** Per extra split id with a partial copy: the output tags that copy keeps. */
+  const kept = new Map<number, readonly string[]>();
   const extra = new Map<number, { id: number; records: unknown[] }[]>();
   for (const d of duplicates) {
     const node = owner.get(d.split);
@@ -50,6 +66,7 @@ export function foldWithDuplicates(
     for (let k = 0; k < d.copies; k++) {
       const id = nextId++;
       origin.set(id, { split: d.split, offset: d.offset });
+      if (d.tags !== undefined) kept.set(id, [...d.tags].filter(([, n]) => n > k).map(([t]) => t));
       const list = extra.get(node.id) ?? [];
       list.push({ id, records: [split.records[d.offset]] });
       extra.set(node.id, list);
@@ -61,7 +78,12 @@ export function foldWithDuplicates(
     const source = { ...node.spec.source, splits: [...node.spec.source.splits, ...more] };
     return { ...node, spec: { ...node.spec, source } };
   });
-  const fold = referenceFold({ ...graph, nodes } as StreamGraph);
+  const keep = (r: StreamRecord, atSink: boolean): boolean => {
+    const tags = kept.get(r.split);
+    if (tags === undefined) return true;
+    return atSink ? tags.includes(r.tag) : tags.some((t) => leadsTo(r.tag, t));
+  };
+  const fold = referenceFold({ ...graph, nodes } as StreamGraph, kept.size === 0 ? {} : { keep });
   const rename = (r: StreamRecord): StreamRecord => {
     const o = origin.get(r.split);
     return o === undefined ? r : { ...r, split: o.split, offset: o.offset };
