@@ -19,6 +19,8 @@ interface NamedState {
   readonly kind: Kind;
   /** key → value (value state), Map (map state) or array (list state). */
   readonly perKey: Map<Key, unknown>;
+  /** key → the handle of this state bound to that key (made on first use, then reused). */
+  readonly handles: Map<Key, unknown>;
 }
 
 /** Decoded keyed state of one operator: state name → String(key) → value. */
@@ -27,21 +29,25 @@ export type OperatorStateView = Record<string, Record<string, unknown>>;
 /** The keyed state of one operator in the reference fold. */
 export class PlainKeyedStateStore {
   private readonly states = new Map<string, NamedState>();
+  /** key → its context; F calls the function once per record, so contexts are kept per key. */
+  private readonly contexts = new Map<Key, KeyedContext>();
   private currentKey: Key | undefined;
 
   constructor(private readonly operatorUid: string) {}
 
-  /** The context for one call of a keyed function on `key`. */
+  /**
+   * The context for one call of a keyed function on `key`. Contexts and state handles are bound
+   * to one key and reused for it (not allocated per record): a handle used while another key is
+   * current still throws.
+   */
   contextFor(key: Key): KeyedContext {
     this.currentKey = key;
-    return {
-      getCurrentKey: () => key,
-      getState: <V>(d: { kind: 'value'; name: string }) => this.valueState<V>(d.name, key),
-      getMapState: <MK extends string | number, V>(d: { kind: 'map'; name: string }) =>
-        this.mapState<MK, V>(d.name, key),
-      getListState: <V>(d: { kind: 'list'; name: string }) => this.listState<V>(d.name, key),
-      timerService: () => this.noTimers(),
-    };
+    let ctx = this.contexts.get(key);
+    if (ctx === undefined) {
+      ctx = new PlainKeyedContext(this, key);
+      this.contexts.set(key, ctx);
+    }
+    return ctx;
   }
 
   /**
@@ -55,10 +61,11 @@ export class PlainKeyedStateStore {
       const byKey: Record<string, unknown> = {};
       for (const [key, v] of state.perKey) {
         if (state.kind === 'map') {
-          const entries = [...(v as Map<string | number, unknown>)];
-          byKey[String(key)] = Object.fromEntries(entries.map(([k, x]) => [String(k), x]));
+          const obj: Record<string, unknown> = {};
+          for (const [k, x] of v as Map<string | number, unknown>) obj[String(k)] = x;
+          byKey[String(key)] = obj;
         } else {
-          byKey[String(key)] = state.kind === 'list' ? [...(v as unknown[])] : v;
+          byKey[String(key)] = state.kind === 'list' ? (v as unknown[]).slice() : v;
         }
       }
       out[name] = byKey;
@@ -66,21 +73,23 @@ export class PlainKeyedStateStore {
     return out;
   }
 
-  private named(name: string, kind: Kind): Map<Key, unknown> {
+  /** State `name`, registered as `kind` on first use. @throws Error for another kind. */
+  named(name: string, kind: Kind): NamedState {
     const existing = this.states.get(name);
     if (existing === undefined) {
-      const created: NamedState = { kind, perKey: new Map() };
+      const created: NamedState = { kind, perKey: new Map(), handles: new Map() };
       this.states.set(name, created);
-      return created.perKey;
+      return created;
     }
     if (existing.kind !== kind) {
       throw new Error(`operator ${this.operatorUid}: state '${name}' is ${existing.kind} state, `
         + `asked for as ${kind}`);
     }
-    return existing.perKey;
+    return existing;
   }
 
-  private checkKey(key: Key): void {
+  /** @throws Error unless `key` is the current key (a handle kept past its call). */
+  checkKey(key: Key): void {
     // A handle kept past its call would write under another key in the engine; refuse it here.
     if (this.currentKey !== key) {
       throw new Error(`operator ${this.operatorUid}: state handle of key ${String(key)} `
@@ -88,56 +97,8 @@ export class PlainKeyedStateStore {
     }
   }
 
-  private valueState<V>(name: string, key: Key): ValueState<V> {
-    const perKey = this.named(name, 'value');
-    return {
-      value: () => { this.checkKey(key); return perKey.get(key) as V | undefined; },
-      update: (v: V) => {
-        this.checkKey(key);
-        if (v === undefined) perKey.delete(key); else perKey.set(key, v);
-      },
-      clear: () => { this.checkKey(key); perKey.delete(key); },
-    };
-  }
-
-  private mapState<MK extends string | number, V>(name: string, key: Key): MapState<MK, V> {
-    const perKey = this.named(name, 'map');
-    const read = (): Map<MK, V> => {
-      this.checkKey(key);
-      return (perKey.get(key) as Map<MK, V> | undefined) ?? new Map();
-    };
-    const write = (m: Map<MK, V>): void => {
-      if (m.size === 0) perKey.delete(key); else perKey.set(key, m);
-    };
-    return {
-      get: (k) => read().get(k),
-      put: (k, v) => { const m = read(); m.set(k, v); write(m); },
-      remove: (k) => { const m = read(); m.delete(k); write(m); },
-      contains: (k) => read().has(k),
-      entries: () => [...read().entries()],
-      isEmpty: () => read().size === 0,
-      clear: () => { this.checkKey(key); perKey.delete(key); },
-    };
-  }
-
-  private listState<V>(name: string, key: Key): ListState<V> {
-    const perKey = this.named(name, 'list');
-    const read = (): V[] => {
-      this.checkKey(key);
-      return (perKey.get(key) as V[] | undefined) ?? [];
-    };
-    const write = (l: V[]): void => {
-      if (l.length === 0) perKey.delete(key); else perKey.set(key, l);
-    };
-    return {
-      get: () => [...read()],
-      add: (v) => write([...read(), v]),
-      update: (vs) => { this.checkKey(key); write([...vs]); },
-      clear: () => { this.checkKey(key); perKey.delete(key); },
-    };
-  }
-
-  private noTimers(): TimerService {
+  /** A timer service whose every method throws (F has no timers). */
+  noTimers(): TimerService {
     const fail = (): never => {
       throw new Error(`operator ${this.operatorUid}: timers are not supported by the reference `
         + 'fold (ORACLES.md: F has no timers)');
@@ -147,5 +108,160 @@ export class PlainKeyedStateStore {
       registerProcessingTimeTimer: fail,
       deleteProcessingTimeTimer: fail,
     };
+  }
+}
+
+/** The context of one key (see {@link PlainKeyedStateStore.contextFor}). */
+class PlainKeyedContext implements KeyedContext {
+  /** The last handle asked for (functions ask for the same state on every record). */
+  private lastName = '';
+  private lastKind: Kind | undefined;
+  private lastHandle: unknown;
+
+  constructor(private readonly store: PlainKeyedStateStore, private readonly key: Key) {}
+
+  getCurrentKey(): Key {
+    return this.key;
+  }
+
+  getState<V>(d: { kind: 'value'; name: string }): ValueState<V> {
+    return this.handle(d.name, 'value') as ValueState<V>;
+  }
+
+  getMapState<MK extends string | number, V>(d: { kind: 'map'; name: string }): MapState<MK, V> {
+    return this.handle(d.name, 'map') as MapState<MK, V>;
+  }
+
+  getListState<V>(d: { kind: 'list'; name: string }): ListState<V> {
+    return this.handle(d.name, 'list') as ListState<V>;
+  }
+
+  timerService(): TimerService {
+    return this.store.noTimers();
+  }
+
+  /** The handle of state `name` bound to this key, made on first use. */
+  private handle(name: string, kind: Kind): unknown {
+    if (name === this.lastName && kind === this.lastKind) return this.lastHandle;
+    const named = this.store.named(name, kind);
+    let h = named.handles.get(this.key);
+    if (h === undefined) {
+      h = kind === 'value' ? new PlainValueState(this.store, named.perKey, this.key)
+        : kind === 'map' ? new PlainMapState(this.store, named.perKey, this.key)
+          : new PlainListState(this.store, named.perKey, this.key);
+      named.handles.set(this.key, h);
+    }
+    this.lastName = name;
+    this.lastKind = kind;
+    this.lastHandle = h;
+    return h;
+  }
+}
+
+class PlainValueState<V> implements ValueState<V> {
+  constructor(
+    private readonly store: PlainKeyedStateStore,
+    private readonly perKey: Map<Key, unknown>,
+    private readonly key: Key,
+  ) {}
+
+  value(): V | undefined {
+    this.store.checkKey(this.key);
+    return this.perKey.get(this.key) as V | undefined;
+  }
+
+  update(v: V): void {
+    this.store.checkKey(this.key);
+    if (v === undefined) this.perKey.delete(this.key); else this.perKey.set(this.key, v);
+  }
+
+  clear(): void {
+    this.store.checkKey(this.key);
+    this.perKey.delete(this.key);
+  }
+}
+
+class PlainMapState<MK extends string | number, V> implements MapState<MK, V> {
+  constructor(
+    private readonly store: PlainKeyedStateStore,
+    private readonly perKey: Map<Key, unknown>,
+    private readonly key: Key,
+  ) {}
+
+  get(k: MK): V | undefined {
+    return this.read().get(k);
+  }
+
+  put(k: MK, v: V): void {
+    const m = this.read();
+    m.set(k, v);
+    this.write(m);
+  }
+
+  remove(k: MK): void {
+    const m = this.read();
+    m.delete(k);
+    this.write(m);
+  }
+
+  contains(k: MK): boolean {
+    return this.read().has(k);
+  }
+
+  entries(): [MK, V][] {
+    return [...this.read().entries()];
+  }
+
+  isEmpty(): boolean {
+    return this.read().size === 0;
+  }
+
+  clear(): void {
+    this.store.checkKey(this.key);
+    this.perKey.delete(this.key);
+  }
+
+  private read(): Map<MK, V> {
+    this.store.checkKey(this.key);
+    return (this.perKey.get(this.key) as Map<MK, V> | undefined) ?? new Map();
+  }
+
+  private write(m: Map<MK, V>): void {
+    if (m.size === 0) this.perKey.delete(this.key); else this.perKey.set(this.key, m);
+  }
+}
+
+class PlainListState<V> implements ListState<V> {
+  constructor(
+    private readonly store: PlainKeyedStateStore,
+    private readonly perKey: Map<Key, unknown>,
+    private readonly key: Key,
+  ) {}
+
+  get(): V[] {
+    return [...this.read()];
+  }
+
+  add(v: V): void {
+    this.write([...this.read(), v]);
+  }
+
+  update(vs: readonly V[]): void {
+    this.store.checkKey(this.key);
+    this.write([...vs]);
+  }
+
+  clear(): void {
+    this.store.checkKey(this.key);
+    this.perKey.delete(this.key);
+  }
+
+  private read(): V[] {
+    this.store.checkKey(this.key);
+    return (this.perKey.get(this.key) as V[] | undefined) ?? [];
+  }
+
+  private write(l: V[]): void {
+    if (l.length === 0) this.perKey.delete(this.key); else this.perKey.set(this.key, l);
   }
 }

@@ -9,6 +9,9 @@
 
 /** The canonical text of `value`. @throws Error on a cycle or a function. */
 export function canonicalString(value: unknown): string {
+  // Oracles call this once per compared value, and most values are primitives or flat records:
+  // primitives need no cycle set.
+  if (typeof value !== 'object' || value === null) return primitive(value);
   return write(value, new Set());
 }
 
@@ -17,7 +20,7 @@ export function canonicalEqual(a: unknown, b: unknown): boolean {
   return canonicalString(a) === canonicalString(b);
 }
 
-function write(value: unknown, seen: Set<object>): string {
+function primitive(value: unknown): string {
   switch (typeof value) {
     case 'undefined': return 'undefined';
     case 'bigint': return `${value}n`;
@@ -26,26 +29,37 @@ function write(value: unknown, seen: Set<object>): string {
     case 'boolean': return String(value);
     case 'function':
     case 'symbol': throw new Error(`canonicalString: cannot compare a ${typeof value}`);
-    default: break;
+    default: return 'null';
   }
-  if (value === null) return 'null';
-  const obj = value as object;
+}
+
+function write(value: unknown, seen: Set<object>): string {
+  if (typeof value !== 'object' || value === null) return primitive(value);
+  const obj = value;
   if (seen.has(obj)) throw new Error('canonicalString: cyclic value');
   seen.add(obj);
   let text: string;
   if (Array.isArray(obj)) {
-    text = `[${obj.map((v) => write(v, seen)).join(',')}]`;
+    text = '[';
+    for (let i = 0; i < obj.length; i++) text += (i === 0 ? '' : ',') + write(obj[i], seen);
+    text += ']';
   } else if (obj instanceof Map) {
-    const entries = [...obj.entries()]
-      .map(([k, v]) => `${write(k, seen)}=>${write(v, seen)}`)
-      .sort();
-    text = `Map{${entries.join(',')}}`;
+    const entries: string[] = [];
+    for (const [k, v] of obj) entries.push(`${write(k, seen)}=>${write(v, seen)}`);
+    text = `Map{${entries.sort().join(',')}}`;
   } else if (obj instanceof Set) {
-    text = `Set{${[...obj].map((v) => write(v, seen)).sort().join(',')}}`;
+    const entries: string[] = [];
+    for (const v of obj) entries.push(write(v, seen));
+    text = `Set{${entries.sort().join(',')}}`;
   } else {
-    const entries = Object.keys(obj).sort()
-      .map((k) => `${JSON.stringify(k)}:${write((obj as Record<string, unknown>)[k], seen)}`);
-    text = `{${entries.join(',')}}`;
+    const keys = Object.keys(obj).sort();
+    const rec = obj as Record<string, unknown>;
+    text = '{';
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i] as string;
+      text += `${i === 0 ? '' : ','}${JSON.stringify(k)}:${write(rec[k], seen)}`;
+    }
+    text += '}';
   }
   seen.delete(obj);
   return text;

@@ -16,7 +16,7 @@
  * Not supported (they make F ill-defined, ORACLES.md): broadcast edges and timers; both throw.
  */
 import type {
-  Key, KeySelector, StreamEdge, StreamGraph, StreamNode, StreamRecord,
+  Collector, Key, KeySelector, StreamEdge, StreamGraph, StreamNode, StreamRecord,
 } from '../engine/index.ts';
 import { outputTag } from './outputTag.ts';
 import { PlainKeyedStateStore } from './PlainKeyedStateStore.ts';
@@ -61,24 +61,47 @@ export function referenceFold(graph: StreamGraph, options: FoldOptions = {}): Fo
   return new Fold(graph, options.keep).run(options.prefixes);
 }
 
+/** Where a node's records go: the target node and the edge (for its key selector). */
+interface Target {
+  readonly node: StreamNode;
+  readonly edge: StreamEdge;
+}
+
+/**
+ * Collects the outputs of one user-function call. One per recursion depth, reused: the outputs
+ * of a call are all collected before any is passed on, and passing them on runs deeper calls.
+ */
+class Outputs implements Collector<unknown> {
+  readonly values: unknown[] = [];
+
+  collect(v: unknown): void {
+    this.values.push(v);
+  }
+}
+
 class Fold {
-  private readonly outEdges = new Map<number, StreamEdge[]>();
+  /** Node id → where its records go. Records travel as (value, split, offset, tag) arguments,
+   * not objects: F pushes every record through every stage, once per checkpoint judged. */
+  private readonly targets: Target[][] = [];
   private readonly stores = new Map<number, PlainKeyedStateStore>();
   private readonly outputs: StreamRecord[] = [];
   private readonly bySink = new Map<string, StreamRecord[]>();
+  private readonly collectors: Outputs[] = [];
+  private depth = 0;
 
   constructor(
     private readonly graph: StreamGraph,
     private readonly keep: ((record: StreamRecord, atSink: boolean) => boolean) | undefined,
   ) {
+    for (const node of graph.nodes) this.targets[node.id] = [];
     for (const edge of graph.edges) {
       if (edge.partitioner === 'broadcast') {
         const what = `${this.node(edge.source).uid} -> ${this.node(edge.target).uid}`;
         throw new Error(`reference fold: broadcast edge ${what} is not supported (ORACLES.md)`);
       }
-      const list = this.outEdges.get(edge.source) ?? [];
-      list.push(edge);
-      this.outEdges.set(edge.source, list);
+      const list = this.targets[edge.source] ?? [];
+      list.push({ node: this.node(edge.target), edge });
+      this.targets[edge.source] = list;
     }
     for (const node of graph.nodes) {
       if (node.spec.kind === 'keyedProcess') {
@@ -95,7 +118,7 @@ class Fold {
       for (const split of splits) {
         const end = prefixEnd(split.id, split.records.length, prefixes);
         for (let offset = 0; offset < end; offset++) {
-          this.emit(node, { value: split.records[offset], split: split.id, offset, tag: '' });
+          this.emit(node, split.records[offset], split.id, offset, '');
         }
       }
     }
@@ -110,40 +133,51 @@ class Fold {
     return node;
   }
 
-  private emit(from: StreamNode, record: StreamRecord): void {
-    for (const edge of this.outEdges.get(from.id) ?? []) {
-      this.deliver(this.node(edge.target), edge, record);
+  private emit(from: StreamNode, value: unknown, split: number, offset: number, tag: string): void {
+    const targets = this.targets[from.id];
+    if (targets === undefined) return;
+    for (let i = 0; i < targets.length; i++) {
+      const t = targets[i] as Target;
+      this.deliver(t.node, t.edge, value, split, offset, tag);
     }
   }
 
-  private deliver(node: StreamNode, edge: StreamEdge, record: StreamRecord): void {
+  private deliver(
+    node: StreamNode, edge: StreamEdge, value: unknown, split: number, offset: number, tag: string,
+  ): void {
     const spec = node.spec;
-    if (this.keep !== undefined && !this.keep(record, spec.kind === 'sink')) return;
+    if (this.keep !== undefined && !this.keep({ value, split, offset, tag }, spec.kind === 'sink')) return;
     switch (spec.kind) {
       case 'map':
-        this.emit(node, {
-          value: spec.fn(record.value), split: record.split, offset: record.offset, tag: record.tag,
-        });
+        this.emit(node, spec.fn(value), split, offset, tag);
         return;
       case 'filter':
-        if (spec.fn(record.value)) this.emit(node, record);
+        if (spec.fn(value)) this.emit(node, value, split, offset, tag);
         return;
       case 'flatMap': {
-        const values: unknown[] = [];
-        spec.fn(record.value, { collect: (v) => { values.push(v); } });
-        this.emitAll(node, record, values);
+        const out = this.enter();
+        spec.fn(value, out);
+        // The engine's rule: a flatMap appends `/i` to every output, so nested fan-outs never
+        // collide.
+        for (let i = 0; i < out.values.length; i++) {
+          this.emit(node, out.values[i], split, offset, `${tag}/${i}`);
+        }
+        this.leave(out);
         return;
       }
       case 'keyedProcess': {
-        const key = keyOf(edge.keySelector, record.value, node);
+        const key = keyOf(edge.keySelector, value, node);
         const ctx = this.store(node).contextFor(key);
-        const values: unknown[] = [];
-        spec.fn.processElement(record.value, ctx, { collect: (v) => { values.push(v); } });
-        this.emitAll(node, record, values);
+        const out = this.enter();
+        spec.fn.processElement(value, ctx, out);
+        // A keyed process function keeps the tag for output 0 (outputTag).
+        for (let i = 0; i < out.values.length; i++) {
+          this.emit(node, out.values[i], split, offset, i === 0 ? tag : outputTag(tag, i));
+        }
+        this.leave(out);
         return;
       }
       case 'sink': {
-        const { value, split, offset, tag } = record;
         const out = { value, split, offset, tag };
         this.outputs.push(out);
         this.bySink.get(node.uid)?.push(out);
@@ -154,13 +188,23 @@ class Fold {
     }
   }
 
-  private emitAll(node: StreamNode, input: StreamRecord, values: readonly unknown[]): void {
-    for (let i = 0; i < values.length; i++) {
-      // The engine's rule: a flatMap appends `/i` to every output, so nested fan-outs never
-      // collide; a keyed process function keeps the tag for output 0 (outputTag).
-      const tag = node.spec.kind === 'flatMap' ? `${input.tag}/${i}` : outputTag(input.tag, i);
-      this.emit(node, { value: values[i], split: input.split, offset: input.offset, tag });
+  /**
+   * The (empty) collector of the next recursion depth. No try/finally around its use: an
+   * exception from a user function ends the whole fold, and the Fold is not used again.
+   */
+  private enter(): Outputs {
+    let out = this.collectors[this.depth];
+    if (out === undefined) {
+      out = new Outputs();
+      this.collectors[this.depth] = out;
     }
+    this.depth++;
+    return out;
+  }
+
+  private leave(out: Outputs): void {
+    out.values.length = 0;
+    this.depth--;
   }
 
   private store(node: StreamNode): PlainKeyedStateStore {

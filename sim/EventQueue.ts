@@ -18,20 +18,14 @@ const PRIORITY_STRIDE = 2 ** 44;
 
 /** Something that can sit in the queue: one lane's next event. */
 export abstract class QueueEntry {
-  // The fields are declared and assigned in the constructor rather than initialized as class
-  // fields: one field initializer shared by every kind of lane defines properties on many
+  // The field is declared and assigned in the constructor rather than initialized as a class
+  // field: one field initializer shared by every kind of lane defines properties on many
   // object shapes, which V8 does on a slow path; plain assignments stay fast, and timers and
   // one-shot entries are created per event.
-  /** Due time of the lane's next event, virtual µs. */
-  declare dueUs: number;
-  /** priority * 2^44 + seq: the tie-break after `dueUs`. */
-  declare key: number;
   /** Position in the heap, -1 when not queued. */
   declare heapIndex: number;
 
   constructor() {
-    this.dueUs = 0;
-    this.key = 0;
     this.heapIndex = -1;
   }
 
@@ -45,7 +39,18 @@ export const PRIORITY_SIM = 0;
 export const PRIORITY_NORMAL = 1;
 
 export class EventQueue {
-  private readonly heap: QueueEntry[] = [];
+  // The heap is three parallel arrays indexed by heap position: the entries, their due times
+  // (virtual µs) and their tie-break keys (priority * 2^44 + seq). Lanes are instances of many
+  // classes (executors, timers, RPC links, data lanes, one-shots), so reading a due time off the
+  // entry itself is a megamorphic property load in V8, several times slower than reading a
+  // packed array of doubles; sifting compares only through the arrays and touches an entry
+  // just to record its new position.
+  private readonly entries: QueueEntry[] = [];
+  private readonly dues: number[] = [];
+  private readonly keys: number[] = [];
+  /** Scratch space of {@link chooseAmongTies}. */
+  private readonly ties: QueueEntry[] = [];
+  private readonly tieKeys: number[] = [];
   private seq = 0;
 
   /** `chooseOrder(n)` takes the order decision among `n` >= 2 ready entries. */
@@ -53,13 +58,12 @@ export class EventQueue {
 
   /** Number of queued entries. */
   get size(): number {
-    return this.heap.length;
+    return this.entries.length;
   }
 
   /** Due time of the next entry, or +Infinity when empty. */
   peekDueUs(): number {
-    const top = this.heap[0];
-    return top === undefined ? Number.POSITIVE_INFINITY : top.dueUs;
+    return this.entries.length === 0 ? Number.POSITIVE_INFINITY : (this.dues[0] as number);
   }
 
   /**
@@ -68,122 +72,181 @@ export class EventQueue {
    */
   push(entry: QueueEntry, dueUs: number, priority: number = PRIORITY_NORMAL): void {
     if (entry.heapIndex >= 0) assert(false, 'entry is already queued');
-    entry.dueUs = dueUs;
-    entry.key = priority * PRIORITY_STRIDE + this.seq++;
-    const heap = this.heap;
-    entry.heapIndex = heap.length;
-    heap.push(entry);
-    this.siftUp(entry.heapIndex);
+    const i = this.entries.length;
+    this.entries.push(entry);
+    this.dues.push(dueUs);
+    this.keys.push(priority * PRIORITY_STRIDE + this.seq++);
+    entry.heapIndex = i;
+    this.siftUp(i);
   }
 
   /** Removes `entry` if queued; otherwise does nothing. */
   remove(entry: QueueEntry): void {
     const i = entry.heapIndex;
     if (i < 0) return;
-    const heap = this.heap;
-    const last = heap.pop() as QueueEntry;
     entry.heapIndex = -1;
-    if (last === entry) return;
-    heap[i] = last;
-    last.heapIndex = i;
-    this.siftDown(i);
-    this.siftUp(last.heapIndex);
+    const last = this.entries.length - 1;
+    if (i !== last) this.moveLastTo(i);
+    this.entries.pop();
+    this.dues.pop();
+    this.keys.pop();
+    if (i !== last) {
+      this.siftDown(i);
+      this.siftUp(i);
+    }
   }
 
   /**
    * Removes and returns the next entry; among several due at the same instant and priority the
    * order decision picks one (the others stay queued with their keys). Undefined when empty.
+   * The returned entry was due at {@link peekDueUs} as read just before.
    */
   pop(): QueueEntry | undefined {
-    const heap = this.heap;
-    const top = heap[0];
-    if (top === undefined) return undefined;
+    const entries = this.entries;
+    if (entries.length === 0) return undefined;
+    const top = entries[0] as QueueEntry;
+    if (entries.length > 1 && this.tiesWithTop()) return this.chooseAmongTies();
     this.removeTop();
-    const next = heap[0];
-    if (next === undefined || next.dueUs !== top.dueUs || !samePriority(next, top)) return top;
-    return this.chooseAmongTies(top);
+    return top;
   }
 
-  private chooseAmongTies(top: QueueEntry): QueueEntry {
-    const heap = this.heap;
-    const ties: QueueEntry[] = [top];
-    for (;;) {
-      const n = heap[0];
-      if (n === undefined || n.dueUs !== top.dueUs || !samePriority(n, top)) break;
+  /** Whether the entry after the top (one of its children) is due with it at its priority. */
+  private tiesWithTop(): boolean {
+    const dues = this.dues;
+    const keys = this.keys;
+    const due = dues[0] as number;
+    const priority = Math.floor((keys[0] as number) / PRIORITY_STRIDE);
+    const n = dues.length;
+    // The second smallest entry is a child of the root.
+    return (dues[1] === due && Math.floor((keys[1] as number) / PRIORITY_STRIDE) === priority)
+      || (n > 2 && dues[2] === due && Math.floor((keys[2] as number) / PRIORITY_STRIDE) === priority);
+  }
+
+  /** Several entries are due at the top's instant and priority: take an order decision. */
+  private chooseAmongTies(): QueueEntry {
+    // Ties are taken off the heap in key order into scratch arrays (reused: ties are common,
+    // every instant where two lanes are due together), then all but the chosen one go back.
+    const ties = this.ties;
+    const tieKeys = this.tieKeys;
+    const due = this.dues[0] as number;
+    const priority = Math.floor((this.keys[0] as number) / PRIORITY_STRIDE);
+    let n = 0;
+    while (this.entries.length > 0 && this.dues[0] === due
+      && Math.floor((this.keys[0] as number) / PRIORITY_STRIDE) === priority) {
+      ties[n] = this.entries[0] as QueueEntry;
+      tieKeys[n] = this.keys[0] as number;
+      n++;
       this.removeTop();
-      ties.push(n);
     }
-    const j = this.chooseOrder(ties.length);
+    const j = this.chooseOrder(n);
     const chosen = ties[j];
-    assert(chosen !== undefined, `order decision out of range: ${j} of ${ties.length}`);
-    for (let i = 0; i < ties.length; i++) {
-      if (i === j) continue;
-      const e = ties[i] as QueueEntry;
-      e.heapIndex = heap.length;
-      heap.push(e);
-      this.siftUp(e.heapIndex);
+    for (let i = 0; i < n; i++) {
+      if (i !== j) this.insert(ties[i] as QueueEntry, due, tieKeys[i] as number);
     }
+    if (chosen === undefined || j >= n) assert(false, `order decision out of range: ${j} of ${n}`);
     return chosen;
   }
 
-  private removeTop(): void {
-    const heap = this.heap;
-    const top = heap[0] as QueueEntry;
-    const last = heap.pop() as QueueEntry;
-    top.heapIndex = -1;
-    if (last !== top) {
-      heap[0] = last;
-      last.heapIndex = 0;
-      this.siftDown(0);
-    }
+  private insert(entry: QueueEntry, dueUs: number, key: number): void {
+    const i = this.entries.length;
+    this.entries.push(entry);
+    this.dues.push(dueUs);
+    this.keys.push(key);
+    entry.heapIndex = i;
+    this.siftUp(i);
   }
 
-  private siftUp(start: number): void {
-    const heap = this.heap;
-    const e = heap[start] as QueueEntry;
-    let i = start;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      const pe = heap[p] as QueueEntry;
-      if (pe.dueUs < e.dueUs || (pe.dueUs === e.dueUs && pe.key < e.key)) break;
-      heap[i] = pe;
-      pe.heapIndex = i;
-      i = p;
-    }
-    heap[i] = e;
+  private removeTop(): void {
+    const entries = this.entries;
+    (entries[0] as QueueEntry).heapIndex = -1;
+    const last = entries.length - 1;
+    if (last > 0) this.moveLastTo(0);
+    entries.pop();
+    this.dues.pop();
+    this.keys.pop();
+    if (last > 1) this.siftDown(0);
+  }
+
+  /** Copies the last heap slot over slot `i` (the caller then drops the last slot). */
+  private moveLastTo(i: number): void {
+    const last = this.entries.length - 1;
+    const e = this.entries[last] as QueueEntry;
+    this.entries[i] = e;
+    this.dues[i] = this.dues[last] as number;
+    this.keys[i] = this.keys[last] as number;
     e.heapIndex = i;
   }
 
+  // The sift functions take a position only: keys above 2^31 are doubles, and passing doubles
+  // between functions would box each one in a heap number.
+
+  /** Moves the entry at `start` up to its place. */
+  private siftUp(start: number): void {
+    const entries = this.entries;
+    const dues = this.dues;
+    const keys = this.keys;
+    const e = entries[start] as QueueEntry;
+    const due = dues[start] as number;
+    const key = keys[start] as number;
+    let i = start;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      const pd = dues[p] as number;
+      if (pd < due || (pd === due && (keys[p] as number) < key)) break;
+      const pe = entries[p] as QueueEntry;
+      entries[i] = pe;
+      dues[i] = pd;
+      keys[i] = keys[p] as number;
+      pe.heapIndex = i;
+      i = p;
+    }
+    if (i === start) return;
+    entries[i] = e;
+    dues[i] = due;
+    keys[i] = key;
+    e.heapIndex = i;
+  }
+
+  /** Moves the entry at `start` down to its place. */
   private siftDown(start: number): void {
-    const heap = this.heap;
-    const n = heap.length;
-    const e = heap[start] as QueueEntry;
+    const entries = this.entries;
+    const dues = this.dues;
+    const keys = this.keys;
+    const n = entries.length;
+    const e = entries[start] as QueueEntry;
+    const due = dues[start] as number;
+    const key = keys[start] as number;
     let i = start;
     for (;;) {
       const l = 2 * i + 1;
       if (l >= n) break;
       const r = l + 1;
       let c = l;
-      let ce = heap[l] as QueueEntry;
+      let cd = dues[l] as number;
+      let ck = keys[l] as number;
       if (r < n) {
-        const re = heap[r] as QueueEntry;
-        if (re.dueUs < ce.dueUs || (re.dueUs === ce.dueUs && re.key < ce.key)) {
+        const rd = dues[r] as number;
+        const rk = keys[r] as number;
+        if (rd < cd || (rd === cd && rk < ck)) {
           c = r;
-          ce = re;
+          cd = rd;
+          ck = rk;
         }
       }
-      if (e.dueUs < ce.dueUs || (e.dueUs === ce.dueUs && e.key < ce.key)) break;
-      heap[i] = ce;
+      if (due < cd || (due === cd && key < ck)) break;
+      const ce = entries[c] as QueueEntry;
+      entries[i] = ce;
+      dues[i] = cd;
+      keys[i] = ck;
       ce.heapIndex = i;
       i = c;
     }
-    heap[i] = e;
+    if (i === start) return;
+    entries[i] = e;
+    dues[i] = due;
+    keys[i] = key;
     e.heapIndex = i;
   }
-}
-
-function samePriority(a: QueueEntry, b: QueueEntry): boolean {
-  return Math.floor(a.key / PRIORITY_STRIDE) === Math.floor(b.key / PRIORITY_STRIDE);
 }
 
 /** A one-shot lane running one closure (a store operation, a sim-level action). */

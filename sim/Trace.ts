@@ -59,6 +59,11 @@ export class Trace {
   private readonly typedSubscriptions = new Map<string, number>();
   private nextSubscription = 0;
   private count = 0;
+  /**
+   * Per event type: its string hash and the attribute names first seen with it, with their
+   * string hashes (see {@link record}).
+   */
+  private readonly shapes = new Map<string, { typeHash: number; keys: string[]; keyHashes: number[] }>();
   /** One-entry cache of the last task label's hash (labels repeat a lot). */
   private lastLabel = '';
   private lastLabelHash = 0;
@@ -107,9 +112,30 @@ export class Trace {
     const h = this.hasher;
     h.number(timeUs);
     h.string(host);
-    h.string(type);
+    // The hash folds the type and every attribute name as their string hashes. Events of one
+    // type nearly always carry the same names in the same order, so the names' hashes are kept
+    // per type and a name is looked up in the hasher's cache only when it differs.
+    let shape = this.shapes.get(type);
+    if (shape === undefined) {
+      shape = { typeHash: h.stringHash(type), keys: [], keyHashes: [] };
+      this.shapes.set(type, shape);
+    }
+    h.word(shape.typeHash);
+    const keys = shape.keys;
+    let i = 0;
     for (const k in attrs) {
-      h.string(k);
+      let kh: number;
+      if (i < keys.length && keys[i] === k) {
+        kh = shape.keyHashes[i] as number;
+      } else {
+        kh = h.stringHash(k);
+        if (i === keys.length) {
+          keys.push(k);
+          shape.keyHashes.push(kh);
+        }
+      }
+      i++;
+      h.word(kh);
       const v = attrs[k];
       if (typeof v === 'number') h.number(v);
       else if (typeof v === 'string') h.string(v);

@@ -338,7 +338,7 @@ export class World {
       }
       const entry = queue.pop();
       if (entry === undefined) return this.result('idle', 'no more events');
-      clock.nowUs = entry.dueUs;
+      clock.nowUs = due;
       this.eventCount++;
       entry.fire();
       if (pending.length > 0) this.drainActions();
