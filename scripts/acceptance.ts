@@ -9,8 +9,8 @@
  *    in at-least-once mode, and the same JSON twice apart from `timing`.
  * 2. `explore --mode at-least-once --expect exactly-once --runs 500 --seed 3` exits 1 and its
  *    repro replays to the same trace hash.
- * 3. `explore --mutant ID` for each planted bug exits 1 with a shrunk repro of at most 3 faults
- *    and 10 overrides that replays with the bug planted.
+ * 3. `explore --mutant ID` for each planted bug it lists exits 1 with a shrunk repro of at most 3
+ *    faults and 10 overrides that replays with the bug planted.
  * 4. Bad input exits 2 with one line.
  */
 import { readFileSync } from 'node:fs';
@@ -65,9 +65,18 @@ check(c.code === 1, `at-least-once --expect exactly-once exits 1 (got ${c.code})
 const ce = c.json?.counterexamples[0];
 check(ce !== undefined && await replays(ce.repro), 'its repro replays to the same trace hash and still fails');
 
-// 3
-for (const mutant of ['aligned-resume-immediately', 'sink-commits-only-notified']) {
-  const m = await explore(['--job', 'flights', '--mode', 'aligned', '--mutant', mutant, '--runs', '300', '--seed', '1', '--json']);
+// 3 (the failure manager's bugs are caught by the failure-handling oracle)
+const MUTANT_SEARCHES: readonly (readonly [string, readonly string[]])[] = [
+  ['aligned-resume-immediately', ['--job', 'flights', '--mode', 'aligned', '--runs', '300', '--seed', '1']],
+  ['sink-commits-only-notified', ['--job', 'flights', '--mode', 'aligned', '--runs', '300', '--seed', '1']],
+  ['fm-success-before-store', ['--job', 'flights', '--mode', 'aligned', '--runs', '300', '--seed', '1']],
+  // Expiries and declines of gone attempts are rare in generated runs: up to 1000 runs (the
+  // searches stop at the first violation, runs 365 and 282).
+  ['fm-ignore-expired', ['--job', 'flights', '--mode', 'aligned', '--runs', '1000', '--seed', '1']],
+  ['decline-any-attempt', ['--job', 'flights', '--mode', 'aligned', '--runs', '1000', '--seed', '2']],
+];
+for (const [mutant, args] of MUTANT_SEARCHES) {
+  const m = await explore([...args, '--mutant', mutant, '--json']);
   const x = m.json?.counterexamples[0];
   check(m.code === 1 && x !== undefined, `--mutant ${mutant} exits 1 (got ${m.code})`);
   if (x !== undefined) {

@@ -16,6 +16,7 @@
 import type { EngineEnv } from '../api/EngineEnv.ts';
 import type { Executor } from '../api/Executor.ts';
 import type { ExecutionAttemptId } from '../api/ids.ts';
+import type { TraceAttrs } from '../api/Tracer.ts';
 import type { JobStatus } from '../jobmaster/ExecutionGraph.ts';
 import { assert } from '../util/assert.ts';
 import { CompletableFuture } from '../util/CompletableFuture.ts';
@@ -384,7 +385,12 @@ export class CheckpointCoordinator {
         for (const c of this.ctx.coordinators) c.abortCurrentTriggering();
       });
       if (pc !== undefined && !pc.isDisposed()) this.abortPendingCheckpoint(pc, exception, undefined);
-      else if (pc === undefined) this.failureManager.handleCheckpointException(UNKNOWN_CHECKPOINT_ID, request.props, exception, undefined);
+      else if (pc === undefined) {
+        this.env.tracer.event('checkpoint.triggerFailed', {
+          checkpointId: UNKNOWN_CHECKPOINT_ID, reason: exception.reason, ...this.failureFacts(request.props, undefined),
+        });
+        this.failureManager.handleCheckpointException(UNKNOWN_CHECKPOINT_ID, request.props, exception, undefined);
+      }
       request.future.completeExceptionally(exception);
     } finally {
       this.triggering = false;
@@ -558,7 +564,9 @@ export class CheckpointCoordinator {
     const id = pc.checkpointId;
     const clear = this.env.bugs.has(PLANTED_BUGS.disposeClearsBeforeDiscard);
     const files = pc.abort(exception.reason, exception, clear);
-    this.env.tracer.event('checkpoint.aborted', { checkpointId: id, reason: exception.reason });
+    this.env.tracer.event('checkpoint.aborted', {
+      checkpointId: id, reason: exception.reason, ...this.failureFacts(pc.props, attemptId),
+    });
     if (!clear) this.cleaner.cleanCheckpoint(id, files, checkpointDirectory(id), () => this.scheduleTriggerRequest());
     try {
       if (report) this.failureManager.handleCheckpointException(id, pc.props, exception, attemptId);
@@ -571,6 +579,21 @@ export class CheckpointCoordinator {
       }
       this.scheduleTriggerRequest();
     }
+  }
+
+  /**
+   * What the trace records of a failure besides its id and reason, for the failure-handling
+   * oracle: a savepoint's kind, and for a task-level failure the failing attempt and what the
+   * ExecutionGraph says of it now (its state when it is still its subtask's current attempt,
+   * `SUPERSEDED` otherwise). Failures are rare, so the lookup costs nothing that matters.
+   */
+  private failureFacts(props: CheckpointProperties, attemptId: ExecutionAttemptId | undefined): TraceAttrs {
+    const savepoint = props.isSavepoint ? { savepoint: true, synchronous: props.isSynchronous } : {};
+    if (attemptId === undefined) return savepoint;
+    const ref = subtaskOfAttemptId(attemptId);
+    const current = ref === undefined ? undefined : this.ctx.currentAttempt(ref.vertexId, ref.subtask);
+    const taskState = current !== undefined && current.attemptId === attemptId ? current.state : 'SUPERSEDED';
+    return { ...savepoint, task: attemptId, taskState };
   }
 
   private sendAbortedMessages(pc: PendingCheckpoint): void {

@@ -8,8 +8,9 @@ import { doctor, event, sampleRun } from './testing/sampleRuns.ts';
 describe('judgeRun', () => {
   test('runs the oracles of the mode and passes real runs', () => {
     const expected = {
-      aligned: ['consistent-cut', 'end-to-end-exactly-once', 'protocol-invariants', 'storage-invariants', 'liveness'],
-      'at-least-once': ['at-least-once', 'protocol-invariants', 'storage-invariants', 'liveness'],
+      aligned: ['consistent-cut', 'end-to-end-exactly-once', 'protocol-invariants', 'failure-handling',
+        'storage-invariants', 'liveness'],
+      'at-least-once': ['at-least-once', 'protocol-invariants', 'failure-handling', 'storage-invariants', 'liveness'],
       none: ['end-to-end-exactly-once', 'protocol-invariants', 'storage-invariants', 'liveness'],
     } as const;
     for (const mode of ['aligned', 'at-least-once', 'none'] as const) {
@@ -26,10 +27,13 @@ describe('judgeRun', () => {
     const r = sampleRun('aligned', false);
     const mode = (m: 'unaligned' | 'aligned-timeout'): RunResult =>
       doctor(r, { spec: { ...r.spec, checkpoint: { ...r.spec.checkpoint, mode: m } } });
-    expect(applicableOracles(mode('unaligned'))).toEqual(['end-to-end-exactly-once', 'protocol-invariants', 'storage-invariants', 'liveness']);
+    expect(applicableOracles(mode('unaligned'))).toEqual(['end-to-end-exactly-once', 'protocol-invariants',
+      'failure-handling', 'storage-invariants', 'liveness']);
     expect(applicableOracles(mode('aligned-timeout'))[0]).toBe('end-to-end-exactly-once');
-    expect(applicableOracles(doctor(r, { jobStatus: 'FAILED' }))).toEqual(['consistent-cut', 'protocol-invariants', 'storage-invariants', 'liveness']);
-    expect(applicableOracles(sampleRun('at-least-once', true), { expect: 'exactly-once', skip: ['liveness'] }))
+    expect(applicableOracles(doctor(r, { jobStatus: 'FAILED' }))).toEqual(['consistent-cut', 'protocol-invariants',
+      'failure-handling', 'storage-invariants', 'liveness']);
+    expect(applicableOracles(sampleRun('at-least-once', true),
+      { expect: 'exactly-once', skip: ['liveness', 'failure-handling'] }))
       .toEqual(['end-to-end-exactly-once', 'protocol-invariants', 'storage-invariants']);
   });
 

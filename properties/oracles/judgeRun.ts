@@ -4,10 +4,12 @@
  *
  * | mode                         | oracles                                                    |
  * |------------------------------|------------------------------------------------------------|
- * | aligned                      | 1 consistent cut, 3 end-to-end, 5 protocol, 6 storage, 7 liveness |
- * | at-least-once                | 4 at-least-once, 5, 6, 7                                  |
- * | unaligned, aligned-timeout   | 3, 5, 6, 7 (1 needs channel state: not judged yet)         |
+ * | aligned                      | 1 consistent cut, 3 end-to-end, 5 protocol, 5/7 failure handling, 6 storage, 7 liveness |
+ * | at-least-once                | 4 at-least-once, 5, 5/7, 6, 7                             |
+ * | unaligned, aligned-timeout   | 3, 5, 5/7, 6, 7 (1 needs channel state: not judged yet)    |
  * | none                         | 3 (a failover restarts from scratch), 5, 6, 7             |
+ *
+ * "5/7 failure handling" (failureHandling.ts) judges when checkpoint failures fail the job over.
  *
  * The output oracles (3, 4) judge only a FINISHED job: an unfinished one is liveness's to judge.
  * `expect` overrides the output promise (`explore --expect exactly-once` in at-least-once mode
@@ -27,6 +29,7 @@ import { atLeastOnce } from './atLeastOnce.ts';
 import { consistentCut } from './consistentCut.ts';
 import { decisiveEvents } from './decisiveEvents.ts';
 import { endToEndExactlyOnce } from './endToEndExactlyOnce.ts';
+import { failureHandling } from './failureHandling.ts';
 import { liveness } from './liveness.ts';
 import { protocolInvariants } from './protocolInvariants.ts';
 import { storageInvariants } from './storageInvariants.ts';
@@ -34,7 +37,7 @@ import { storageInvariants } from './storageInvariants.ts';
 /** The oracles judgeRun can run. */
 export type OracleName =
   | 'consistent-cut' | 'end-to-end-exactly-once' | 'at-least-once' | 'protocol-invariants'
-  | 'storage-invariants' | 'liveness';
+  | 'failure-handling' | 'storage-invariants' | 'liveness';
 
 /** Options of {@link judgeRun}. */
 export interface JudgeOptions {
@@ -71,7 +74,9 @@ export function applicableOracles(result: RunResult, options: JudgeOptions = {})
   const oracles: OracleName[] = [];
   if (mode === 'aligned') oracles.push('consistent-cut');
   if (finished) oracles.push(expect === 'exactly-once' ? 'end-to-end-exactly-once' : 'at-least-once');
-  oracles.push('protocol-invariants', 'storage-invariants', 'liveness');
+  oracles.push('protocol-invariants');
+  if (mode !== 'none') oracles.push('failure-handling');
+  oracles.push('storage-invariants', 'liveness');
   const skip = new Set(options.skip ?? []);
   return oracles.filter((o) => !skip.has(o));
 }
@@ -101,6 +106,8 @@ function run(oracle: OracleName, result: RunResult, maxListed: number): Violatio
       return atLeastOnce(result, { maxListed });
     case 'protocol-invariants':
       return protocolInvariants(result);
+    case 'failure-handling':
+      return failureHandling(result);
     case 'storage-invariants':
       return storageInvariants(result, { maxListed });
     case 'liveness':
