@@ -74,6 +74,11 @@ const MUTANT_SEARCHES: readonly (readonly [string, readonly string[]])[] = [
   // searches stop at the first violation, runs 365 and 282).
   ['fm-ignore-expired', ['--job', 'flights', '--mode', 'aligned', '--runs', '1000', '--seed', '1']],
   ['decline-any-attempt', ['--job', 'flights', '--mode', 'aligned', '--runs', '1000', '--seed', '2']],
+  // Leaks of late acks and disposed checkpoints (storage invariants), and a plan that waits for
+  // no acks from terminal tasks (liveness).
+  ['late-ack-state-leak', ['--job', 'flights', '--mode', 'aligned', '--runs', '1000', '--seed', '1']],
+  ['dispose-clears-before-discard', ['--job', 'flights', '--mode', 'aligned', '--runs', '1000', '--seed', '1']],
+  ['plan-terminal-as-finished', ['--job', 'flights', '--mode', 'aligned', '--runs', '1000', '--seed', '1']],
 ];
 for (const [mutant, args] of MUTANT_SEARCHES) {
   const m = await explore([...args, '--mutant', mutant, '--json']);
