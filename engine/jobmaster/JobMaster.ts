@@ -74,10 +74,7 @@ export class JobMaster {
       graph: this.graph,
       slotPool: this.slotPool,
       declareRequiredSlots: (n) => {
-        if (n !== this.declared) {
-          this.declared = n;
-          this.rm.declareRequiredSlots(JOB_MASTER_ADDRESS, n);
-        }
+        if (n !== this.declared) this.declareRequiredSlots(n);
       },
       gateway: (te) => this.gateway(te),
       attemptReady: (ev) => this.coordinatorsOf(ev.jobVertex.id).forEach((c) => c.attemptReady(ev)),
@@ -221,12 +218,26 @@ export class JobMaster {
    * at the ResourceManager and every pooled slot is freed at its TaskExecutor.
    */
   private releaseResources(): void {
-    this.declared = 0;
-    this.rm.declareRequiredSlots(JOB_MASTER_ADDRESS, 0);
+    this.declareRequiredSlots(0);
     for (const s of [...this.slotPool.all()]) {
       this.slotPool.release(s);
       this.gateway(s.taskExecutor).freeSlot(s.slotIndex, s.allocationId);
     }
+  }
+
+  /**
+   * Sends the slot requirement to the ResourceManager and retries until it is acknowledged, as
+   * long as it is still the latest one (DefaultDeclareResourceRequirementServiceConnectionManager):
+   * a lost declaration must not leave the job waiting for slots forever.
+   */
+  private declareRequiredSlots(n: number): void {
+    this.declared = n;
+    this.rm.declareRequiredSlots(JOB_MASTER_ADDRESS, n).whenComplete((_v, err) => {
+      if (err === undefined || this.declared !== n) return;
+      this.main.schedule('declare-retry', this.config.registrationRetryUs, () => {
+        if (this.declared === n) this.declareRequiredSlots(n);
+      });
+    });
   }
 
   /** Slots left the pool: every attempt still running in one of them fails. */

@@ -18,8 +18,11 @@ export interface ResourceManagerGateway {
    * replaces the old one; one of an older incarnation fails. Answered when registered.
    */
   registerTaskExecutor(taskExecutor: RpcAddress, host: HostId, bootUs: number, slots: SlotReport): CompletableFuture<void>;
-  /** The JobMaster asks for `count` more slots in total (a declarative requirement). */
-  declareRequiredSlots(jobMaster: RpcAddress, count: number): void;
+  /**
+   * The JobMaster declares that it needs `count` slots in total (a declarative requirement, the
+   * latest replacing earlier ones); answered once recorded.
+   */
+  declareRequiredSlots(jobMaster: RpcAddress, count: number): CompletableFuture<void>;
   /**
    * The answer to the ResourceManager's heartbeat request, with the TaskExecutor's slot report
    * (TaskExecutorHeartbeatPayload), which the ResourceManager reconciles with its own view: a
@@ -43,8 +46,8 @@ export class ResourceManagerGatewayClient implements ResourceManagerGateway {
     return this.rpc.ask(this.self, this.target, 'registration', 'registerTaskExecutor',
       [taskExecutor, host, bootUs, [...slots]], this.timeoutUs);
   }
-  declareRequiredSlots(jobMaster: RpcAddress, count: number): void {
-    this.rpc.tell(this.self, this.target, 'registration', 'declareRequiredSlots', [jobMaster, count]);
+  declareRequiredSlots(jobMaster: RpcAddress, count: number): CompletableFuture<void> {
+    return this.rpc.ask(this.self, this.target, 'registration', 'declareRequiredSlots', [jobMaster, count], this.timeoutUs);
   }
   heartbeatFromTaskManager(taskExecutor: RpcAddress, slotReport: SlotReport): void {
     this.rpc.tell(this.self, this.target, 'heartbeat', 'heartbeatFromTaskManager', [taskExecutor, [...slotReport]]);
