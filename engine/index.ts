@@ -22,3 +22,5 @@ export { SourceOperator } from './streaming/sources/SourceOperator.ts';
 export type { TaskExecutor } from './taskexecutor/TaskExecutor.ts';
 export type { DecodedCheckpoint } from './checkpoint/CompletedCheckpoint.ts';
 export type { CheckpointConfig, CheckpointingMode } from './streaming/api/CheckpointConfig.ts';
+export * from './plantedBugs.ts';
+export { createJobGraph } from './jobgraph/StreamingJobGraphGenerator.ts';

@@ -124,6 +124,25 @@ describe('duplicatedInputs and foldWithDuplicates', () => {
     expect(atLeastOnce(result)).toEqual([]);
   });
 
+  test('mode none: a failover restarts from scratch; committed duplicates are attributed, state is F(all)', () => {
+    const spec: RunSpec = {
+      version: 1, seed: 's986160429', job: { kind: 'flights', selection: { from: 0, to: 50 } },
+      parallelism: 1, taskManagers: 1, costsMs: { 'flights-source': 5 },
+      checkpoint: { mode: 'none', intervalMs: 100 },
+      restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
+      // The sink commits at its end of input; a global failure right then replays everything.
+      faults: [{ type: 'global-failure', when: { at: { kind: 'sink', phase: 'pre-committed', nth: 1 } } }],
+      healTimeMs: 600, budgets: { maxEvents: 5_000_000, maxTimeMs: 30_000 }, overrides: [], mutations: [],
+    };
+    const result = simulate(spec);
+    expect(result.jobStatus).toBe('FINISHED');
+    expect(duplicatedInputs(referenceFold(result.graph).outputs, records(result)).length).toBeGreaterThan(0);
+    expect(atLeastOnce(result)).toEqual([]);
+    // Without the failover as a restore from nothing, the duplicates would be unexplained.
+    const noFailovers = { ...result, trace: result.trace.filter((e) => e.type !== 'scheduler.restarting') };
+    expect(atLeastOnce(noFailovers).map((v) => v.summary)).toEqual([expect.stringMatching(/explained by no restore/)]);
+  });
+
   test('F(all + D) counts the copies in state and output, under the original identity', () => {
     const a = fold.outputs[0] as { split: number; offset: number; value: unknown };
     const f = foldWithDuplicates(SAMPLE_GRAPH, [{ split: a.split, offset: a.offset, copies: 2 }]);

@@ -7,7 +7,7 @@
  * | aligned                      | 1 consistent cut, 3 end-to-end, 5 protocol, 5/7 failure handling, 6 storage, 7 liveness |
  * | at-least-once                | 4 at-least-once, 5, 5/7, 6, 7                             |
  * | unaligned, aligned-timeout   | 3, 5, 5/7, 6, 7 (1 needs channel state: not judged yet)    |
- * | none                         | 3 (a failover restarts from scratch), 5, 6, 7             |
+ * | none                         | 4 (a failover restarts from scratch), 5, 6, 7             |
  *
  * "5/7 failure handling" (failureHandling.ts) judges when checkpoint failures fail the job over.
  *
@@ -69,7 +69,7 @@ export interface RunVerdict {
 /** The oracles that apply to `result` (see the file comment). */
 export function applicableOracles(result: RunResult, options: JudgeOptions = {}): OracleName[] {
   const mode = result.spec.checkpoint.mode;
-  const expect = options.expect ?? (mode === 'at-least-once' ? 'at-least-once' : 'exactly-once');
+  const expect = options.expect ?? (mode === 'at-least-once' || mode === 'none' ? 'at-least-once' : 'exactly-once');
   const finished = result.jobStatus === 'FINISHED';
   const oracles: OracleName[] = [];
   if (mode === 'aligned') oracles.push('consistent-cut');

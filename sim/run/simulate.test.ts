@@ -3,6 +3,7 @@ import type { TraceEvent } from '../Trace.ts';
 import { FLIGHTS_UIDS, type FlightOutput } from '../workloads/flights.ts';
 import { RUN_SPEC_VERSION, type Fault, type RunMode, type RunSpec } from './RunSpec.ts';
 import type { RunResult } from './RunResult.ts';
+import { SimInputError } from '../SimInputError.ts';
 import { simulate } from './simulate.ts';
 
 /** Flights 0..300 at parallelism 2 on one TaskManager, a checkpoint every 20 ms. */
@@ -67,6 +68,15 @@ describe('simulate', () => {
     expect(b.traceHash).toBe(a.traceHash);
     expect(b.trace.length).toBe(a.trace.length);
     expect(simulate(spec({ faults, seed: 'other' })).traceHash).not.toBe(a.traceHash);
+  });
+
+  test('a protocol point naming a task the job does not have is rejected before the run', () => {
+    const faults: Fault[] = [{
+      type: 'crash', host: 'taskmanager-1', downMs: 40,
+      when: { at: { kind: 'task', checkpoint: 2, phase: 'aligned', task: 'v99#7' } },
+    }];
+    expect(() => simulate(spec({ faults }))).toThrow(SimInputError);
+    expect(() => simulate(spec({ faults }))).toThrow(/^faults\[0\]\.when\.at\.task: no task v99#7 in this job \(tasks: v0#0, /);
   });
 
   test('a crash at a protocol point fires right after the point, and the job recovers', () => {

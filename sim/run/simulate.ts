@@ -12,6 +12,7 @@
 import type {
   CheckpointConfig, ClusterConfiguration, RestartStrategy, StreamGraph,
 } from '../../engine/index.ts';
+import { createJobGraph } from '../../engine/index.ts';
 import { MiniCluster } from '../MiniCluster.ts';
 import { SimInputError } from '../SimInputError.ts';
 import type { WorldOptions } from '../WorldOptions.ts';
@@ -112,12 +113,34 @@ function worldOptions(spec: ExpandedRunSpec, options: SimulateOptions): WorldOpt
 }
 
 /**
+ * Checks that every protocol point naming a task (`<vertex>#<subtask>`) names a subtask of the
+ * job's JobGraph (vertices are chains, so the names depend on chaining and parallelism, which
+ * only the built graph knows). A point for a task that does not exist would never fire.
+ * @throws SimInputError (one line) naming the fault and the tasks that exist.
+ */
+function checkFaultTasks(spec: ExpandedRunSpec, graph: StreamGraph): void {
+  const named = spec.faults.flatMap((f, i) => {
+    const when = 'when' in f ? f.when : undefined;
+    const point = when !== undefined && 'at' in when ? when.at : undefined;
+    return point?.kind === 'task' && point.task !== undefined ? [{ i, task: point.task }] : [];
+  });
+  if (named.length === 0) return;
+  const tasks = createJobGraph(graph).vertices.flatMap((v) => Array.from({ length: v.parallelism }, (_x, s) => `${v.id}#${s}`));
+  for (const { i, task } of named) {
+    if (!tasks.includes(task)) {
+      throw new SimInputError(`faults[${i}].when.at.task: no task ${task} in this job (tasks: ${tasks.join(', ')})`);
+    }
+  }
+}
+
+/**
  * Runs `spec` and returns its RunResult (violations empty: the oracles fill them).
  * @throws SimInputError (one line) for an invalid spec; engine AssertionErrors propagate.
  */
 export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResult {
   const expanded = expandRunSpec(spec);
   const graph = runGraph(expanded);
+  checkFaultTasks(expanded, graph);
   const cluster = new MiniCluster({
     world: worldOptions(expanded, options),
     streamGraph: graph,

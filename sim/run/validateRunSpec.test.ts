@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { PLANTED_BUG_IDS } from '../../engine/index.ts';
 import { SimInputError } from '../SimInputError.ts';
 import { expandRunSpec } from './expandRunSpec.ts';
 import { RUN_SPEC_VERSION, type RunSpec } from './RunSpec.ts';
@@ -96,6 +97,11 @@ describe('validateRunSpec', () => {
     ['a bad restart strategy', { ...base(), restartStrategy: { kind: 'fixed-delay', attempts: -1, delayMs: 1 } },
       'restartStrategy.attempts must be an integer >= 0, got -1'],
     ['a negative heal time', { ...base(), healTimeMs: -1 }, 'healTimeMs must be a number of ms >= 0, got -1'],
+    ['an unknown planted bug', { ...base(), mutations: ['sink-commits-only-notified', 'no-such-bug'] },
+      'mutations[1]: unknown planted bug "no-such-bug" (planted bugs: aligned-resume-immediately, '
+      + 'decline-any-attempt, dispose-clears-before-discard, failover-keeps-pending, fm-count-past-checkpoints, '
+      + 'fm-ignore-expired, fm-success-before-store, late-ack-state-leak, plan-terminal-as-finished, '
+      + 'sink-commits-only-notified, tracker-recreates-aborted)'],
     ['a missing budget', { ...base(), budgets: { maxEvents: 10 } },
       'budgets.maxTimeMs must be a finite number above 0, got undefined'],
     ['a fault at an unknown host', { ...base(), faults: [{ ...tm1Crash, host: 'taskmanager-2' }] },
@@ -138,8 +144,8 @@ describe('validateRunSpec', () => {
     expect(rejection(spec)).toBe(message);
   });
 
-  test('unknown mutation ids are allowed', () => {
-    expect(() => validateRunSpec({ ...base(), mutations: ['no-such-bug'] })).not.toThrow();
+  test('every planted bug id is accepted', () => {
+    expect(() => validateRunSpec({ ...base(), mutations: [...PLANTED_BUG_IDS] })).not.toThrow();
   });
 
   test('non-finite numbers are described in words', () => {

@@ -5,6 +5,7 @@
  * would otherwise be silently ignored); unknown mutation ids are allowed (they switch nothing
  * on).
  */
+import { PLANTED_BUG_IDS } from '../../engine/index.ts';
 import { validateOverrides } from '../ChoiceSource.ts';
 import { JOB_MANAGER_HOST, taskManagerHost } from '../MiniCluster.ts';
 import { SimInputError } from '../SimInputError.ts';
@@ -83,7 +84,12 @@ export function validateRunSpec(spec: unknown): RunSpec {
   const hosts = [JOB_MANAGER_HOST, ...Array.from({ length: tms }, (_x, i) => taskManagerHost(i + 1))];
   validateFaults(o['faults'], { hosts, uids, healTimeMs });
   validateOverrides(o['overrides']);
-  requireArray(o['mutations'], 'mutations').forEach((m, i) => requireString(m, `mutations[${i}]`));
+  requireArray(o['mutations'], 'mutations').forEach((m, i) => {
+    requireString(m, `mutations[${i}]`);
+    if (!PLANTED_BUG_IDS.includes(m as string)) {
+      fail(`mutations[${i}]: unknown planted bug ${describe(m)} (planted bugs: ${PLANTED_BUG_IDS.join(', ')})`);
+    }
+  });
   return spec as RunSpec;
 }
 

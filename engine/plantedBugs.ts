@@ -1,0 +1,15 @@
+/**
+ * Every planted bug the engine has (mutants.md: real Flink bugs re-created as switches), by the
+ * id a RunSpec's `mutations` and `explore --mutant` use. A bug is on only when a run names it;
+ * code checks `env.bugs.has(id)`. Input validation rejects ids not listed here.
+ */
+import { PLANTED_BUGS } from './checkpoint/CheckpointPlantedBugs.ts';
+import { TRACKER_RECREATES_ABORTED } from './io/checkpointing/CheckpointBarrierTracker.ts';
+import { ALIGNED_RESUME_IMMEDIATELY } from './io/checkpointing/SingleCheckpointBarrierHandler.ts';
+import { SINK_COMMITS_ONLY_NOTIFIED } from './streaming/sinks/TwoPhaseCommitSinkOperator.ts';
+
+/** The ids of every planted bug, sorted. */
+export const PLANTED_BUG_IDS: readonly string[] = Object.freeze([
+  ALIGNED_RESUME_IMMEDIATELY, SINK_COMMITS_ONLY_NOTIFIED, TRACKER_RECREATES_ABORTED,
+  ...Object.values(PLANTED_BUGS),
+].sort());
