@@ -10,6 +10,9 @@ import { FLIGHTS_FILE_SIZE } from '../../sim/workloads/flights.ts';
 import {
   RUN_SPEC_VERSION, type Fault, type FaultTrigger, type JobSpec, type RunMode, type RunSpec,
 } from '../../sim/run/RunSpec.ts';
+import { createJobGraph } from '../../engine/index.ts';
+import { expandRunSpec } from '../../sim/run/expandRunSpec.ts';
+import { runGraph } from '../../sim/run/simulate.ts';
 import { faultPlanArbitrary } from './faultArbitrary.ts';
 import { generatedJobArbitrary } from './generatedJobArbitrary.ts';
 
@@ -83,6 +86,29 @@ function fitFaults(faults: readonly Fault[], taskManagers: number, parallelism: 
   });
 }
 
+/**
+ * Points protocol-point faults at tasks the spec's job really has. Faults are drawn against
+ * `v<i>#<j>` names before the job is known; the JobGraph decides which vertices exist (chaining)
+ * and their parallelism, so a drawn `v<i>#<j>` becomes vertex `i mod V`, subtask `j mod p` of
+ * that vertex. (A point for a task that does not exist is refused as bad input.)
+ */
+function fitTaskPoints(spec: RunSpec): RunSpec {
+  const pointsAtTasks = spec.faults.some((f) => 'when' in f && 'at' in f.when && f.when.at.kind === 'task' && f.when.at.task !== undefined);
+  if (!pointsAtTasks) return spec;
+  const vertices = createJobGraph(runGraph(expandRunSpec(spec))).vertices;
+  const task = (t: string): string => {
+    const m = /^v(\d+)#(\d+)$/.exec(t);
+    if (m === null) return t;
+    const v = vertices[Number(m[1]) % vertices.length];
+    return v === undefined ? t : `${v.id}#${Number(m[2]) % v.parallelism}`;
+  };
+  const faults = spec.faults.map((f): Fault => {
+    if (!('when' in f) || !('at' in f.when) || f.when.at.kind !== 'task' || f.when.at.task === undefined) return f;
+    return { ...f, when: { at: { ...f.when.at, task: task(f.when.at.task) } } } as Fault;
+  });
+  return { ...spec, faults };
+}
+
 /** RunSpecs for explore and the property suites. */
 export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSpec> {
   const maxP = o.maxParallelism ?? 4;
@@ -111,7 +137,12 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
     bufferTimeoutMs: fc.constantFrom(2, 0, 0.5),
     faults: faultPlanArbitrary({ taskManagers: maxTaskManagers, healTimeMs, tasks, maxFaults: o.maxFaults ?? 6 }),
     overrides,
-  }).map((base): RunSpec => {
+  }).map((base): RunSpec => fitTaskPoints(specOf(base)));
+
+  function specOf(base: {
+    seed: string; job: RunSpec['job']; parallelism: number; intervalMs: number; maxConcurrent: number;
+    tolerableFailures: number; bufferTimeoutMs: number; faults: Fault[]; overrides: RunSpec['overrides'];
+  }): RunSpec {
     const taskManagers = Math.ceil(base.parallelism / 2);
     const records = recordsOf(base.job);
     const sourceCostMs = Math.min(5, Math.max(0.01, (TARGET_SPAN_MS * base.parallelism) / Math.max(1, records)));
@@ -136,5 +167,5 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
       overrides: base.overrides,
       mutations: [...(o.mutations ?? [])],
     };
-  });
+  }
 }
