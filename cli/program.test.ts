@@ -1,8 +1,20 @@
 import { CommanderError } from 'commander';
-import { readFileSync } from 'node:fs';
-import { describe, expect, test } from 'vitest';
+import {
+  existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
 import { InvalidConfigurationError, InvalidJobError } from '../engine/index.ts';
+import { REPRO_FORMAT_VERSION, type Repro } from '../properties/explore/Repro.ts';
+import { regenerateSpec } from '../properties/explore/replay.ts';
+import { simulate } from '../sim/run/simulate.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
+import {
+  parseExploreFlags, reproFileName, runExplore, type ExploreSettings,
+} from './commands/exploreCommand.ts';
+import { runStart } from './commands/startCommand.ts';
+import { prepareOutDir } from './outDir.ts';
 import { UsageError, reportError, run, type Io } from './program.ts';
 
 /** An Io that keeps what is written. */
@@ -77,7 +89,37 @@ describe('checkpoint-sim command line', () => {
     [['--bogus'], "unknown option '--bogus'"],
     [['start', '--x'], "unknown option '--x'"],
     [['explore', '--job', 'nope', '--runs', '1', '--seed', '1'], "unknown job 'nope' (jobs: flights, wordcount, generated)"],
-    [['explore', '--mode', 'fast', '--runs', '1', '--seed', '1'], "unknown mode 'fast'"],
+    [['explore', '--mode', 'fast', '--runs', '1', '--seed', '1'], "unknown mode 'fast' (modes: aligned, at-least-once, none; or all for aligned and at-least-once)"],
+    [['explore', '--mode', 'all,none', '--runs', '1', '--seed', '1'], "--mode takes one or more modes separated by commas, or 'all' alone, got 'all,none'"],
+    [['explore', '--mode', 'aligned,aligned', '--runs', '1', '--seed', '1'], '--mode names aligned twice'],
+    [['explore', '--job', 'flights', '--max-records', '20001', '--runs', '1', '--seed', '1'], "--max-records must be at most 20000 for the flights job, got '20001'"],
+    [['explore', '--job', 'generated', '--max-records', '2001', '--runs', '1', '--seed', '1'], "--max-records must be at most 2000 for the generated job, got '2001'"],
+    [['explore', '--job', 'wordcount', '--max-records', '100000000', '--runs', '1', '--seed', '1'], '--max-records does not apply to the wordcount job'],
+    [['explore', '--max-parallelism', '65', '--runs', '1', '--seed', '1'], "--max-parallelism must be at most 64 (the largest parallelism a run may have), got '65'"],
+    [['explore', '--seed', '4294967297', '--runs', '1'], "--seed must be a 32-bit signed integer (-2147483648..2147483647), got '4294967297'"],
+    [['explore', '--seed', '99999999999999999999', '--runs', '1'], "--seed must be a 32-bit signed integer (-2147483648..2147483647), got '99999999999999999999'"],
+    [['explore', '--seed', '-2147483649', '--runs', '1'], '--seed must be a 32-bit signed integer'],
+    [['explore', '--time-budget', '1ms', '--seed', '1'], "--time-budget must be at least 1 s, got '1ms'"],
+    [['explore', '--time-budget', '0.5', '--seed', '1'], "--time-budget must be at least 1 s, got '0.5'"],
+    [['start', '--time-budget', '999ms'], "--time-budget must be at least 1 s, got '999ms'"],
+    [['start', '--seed', '2147483648'], '--seed must be a 32-bit signed integer'],
+    [['replay', '--seed', '3', '--mode', 'aligned', '--path', '1:999:999'], '--path 1:999:999 does not lead to a run of seed 3 with these flags (flights, aligned)'],
+    [['replay', '--seed', '3', '--mode', 'aligned', '--path', '0:99999'], '--path 0:99999 does not lead to a run of seed 3'],
+    [['replay', '--seed', '4294967299', '--mode', 'aligned', '--path', '0'], '--seed must be a 32-bit signed integer'],
+    [['replay', '--seed', '1', '--mode', 'aligned', '--path', '0', '--runs', '5'], 'replay takes no --runs; it replays one run and writes nothing'],
+    [['replay', '--seed', '1', '--mode', 'aligned', '--path', '0', '--time-budget', '5s'], 'replay takes no --time-budget'],
+    [['replay', '--seed', '1', '--mode', 'aligned', '--path', '0', '--out', 'x'], 'replay takes no --out'],
+    [['replay', 'package.json', '--mode', 'aligned'], 'replay <file> takes no --mode; the repro file fixes it'],
+    [['replay', 'package.json', '--seed', '1'], 'replay <file> takes no --seed; the repro file fixes it'],
+    [['replay', 'package.json', '--job', 'flights'], 'replay <file> takes no --job'],
+    [['replay', 'package.json', '--expect', 'exactly-once'], 'replay <file> takes no --expect'],
+    [['replay', 'package.json', '--mutant', 'x'], 'replay <file> takes no --mutant'],
+    [['replay', 'package.json', '--path', '0'], 'replay <file> takes no --path'],
+    [['replay', 'package.json', '--max-records', '5'], 'replay <file> takes no --max-records'],
+    [['replay', 'package.json', '--max-parallelism', '5'], 'replay <file> takes no --max-parallelism'],
+    [['replay', 'package.json', '--runs', '5'], 'replay takes no --runs'],
+    [['replay', 'package.json', '--out', 'x'], 'replay takes no --out'],
+    [['explore', '--out', '/dev/null/x', '--runs', '1', '--seed', '1'], '--out /dev/null/x: /dev/null is not a directory'],
     [['explore', '--mode', 'unaligned', '--runs', '1', '--seed', '1'], 'mode unaligned is not available yet'],
     [['explore', '--runs', '0', '--seed', '1'], "--runs must be a positive integer, got '0'"],
     [['explore', '--runs', '2', '--time-budget', '1s', '--seed', '1'], 'give --runs or --time-budget, not both'],
@@ -129,5 +171,150 @@ describe('reportError', () => {
     expect(reportError(new CommanderError(0, 'commander.version', '0.1.0'), io)).toBe(0);
     expect(reportError(new CommanderError(1, 'commander.unknownCommand', 'x'), io)).toBe(2);
     expect(io.stderr).toBe('');
+  });
+});
+
+describe('flag limits', () => {
+  test('the largest accepted values pass', () => {
+    expect(parseExploreFlags({ job: 'flights', maxRecords: '20000', seed: '1' }).maxRecords).toBe(20000);
+    expect(parseExploreFlags({ job: 'generated', maxRecords: '2000', seed: '1' }).maxRecords).toBe(2000);
+    expect(parseExploreFlags({ maxParallelism: '64', seed: '1' }).maxParallelism).toBe(64);
+    expect(parseExploreFlags({ seed: '2147483647' }).seed).toBe(2147483647);
+    expect(parseExploreFlags({ seed: '-2147483648' }).seed).toBe(-2147483648);
+    expect(parseExploreFlags({ timeBudget: '1s', seed: '1' }).timeBudgetMs).toBe(1000);
+    expect(parseExploreFlags({ mode: 'aligned,at-least-once', seed: '1' }).modes).toEqual(['aligned', 'at-least-once']);
+  });
+
+  test('help says what all, --seed, --runs, --time-budget and --max-records take', async () => {
+    const help = (await cli('help', 'explore')).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('or all: the checkpointing modes aligned and at-least-once');
+    expect(help).toContain('a 32-bit signed integer (-2147483648..2147483647)');
+    expect(help).toContain('runs per mode (default 100); a mode stops at its first violation');
+    expect(help).toContain('at least 1 s');
+    expect(help).toContain('at most 20000 for flights');
+    const start = (await cli('help', 'start')).stdout.replace(/\s+/g, ' ');
+    expect(start).toContain('checkpointing modes (aligned and at-least-once)');
+    expect(start).toContain('writes reports/out');
+    expect(start).toContain('32-bit signed integer');
+    const replay = (await cli('help', 'replay')).stdout;
+    expect(replay).not.toContain('--runs');
+    expect(replay).not.toContain('--out');
+  });
+});
+
+describe('output directory', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'checkpoint-sim-cli-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  const aFile = join(tmp, 'a-file');
+  writeFileSync(aFile, 'x');
+
+  test('missing components are created one by one, and no probe file is left', () => {
+    const dir = join(tmp, 'a', 'b', 'c');
+    expect(prepareOutDir(dir, '--out x')).toBe(dir);
+    expect(statSync(dir).isDirectory()).toBe(true);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(prepareOutDir(dir, '--out x')).toBe(dir);
+  });
+
+  test.each([
+    [aFile, `${aFile} is not a directory`],
+    [join(aFile, 'x'), `${aFile} is not a directory`],
+    ['/dev/null/x', '/dev/null is not a directory'],
+  ])('%s is refused with a one-line reason', (dir, reason) => {
+    expect(() => prepareOutDir(dir, `--out ${dir}`)).toThrow(new UsageError(`--out ${dir}: ${reason}`));
+  });
+
+  // Node's recursive mkdir never returns for /proc/nope; one mkdir at a time fails at once.
+  test.runIf(existsSync('/proc/self'))('/proc/nope fails at once instead of hanging', async () => {
+    const r = await cli('explore', '--out', '/proc/nope', '--runs', '1', '--seed', '1');
+    expect(r.code).toBe(2);
+    expectOneLine(r.stderr, '--out /proc/nope: cannot create directory /proc/nope');
+  }, 5000);
+
+  test('explore refuses an unusable --out before any run', () => {
+    let runs = 0;
+    const settings: ExploreSettings = {
+      ...parseExploreFlags({ job: 'generated', mode: 'aligned', runs: '1', seed: '1', maxRecords: '5' }),
+      out: join(aFile, 'out'),
+    };
+    const simulateSpy = (spec: Parameters<typeof simulate>[0]) => {
+      runs++;
+      return simulate(spec);
+    };
+    expect(() => runExplore(settings, capture(), 'test', false, { simulate: simulateSpy })).toThrow(UsageError);
+    expect(runs).toBe(0);
+  });
+
+  test('start refuses an unusable output directory before any run', () => {
+    const io = capture();
+    expect(() => runStart({ timeBudget: '60s', seed: '1' }, io, 'test', join(aFile, 'out')))
+      .toThrow(`output directory ${join(aFile, 'out')}: ${aFile} is not a directory`);
+    expect(io.stdout).toBe('');
+  });
+
+  test('start says its time budget with its unit and writes summary.json into its directory', () => {
+    const io = capture();
+    const out = join(tmp, 'start-out');
+    const code = runStart({ timeBudget: '1', seed: '1' }, io, 'test', out);
+    expect([0, 1]).toContain(code);
+    expect(io.stdout).toContain('exploring the flights job (aligned, at-least-once) under faults for 1 s\n');
+    expect(existsSync(join(out, 'summary.json'))).toBe(true);
+  });
+});
+
+describe('repro file names', () => {
+  const base = { job: 'flights', seed: 3, expect: undefined, mutants: [], maxRecords: undefined, maxParallelism: undefined } as const;
+
+  test('default flags keep the short name', () => {
+    expect(reproFileName(base, 'aligned')).toBe('repro-flights-aligned-3.json');
+    expect(reproFileName({ ...base, expect: 'exactly-once' }, 'aligned')).toBe('repro-flights-aligned-3.json');
+  });
+
+  test('a non-default expectation, limits and mutants are in the name', () => {
+    expect(reproFileName({ ...base, expect: 'exactly-once' }, 'at-least-once')).toBe('repro-flights-at-least-once-3-expect-exactly-once.json');
+    expect(reproFileName({ ...base, maxRecords: 50, maxParallelism: 2 }, 'aligned')).toBe('repro-flights-aligned-3-max-records-50-max-parallelism-2.json');
+    expect(reproFileName({ ...base, mutants: ['sink-commits-only-notified'] }, 'aligned'))
+      .toBe('repro-flights-aligned-3-mutant-sink-commits-only-notified.json');
+    expect(reproFileName({ ...base, mutants: ['b-bug', 'a-bug', 'b-bug'] }, 'aligned')).toBe('repro-flights-aligned-3-mutant-a-bug+b-bug.json');
+    expect(reproFileName({ ...base, mutants: ['a-bug'] }, 'aligned')).not.toBe(reproFileName({ ...base, mutants: ['b-bug'] }, 'aligned'));
+  });
+
+  test('odd or many mutant ids give a short safe hashed name, different per list', () => {
+    const odd = reproFileName({ ...base, mutants: ['../etc/passwd'] }, 'aligned');
+    expect(odd).toMatch(/^repro-flights-aligned-3-mutants-[0-9a-f]{8}\.json$/);
+    expect(odd).not.toBe(reproFileName({ ...base, mutants: ['..%etc%passwd'] }, 'aligned'));
+    const many = reproFileName({ ...base, mutants: Array.from({ length: 12 }, (_x, i) => `planted-bug-number-${i}`) }, 'aligned');
+    expect(many.length).toBeLessThan(80);
+  });
+});
+
+describe('replay --json', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'checkpoint-sim-replay-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+  test('replay <file> --json prints one JSON object', async () => {
+    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
+    const repro: Repro = {
+      format: 'checkpoint-sim-repro', formatVersion: REPRO_FORMAT_VERSION, checkpointSimVersion: 'test',
+      property: 'recorded-property', expect: 'exactly-once', summary: 'x', traceHash: simulate(spec).traceHash,
+      stage: 'shrunk', spec,
+    };
+    const file = join(tmp, 'repro.json');
+    writeFileSync(file, JSON.stringify(repro));
+    const r = await cli('replay', file, '--json');
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    const json = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(json).toMatchObject({ repro: file, recordedProperty: 'recorded-property', traceHash: repro.traceHash, sameAsRecorded: true });
+    expect(r.code).toBe(json['stillFails'] === true ? 1 : 0);
+    expect(Array.isArray(json['excerpt'])).toBe(true);
+  });
+
+  test('replay --seed --path --json prints one JSON object', async () => {
+    const r = await cli('replay', '--seed', '1', '--path', '0', '--mode', 'aligned', '--job', 'generated', '--max-records', '10', '--json');
+    expect(r.stderr).toBe('');
+    const json = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(json).toMatchObject({ seed: 1, path: '0', job: 'generated', mode: 'aligned', sameAsRecorded: null });
+    expect(typeof json['traceHash']).toBe('string');
   });
 });

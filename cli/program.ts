@@ -10,8 +10,11 @@ import { Command, CommanderError } from 'commander';
 import { benchRows, runBench } from '../bench/runBench.ts';
 import { InvalidConfigurationError, InvalidJobError } from '../engine/index.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
-import { exploreOptions, parseExploreFlags, runExplore, type ExploreFlags } from './commands/exploreCommand.ts';
-import { replayFile, replaySeedPath } from './commands/replayCommand.ts';
+import {
+  BUILT_MODES, exploreOptions, formatDuration, MIN_TIME_BUDGET_MS, parseExploreFlags, runExplore, SEED_HELP,
+  type ExploreFlags,
+} from './commands/exploreCommand.ts';
+import { replayOptions, runReplay, type ReplayFlags } from './commands/replayCommand.ts';
 import { runStart } from './commands/startCommand.ts';
 
 /** Thrown for bad usage or bad input; printed as one line, exit code 2. */
@@ -104,17 +107,18 @@ function buildProgram(io: Io): Program {
       exitCode = runExplore(parseExploreFlags(flags), io, packageVersion(), process.stderr.isTTY === true).code;
     });
 
-  exploreOptions(program.command('replay [repro]').description('run a repro file (or --seed S --path P) again'))
-    .option('--path <path>', 'fast-check path of the run to regenerate (with --seed)')
-    .action((repro: string | undefined, flags: ExploreFlags & { path?: string }) => {
-      exitCode = repro === undefined ? replaySeedPath(flags, io) : replayFile(repro, io);
+  replayOptions(program.command('replay [repro]')
+    .description('run a repro file again (only --json with it), or regenerate the run at --seed S --path P'))
+    .action((repro: string | undefined, flags: ReplayFlags) => {
+      exitCode = runReplay(repro, flags, io);
     });
 
   program
     .command('start')
-    .description('the main job: explore the flights job in every mode under faults for about a minute')
-    .option('--time-budget <duration>', 'wall-clock budget', '60s')
-    .option('--seed <n>', 'fast-check seed', '1')
+    .description(`the main job: explore the flights job in the checkpointing modes (${BUILT_MODES.join(' and ')}) `
+      + 'under faults for about a minute; writes reports/out')
+    .option('--time-budget <duration>', `wall-clock budget, at least ${formatDuration(MIN_TIME_BUDGET_MS)}`, '60s')
+    .option('--seed <n>', SEED_HELP, '1')
     .action((flags: { timeBudget: string; seed: string }) => {
       exitCode = runStart(flags, io, packageVersion());
     });

@@ -11,7 +11,9 @@
  *    repro replays to the same trace hash.
  * 3. `explore --mutant ID` for each planted bug it lists exits 1 with a shrunk repro of at most 3
  *    faults and 10 overrides that replays with the bug planted.
- * 4. Bad input exits 2 with one line.
+ * 4. Bad input exits 2 with one line (also out-of-range seeds and limits, an unusable --out and
+ *    a replay path that leads nowhere).
+ * Repro paths are read from explore's JSON, never built from a file-name pattern.
  */
 import { readFileSync } from 'node:fs';
 import { $ } from 'zx';
@@ -97,6 +99,17 @@ for (const args of [['--job', 'nope'], ['--mode', 'fast'], ['--runs', '-1'], ['-
   const p = await $`${cli} explore ${args} --seed 1`;
   check(p.exitCode === 2 && p.stderr.trim().split('\n').length === 1, `explore ${args.join(' ')} exits 2 with one line`);
 }
+// Limits the CLI checks itself (each alone: a later --seed would override a bad one).
+for (const args of [
+  ['--seed', '4294967297'], ['--job', 'flights', '--max-records', '20001', '--seed', '1'],
+  ['--max-parallelism', '65', '--seed', '1'], ['--time-budget', '1ms', '--seed', '1'], ['--mode', 'all,none', '--seed', '1'],
+  ['--out', '/dev/null/x', '--runs', '1', '--seed', '1'],
+]) {
+  const p = await $`${cli} explore ${args}`;
+  check(p.exitCode === 2 && p.stderr.trim().split('\n').length === 1, `explore ${args.join(' ')} exits 2 with one line`);
+}
+const badPath = await $`${cli} replay --seed 3 --mode aligned --path 1:999:999`;
+check(badPath.exitCode === 2 && badPath.stderr.trim().split('\n').length === 1, 'replay of a path fast-check cannot walk exits 2 with one line');
 const bad = await $`${cli} replay package.json`;
 check(bad.exitCode === 2 && bad.stderr.trim().split('\n').length === 1, 'a malformed repro file exits 2 with one line');
 

@@ -4,23 +4,47 @@
  * violation the counterexample (property, details, expanded configuration, decisive events and
  * the replay command). Exit codes: 0 no violation, 1 a violation, 2 bad usage, 3 harness failure.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import type { ExploreJob } from '../../properties/arbitraries/runSpecArbitrary.ts';
 import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
 import {
-  explore, HarnessError, type Expectation, type ExploreReport, type Simulate,
+  DEFAULT_RUNS_PER_MODE, explore, expectationOf, HarnessError, type Expectation, type ExploreReport, type Simulate,
 } from '../../properties/explore/explore.ts';
 import type { Repro } from '../../properties/explore/Repro.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import type { RunMode } from '../../sim/run/RunSpec.ts';
+import { MAX_RUN_PARALLELISM } from '../../sim/run/validateRunSpec.ts';
+import { FLIGHTS_FILE_SIZE } from '../../sim/workloads/flights.ts';
+import { GENERATED_JOB_LIMITS } from '../../sim/workloads/generatedJob.ts';
+import { prepareOutDir } from '../outDir.ts';
 import { UsageError, type Io } from '../program.ts';
 
 /** The modes built so far (unaligned and aligned-with-timeout come with a later issue). */
 export const BUILT_MODES: readonly RunMode[] = ['aligned', 'at-least-once'];
 const JOBS: readonly ExploreJob[] = ['flights', 'wordcount', 'generated'];
+
+/** fast-check takes a 32-bit signed seed and silently wraps anything else (2^32 + 1 acts as 1). */
+export const SEED_MIN = -(2 ** 31);
+export const SEED_MAX = 2 ** 31 - 1;
+
+/** Below this a time budget leaves a mode no time for even one run (generation included). */
+export const MIN_TIME_BUDGET_MS = 1000;
+
+/**
+ * The largest --max-records per job: flights has 20000 records in its data set; a generated job
+ * draws up to 4 splits of at most half of --max-records each, and a split holds at most 1000
+ * records (GENERATED_JOB_LIMITS), so 2000. Wordcount's input is its fixed built-in text, which
+ * --max-records does not change, so it is refused there rather than silently ignored.
+ */
+export const MAX_RECORDS: Readonly<Record<ExploreJob, number | undefined>> = {
+  flights: FLIGHTS_FILE_SIZE,
+  generated: 2 * GENERATED_JOB_LIMITS.maxRecordsPerSplit,
+  wordcount: undefined,
+};
 
 export interface ExploreFlags {
   job?: string;
@@ -58,7 +82,7 @@ function positiveInt(name: string, v: string | undefined): number | undefined {
   return Number(v);
 }
 
-/** Parses `60s`, `2m`, `500ms` or a number of seconds into ms. */
+/** Parses `60s`, `2m`, `500ms` or a number of seconds into ms. @throws UsageError. */
 export function parseDuration(v: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(v.trim());
   if (m === null) throw new UsageError(`--time-budget must look like 60s, 2m or 500ms, got '${v}'`);
@@ -69,16 +93,54 @@ export function parseDuration(v: string): number {
   return ms;
 }
 
+/** `2 s`, `1.5 s`, `2 min`, `500 ms`: a duration in ms as people read it (whole minutes as min). */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return `${ms / 1000} s`;
+}
+
+/** The modes of --mode: one or more modes separated by commas, or `all` alone. */
+function parseModes(modeFlag: string): RunMode[] {
+  if (modeFlag === 'all') return [...BUILT_MODES];
+  const modes = modeFlag.split(',').map((m) => m.trim()) as RunMode[];
+  for (const m of modes) {
+    if ((m as string) === 'all') throw new UsageError(`--mode takes one or more modes separated by commas, or 'all' alone, got '${modeFlag}'`);
+    if (m === 'unaligned' || m === 'aligned-timeout') throw new UsageError(`mode ${m} is not available yet`);
+    if (!BUILT_MODES.includes(m) && m !== 'none') {
+      throw new UsageError(`unknown mode '${m}' (modes: ${BUILT_MODES.join(', ')}, none; or all for ${BUILT_MODES.join(' and ')})`);
+    }
+  }
+  const repeated = modes.find((m, i) => modes.indexOf(m) !== i);
+  if (repeated !== undefined) throw new UsageError(`--mode names ${repeated} twice, got '${modeFlag}'`);
+  return modes;
+}
+
+/** The --seed: an integer fast-check takes as it is. @throws UsageError. */
+function parseSeed(v: string): number {
+  if (!/^-?\d+$/.test(v)) throw new UsageError(`--seed must be an integer, got '${v}'`);
+  const seed = Number(v);
+  if (seed < SEED_MIN || seed > SEED_MAX) {
+    throw new UsageError(`--seed must be a 32-bit signed integer (${SEED_MIN}..${SEED_MAX}), got '${v}'`);
+  }
+  return seed;
+}
+
+/** --max-records within what `job` has (MAX_RECORDS). @throws UsageError. */
+function parseMaxRecords(job: ExploreJob, v: string | undefined): number | undefined {
+  const n = positiveInt('--max-records', v);
+  if (n === undefined) return undefined;
+  const max = MAX_RECORDS[job];
+  if (max === undefined) throw new UsageError(`--max-records does not apply to the ${job} job (its input is fixed)`);
+  if (n > max) throw new UsageError(`--max-records must be at most ${max} for the ${job} job, got '${v}'`);
+  return n;
+}
+
 /** Validates the flags. @throws UsageError. */
 export function parseExploreFlags(f: ExploreFlags): ExploreSettings {
   const job = (f.job ?? 'flights') as ExploreJob;
   if (!JOBS.includes(job)) throw new UsageError(`unknown job '${f.job}' (jobs: ${JOBS.join(', ')})`);
-  const modeFlag = f.mode ?? 'all';
-  const modes = modeFlag === 'all' ? [...BUILT_MODES] : modeFlag.split(',') as RunMode[];
-  for (const m of modes) {
-    if (m === 'unaligned' || m === 'aligned-timeout') throw new UsageError(`mode ${m} is not available yet`);
-    if (!BUILT_MODES.includes(m) && m !== 'none') throw new UsageError(`unknown mode '${m}' (modes: ${BUILT_MODES.join(', ')}, none, all)`);
-  }
+  const modes = parseModes(f.mode ?? 'all');
   if (f.expect !== undefined && f.expect !== 'exactly-once' && f.expect !== 'at-least-once') {
     throw new UsageError(`--expect must be exactly-once or at-least-once, got '${f.expect}'`);
   }
@@ -86,11 +148,18 @@ export function parseExploreFlags(f: ExploreFlags): ExploreSettings {
   let seed: number;
   let seedDrawn = false;
   if (f.seed === undefined) {
-    seed = Math.floor(Math.random() * 0x7fffffff);
+    seed = Math.floor(Math.random() * SEED_MAX);
     seedDrawn = true;
   } else {
-    if (!/^-?\d+$/.test(f.seed)) throw new UsageError(`--seed must be an integer, got '${f.seed}'`);
-    seed = Number(f.seed);
+    seed = parseSeed(f.seed);
+  }
+  const timeBudgetMs = f.timeBudget === undefined ? undefined : parseDuration(f.timeBudget);
+  if (timeBudgetMs !== undefined && timeBudgetMs < MIN_TIME_BUDGET_MS) {
+    throw new UsageError(`--time-budget must be at least ${formatDuration(MIN_TIME_BUDGET_MS)}, got '${f.timeBudget}'`);
+  }
+  const maxParallelism = positiveInt('--max-parallelism', f.maxParallelism);
+  if (maxParallelism !== undefined && maxParallelism > MAX_RUN_PARALLELISM) {
+    throw new UsageError(`--max-parallelism must be at most ${MAX_RUN_PARALLELISM} (the largest parallelism a run may have), got '${f.maxParallelism}'`);
   }
   return {
     job,
@@ -98,29 +167,40 @@ export function parseExploreFlags(f: ExploreFlags): ExploreSettings {
     expect: f.expect as Expectation | undefined,
     mutants: f.mutant === undefined ? [] : f.mutant.split(',').map((s) => s.trim()).filter((s) => s.length > 0),
     runs: positiveInt('--runs', f.runs),
-    timeBudgetMs: f.timeBudget === undefined ? undefined : parseDuration(f.timeBudget),
+    timeBudgetMs,
     seed,
     seedDrawn,
     out: f.out ?? 'reports/out',
     json: f.json === true,
-    maxRecords: positiveInt('--max-records', f.maxRecords),
-    maxParallelism: positiveInt('--max-parallelism', f.maxParallelism),
+    maxRecords: parseMaxRecords(job, f.maxRecords),
+    maxParallelism,
   };
 }
+
+/** Help text of --seed, shared by explore, replay and start. */
+export const SEED_HELP = `fast-check seed, a 32-bit signed integer (${SEED_MIN}..${SEED_MAX})`;
+
+/** Help text of --mode. */
+export const MODE_HELP = `${BUILT_MODES.join(', ')} or none (no checkpointing), several separated by commas, `
+  + `or all: the checkpointing modes ${BUILT_MODES.join(' and ')}`;
+
+/** Help text of --max-records. */
+export const MAX_RECORDS_HELP = `largest input per run: at most ${MAX_RECORDS.flights} for flights (its data set), `
+  + `${MAX_RECORDS.generated} for generated; wordcount's input is fixed`;
 
 /** Adds the explore flags to `cmd`. */
 export function exploreOptions(cmd: Command): Command {
   return cmd
     .option('--job <job>', `the job: ${JOBS.join(', ')}`, 'flights')
-    .option('--mode <mode>', `a mode (${BUILT_MODES.join(', ')}, none) or all`, 'all')
+    .option('--mode <mode>', MODE_HELP, 'all')
     .option('--expect <promise>', 'exactly-once or at-least-once (default: what the mode promises)')
     .option('--mutant <ids>', 'planted bugs to switch on, comma-separated')
-    .option('--runs <n>', 'runs per mode')
-    .option('--time-budget <duration>', 'wall-clock budget for all modes, e.g. 60s')
-    .option('--seed <n>', 'fast-check seed (an integer); drawn and printed when absent')
-    .option('--out <dir>', 'where counterexamples are written', 'reports/out')
-    .option('--max-records <n>', 'largest input per run')
-    .option('--max-parallelism <n>', 'largest parallelism per run')
+    .option('--runs <n>', `runs per mode (default ${DEFAULT_RUNS_PER_MODE}); a mode stops at its first violation`)
+    .option('--time-budget <duration>', `wall-clock budget shared by all modes instead of --runs, at least ${formatDuration(MIN_TIME_BUDGET_MS)}, e.g. 60s or 2m`)
+    .option('--seed <n>', `${SEED_HELP}; drawn and printed when absent`)
+    .option('--out <dir>', 'where counterexamples are written (created before the first run)', 'reports/out')
+    .option('--max-records <n>', MAX_RECORDS_HELP)
+    .option('--max-parallelism <n>', `largest parallelism per run, at most ${MAX_RUN_PARALLELISM}`)
     .option('--json', 'print one JSON object');
 }
 
@@ -131,7 +211,8 @@ export function exploreOptions(cmd: Command): Command {
 export function runExplore(
   s: ExploreSettings, io: Io, version: string, interactive: boolean, deps?: { simulate?: Simulate },
 ): { code: number; report?: ExploreReport } {
-  const outDir = resolve(s.out);
+  // Before any run: a violation found later must not be lost to an unusable --out.
+  const outDir = prepareOutDir(s.out, `--out ${s.out}`);
   let bar: cliProgress.SingleBar | undefined;
   let barMode = '';
   if (interactive && !s.json) {
@@ -195,10 +276,34 @@ export function toJson(r: ExploreReport): unknown {
 }
 
 function writeRepro(outDir: string, s: ExploreSettings, mode: RunMode, repro: Repro): string {
-  mkdirSync(outDir, { recursive: true });
-  const path = join(outDir, `repro-${s.job}-${mode}-${s.seed}.json`);
+  const path = join(outDir, reproFileName(s, mode));
   writeFileSync(path, `${JSON.stringify(repro, null, 2)}\n`);
   return path;
+}
+
+/**
+ * The repro file's name: `repro-<job>-<mode>-<seed>`, then whatever else changes the search, so
+ * runs with different flags in one --out directory keep their own files: `-expect-<promise>`
+ * unless it is the mode's own, `-max-records-<n>`, `-max-parallelism-<n>`, and
+ * `-mutant-<id>+<id>` (sorted, so the order given does not matter). Ids outside [a-z0-9-] or a
+ * long list become `-mutants-<8 hex digits of their sha256>`, so the name stays a short,
+ * safe file name and still tells different lists apart.
+ */
+export function reproFileName(
+  s: Pick<ExploreSettings, 'job' | 'seed' | 'expect' | 'maxRecords' | 'maxParallelism'> & { readonly mutants: readonly string[] },
+  mode: RunMode,
+): string {
+  let name = `repro-${s.job}-${mode}-${s.seed}`;
+  if (s.expect !== undefined && s.expect !== expectationOf(mode)) name += `-expect-${s.expect}`;
+  if (s.maxRecords !== undefined) name += `-max-records-${s.maxRecords}`;
+  if (s.maxParallelism !== undefined) name += `-max-parallelism-${s.maxParallelism}`;
+  const mutants = [...new Set(s.mutants)].sort();
+  if (mutants.length > 0) {
+    const plain = mutants.join('+');
+    name += /^[a-z0-9-]+(\+[a-z0-9-]+)*$/.test(plain) && plain.length <= 120 ? `-mutant-${plain}`
+      : `-mutants-${createHash('sha256').update(mutants.join(',')).digest('hex').slice(0, 8)}`;
+  }
+  return `${name}.json`;
 }
 
 /** The summary table and the counterexamples, for people. */

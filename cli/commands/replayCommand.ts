@@ -1,22 +1,84 @@
 /**
  * `checkpoint-sim replay <repro.json>` and `checkpoint-sim replay --seed S --path P` (with the
- * explore flags): run the same run again and print the trace hash, whether it is the one
- * recorded, whether the property still fails, and the trace excerpt before the violation.
+ * flags explore generated the run with): run the same run again and print the trace hash,
+ * whether it is the one recorded, whether the property still fails, and the trace excerpt before
+ * the violation (or all of it as one JSON object with --json).
  * Exit codes: 1 the property still fails, 0 it holds now, 2 bad input.
  */
 import { readFileSync } from 'node:fs';
+import { Option, type Command } from 'commander';
 import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
 import { expectationOf } from '../../properties/explore/explore.ts';
-import { replayRepro, replaySpec, regenerateSpec, type ReplayOutcome } from '../../properties/explore/replay.ts';
+import {
+  replayRepro, replaySpec, regenerateSpec, ReplayPathError, type ReplayOutcome,
+} from '../../properties/explore/replay.ts';
 import { parseRepro, ReproFormatError } from '../../properties/explore/Repro.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import { UsageError, type Io } from '../program.ts';
-import { parseExploreFlags, type ExploreFlags } from './exploreCommand.ts';
+import {
+  BUILT_MODES, parseExploreFlags, SEED_HELP, type ExploreFlags,
+} from './exploreCommand.ts';
 
 const deps = { simulate: (spec: Parameters<typeof simulate>[0]) => simulate(spec), judge: defaultJudge };
 
+/** The flags of replay, as commander gives them (no defaults, so given flags are defined). */
+export interface ReplayFlags extends ExploreFlags {
+  path?: string;
+}
+
+/** Flags that choose the run: a repro file fixes all of them. */
+const RUN_FLAGS = [
+  ['seed', '--seed'], ['path', '--path'], ['job', '--job'], ['mode', '--mode'], ['expect', '--expect'],
+  ['mutant', '--mutant'], ['maxRecords', '--max-records'], ['maxParallelism', '--max-parallelism'],
+] as const;
+
+/** Explore flags that mean nothing for one run; accepted by the parser only to refuse them clearly. */
+const SEARCH_FLAGS = [['runs', '--runs'], ['timeBudget', '--time-budget'], ['out', '--out']] as const;
+
+/**
+ * Adds replay's flags to `cmd`. None has a default, so the action can tell which were given;
+ * --runs, --time-budget and --out are hidden and refused (explore users type them by habit, and
+ * "replay takes no --runs" says more than commander's "unknown option").
+ */
+export function replayOptions(cmd: Command): Command {
+  cmd
+    .option('--seed <n>', `the run's ${SEED_HELP} (with --path)`)
+    .option('--path <path>', 'fast-check path of the run to regenerate (with --seed)')
+    .option('--job <job>', 'the job explore ran (with --seed --path; default flights)')
+    .option('--mode <mode>', `the one mode explore ran (with --seed --path): ${BUILT_MODES.join(', ')} or none`)
+    .option('--expect <promise>', 'exactly-once or at-least-once (with --seed --path; default: what the mode promises)')
+    .option('--mutant <ids>', 'planted bugs explore switched on, comma-separated (with --seed --path)')
+    .option('--max-records <n>', '--max-records explore ran with (with --seed --path)')
+    .option('--max-parallelism <n>', '--max-parallelism explore ran with (with --seed --path)')
+    .option('--json', 'print one JSON object');
+  for (const [, flag] of SEARCH_FLAGS) cmd.addOption(new Option(`${flag} <value>`).hideHelp());
+  return cmd;
+}
+
+/** Refuses flags that replay's form given would ignore. @throws UsageError. */
+function refuseIgnored(flags: ReplayFlags, form: 'file' | 'seed-path'): void {
+  for (const [key, flag] of SEARCH_FLAGS) {
+    if (flags[key] !== undefined) throw new UsageError(`replay takes no ${flag}; it replays one run and writes nothing`);
+  }
+  if (form === 'file') {
+    for (const [key, flag] of RUN_FLAGS) {
+      if (flags[key] !== undefined) throw new UsageError(`replay <file> takes no ${flag}; the repro file fixes it`);
+    }
+  }
+}
+
+/** Runs `replay [repro]` with its flags; returns the exit code. @throws UsageError. */
+export function runReplay(repro: string | undefined, flags: ReplayFlags, io: Io): number {
+  if (repro === undefined) {
+    refuseIgnored(flags, 'seed-path');
+    return replaySeedPath(flags, io);
+  }
+  refuseIgnored(flags, 'file');
+  return replayFile(repro, io, flags.json === true);
+}
+
 /** Replays a repro file. @throws UsageError for an unreadable or malformed file. */
-export function replayFile(path: string, io: Io): number {
+export function replayFile(path: string, io: Io, json = false): number {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -37,25 +99,50 @@ export function replayFile(path: string, io: Io): number {
     throw e;
   }
   const outcome = replayRepro(repro, deps);
+  if (json) {
+    io.out(`${JSON.stringify({ repro: path, recordedProperty: repro.property, recordedTraceHash: repro.traceHash, ...outcomeJson(outcome) })}\n`);
+    return outcome.stillFails ? 1 : 0;
+  }
   io.out(`replay ${path}: recorded property ${repro.property}\n`);
   return printOutcome(outcome, io);
 }
 
-/** Regenerates and replays the run at fast-check seed and path. */
-export function replaySeedPath(flags: ExploreFlags & { path?: string }, io: Io): number {
+/** Regenerates and replays the run at fast-check seed and path. @throws UsageError. */
+export function replaySeedPath(flags: ReplayFlags, io: Io): number {
   if (flags.seed === undefined || flags.path === undefined) throw new UsageError('replay needs a repro file, or --seed and --path');
   if (!/^\d+(:\d+)*$/.test(flags.path)) throw new UsageError(`--path must look like 3:0:1, got '${flags.path}'`);
   const s = parseExploreFlags(flags);
   const mode = s.modes[0];
   if (mode === undefined || s.modes.length !== 1) throw new UsageError('replay --seed --path needs exactly one --mode');
-  const spec = regenerateSpec({
-    job: s.job, mode, mutants: s.mutants, seed: s.seed, path: flags.path,
-    ...(s.maxRecords === undefined ? {} : { maxRecords: s.maxRecords }),
-    ...(s.maxParallelism === undefined ? {} : { maxParallelism: s.maxParallelism }),
-  });
+  let spec;
+  try {
+    spec = regenerateSpec({
+      job: s.job, mode, mutants: s.mutants, seed: s.seed, path: flags.path,
+      ...(s.maxRecords === undefined ? {} : { maxRecords: s.maxRecords }),
+      ...(s.maxParallelism === undefined ? {} : { maxParallelism: s.maxParallelism }),
+    });
+  } catch (e) {
+    if (e instanceof ReplayPathError) throw new UsageError(`${e.message} (${s.job}, ${mode})`, { cause: e });
+    throw e;
+  }
   const outcome = replaySpec(spec, s.expect ?? expectationOf(mode), deps);
+  if (s.json) {
+    io.out(`${JSON.stringify({ seed: s.seed, path: flags.path, job: s.job, mode, ...outcomeJson(outcome) })}\n`);
+    return outcome.stillFails ? 1 : 0;
+  }
   io.out(`replay seed ${s.seed} path ${flags.path} (${s.job}, ${mode})\n`);
   return printOutcome(outcome, io);
+}
+
+/** The JSON fields of an outcome (`sameAsRecorded` is null when nothing was recorded). */
+function outcomeJson(o: ReplayOutcome): Record<string, unknown> {
+  return {
+    traceHash: o.traceHash,
+    sameAsRecorded: o.sameTraceHash ?? null,
+    stillFails: o.stillFails,
+    violation: o.violation === undefined ? null : { property: o.violation.property, summary: o.violation.summary },
+    excerpt: o.excerpt.map((e) => ({ timeUs: e.timeUs, host: e.host, type: e.type, attrs: e.attrs })),
+  };
 }
 
 function printOutcome(o: ReplayOutcome, io: Io): number {

@@ -35,10 +35,10 @@ export class HarnessError extends Error {
 export interface ExploreOptions {
   readonly job: ExploreJob;
   readonly modes: readonly RunMode[];
-  /** Default: exactly-once for the exactly-once modes, at-least-once for at-least-once. */
+  /** Default: exactly-once for the exactly-once modes, at-least-once for at-least-once and none. */
   readonly expect?: Expectation;
   readonly mutants?: readonly string[];
-  /** Runs per mode (default 100), or a wall-clock budget for all modes together. */
+  /** Runs per mode (default DEFAULT_RUNS_PER_MODE), or a wall-clock budget for all modes together. */
   readonly runs?: number;
   readonly timeBudgetMs?: number;
   /** fast-check seed (an integer). */
@@ -91,9 +91,14 @@ export interface ExploreReport {
   readonly timing: { wallMs: number };
 }
 
+/** Runs per mode when neither `runs` nor `timeBudgetMs` is given. */
+export const DEFAULT_RUNS_PER_MODE = 100;
+
 /** The default expectation of a mode. */
 export function expectationOf(mode: RunMode): Expectation {
-  return mode === 'at-least-once' ? 'at-least-once' : 'exactly-once';
+  // Without checkpoints a failover restarts from scratch, and a sink subtask that reached its
+  // end of input committed already: its records are committed again. Only at-least-once holds.
+  return mode === 'at-least-once' || mode === 'none' ? 'at-least-once' : 'exactly-once';
 }
 
 /** Runs the exploration; see the file comment. @throws HarnessError on a determinism mismatch. */
@@ -114,7 +119,7 @@ export function explore(o: ExploreOptions): ExploreReport {
   return {
     job: o.job,
     seed: o.seed,
-    runsPerMode: o.timeBudgetMs === undefined ? (o.runs ?? 100) : null,
+    runsPerMode: o.timeBudgetMs === undefined ? (o.runs ?? DEFAULT_RUNS_PER_MODE) : null,
     modes,
     counterexamples,
     fanOut,
@@ -146,7 +151,7 @@ function exploreMode(
   // A determinism mismatch stops the search: thrown inside the property, fast-check would take
   // it for a counterexample and shrink it. The remaining runs pass at once and it is rethrown.
   let harnessFailure: HarnessError | undefined;
-  const runs = o.timeBudgetMs === undefined ? (o.runs ?? 100) : 1_000_000;
+  const runs = o.timeBudgetMs === undefined ? (o.runs ?? DEFAULT_RUNS_PER_MODE) : 1_000_000;
   const property = fc.property(arb, (spec) => {
     if (harnessFailure !== undefined) return true;
     const e = evaluate(o, spec, expect, !failedOnce ? fanOut : undefined);

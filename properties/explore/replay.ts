@@ -46,9 +46,15 @@ export function replayRepro(repro: Repro, deps: { simulate: Simulate; judge: Jud
   return replaySpec(repro.spec, expect ?? repro.expect, deps, repro.traceHash);
 }
 
+/** A fast-check path that does not lead to a run of the given seed and flags (bad input). */
+export class ReplayPathError extends Error {
+  override readonly name = 'ReplayPathError';
+}
+
 /**
  * The RunSpec explore generated at fast-check `seed` and `path` with these flags (the first
  * segment of the path is the run index; the rest, if any, the shrink steps).
+ * @throws ReplayPathError when the path leads nowhere (a shrink step past the last shrink).
  */
 export function regenerateSpec(o: {
   job: ExploreJob; mode: RunMode; mutants: readonly string[]; seed: number; path: string;
@@ -60,10 +66,18 @@ export function regenerateSpec(o: {
     ...(o.maxParallelism === undefined ? {} : { maxParallelism: o.maxParallelism }),
   });
   let captured: RunSpec | undefined;
-  fc.check(fc.property(arb, (spec) => {
-    captured = spec;
-    return false;
-  }), { seed: o.seed, path: o.path, endOnFailure: true, numRuns: 1 });
-  if (captured === undefined) throw new Error(`no run at seed ${o.seed} path ${o.path}`);
+  const nowhere = `--path ${o.path} does not lead to a run of seed ${o.seed} with these flags`;
+  try {
+    fc.check(fc.property(arb, (spec) => {
+      captured = spec;
+      return false;
+    }), { seed: o.seed, path: o.path, endOnFailure: true, numRuns: 1 });
+  } catch (e) {
+    // fast-check throws a plain Error when a shrink step of the path does not exist: the
+    // path is wrong, not the harness. Its message is the only thing that tells it apart.
+    if (e instanceof Error && e.message.startsWith('Unable to replay')) throw new ReplayPathError(nowhere, { cause: e });
+    throw e;
+  }
+  if (captured === undefined) throw new ReplayPathError(nowhere);
   return captured;
 }
