@@ -24,3 +24,4 @@ export type { DecodedCheckpoint } from './checkpoint/CompletedCheckpoint.ts';
 export type { CheckpointConfig, CheckpointingMode } from './streaming/api/CheckpointConfig.ts';
 export * from './plantedBugs.ts';
 export { createJobGraph } from './jobgraph/StreamingJobGraphGenerator.ts';
+export { attemptIdOf } from './taskexecutor/ExecutionState.ts';

@@ -10,9 +10,9 @@
  * @see org.apache.flink.runtime.minicluster.MiniCluster (the idea, not the code)
  */
 import {
-  DEFAULT_CLUSTER_CONFIGURATION, InvalidConfigurationError, KeyedProcessOperator, startJobManager,
+  DEFAULT_CLUSTER_CONFIGURATION, InvalidConfigurationError, KeyedProcessOperator, attemptIdOf, startJobManager,
   startTaskManager, validateClusterConfiguration,
-  type ClusterConfiguration, type DecodedCheckpoint, type JobManagerProcess, type JobStatus, type StreamGraph, type TaskExecutor,
+  type ClusterConfiguration, type DecodedCheckpoint, type ExecutionAttemptId, type OperatorSnapshot, type JobManagerProcess, type JobStatus, type StreamGraph, type TaskExecutor,
 } from '../engine/index.ts';
 import { SimInputError, requireNonNegativeInteger } from './SimInputError.ts';
 import type { CommittedRecord } from './SimTransactionalStore.ts';
@@ -101,19 +101,26 @@ export class MiniCluster {
     return this.jobManager;
   }
 
-  /** Merges the decoded keyed state of the current attempts that finished. */
+  /**
+   * Merges the decoded keyed state of the subtasks that finished: for each subtask whose current
+   * attempt is FINISHED, the final state of its latest attempt that recorded one. An attempt
+   * restored from a checkpoint in which its subtask had already finished records none (it ran
+   * none of the input again), so the attempt that did finish the input counts.
+   */
   private finalState(): Record<string, Record<string, Record<string, unknown>>> {
     const out: Record<string, Record<string, Record<string, unknown>>> = {};
-    const finished = new Set(this.jobManagerProcess.jobMaster.graph.allVertices()
-      .filter((v) => v.current.state === 'FINISHED').map((v) => v.current.attemptId));
-    for (const te of this.taskExecutors) {
-      for (const [attempt, snapshots] of te.finalStates) {
-        if (!finished.has(attempt)) continue;
-        for (const snap of snapshots) {
-          const byState = (out[snap.operatorUid] ??= {});
-          for (const [name, entries] of Object.entries(KeyedProcessOperator.decode(snap.data).state)) {
-            Object.assign((byState[name] ??= {}), entries);
-          }
+    const recorded = new Map<ExecutionAttemptId, readonly OperatorSnapshot[]>();
+    for (const te of this.taskExecutors) for (const [attempt, snapshots] of te.finalStates) recorded.set(attempt, snapshots);
+    for (const v of this.jobManagerProcess.jobMaster.graph.allVertices()) {
+      if (v.current.state !== 'FINISHED') continue;
+      let snapshots: readonly OperatorSnapshot[] | undefined;
+      for (let n = v.current.attemptNumber; n >= 0 && snapshots === undefined; n--) {
+        snapshots = recorded.get(attemptIdOf(v.jobVertex.id, v.subtask, n));
+      }
+      for (const snap of snapshots ?? []) {
+        const byState = (out[snap.operatorUid] ??= {});
+        for (const [name, entries] of Object.entries(KeyedProcessOperator.decode(snap.data).state)) {
+          Object.assign((byState[name] ??= {}), entries);
         }
       }
     }

@@ -56,8 +56,14 @@ export class PendingCheckpoint {
   private readonly coordinatorStates = new Map<string, unknown>();
   private readonly notYetAckedMasterStates: Set<string>;
   private readonly masterStates = new Map<string, unknown>();
-  /** Vertices with a subtask that reported isTaskDeployedAsFinished. */
-  private readonly finishedOnRestoreVertices = new Set<string>();
+  /**
+   * Subtasks that acknowledged as deployed finished on restore. Flink marks the whole vertex
+   * finished-on-restore on the first such ack, which is right there because only fully finished
+   * vertices are deployed as finished. Here a finished subtask of a partly finished vertex is
+   * deployed as finished too (ORACLES.md 1), so a vertex counts as fully finished only once every
+   * subtask is finished or finished on restore; otherwise its running subtasks' state is kept.
+   */
+  private readonly finishedOnRestoreTasks = new Map<string, { readonly vertexId: string; readonly subtask: number }>();
   /** Subtasks (`v#i`) that acked with their operators finished (isTaskFinished). */
   private readonly operatorsFinished = new Set<string>();
   private readonly matchAnyAttempt: boolean;
@@ -166,7 +172,7 @@ export class PendingCheckpoint {
         }
         per.set(task.subtask, op);
       }
-      if (state.isTaskDeployedAsFinished) this.finishedOnRestoreVertices.add(task.vertexId);
+      if (state.isTaskDeployedAsFinished) this.finishedOnRestoreTasks.set(subtaskKey(task.vertexId, task.subtask), task);
       if (state.isTaskFinished) this.operatorsFinished.add(subtaskKey(task.vertexId, task.subtask));
     }
     return 'SUCCESS';
@@ -205,8 +211,12 @@ export class PendingCheckpoint {
   createCompletedCheckpoint(completionTimestampUs: number): CompletedCheckpoint {
     assert(this.isFullyAcknowledged(), () => `checkpoint ${this.checkpointId} is not fully acknowledged`);
     this.checkNoPartlyFinishedVertexUsesUnionState();
-    const finishedTasks = this.plan.finishedTasks.map((t) => ({ vertexId: t.vertexId, subtask: t.subtask }));
-    const fullyFinished = [...new Set([...this.plan.fullyFinishedVertices, ...this.finishedOnRestoreVertices])];
+    const finishedTasks = [...this.plan.finishedTasks, ...this.finishedOnRestoreTasks.values()]
+      .map((t) => ({ vertexId: t.vertexId, subtask: t.subtask }));
+    const finishedKeys = new Set(finishedTasks.map((t) => subtaskKey(t.vertexId, t.subtask)));
+    const finishedOnRestore = [...new Set([...this.finishedOnRestoreTasks.values()].map((t) => t.vertexId))]
+      .filter((v) => this.plan.tasksToWaitFor.every((t) => t.vertexId !== v || finishedKeys.has(subtaskKey(v, t.subtask))));
+    const fullyFinished = [...new Set([...this.plan.fullyFinishedVertices, ...finishedOnRestore])];
     return new CompletedCheckpoint({
       checkpointId: this.checkpointId,
       triggerTimestampUs: this.triggerTimestampUs,
@@ -227,7 +237,8 @@ export class PendingCheckpoint {
       if (fully.has(v)) continue;
       const waiting = this.plan.tasksToWaitFor.filter((t) => t.vertexId === v);
       const opsFinished = waiting.filter((t) => this.operatorsFinished.has(subtaskKey(v, t.subtask))).length;
-      const someTasksFinished = this.plan.finishedTasks.some((t) => t.vertexId === v);
+      const someTasksFinished = this.plan.finishedTasks.some((t) => t.vertexId === v)
+        || [...this.finishedOnRestoreTasks.values()].some((t) => t.vertexId === v);
       const partlyFinishedOperators = opsFinished > 0 && opsFinished < waiting.length;
       if ((someTasksFinished || partlyFinishedOperators) && this.vertexUsesUnionState(v)) {
         throw new CheckpointException('CHECKPOINT_DECLINED_TASK_CLOSING',

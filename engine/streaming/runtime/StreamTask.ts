@@ -19,6 +19,7 @@
  * @see org.apache.flink.streaming.runtime.tasks.StreamTask, OneInputStreamTask,
  *      SourceOperatorStreamTask, org.apache.flink.streaming.runtime.io.StreamOneInputProcessor
  */
+import { assert } from '../../util/assert.ts';
 import type { EngineEnv } from '../../api/EngineEnv.ts';
 import type { Executor } from '../../api/Executor.ts';
 import type { CheckpointBarrier, RuntimeEvent } from '../../checkpoint/CheckpointBarrier.ts';
@@ -49,8 +50,11 @@ export const FINAL_STATE_SNAPSHOT = -1;
 export interface StreamTaskCallbacks {
   switchToInitializing(): void;
   switchToRunning(): void;
-  /** The task finished; `finalState` is its keyed operators' state at the end (for oracles). */
-  finished(finalState: readonly OperatorSnapshot[]): void;
+  /**
+   * The task finished; `finalState` is its keyed operators' state at the end (for oracles), or
+   * undefined when this attempt did not process the job's input (deployed as finished).
+   */
+  finished(finalState: readonly OperatorSnapshot[] | undefined): void;
   failed(error: unknown): void;
   sendEventToCoordinator(operatorUid: string, event: unknown): void;
   readonly responder: CheckpointResponder;
@@ -265,12 +269,17 @@ export class StreamTask {
     this.running = true;
     this.callbacks.switchToRunning();
     if (this.finishedOnRestore) {
-      // Deployed as finished (FLIP-147): no input, no operators; it ends like a finished task.
+      // Deployed as finished (FLIP-147): no operators, no records; it ends like a finished task.
       this.operatorsFinished = true;
-      this.inputsDrained = true;
       for (const p of this.partitions) p.broadcastEvent({ type: 'end-of-data' }, {});
-      this.maybeFinishTask();
-      return;
+      if (this.vertex.isSource || this.gates.length === 0) {
+        this.inputsDrained = true;
+        this.maybeFinishTask();
+        return;
+      }
+      // With inputs it still takes part in checkpoints: barriers reach it through its input
+      // gates (it is triggered by RPC only when no predecessor runs), and its upstream's
+      // EndOfPartition drains them (Flink's FinishedOnRestoreInput).
     }
     this.mailbox.start(() => this.processInput(), {
       // A consumer's batch is one buffer: its poll plus its records.
@@ -352,7 +361,12 @@ export class StreamTask {
         c.gate.recycle(c.channel);
         this.current = undefined;
       }
-      if (r !== undefined) chain.head.processElement(r);
+      if (r !== undefined) {
+        // Every upstream had ended its input before this subtask finished, so none can send
+        // records to a task deployed as finished (Flink fails such a task too).
+        assert(!this.finishedOnRestore, () => `${this.tdd.attemptId} was deployed as finished and got a record`);
+        chain.head.processElement(r);
+      }
       return this.chainCostUs;
     }
     for (let k = 0; k < this.gates.length; k++) {
@@ -449,7 +463,9 @@ export class StreamTask {
       if (f === undefined || this.latestReportCheckpointId < f) return;
     }
     for (const p of this.partitions) p.finish();
-    this.callbacks.finished(this.finalState);
+    // A task deployed as finished ran none of the job's input: it reports no final state, so
+    // the harness keeps the attempt's that did finish the input.
+    this.callbacks.finished(this.finishedOnRestore ? undefined : this.finalState);
   }
 
   /** Performs a checkpoint (from a barrier or an RPC trigger); false if it could not. */

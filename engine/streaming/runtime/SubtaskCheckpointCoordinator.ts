@@ -80,10 +80,13 @@ export class SubtaskCheckpointCoordinator {
       this.c.broadcastEvent({ type: 'cancel-checkpoint', checkpointId: id });
       return false;
     }
-    chain.prepareSnapshotPreBarrier(id);
+    // A task deployed as finished never opened its operators: it forwards the barrier and
+    // acknowledges with no operator state (TaskStateSnapshot.FINISHED_ON_RESTORE).
+    const deployedAsFinished = this.c.isTaskDeployedAsFinished();
+    if (!deployedAsFinished) chain.prepareSnapshotPreBarrier(id);
     this.c.broadcastEvent({ type: 'barrier', barrier });
     env.tracer.event('checkpoint.barrierSent', { checkpointId: id, task: attemptId });
-    const snapshots: OperatorSnapshot[] = chain.snapshotState(id);
+    const snapshots: OperatorSnapshot[] = deployedAsFinished ? [] : chain.snapshotState(id);
     this.c.acknowledgeToCoordinators(id);
     env.tracer.event('checkpoint.syncDone', { checkpointId: id, task: attemptId });
     const runnable = new AsyncCheckpointRunnable({
@@ -93,7 +96,7 @@ export class SubtaskCheckpointCoordinator {
       checkpointId: id,
       snapshots,
       isTaskFinished: this.c.isTaskFinished(),
-      isTaskDeployedAsFinished: this.c.isTaskDeployedAsFinished(),
+      isTaskDeployedAsFinished: deployedAsFinished,
       responder: this.c.responder,
       isTaskRunning: () => this.c.isTaskRunning(),
       onDone: () => this.running.delete(id),
