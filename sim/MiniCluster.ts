@@ -53,6 +53,9 @@ export function taskManagerHost(i: number): string {
   return `taskmanager-${i}`;
 }
 
+/** How often the drain phase checks the object store for operations in flight, µs. */
+const DRAIN_POLL_US = 1_000;
+
 export class MiniCluster {
   readonly world: World;
   readonly config: ClusterConfiguration;
@@ -76,7 +79,7 @@ export class MiniCluster {
     this.world.onTrace((e) => isGloballyTerminal(e.attrs['status']), () => {
       if (this.jobEndUs !== undefined) return;
       this.jobEndUs = this.world.nowUs;
-      this.world.at(this.world.nowUs + drainUs, 'drain-end', () => this.world.stop());
+      this.world.at(this.world.nowUs + drainUs, 'drain-end', () => this.stopWhenStoreSettled());
     }, { types: ['job.status'] });
     // Read each completed checkpoint right after it completed: the store may subsume or discard it
     // later (and discards everything when the job finishes).
@@ -99,6 +102,20 @@ export class MiniCluster {
   get jobManagerProcess(): JobManagerProcess {
     if (this.jobManager === undefined) throw new Error('the JobManager has not booted');
     return this.jobManager;
+  }
+
+  /**
+   * Ends the drain phase once no object-store operation is in flight: a write that was slow
+   * (a slow-store fault lasts until the heal time) may still be followed by the cleanup that
+   * deletes it, and stopping before would leave a file behind that no one leaked. Waits in steps
+   * of {@link DRAIN_POLL_US}; the run's budgets still bound it.
+   */
+  private stopWhenStoreSettled(): void {
+    if (this.world.objectStore.operationsInFlight === 0) {
+      this.world.stop();
+      return;
+    }
+    this.world.at(this.world.nowUs + DRAIN_POLL_US, 'drain-wait', () => this.stopWhenStoreSettled());
   }
 
   /**

@@ -43,11 +43,17 @@ const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export class SimObjectStore implements ObjectStore {
   private readonly objects = new Map<string, StoredObject>();
+  private inFlight = 0;
 
   constructor(
     private readonly ctx: SimContext,
     private readonly config: ObjectStoreConfig,
   ) {}
+
+  /** Sim-side: operations begun and not yet settled (the drain phase waits for them). */
+  get operationsInFlight(): number {
+    return this.inFlight;
+  }
 
   /** Sim-side: every stored path, sorted. */
   paths(): string[] {
@@ -116,7 +122,9 @@ export class SimObjectStore implements ObjectStore {
       latency = Math.min(Math.round(latency * slow), healedEndUs - ctx.clock.nowUs);
     }
     ctx.trace.record('store', 'store.begin', { op: o.name, path: o.path });
+    this.inFlight++;
     const entry = new OneShotEntry(() => {
+      this.inFlight--;
       const outcome = this.settle(o, apply, faulty);
       ctx.trace.record('store', 'store.end', {
         op: o.name, path: o.path, outcome: outcome.ok ? 'ok' : outcome.error.outcome,
