@@ -344,6 +344,14 @@ describe('acks, completion, failover', () => {
     expect(ack(h, 0, 1)).toBe(false);
     expect(() => trigger(h).getNow()).toThrow('CHECKPOINT_COORDINATOR_SHUTDOWN');
   });
+
+  test('the state of an ack arriving after shutdown is discarded (every checkpoint is disposed)', () => {
+    const h = createCheckpointHarness();
+    trigger(h);
+    h.coordinator.shutdown('FINISHED');
+    expect(ack(h, 0, 1, state('chk-1/late'))).toBe(false);
+    expect(h.objectStore.deleted).toContain('chk-1/late');
+  });
 });
 
 describe('restore', () => {

@@ -413,12 +413,18 @@ export class CheckpointCoordinator {
 
   /**
    * An acknowledgeCheckpoint from a task (reference 1.7). State of unknown attempts, disposed,
-   * late and unknown checkpoints is discarded asynchronously; duplicates keep theirs.
+   * late and unknown checkpoints, and any ack after shutdown, is discarded asynchronously;
+   * duplicates keep theirs.
    * @returns true when the checkpoint is pending or recently expired (a late ack), false for an
    *   unknown checkpoint or after shutdown.
    */
   receiveAcknowledgeMessage(ack: AcknowledgeCheckpoint): boolean {
-    if (this.shutDown) return false;
+    if (this.shutDown) {
+      // Every checkpoint is disposed once the coordinator shut down (the job ended), so the
+      // state of an ack that arrives now belongs to none and would be left behind for good.
+      this.discardSubtaskState(ack);
+      return false;
+    }
     const pc = this.pending.get(ack.checkpointId);
     if (pc !== undefined && !pc.isDisposed()) {
       const result = pc.acknowledgeTask(ack.attemptId, ack.subtaskState);
