@@ -31,6 +31,15 @@ describe('oracle 5: protocol invariants', () => {
     expect(vs.map((v) => v.summary)).toContain('ids-increase: checkpoint 1 triggered after 2');
   });
 
+  test('a task that aborts one checkpoint twice is caught (FLINK-5285)', () => {
+    const decline = (at: number, task: string): TraceEvent => event(1_000_000 + at, 1_000_000 + at, 'checkpoint.declinedByTask',
+      { checkpointId: 3, task, reason: 'CHECKPOINT_DECLINED_ON_CANCELLATION_BARRIER' }, 'taskmanager-1');
+    const once = retrace(sampleRun('at-least-once', false), (t) => [...t, decline(1, 'v1#0@0'), decline(2, 'v1#1@0')]);
+    expect(invariants(once)).toEqual([]);
+    const twice = retrace(sampleRun('at-least-once', false), (t) => [...t, decline(1, 'v1#0@0'), decline(2, 'v1#0@0')]);
+    expect(protocolInvariants(twice).map((v) => v.summary)).toEqual(['abort-once-per-task: task v1#0@0 aborted checkpoint 3 twice']);
+  });
+
   test('a completion without every planned ack is caught', () => {
     const r = retrace(sampleRun('aligned', false), (t) => {
       const i = t.findIndex((e) => e.type === 'checkpoint.acknowledged' && idOf(e) === 2);

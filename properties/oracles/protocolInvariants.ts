@@ -12,7 +12,10 @@
  * - `notify-only-completed`: `checkpoint.taskNotified(n)` only for an `n` already completed;
  * - `late-ack-discarded`: no `checkpoint.acknowledged` for a checkpoint after it completed or was
  *   aborted (state of a disposed checkpoint is never accepted), and every `late-ack-discarded`
- *   mark for `n` is followed by a `checkpoint.subtaskStateDiscarded` for `n`.
+ *   mark for `n` is followed by a `checkpoint.subtaskStateDiscarded` for `n`;
+ * - `abort-once-per-task`: a task attempt aborts (declines on its barrier handler's word,
+ *   `checkpoint.declinedByTask`) each checkpoint at most once (mutants.md 31, FLINK-5285: stray
+ *   cancellation markers must not re-create aborted checkpoints and notify again).
  *
  * @see org.apache.flink.runtime.checkpoint.CheckpointCoordinator (reference 1.3, 1.5, 1.7-1.10)
  */
@@ -55,6 +58,7 @@ export function protocolInvariants(result: RunResult, options: ProtocolOptions =
   const acked = new Map<number, Set<string>>();
   const lateAcks: TraceEvent[] = [];
   const discardedAfter = new Map<number, number[]>();
+  const abortedByTask = new Set<string>();
   for (const e of result.trace) {
     const id = Number(e.attrs['checkpointId']);
     switch (e.type) {
@@ -129,6 +133,15 @@ export function protocolInvariants(result: RunResult, options: ProtocolOptions =
         const times = discardedAfter.get(id) ?? [];
         times.push(e.timeUs);
         discardedAfter.set(id, times);
+        break;
+      }
+      case 'checkpoint.declinedByTask': {
+        const key = `${String(e.attrs['task'])}\u0000${id}`;
+        if (abortedByTask.has(key)) {
+          report('abort-once-per-task', e, `task ${String(e.attrs['task'])} aborted checkpoint ${id} twice`,
+            { checkpointId: id, task: e.attrs['task'], reason: e.attrs['reason'] });
+        }
+        abortedByTask.add(key);
         break;
       }
       case 'mark':

@@ -180,4 +180,4 @@ for (const c of CASES) {
 // CHECKPOINT_SUBSUMED did), and the missing "id <= last success" check changes nothing.
 test.todo('mutant fm-count-past-checkpoints: equivalent (no counted failure of an old checkpoint is ever reported)');
 test.todo('mutant failover-keeps-pending: not reached by the targeted search (acks of new attempts)');
-test.todo('mutant tracker-recreates-aborted: not reached (needs a trailing cancel marker for a dropped entry)');
+test.todo('mutant tracker-recreates-aborted: not reached (needs crossed cancellation markers from two upstream channels); abort-once-per-task (oracle 5) would catch it');
