@@ -143,6 +143,16 @@ describe('duplicatedInputs and foldWithDuplicates', () => {
     expect(atLeastOnce(noFailovers).map((v) => v.summary)).toEqual([expect.stringMatching(/explained by no restore/)]);
   });
 
+  test('a tag F gives two outputs (two multi-output keyed stages) counts one replay as one copy', () => {
+    const expected = [
+      { split: 0, offset: 0, tag: '' }, { split: 0, offset: 0, tag: '/1' }, { split: 0, offset: 0, tag: '/1' },
+    ];
+    const once = expected.map((r) => ({ ...r, value: 1, attempt: 0, subtask: 0 }) as CommittedRecord);
+    const again = expected.map((r) => ({ ...r, value: 1, attempt: 1, subtask: 0 }) as CommittedRecord);
+    expect(duplicatedInputs(expected, [...once, ...again])).toEqual([{ split: 0, offset: 0, copies: 1 }]);
+    expect(duplicatedInputs(expected, [...once, ...again, ...again])).toEqual([{ split: 0, offset: 0, copies: 2 }]);
+  });
+
   test('F(all + D) counts the copies in state and output, under the original identity', () => {
     const a = fold.outputs[0] as { split: number; offset: number; value: unknown };
     const f = foldWithDuplicates(SAMPLE_GRAPH, [{ split: a.split, offset: a.offset, copies: 2 }]);

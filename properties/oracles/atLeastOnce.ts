@@ -200,8 +200,12 @@ export function duplicatedInputs(
   }
   const surplus = new Map<string, { split: number; offset: number; tags: Map<string, number> }>();
   for (const [id, e] of seen) {
-    const copies = e.n - (count.get(id) ?? 0);
-    if (copies <= 0 || !count.has(id)) continue;
+    const perCopy = count.get(id) ?? 0;
+    if (perCopy === 0 || e.n <= perCopy) continue;
+    // One replay of the record produces the identity `perCopy` times (more than once when two
+    // multi-output keyed stages in a row give two outputs one tag, see outputTag), so a surplus
+    // of s takes ceil(s / perCopy) extra copies to explain.
+    const copies = Math.ceil((e.n - perCopy) / perCopy);
     const key = `${e.split}:${e.offset}`;
     const entry = surplus.get(key) ?? { split: e.split, offset: e.offset, tags: new Map<string, number>() };
     entry.tags.set(e.tag, copies);
