@@ -37,9 +37,7 @@ export class SlotPool {
 
   /** Removes every slot of `taskExecutor`; returns them. */
   releaseTaskManager(taskExecutor: RpcAddress): AllocatedSlot[] {
-    const gone = this.slots.filter((s) => s.taskExecutor === taskExecutor);
-    for (const g of gone) this.slots.splice(this.slots.indexOf(g), 1);
-    return gone;
+    return this.removeWhere((s) => s.taskExecutor === taskExecutor);
   }
 
   /**
@@ -47,9 +45,19 @@ export class SlotPool {
    * allocated-slot report); returns them.
    */
   syncAllocatedSlotReport(taskExecutor: RpcAddress, allocationIds: readonly string[]): AllocatedSlot[] {
-    const gone = this.slots.filter((s) => s.taskExecutor === taskExecutor && !allocationIds.includes(s.allocationId));
-    for (const g of gone) this.slots.splice(this.slots.indexOf(g), 1);
-    return gone;
+    return this.removeWhere((s) => s.taskExecutor === taskExecutor && !allocationIds.includes(s.allocationId));
+  }
+
+  /** Removes the slots matching `gone`, keeping the others in offer order; returns the removed. */
+  private removeWhere(gone: (s: AllocatedSlot) => boolean): AllocatedSlot[] {
+    const removed: AllocatedSlot[] = [];
+    let kept = 0;
+    for (const s of this.slots) {
+      if (gone(s)) removed.push(s);
+      else this.slots[kept++] = s;
+    }
+    this.slots.length = kept;
+    return removed;
   }
 
   /** Removes one slot. */

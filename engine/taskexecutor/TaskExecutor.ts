@@ -153,8 +153,7 @@ export class TaskExecutor {
         } else {
           if (this.lastJmHeartbeatUs.has(from)) this.lastJmHeartbeatUs.set(from, this.env.clock.nowUs());
           // The AllocatedSlotReport: the JobMaster drops pool slots whose allocation is gone here.
-          const allocated = this.slots.slotsOf(from).map((i) => this.slots.allocationOf(i)?.allocationId as string);
-          this.jm.heartbeatFromTaskManager(this.address, allocated);
+          this.jm.heartbeatFromTaskManager(this.address, this.slots.allocationIdsOf(from));
         }
         return undefined;
       }

@@ -42,6 +42,7 @@ describe('TaskSlotTable: allocations by AllocationID', () => {
     expect(t.markActive(1, 'wrong')).toBe(false);
     expect(t.reservedSlotsOf(JM)).toEqual([1]);
     expect(t.slotsOf(JM)).toEqual([0, 1]);
+    expect(t.allocationIdsOf(JM)).toEqual(['a1', 'a2']);
     t.checkInvariants();
   });
 });

@@ -101,6 +101,13 @@ export class TaskSlotTable {
     return this.slots.flatMap((s, i) => (s.allocation?.jobMaster === jobMaster ? [i] : []));
   }
 
+  /** The allocation ids of the slots allocated to `jobMaster` (an AllocatedSlotReport). */
+  allocationIdsOf(jobMaster: RpcAddress): string[] {
+    const out: string[] = [];
+    for (const s of this.slots) if (s.allocation?.jobMaster === jobMaster) out.push(s.allocation.allocationId);
+    return out;
+  }
+
   /** Indexes of the slots allocated to `jobMaster` that it has not accepted yet (to offer). */
   reservedSlotsOf(jobMaster: RpcAddress): number[] {
     return this.slots.flatMap((s, i) => (s.allocation?.jobMaster === jobMaster && !s.active ? [i] : []));

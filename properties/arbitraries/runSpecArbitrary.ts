@@ -12,6 +12,7 @@ import {
 } from '../../sim/run/RunSpec.ts';
 import { createJobGraph } from '../../engine/index.ts';
 import { expandRunSpec } from '../../sim/run/expandRunSpec.ts';
+import { faultTask, withFaultTask } from '../../sim/run/faultTasks.ts';
 import { runGraph } from '../../sim/run/simulate.ts';
 import { faultPlanArbitrary } from './faultArbitrary.ts';
 import { generatedJobArbitrary } from './generatedJobArbitrary.ts';
@@ -93,18 +94,16 @@ function fitFaults(faults: readonly Fault[], taskManagers: number, parallelism: 
  * that vertex. (A point for a task that does not exist is refused as bad input.)
  */
 function fitTaskPoints(spec: RunSpec): RunSpec {
-  const pointsAtTasks = spec.faults.some((f) => 'when' in f && 'at' in f.when && f.when.at.kind === 'task' && f.when.at.task !== undefined);
-  if (!pointsAtTasks) return spec;
+  if (!spec.faults.some((f) => faultTask(f) !== undefined)) return spec;
   const vertices = createJobGraph(runGraph(expandRunSpec(spec))).vertices;
-  const task = (t: string): string => {
+  const fit = (t: string): string => {
     const m = /^v(\d+)#(\d+)$/.exec(t);
-    if (m === null) return t;
-    const v = vertices[Number(m[1]) % vertices.length];
-    return v === undefined ? t : `${v.id}#${Number(m[2]) % v.parallelism}`;
+    const v = m === null ? undefined : vertices[Number(m[1]) % vertices.length];
+    return m === null || v === undefined ? t : `${v.id}#${Number(m[2]) % v.parallelism}`;
   };
   const faults = spec.faults.map((f): Fault => {
-    if (!('when' in f) || !('at' in f.when) || f.when.at.kind !== 'task' || f.when.at.task === undefined) return f;
-    return { ...f, when: { at: { ...f.when.at, task: task(f.when.at.task) } } } as Fault;
+    const task = faultTask(f);
+    return task === undefined ? f : withFaultTask(f, fit(task));
   });
   return { ...spec, faults };
 }

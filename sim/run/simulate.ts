@@ -18,6 +18,7 @@ import { SimInputError } from '../SimInputError.ts';
 import type { WorldOptions } from '../WorldOptions.ts';
 import { expandRunSpec } from './expandRunSpec.ts';
 import { FaultPlan } from './FaultPlan.ts';
+import { faultTask } from './faultTasks.ts';
 import { delayUs, faultWorldOptions } from './faultWorldOptions.ts';
 import type { RunResult } from './RunResult.ts';
 import { buildJobGraph, parallelismByUid } from './RunJob.ts';
@@ -120,9 +121,8 @@ function worldOptions(spec: ExpandedRunSpec, options: SimulateOptions): WorldOpt
  */
 function checkFaultTasks(spec: ExpandedRunSpec, graph: StreamGraph): void {
   const named = spec.faults.flatMap((f, i) => {
-    const when = 'when' in f ? f.when : undefined;
-    const point = when !== undefined && 'at' in when ? when.at : undefined;
-    return point?.kind === 'task' && point.task !== undefined ? [{ i, task: point.task }] : [];
+    const task = faultTask(f);
+    return task === undefined ? [] : [{ i, task }];
   });
   if (named.length === 0) return;
   const tasks = createJobGraph(graph).vertices.flatMap((v) => Array.from({ length: v.parallelism }, (_x, s) => `${v.id}#${s}`));
