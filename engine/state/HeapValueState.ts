@@ -20,7 +20,8 @@ export class HeapValueState<V> implements ValueState<V> {
   }
 
   update(value: V): void {
-    assert(value !== undefined, () => `ValueState ${this.name}: update(undefined); use clear()`);
+    // Per record: a lazy-message arrow here would allocate a closure (and context) per call.
+    if (value === undefined) assert(false, `ValueState ${this.name}: update(undefined); use clear()`);
     const kg = this.ctx.currentKeyGroup();
     this.ctx.store.putEntry(kg, this.name, this.ctx.currentKey(), deepFreeze(value));
   }

@@ -124,9 +124,11 @@ export function checkParallelismPreconditions(parallelism: number): void {
  *   it would divide by zero or hand out key groups no range covers).
  */
 export function computeKeyGroupForKeyHash(hash: number, maxParallelism: number): number {
-  assert(Number.isInteger(maxParallelism) && maxParallelism > 0
-    && maxParallelism <= UPPER_BOUND_MAX_PARALLELISM,
-  () => `maxParallelism out of bounds: ${maxParallelism}`);
+  // Per record (setCurrentKey): a lazy-message arrow would allocate a closure per call.
+  if (!(Number.isInteger(maxParallelism) && maxParallelism > 0
+    && maxParallelism <= UPPER_BOUND_MAX_PARALLELISM)) {
+    assert(false, `maxParallelism out of bounds: ${maxParallelism}`);
+  }
   return murmurHash(hash) % maxParallelism;
 }
 

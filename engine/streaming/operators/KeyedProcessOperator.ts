@@ -164,10 +164,19 @@ export class KeyedProcessOperator extends AbstractStreamOperator {
     if (!this.opened || this.finished) return;
     const next = this.backend.timerService.nextTimestampUs();
     if (next === undefined || (this.wakeUp !== undefined && this.wakeUp.timeUs <= next)) return;
+    this.scheduleWakeUp(next);
+  }
+
+  /**
+   * Replaces the wake-up by one at `timeUs`. Apart from {@link rescheduleWakeUp}, which runs per
+   * record, because the timer's arrow captures `timeUs`: there it would allocate a closure
+   * context on every call.
+   */
+  private scheduleWakeUp(timeUs: number): void {
     this.cancelWakeUp();
-    const handle = this.ctx.processingTime.registerTimer(next, `timer ${this.uid}`,
-      () => this.onProcessingTime(next));
-    this.wakeUp = { timeUs: next, handle };
+    const handle = this.ctx.processingTime.registerTimer(timeUs, `timer ${this.uid}`,
+      () => this.onProcessingTime(timeUs));
+    this.wakeUp = { timeUs, handle };
   }
 
   private cancelWakeUp(): void {

@@ -88,6 +88,11 @@ export class StreamTask {
   private readonly performed: number[] = [];
   private barrierHandler: CheckpointBarrierHandler | undefined;
   private readonly checkpointCoordinator: SubtaskCheckpointCoordinator;
+  /**
+   * Resumes the default action (an availability listener). One function for the task: an arrow
+   * written inside the per-record methods would make each call allocate a closure context.
+   */
+  private readonly resumeMailbox = (): void => this.mailbox.resume();
 
   constructor(
     private readonly env: EngineEnv,
@@ -341,7 +346,7 @@ export class StreamTask {
   private outputsAvailable(): boolean {
     for (const p of this.partitions) {
       if (!p.isAvailable()) {
-        p.onAvailable(() => this.mailbox.resume());
+        p.onAvailable(this.resumeMailbox);
         return false;
       }
     }
@@ -364,7 +369,7 @@ export class StreamTask {
       if (r !== undefined) {
         // Every upstream had ended its input before this subtask finished, so none can send
         // records to a task deployed as finished (Flink fails such a task too).
-        assert(!this.finishedOnRestore, () => `${this.tdd.attemptId} was deployed as finished and got a record`);
+        if (this.finishedOnRestore) assert(false, `${this.tdd.attemptId} was deployed as finished and got a record`);
         chain.head.processElement(r);
       }
       return this.chainCostUs;
@@ -384,7 +389,7 @@ export class StreamTask {
       this.maybeFinishTask();
       return 'done';
     }
-    for (const g of this.gates) g.onAvailable(() => this.mailbox.resume());
+    for (const g of this.gates) g.onAvailable(this.resumeMailbox);
     return 'suspend';
   }
 
@@ -428,7 +433,7 @@ export class StreamTask {
     const status = source.emitNext(headOutput);
     if (status === 'MORE_AVAILABLE') return this.chainCostUs;
     if (status === 'NOTHING_AVAILABLE') {
-      source.onAvailable(() => this.mailbox.resume());
+      source.onAvailable(this.resumeMailbox);
       return 'suspend';
     }
     this.inputsDrained = true;
