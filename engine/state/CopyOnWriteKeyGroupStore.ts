@@ -13,13 +13,17 @@
  * of a container entry (a MapState's map, a ListState's array) below that version first copies
  * the container into a new entry. So the maps and containers a snapshot references are never
  * written again, and a snapshot sees exactly the state at its sync point. Releasing a snapshot
- * lowers the required version to the highest other running one (0 when none).
+ * lowers the required version to the highest other running one (0 when none). Plain values
+ * written with `putValue` (ValueState) are deep-frozen by the next snapshot, before it captures
+ * them, so a snapshot is immutable all the way down without a freeze per write.
  *
- * Invariants: every cell and entry version is <= `stateVersion`; `highestRequiredSnapshotVersion`
+ * Invariants: every cell and entry version is <= `stateVersion`; an entry is pending a freeze
+ * exactly when it is listed for the next snapshot to freeze; `highestRequiredSnapshotVersion`
  * is the maximum running version or 0; no empty cell map and no empty key group is kept; every
  * key group held lies in the store's range.
  */
 import { assert } from '../util/assert.ts';
+import { deepFreeze } from './deepFreeze.ts';
 import type { KeyGroupRange } from './KeyGroupRange.ts';
 import type { PartitionKey } from './KeyGroupRangeAssignment.ts';
 import type { ScheduledTimer } from './InternalTimer.ts';
@@ -38,6 +42,8 @@ export interface StateEntry {
 interface MutableStateEntry {
   data: unknown;
   version: number;
+  /** Written by {@link CopyOnWriteKeyGroupStore.putValue}, listed to be deep-frozen. */
+  freezePending: boolean;
 }
 
 /** What a snapshot captures of one key group: frozen maps that later writes never touch. */
@@ -68,6 +74,17 @@ export class CopyOnWriteKeyGroupStore {
   private readonly runningSnapshotVersions = new Set<number>();
   /** Indexed by `keyGroup - range.startKeyGroup`. */
   private readonly groups: (KeyGroupCells | undefined)[];
+  /** Entries written by putValue since the last snapshot, whose data it deep-freezes. */
+  private toFreeze: MutableStateEntry[] = [];
+  /**
+   * The entry the last getEntry found or put wrote, for (keyGroup, name, key): a function reads
+   * its value and then updates it, and the update then needs no lookups. Cleared by every
+   * removal; an entry is never moved out of its live map otherwise (a copied map shares it).
+   */
+  private lastEntry: MutableStateEntry | undefined;
+  private lastKeyGroup = -1;
+  private lastName = '';
+  private lastKey: PartitionKey | undefined;
 
   constructor(readonly keyGroupRange: KeyGroupRange) {
     this.groups = new Array<KeyGroupCells | undefined>(keyGroupRange.size()).fill(undefined);
@@ -75,11 +92,37 @@ export class CopyOnWriteKeyGroupStore {
 
   /** The entry of `key` in state `name` of `keyGroup`, or undefined. */
   getEntry(keyGroup: number, name: string, key: PartitionKey): StateEntry | undefined {
-    return this.group(keyGroup)?.states.get(name)?.map.get(key);
+    const entry = this.group(keyGroup)?.states.get(name)?.map.get(key) as
+      MutableStateEntry | undefined;
+    if (entry !== undefined) this.remember(keyGroup, name, key, entry);
+    return entry;
   }
 
   /** Sets the data of `key` in state `name` (a new entry at the current version). */
   putEntry(keyGroup: number, name: string, key: PartitionKey, data: unknown): void {
+    this.put(keyGroup, name, key, data, false);
+  }
+
+  /**
+   * Sets the plain-data value of `key` in state `name` like {@link putEntry}, and deep-freezes
+   * it no later than the next {@link snapshot}: every value a snapshot references is frozen, so
+   * later writes never change the snapshot, while values overwritten before any snapshot saw
+   * them are never frozen at all (freezing is the costly part of a ValueState update).
+   */
+  putValue(keyGroup: number, name: string, key: PartitionKey, data: unknown): void {
+    this.put(keyGroup, name, key, data, true);
+  }
+
+  private put(keyGroup: number, name: string, key: PartitionKey, data: unknown,
+    freezeLater: boolean): void {
+    // The per-record path: an update right after the read of the same key reuses the entry the
+    // read found, when no running snapshot can share it (see below).
+    const last = this.lastEntry;
+    if (last !== undefined && key === this.lastKey && keyGroup === this.lastKeyGroup
+      && name === this.lastName && last.version >= this.highestRequiredSnapshotVersion) {
+      this.rewrite(last, data, freezeLater);
+      return;
+    }
     const group = this.groupForWrite(keyGroup);
     let cell = group.states.get(name);
     if (cell === undefined) {
@@ -89,17 +132,41 @@ export class CopyOnWriteKeyGroupStore {
     const map = this.ownedMap(cell);
     // The per-record path: an entry no running snapshot can share is rewritten in place, which
     // saves an allocation per state update; otherwise a new entry leaves the shared one alone.
-    const entry = map.get(key) as MutableStateEntry | undefined;
+    let entry = map.get(key) as MutableStateEntry | undefined;
     if (entry !== undefined && entry.version >= this.highestRequiredSnapshotVersion) {
-      entry.data = data;
-      entry.version = this.stateVersion;
+      this.rewrite(entry, data, freezeLater);
     } else {
-      map.set(key, { data, version: this.stateVersion });
+      entry = { data, version: this.stateVersion, freezePending: freezeLater };
+      if (freezeLater) this.toFreeze.push(entry);
+      map.set(key, entry);
     }
+    this.remember(keyGroup, name, key, entry);
+  }
+
+  /** Rewrites an entry no running snapshot shares, in place. */
+  private rewrite(entry: MutableStateEntry, data: unknown, freezeLater: boolean): void {
+    entry.data = data;
+    entry.version = this.stateVersion;
+    if (!freezeLater) {
+      // Data that is not frozen lazily is the caller's (a container, or frozen restored data).
+      entry.freezePending = false;
+    } else if (!entry.freezePending) {
+      entry.freezePending = true;
+      this.toFreeze.push(entry);
+    }
+  }
+
+  private remember(keyGroup: number, name: string, key: PartitionKey,
+    entry: MutableStateEntry): void {
+    this.lastEntry = entry;
+    this.lastKeyGroup = keyGroup;
+    this.lastName = name;
+    this.lastKey = key;
   }
 
   /** Removes `key` from state `name`; drops the cell and key group when they become empty. */
   removeEntry(keyGroup: number, name: string, key: PartitionKey): void {
+    this.lastEntry = undefined;
     const group = this.group(keyGroup);
     const cell = group?.states.get(name);
     if (group === undefined || cell === undefined || !cell.map.has(key)) {
@@ -128,9 +195,11 @@ export class CopyOnWriteKeyGroupStore {
     if (entry.version >= this.highestRequiredSnapshotVersion) {
       return entry.data as T;
     }
-    const fresh = { data: copy(entry.data as T), version: this.stateVersion };
+    const data = copy(entry.data as T);
+    const fresh: MutableStateEntry = { data, version: this.stateVersion, freezePending: false };
     this.ownedMap(cell).set(key, fresh);
-    return fresh.data;
+    this.lastEntry = undefined;
+    return data;
   }
 
   /** The entries of state `name` in `keyGroup` (read only), or undefined when none. */
@@ -187,6 +256,12 @@ export class CopyOnWriteKeyGroupStore {
    *   ascending by key group.
    */
   snapshot(): { version: number; groups: Map<number, KeyGroupSnapshotData> } {
+    // An entry listed here may have been removed since: freezing its data then is harmless.
+    for (const entry of this.toFreeze) {
+      deepFreeze(entry.data);
+      entry.freezePending = false;
+    }
+    this.toFreeze = [];
     this.stateVersion++;
     const version = this.stateVersion;
     this.runningSnapshotVersions.add(version);
@@ -225,6 +300,8 @@ export class CopyOnWriteKeyGroupStore {
 
   /** Asserts the invariants of the file comment. */
   checkInvariants(): void {
+    const listed = new Set(this.toFreeze);
+    for (const entry of listed) assert(entry.freezePending, 'listed entry not pending a freeze');
     let highest = 0;
     for (const v of this.runningSnapshotVersions) {
       assert(v <= this.stateVersion, 'running snapshot version from the future');
@@ -244,6 +321,8 @@ export class CopyOnWriteKeyGroupStore {
         assert(cell.version <= this.stateVersion, 'cell version from the future');
         for (const entry of cell.map.values()) {
           assert(entry.version <= this.stateVersion, 'entry version from the future');
+          assert(!(entry as MutableStateEntry).freezePending || listed.has(entry as MutableStateEntry),
+            'entry pending a freeze is not listed');
         }
       }
       if (group.timers !== undefined) {

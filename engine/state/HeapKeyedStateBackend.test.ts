@@ -39,13 +39,26 @@ describe('HeapKeyedStateBackend state handles', () => {
     b.checkInvariants();
   });
 
-  test('values are deep-frozen on write', () => {
+  test('values are deep-frozen when a snapshot takes them, not before', () => {
     const b = backend();
     const v = b.getValueState<{ n: number; xs: number[] }>('v');
     b.setCurrentKey('a');
+    const overwritten = { n: 0, xs: [0] };
+    v.update(overwritten);
     const value = { n: 1, xs: [1] };
     v.update(value);
+    b.setCurrentKey('b');
+    const other = { n: 2, xs: [2] };
+    v.update(other);
+    expect(Object.isFrozen(value)).toBe(false);
+    b.snapshot();
     expect(Object.isFrozen(value) && Object.isFrozen(value.xs)).toBe(true);
+    expect(Object.isFrozen(other) && Object.isFrozen(other.xs)).toBe(true);
+    // Never seen by a snapshot: left alone.
+    expect(Object.isFrozen(overwritten)).toBe(false);
+    // A value a snapshot took cannot be mutated behind the snapshot's back.
+    b.setCurrentKey('a');
+    expect(() => { (v.value() as { n: number }).n = 9; }).toThrow(TypeError);
   });
 
   test('map state per key; an emptied map is removed', () => {
@@ -152,6 +165,31 @@ describe('copy-on-write snapshots', () => {
     m.clear();
     expect(second.decode()).toEqual({ v: { a: 2, b: 3 }, m: { a: { y: 2 } }, l: { a: [1, 2] } });
     expect(snap.decode()).toEqual(before);
+    b.checkInvariants();
+  });
+
+  test('an update right after a read of the same key never writes into a snapshot', () => {
+    const b = backend();
+    const v = b.getValueState<{ n: number }>('v');
+    b.setCurrentKey('a');
+    v.update({ n: 1 });
+    expect(v.value()).toEqual({ n: 1 });
+    const snap = b.snapshot();
+    // The read before the snapshot found the entry the snapshot now shares.
+    v.update({ n: 2 });
+    expect(v.value()).toEqual({ n: 2 });
+    v.update({ n: 3 });
+    expect(snap.decode()).toEqual({ v: { a: { n: 1 } } });
+    snap.release();
+    // Released: the update rewrites the entry in place; a later snapshot freezes the new value.
+    expect(v.value()).toEqual({ n: 3 });
+    const latest = { n: 4 };
+    v.update(latest);
+    v.clear();
+    expect(v.value()).toBeUndefined();
+    v.update({ n: 5 });
+    const second = b.snapshot();
+    expect(second.decode()).toEqual({ v: { a: { n: 5 } } });
     b.checkInvariants();
   });
 
