@@ -92,7 +92,8 @@ export class SimDataNetwork {
     this.send(c, 'up', { dueUs: 0, kind: 'request' });
     return {
       grantCredit: (n) => {
-        assert(Number.isSafeInteger(n) && n > 0, `grantCredit: n must be a positive integer, got ${n}`);
+        // Per buffer: the message is built only when the check fails.
+        if (!(Number.isSafeInteger(n) && n > 0)) assert(false, `grantCredit: n must be a positive integer, got ${n}`);
         if (!c.consumer.done && !c.broken) this.send(c, 'up', { dueUs: 0, kind: 'credit', n });
       },
       sendUpstream: (message) => {
@@ -236,11 +237,12 @@ export class SimDataNetwork {
         p.handlers = h;
       },
       send: (payload: unknown, options: SendOptions) => {
-        assert(!p.closedByMe, `send on closed connection ${c.key}`);
+        // Per buffer: the messages are built only when a check fails.
+        if (p.closedByMe) assert(false, `send on closed connection ${c.key}`);
         if (c.broken || p.done) return;
         const priority = options.priority === true;
         if (!priority) {
-          assert(c.credit > 0, `send without credit on connection ${c.key}`);
+          if (!(c.credit > 0)) assert(false, `send without credit on connection ${c.key}`);
           c.credit--;
         }
         this.send(c, 'down', { dueUs: 0, kind: 'payload', payload, priority });

@@ -189,8 +189,10 @@ export class InputChannel {
    * @throws AssertionError if no data buffer of this channel is held by the task.
    */
   recycle(): void {
-    assert(this.dataPolled > this.dataRecycled, () =>
-      `channel ${this.index}: recycled a buffer the task does not hold`);
+    // Per buffer: guarded, as a lazy-message arrow would allocate a closure per call.
+    if (!(this.dataPolled > this.dataRecycled)) {
+      assert(false, `channel ${this.index}: recycled a buffer the task does not hold`);
+    }
     this.dataRecycled++;
     if (this.state === 'connected') {
       this.creditGranted++;
@@ -239,8 +241,9 @@ export class InputChannel {
     if (buffer.kind === 'data') {
       this.dataReceived++;
       this.queuedData++;
-      assert(this.dataReceived <= this.creditGranted, () =>
-        `channel ${this.index}: data buffer arrived without credit`);
+      if (!(this.dataReceived <= this.creditGranted)) {
+        assert(false, `channel ${this.index}: data buffer arrived without credit`);
+      }
     } else if (buffer.event.type === 'end-of-partition') {
       this.endOfPartitionReceived = true;
     }

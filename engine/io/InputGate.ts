@@ -135,7 +135,8 @@ export class InputGate {
     if (this.numPriorityChannels > 0) this.numPriorityChannels--;
     const channel = this.channel(index);
     const input = channel.poll();
-    assert(input !== undefined, () => `channel ${index} was queued without data`);
+    // Per buffer: guarded, as a lazy-message arrow would allocate a closure per call.
+    if (input === undefined) assert(false, `channel ${index} was queued without data`);
     if (channel.hasData()) this.queueChannel(index, channel.hasPriorityData());
     if (channel.isFinished()) {
       this.numFinished++;
@@ -232,7 +233,7 @@ export class InputGate {
 
   private channel(index: number): InputChannel {
     const channel = this.channels[index];
-    assert(channel !== undefined, () => `no channel ${index} in gate ${this.gateIndex}`);
+    if (channel === undefined) assert(false, `no channel ${index} in gate ${this.gateIndex}`);
     return channel;
   }
 

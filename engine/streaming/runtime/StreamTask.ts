@@ -340,6 +340,9 @@ export class StreamTask {
 
   private tailOutput(): Output {
     const writers = this.writers;
+    const only = writers.length === 1 ? writers[0] : undefined;
+    // One writer (every edge but a side output fan-out): no loop per record.
+    if (only !== undefined) return { collect: (r) => only.emit(r) };
     return { collect: (r) => { for (const w of writers) w.emit(r); } };
   }
 
