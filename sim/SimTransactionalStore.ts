@@ -28,6 +28,16 @@ interface Txn {
   readonly records: unknown[];
 }
 
+/** A transaction written to recently (see SimTransactionalStore.recentWrites). */
+interface RecentWrite {
+  /** A copy of the id, compared field by field. */
+  readonly id: TransactionId;
+  /** The caller's id object when it was frozen (it cannot change): matched by identity. */
+  readonly frozenId: TransactionId | undefined;
+  readonly p: Partition;
+  readonly t: Txn;
+}
+
 interface Partition {
   fencedBelow: number;
   readonly txns: Txn[];
@@ -45,7 +55,7 @@ export class SimTransactionalStore implements TransactionalStore {
    * sink subtask writes record after record to one transaction, and the subtasks of a job take
    * turns, so a single last-write slot would miss on almost every batch.
    */
-  private recentWrites: { readonly id: TransactionId; readonly p: Partition; readonly t: Txn }[] = [];
+  private recentWrites: RecentWrite[] = [];
 
   constructor(private readonly trace: Trace) {}
 
@@ -82,8 +92,8 @@ export class SimTransactionalStore implements TransactionalStore {
     let t: Txn | undefined;
     const recent = this.recentWrites;
     for (let i = 0; i < recent.length; i++) {
-      const w = recent[i] as (typeof recent)[number];
-      if (sameId(w.id, id)) {
+      const w = recent[i] as RecentWrite;
+      if (w.frozenId === id || sameId(w.id, id)) {
         if (by >= w.p.fencedBelow) t = w.t;
         break;
       }
@@ -145,7 +155,7 @@ export class SimTransactionalStore implements TransactionalStore {
     const p = this.partition(id.sink, id.subtask);
     // One slot per partition: the newest transaction of a partition replaces the older one.
     this.recentWrites = this.recentWrites.filter((w) => w.p !== p);
-    this.recentWrites.push({ id: { ...id }, p, t });
+    this.recentWrites.push({ id: { ...id }, frozenId: Object.isFrozen(id) ? id : undefined, p, t });
     return t;
   }
 

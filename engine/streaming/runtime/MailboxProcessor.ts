@@ -69,6 +69,9 @@ export class MailboxProcessor {
   /** Virtual time (µs) until which the last step keeps the thread busy. */
   private busyUntilUs = 0;
 
+  /** The step as a task, made once rather than as a new closure per step. */
+  private readonly runStep = (): void => this.step();
+
   /**
    * @param executor the mailbox thread.
    * @param onError called (on the mailbox thread) when a mail or the default action throws;
@@ -138,7 +141,7 @@ export class MailboxProcessor {
   private ensureStep(delayUs: number): void {
     if (this.stepScheduled || this.inStep || this.closed) return;
     this.stepScheduled = true;
-    this.executor.execute('mailbox', () => this.step(), delayUs);
+    this.executor.execute('mailbox', this.runStep, delayUs);
   }
 
   private step(): void {

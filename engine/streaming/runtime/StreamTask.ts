@@ -328,7 +328,8 @@ export class StreamTask {
     if (this.vertex.isSource) {
       if (!(this.chain?.head as SourceStreamOperator | undefined)?.hasRecordAvailable()) return false;
     } else if (this.current === undefined) {
-      return this.gates.every((g) => !g.isAvailable() && !g.isFinished());
+      for (const g of this.gates) if (g.isAvailable() || g.isFinished()) return false;
+      return true;
     }
     for (const p of this.partitions) if (!p.isAvailable()) return false;
     if (this.pendingTimers.size > 0) {
