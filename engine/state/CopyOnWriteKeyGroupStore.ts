@@ -18,7 +18,8 @@
  * them, so a snapshot is immutable all the way down without a freeze per write.
  *
  * Invariants: every cell and entry version is <= `stateVersion`; an entry is pending a freeze
- * exactly when it is listed for the next snapshot to freeze; `highestRequiredSnapshotVersion`
+ * exactly when it is listed for the next snapshot to freeze; the live index holds exactly the
+ * entries of the cells, by state name and key; `highestRequiredSnapshotVersion`
  * is the maximum running version or 0; no empty cell map and no empty key group is kept; every
  * key group held lies in the store's range.
  */
@@ -74,6 +75,12 @@ export class CopyOnWriteKeyGroupStore {
   private readonly runningSnapshotVersions = new Set<number>();
   /** Indexed by `keyGroup - range.startKeyGroup`. */
   private readonly groups: (KeyGroupCells | undefined)[];
+  /**
+   * Per state name, the live entry of every key, whatever its key group (a key lies in exactly
+   * one): a read is one small lookup and one keyed lookup, rather than key group -> state ->
+   * key through per-key-group maps scattered over the heap.
+   */
+  private readonly liveEntries = new Map<string, Map<PartitionKey, MutableStateEntry>>();
   /** Entries written by putValue since the last snapshot, whose data it deep-freezes. */
   private toFreeze: MutableStateEntry[] = [];
   /**
@@ -92,8 +99,8 @@ export class CopyOnWriteKeyGroupStore {
 
   /** The entry of `key` in state `name` of `keyGroup`, or undefined. */
   getEntry(keyGroup: number, name: string, key: PartitionKey): StateEntry | undefined {
-    const entry = this.group(keyGroup)?.states.get(name)?.map.get(key) as
-      MutableStateEntry | undefined;
+    this.checkRange(keyGroup);
+    const entry = this.liveEntries.get(name)?.get(key);
     if (entry !== undefined) this.remember(keyGroup, name, key, entry);
     return entry;
   }
@@ -139,6 +146,7 @@ export class CopyOnWriteKeyGroupStore {
       entry = { data, version: this.stateVersion, freezePending: freezeLater };
       if (freezeLater) this.toFreeze.push(entry);
       map.set(key, entry);
+      this.setLive(name, key, entry);
     }
     this.remember(keyGroup, name, key, entry);
   }
@@ -154,6 +162,15 @@ export class CopyOnWriteKeyGroupStore {
       entry.freezePending = true;
       this.toFreeze.push(entry);
     }
+  }
+
+  private setLive(name: string, key: PartitionKey, entry: MutableStateEntry): void {
+    let live = this.liveEntries.get(name);
+    if (live === undefined) {
+      live = new Map();
+      this.liveEntries.set(name, live);
+    }
+    live.set(key, entry);
   }
 
   private remember(keyGroup: number, name: string, key: PartitionKey,
@@ -174,6 +191,7 @@ export class CopyOnWriteKeyGroupStore {
     }
     const map = this.ownedMap(cell);
     map.delete(key);
+    this.liveEntries.get(name)?.delete(key);
     if (map.size === 0) {
       group.states.delete(name);
       this.dropIfEmpty(keyGroup, group);
@@ -198,6 +216,7 @@ export class CopyOnWriteKeyGroupStore {
     const data = copy(entry.data as T);
     const fresh: MutableStateEntry = { data, version: this.stateVersion, freezePending: false };
     this.ownedMap(cell).set(key, fresh);
+    this.setLive(name, key, fresh);
     this.lastEntry = undefined;
     return data;
   }
@@ -301,6 +320,7 @@ export class CopyOnWriteKeyGroupStore {
   /** Asserts the invariants of the file comment. */
   checkInvariants(): void {
     const listed = new Set(this.toFreeze);
+    const liveCount = new Map<string, number>();
     for (const entry of listed) assert(entry.freezePending, 'listed entry not pending a freeze');
     let highest = 0;
     for (const v of this.runningSnapshotVersions) {
@@ -319,7 +339,10 @@ export class CopyOnWriteKeyGroupStore {
       for (const [name, cell] of group.states) {
         assert(cell.map.size > 0, () => `empty state ${name} kept in key group ${keyGroup}`);
         assert(cell.version <= this.stateVersion, 'cell version from the future');
-        for (const entry of cell.map.values()) {
+        const live = this.liveEntries.get(name);
+        for (const [key, entry] of cell.map) {
+          assert(live?.get(key) === entry, () => `live index misses key ${String(key)} of ${name}`);
+          liveCount.set(name, (liveCount.get(name) ?? 0) + 1);
           assert(entry.version <= this.stateVersion, 'entry version from the future');
           assert(!(entry as MutableStateEntry).freezePending || listed.has(entry as MutableStateEntry),
             'entry pending a freeze is not listed');
@@ -330,14 +353,22 @@ export class CopyOnWriteKeyGroupStore {
         assert(group.timers.version <= this.stateVersion, 'timer cell version from the future');
       }
     });
+    for (const [name, live] of this.liveEntries) {
+      assert(live.size === (liveCount.get(name) ?? 0),
+        () => `live index of ${name} holds ${live.size} keys, the cells ${liveCount.get(name) ?? 0}`);
+    }
   }
 
   private group(keyGroup: number): KeyGroupCells | undefined {
+    this.checkRange(keyGroup);
+    return this.groups[keyGroup - this.keyGroupRange.startKeyGroup];
+  }
+
+  private checkRange(keyGroup: number): void {
     const range = this.keyGroupRange;
     if (!range.contains(keyGroup)) {
       assert(false, `key group ${keyGroup} outside ${range.toString()}`);
     }
-    return this.groups[keyGroup - range.startKeyGroup];
   }
 
   private groupForWrite(keyGroup: number): KeyGroupCells {
