@@ -21,10 +21,15 @@ export interface DataItem {
   readonly n?: number;
 }
 
-/** A FIFO lane of one direction of a connection. */
+/**
+ * A FIFO lane of one direction of a connection. Items in flight are `items[head..tail)`; a
+ * drained lane starts again at slot 0 of the same array (consumed slots are cleared), so a lane
+ * allocates no new array per burst of items.
+ */
 export class DataLane extends QueueEntry {
-  private items: DataItem[] = [];
+  private items: (DataItem | undefined)[] = [];
   private head = 0;
+  private tail = 0;
   private lastDeliveryUs = 0;
 
   constructor(
@@ -39,7 +44,9 @@ export class DataLane extends QueueEntry {
     const due = Math.max(this.lastDeliveryUs, this.ctx.clock.nowUs + latencyUs);
     this.lastDeliveryUs = due;
     item.dueUs = due;
-    this.items.push(item);
+    if (this.tail < this.items.length) this.items[this.tail] = item;
+    else this.items.push(item);
+    this.tail++;
     if (this.heapIndex < 0) this.ctx.queue.push(this, due);
   }
 
@@ -48,17 +55,21 @@ export class DataLane extends QueueEntry {
     this.ctx.queue.remove(this);
     this.items = [];
     this.head = 0;
+    this.tail = 0;
   }
 
   fire(): void {
-    const item = this.items[this.head] as DataItem;
+    const items = this.items;
+    const item = items[this.head] as DataItem;
+    items[this.head] = undefined;
     this.head++;
-    if (this.head === this.items.length) {
-      this.items = [];
+    if (this.head === this.tail) {
       this.head = 0;
+      this.tail = 0;
     } else {
-      if (this.head >= 1024 && this.head * 2 >= this.items.length) {
-        this.items = this.items.slice(this.head);
+      if (this.head >= 1024 && this.head * 2 >= this.tail) {
+        this.items = items.slice(this.head, this.tail);
+        this.tail -= this.head;
         this.head = 0;
       }
       this.ctx.queue.push(this, (this.items[this.head] as DataItem).dueUs);
