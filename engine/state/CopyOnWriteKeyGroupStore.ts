@@ -17,8 +17,8 @@
  * written with `putValue` (ValueState) are deep-frozen by the next snapshot, before it captures
  * them, so a snapshot is immutable all the way down without a freeze per write.
  *
- * Invariants: every cell and entry version is <= `stateVersion`; an entry is pending a freeze
- * exactly when it is listed for the next snapshot to freeze; the live index holds exactly the
+ * Invariants: every cell and entry version is <= `stateVersion`; every entry pending a freeze
+ * is listed for the next snapshot to freeze; the live index holds exactly the
  * entries of the cells, by state name and key; `highestRequiredSnapshotVersion`
  * is the maximum running version or 0; no empty cell map and no empty key group is kept; every
  * key group held lies in the store's range.
@@ -81,7 +81,10 @@ export class CopyOnWriteKeyGroupStore {
    * key through per-key-group maps scattered over the heap.
    */
   private readonly liveEntries = new Map<string, Map<PartitionKey, MutableStateEntry>>();
-  /** Entries written by putValue since the last snapshot, whose data it deep-freezes. */
+  /**
+   * Entries written by putValue since the last snapshot: it deep-freezes the data of those
+   * still pending (a removed entry, or one rewritten by putEntry, no longer is).
+   */
   private toFreeze: MutableStateEntry[] = [];
   /**
    * The entry the last getEntry found or put wrote, for (keyGroup, name, key): a function reads
@@ -97,7 +100,10 @@ export class CopyOnWriteKeyGroupStore {
     this.groups = new Array<KeyGroupCells | undefined>(keyGroupRange.size()).fill(undefined);
   }
 
-  /** The entry of `key` in state `name` of `keyGroup`, or undefined. */
+  /**
+   * The entry of `key` in state `name` of `keyGroup`, or undefined. `keyGroup` must be the key's
+   * key group (a key's entries lie in its own key group only), as for every method here.
+   */
   getEntry(keyGroup: number, name: string, key: PartitionKey): StateEntry | undefined {
     this.checkRange(keyGroup);
     const entry = this.liveEntries.get(name)?.get(key);
@@ -190,6 +196,9 @@ export class CopyOnWriteKeyGroupStore {
       return;
     }
     const map = this.ownedMap(cell);
+    // A pending entry is never shared with a snapshot: it may be written.
+    const removed = map.get(key) as MutableStateEntry;
+    if (removed.freezePending) removed.freezePending = false;
     map.delete(key);
     this.liveEntries.get(name)?.delete(key);
     if (map.size === 0) {
@@ -275,8 +284,9 @@ export class CopyOnWriteKeyGroupStore {
    *   ascending by key group.
    */
   snapshot(): { version: number; groups: Map<number, KeyGroupSnapshotData> } {
-    // An entry listed here may have been removed since: freezing its data then is harmless.
     for (const entry of this.toFreeze) {
+      // Removed entries and containers written over a pending value are no longer pending.
+      if (!entry.freezePending) continue;
       deepFreeze(entry.data);
       entry.freezePending = false;
     }
@@ -321,7 +331,6 @@ export class CopyOnWriteKeyGroupStore {
   checkInvariants(): void {
     const listed = new Set(this.toFreeze);
     const liveCount = new Map<string, number>();
-    for (const entry of listed) assert(entry.freezePending, 'listed entry not pending a freeze');
     let highest = 0;
     for (const v of this.runningSnapshotVersions) {
       assert(v <= this.stateVersion, 'running snapshot version from the future');

@@ -50,12 +50,19 @@ describe('HeapKeyedStateBackend state handles', () => {
     b.setCurrentKey('b');
     const other = { n: 2, xs: [2] };
     v.update(other);
+    b.setCurrentKey('c');
+    const cleared = { n: 3, xs: [3] };
+    v.update(cleared);
+    v.clear();
     expect(Object.isFrozen(value)).toBe(false);
+    b.checkInvariants();
     b.snapshot();
     expect(Object.isFrozen(value) && Object.isFrozen(value.xs)).toBe(true);
     expect(Object.isFrozen(other) && Object.isFrozen(other.xs)).toBe(true);
     // Never seen by a snapshot: left alone.
     expect(Object.isFrozen(overwritten)).toBe(false);
+    expect(Object.isFrozen(cleared)).toBe(false);
+    b.checkInvariants();
     // A value a snapshot took cannot be mutated behind the snapshot's back.
     b.setCurrentKey('a');
     expect(() => { (v.value() as { n: number }).n = 9; }).toThrow(TypeError);
