@@ -168,9 +168,9 @@ export class KeyedProcessOperator extends AbstractStreamOperator {
   }
 
   /**
-   * Replaces the wake-up by one at `timeUs`. Apart from {@link rescheduleWakeUp}, which runs per
-   * record, because the timer's arrow captures `timeUs`: there it would allocate a closure
-   * context on every call.
+   * Replaces the wake-up by one at `timeUs`. Kept out of {@link rescheduleWakeUp}, which runs per
+   * record: the timer's arrow captures a local, and that makes every call of the function that
+   * declares the arrow allocate a closure context.
    */
   private scheduleWakeUp(timeUs: number): void {
     this.cancelWakeUp();
