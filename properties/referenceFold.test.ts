@@ -6,7 +6,8 @@ import type { AirportStats, FlightOutput } from '../sim/workloads/flights.ts';
 import { buildGeneratedJob } from '../sim/workloads/generatedJob.ts';
 import { wordcountJob, WORDCOUNT_UIDS } from '../sim/workloads/wordcount.ts';
 import type { WordCountOutput } from '../sim/workloads/wordcount.ts';
-import { referenceFold } from './referenceFold.ts';
+import { canonicalString } from './canonicalString.ts';
+import { PrefixFold, referenceFold } from './referenceFold.ts';
 
 const ids = (records: readonly { split: number; offset: number; tag: string }[]): string[] => records.map(recordIdentity);
 
@@ -148,5 +149,42 @@ describe('referenceFold on graph shapes', () => {
       .toThrow(/source source-0 has an input edge/);
     const keyed = { ...g.nodes[1]!, spec: { kind: 'keyedProcess' as const, fn: { processElement() {} } } };
     expect(() => referenceFold({ ...g, nodes: [g.nodes[0]!, keyed] })).toThrow(/not fed by keyBy/);
+  });
+});
+
+describe('PrefixFold', () => {
+  const graph = buildGeneratedJob({
+    records: [[3, -4, 7, 10, -4, 2], [5, 6, -1, 8]],
+    stages: [
+      { kind: 'keyed', key: 3, fn: 3, parallelism: 2 }, // parity, distinct (map state)
+      { kind: 'flatMap', fn: 3, parallelism: 1, rebalance: true },
+      { kind: 'keyed', key: 0, fn: 2, parallelism: 2 }, // rem4, minMax
+      { kind: 'map', fn: 0, parallelism: 1, rebalance: false },
+    ],
+    sourceParallelism: 1, sinkParallelism: 1, maxParallelism: 4,
+  }, collectSink([]));
+  const cut = (a: number, b: number): Map<number, number> => new Map([[0, a], [1, b]]);
+
+  test('its first cut is F(prefixes) exactly, key order included', () => {
+    const state = new PrefixFold(graph).advanceTo(cut(4, 1));
+    expect(state).toEqual(referenceFold(graph, { prefixes: cut(4, 1) }).state);
+    expect(JSON.stringify(state)).toBe(JSON.stringify(referenceFold(graph, { prefixes: cut(4, 1) }).state));
+  });
+
+  test('carried over growing cuts: equals F(prefixes) canonically for a generated job', () => {
+    const fold = new PrefixFold(graph);
+    for (const [a, b] of [[0, 0], [2, 0], [2, 3], [5, 3], [6, 4]] as const) {
+      expect(fold.canAdvanceTo(cut(a, b))).toBe(true);
+      expect(canonicalString(fold.advanceTo(cut(a, b))))
+        .toBe(canonicalString(referenceFold(graph, { prefixes: cut(a, b) }).state));
+    }
+  });
+
+  test('refuses a cut behind the one read', () => {
+    const fold = new PrefixFold(graph);
+    fold.advanceTo(cut(3, 2));
+    expect(fold.canAdvanceTo(cut(2, 4))).toBe(false);
+    expect(() => fold.advanceTo(cut(2, 4))).toThrow(/behind/);
+    expect(() => new PrefixFold(graph).advanceTo(cut(7, 0))).toThrow(/must be an integer in 0..6/);
   });
 });

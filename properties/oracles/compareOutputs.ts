@@ -10,7 +10,7 @@
  */
 import { recordIdentity } from '../../engine/index.ts';
 import type { StreamRecord } from '../../engine/index.ts';
-import { canonicalString } from '../canonicalString.ts';
+import { canonicalEqual } from '../canonicalString.ts';
 
 /** A committed sink record as the transactional store returns it. */
 export interface CommittedRecord extends StreamRecord {
@@ -84,11 +84,20 @@ export function compareOutputs(options: CompareOutputsOptions): OutputComparison
   const surplus: SurplusRecord[] = [];
   const mismatches: ValueMismatch[] = [];
   for (const [id, b] of buckets) {
+    if (b.expected.length === 1 && b.actual.length === 1) {
+      // The common case, without the copies below: one record expected, one committed.
+      const e = b.expected[0] as StreamRecord;
+      const a = b.actual[0] as CommittedRecord;
+      if (!canonicalEqual(project(e.value), project(a.value))) {
+        mismatches.push({ id, expected: e.value, actual: a.value, attempt: a.attempt, subtask: a.subtask });
+      }
+      continue;
+    }
     const leftExpected = [...b.expected];
     const leftActual: CommittedRecord[] = [];
     for (const a of b.actual) {
-      const key = canonicalString(project(a.value));
-      const i = leftExpected.findIndex((e) => canonicalString(project(e.value)) === key);
+      const value = project(a.value);
+      const i = leftExpected.findIndex((e) => canonicalEqual(project(e.value), value));
       if (i >= 0) leftExpected.splice(i, 1); else leftActual.push(a);
     }
     const paired = Math.min(leftExpected.length, leftActual.length);
