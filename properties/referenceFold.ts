@@ -10,15 +10,16 @@
  * judge exactly, the result does not depend on this order.
  *
  * Identity: every input record is `(split, offset, '')`; map and filter keep the identity;
- * flatMap and keyed process outputs are tagged by {@link outputTag}. Split ids are assumed unique
- * across the job's sources (prefixes address splits by id).
+ * flatMap and keyed process outputs are tagged as the engine tags them (outputTag.ts: output i of
+ * operator `uid` appends `/<uid>.<i>`, except output 0 of a keyed process function). Split ids are
+ * assumed unique across the job's sources (prefixes address splits by id).
  *
  * Not supported (they make F ill-defined, ORACLES.md): broadcast edges and timers; both throw.
  */
 import type {
   Collector, Key, KeySelector, StreamEdge, StreamGraph, StreamNode, StreamRecord,
 } from '../engine/index.ts';
-import { outputTag } from './outputTag.ts';
+import { flatMapOutputTag, keyedOutputTag, tagSegment } from './outputTag.ts';
 import { PlainKeyedStateStore } from './PlainKeyedStateStore.ts';
 import type { OperatorStateView } from './PlainKeyedStateStore.ts';
 
@@ -131,6 +132,8 @@ class Fold {
   private readonly outputs: StreamRecord[] = [];
   private readonly bySink = new Map<string, StreamRecord[]>();
   private readonly collectors: Outputs[] = [];
+  /** Node id → its tag segment `/<uid>.` (outputTag.ts), for flatMap and keyed nodes. */
+  private readonly segments: string[] = [];
   /** Split id → offset of the next record to read (absent: 0). */
   private readonly read = new Map<number, number>();
   private depth = 0;
@@ -160,6 +163,9 @@ class Fold {
         this.stores.set(node.id, new PlainKeyedStateStore(node.uid));
       }
       if (node.spec.kind === 'sink') this.bySink.set(node.uid, []);
+      if (node.spec.kind === 'flatMap' || node.spec.kind === 'keyedProcess') {
+        this.segments[node.id] = tagSegment(node.uid);
+      }
     }
     if (stateOnly) {
       const feeds = new Map<number, boolean>();
@@ -242,10 +248,9 @@ class Fold {
       case 'flatMap': {
         const out = this.enter();
         spec.fn(value, out);
-        // The engine's rule: a flatMap appends `/i` to every output, so nested fan-outs never
-        // collide.
+        const segment = this.segment(node);
         for (let i = 0; i < out.values.length; i++) {
-          this.emit(node, out.values[i], split, offset, `${tag}/${i}`);
+          this.emit(node, out.values[i], split, offset, flatMapOutputTag(tag, segment, i));
         }
         this.leave(out);
         return;
@@ -255,9 +260,9 @@ class Fold {
         const ctx = this.store(node).contextFor(key);
         const out = this.enter();
         spec.fn.processElement(value, ctx, out);
-        // A keyed process function keeps the tag for output 0 (outputTag).
+        const segment = this.segment(node);
         for (let i = 0; i < out.values.length; i++) {
-          this.emit(node, out.values[i], split, offset, i === 0 ? tag : outputTag(tag, i));
+          this.emit(node, out.values[i], split, offset, keyedOutputTag(tag, segment, i));
         }
         this.leave(out);
         return;
@@ -290,6 +295,10 @@ class Fold {
   private leave(out: Outputs): void {
     out.values.length = 0;
     this.depth--;
+  }
+
+  private segment(node: StreamNode): string {
+    return this.segments[node.id] as string;
   }
 
   private store(node: StreamNode): PlainKeyedStateStore {
