@@ -144,9 +144,9 @@ class Fold {
     /**
      * Only the keyed state is wanted ({@link PrefixFold}): records are not passed on along edges
      * that lead to no keyed operator, so sinks collect nothing and the functions of stages after
-     * the last keyed one do not run.
+     * the last keyed one do not run; output tags are not made (state does not depend on them).
      */
-    stateOnly: boolean,
+    private readonly stateOnly: boolean,
   ) {
     for (const node of graph.nodes) this.targets[node.id] = [];
     for (const edge of graph.edges) {
@@ -250,7 +250,8 @@ class Fold {
         spec.fn(value, out);
         const segment = this.segment(node);
         for (let i = 0; i < out.values.length; i++) {
-          this.emit(node, out.values[i], split, offset, flatMapOutputTag(tag, segment, i));
+          const t = this.stateOnly ? tag : flatMapOutputTag(tag, segment, i);
+          this.emit(node, out.values[i], split, offset, t);
         }
         this.leave(out);
         return;
@@ -262,7 +263,8 @@ class Fold {
         spec.fn.processElement(value, ctx, out);
         const segment = this.segment(node);
         for (let i = 0; i < out.values.length; i++) {
-          this.emit(node, out.values[i], split, offset, keyedOutputTag(tag, segment, i));
+          const t = this.stateOnly ? tag : keyedOutputTag(tag, segment, i);
+          this.emit(node, out.values[i], split, offset, t);
         }
         this.leave(out);
         return;

@@ -161,7 +161,8 @@ function assembleState(
   const finished = new Set(c.finishedTasks);
   for (const node of keyed) {
     const view: OperatorStateView = {};
-    const owner = new Map<string, number>();
+    /** State name -> key -> the subtask whose state held it last. */
+    const owner = new Map<string, Map<string, number>>();
     for (let subtask = 0; subtask < node.parallelism; subtask++) {
       let entry = c.operators[node.uid]?.[String(subtask)];
       if (entry === undefined) {
@@ -175,13 +176,24 @@ function assembleState(
         finishedFrom[`${node.uid}#${subtask}`] = last.checkpointId;
         entry = last.entry;
       }
-      mergeInto(view, KeyedProcessOperator.decode(entry.data).state, (key, name) => {
-        const other = owner.get(`${name}\u0000${key}`);
-        if (other !== undefined && other !== subtask) {
-          problems.push(`${node.uid}: key ${key} of state ${name} is in subtasks ${other} and ${subtask}`);
+      const decoded = KeyedProcessOperator.decode(entry.data).state;
+      for (const name of Object.keys(decoded)) {
+        const entries = decoded[name] as Record<string, unknown>;
+        const target = (view[name] ??= {});
+        let owners = owner.get(name);
+        if (owners === undefined) {
+          owners = new Map();
+          owner.set(name, owners);
         }
-        owner.set(`${name}\u0000${key}`, subtask);
-      });
+        for (const key of Object.keys(entries)) {
+          const other = owners.get(key);
+          if (other !== undefined && other !== subtask) {
+            problems.push(`${node.uid}: key ${key} of state ${name} is in subtasks ${other} and ${subtask}`);
+          }
+          owners.set(key, subtask);
+          target[key] = entries[key];
+        }
+      }
     }
     state[node.uid] = view;
   }
@@ -205,18 +217,4 @@ function lastReported(
 export function vertexOf(path: string): string | undefined {
   const m = /^chk-\d+\/(.+)#\d+@\d+\/[^/]*$/.exec(path);
   return m?.[1];
-}
-
-function mergeInto(
-  into: OperatorStateView,
-  from: Record<string, Record<string, unknown>>,
-  onKey: (key: string, name: string) => void,
-): void {
-  for (const [name, entries] of Object.entries(from)) {
-    const target = (into[name] ??= {});
-    for (const [key, value] of Object.entries(entries)) {
-      onKey(key, name);
-      target[key] = value;
-    }
-  }
 }
