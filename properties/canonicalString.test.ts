@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { canonicalEqual, canonicalString } from './canonicalString.ts';
 
@@ -26,4 +27,28 @@ describe('canonicalString', () => {
     const shared = { x: 1 };
     expect(canonicalString([shared, shared])).toBe('[{"x":1},{"x":1}]');
   });
+
+  test('canonicalEqual is exactly equality of canonical texts', () => {
+    const sameOrShuffled = fc.anything({ withMap: true, withSet: true, withBigInt: true, withNullPrototype: true })
+      .chain((v) => fc.oneof(fc.constant(v), fc.constant(structuredClone(v)), fc.constant(reversed(v)), fc.anything()).map((w) => [v, w] as const));
+    fc.assert(fc.property(sameOrShuffled, ([a, b]) => {
+      expect(canonicalEqual(a, b)).toBe(canonicalString(a) === canonicalString(b));
+    }), { numRuns: 500 });
+    expect(canonicalEqual({ a: 1, b: { c: [1, 2] } }, { b: { c: [1, 2] }, a: 1 })).toBe(true);
+    expect(canonicalEqual([{ x: 1 }], { 0: { x: 1 } })).toBe(false);
+    expect(canonicalEqual(Number.NaN, Number.NaN)).toBe(true);
+    expect(() => canonicalEqual({ f: () => 1 }, { f: () => 1 })).toThrow(/function/);
+    const cyclic: { self?: unknown } = {};
+    cyclic.self = cyclic;
+    expect(() => canonicalEqual(cyclic, cyclic)).toThrow(/cyclic/);
+  });
 });
+
+/** `v` with the keys of every plain object inserted in reverse order. */
+function reversed(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(reversed);
+  if (typeof v !== 'object' || v === null || v instanceof Map || v instanceof Set) return v;
+  const out: Record<string, unknown> = Object.create(Object.getPrototypeOf(v) as object | null) as Record<string, unknown>;
+  for (const k of Object.keys(v).reverse()) out[k] = reversed((v as Record<string, unknown>)[k]);
+  return out;
+}

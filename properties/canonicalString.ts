@@ -15,10 +15,54 @@ export function canonicalString(value: unknown): string {
   return write(value, new Set());
 }
 
-/** Whether `a` and `b` are equal as plain data (see {@link canonicalString}). */
+/**
+ * Whether `a` and `b` are equal as plain data: exactly `canonicalString(a) ===
+ * canonicalString(b)`, errors included. Oracles compare thousands of values per run that are
+ * mostly equal numbers and flat records, so equal values are first walked side by side without
+ * building text; anything that walk cannot decide goes to canonicalString.
+ */
 export function canonicalEqual(a: unknown, b: unknown): boolean {
-  return canonicalString(a) === canonicalString(b);
+  return sameShape(a, b, 0) || canonicalString(a) === canonicalString(b);
 }
+
+/** Nesting past which {@link sameShape} gives up (so a cycle ends in canonicalString's error). */
+const MAX_SHAPE_DEPTH = 64;
+
+/**
+ * True only if `a` and `b` certainly have the same canonical text (and canonicalString would not
+ * throw on them): equal primitives, or arrays and objects whose elements, keys (in any order)
+ * and values have the same shape. False means "not decided here": values that differ, Maps and
+ * Sets, functions, symbols, nesting deeper than {@link MAX_SHAPE_DEPTH}.
+ */
+function sameShape(a: unknown, b: unknown, depth: number): boolean {
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) {
+    return Object.is(a, b) && typeof a !== 'function' && typeof a !== 'symbol';
+  }
+  if (depth > MAX_SHAPE_DEPTH || a instanceof Map || a instanceof Set
+    || b instanceof Map || b instanceof Set) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) {
+      if (!sameShape(a[i], b[i], depth + 1)) return false;
+    }
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i] as string;
+    // As many keys on both sides, each of a's an enumerable own key of b: the same key sets.
+    if (k !== kb[i] && !isEnumerable.call(b, k)) return false;
+    if (!sameShape(ra[k], rb[k], depth + 1)) return false;
+  }
+  return true;
+}
+
+const isEnumerable = Object.prototype.propertyIsEnumerable;
 
 function primitive(value: unknown): string {
   switch (typeof value) {

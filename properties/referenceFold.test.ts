@@ -6,7 +6,8 @@ import type { AirportStats, FlightOutput } from '../sim/workloads/flights.ts';
 import { buildGeneratedJob } from '../sim/workloads/generatedJob.ts';
 import { wordcountJob, WORDCOUNT_UIDS } from '../sim/workloads/wordcount.ts';
 import type { WordCountOutput } from '../sim/workloads/wordcount.ts';
-import { referenceFold } from './referenceFold.ts';
+import { canonicalString } from './canonicalString.ts';
+import { PrefixFold, referenceFold } from './referenceFold.ts';
 
 const ids = (records: readonly { split: number; offset: number; tag: string }[]): string[] => records.map(recordIdentity);
 
@@ -20,15 +21,16 @@ describe('referenceFold on wordcount', () => {
       { word: 'the', count: 1 }, { word: 'cat', count: 1 }, { word: 'the', count: 2 }, { word: 'dog', count: 1 },
       { word: 'the', count: 3 }, { word: 'cat', count: 2 },
     ]);
-    // Splits: 0 = lines 0-1, 1 = line 2. A flatMap tags every output /i, from /0.
-    expect(ids(fold.outputs)).toEqual(['0:0/0', '0:0/1', '0:1/0', '0:1/1', '0:1/2', '1:0/0']);
+    // Splits: 0 = lines 0-1, 1 = line 2. A flatMap tags every output /<uid>.i, from .0.
+    const t = (i: number): string => `/${WORDCOUNT_UIDS.tokenize}.${i}`;
+    expect(ids(fold.outputs)).toEqual([`0:0${t(0)}`, `0:0${t(1)}`, `0:1${t(0)}`, `0:1${t(1)}`, `0:1${t(2)}`, `1:0${t(0)}`]);
     expect(fold.outputsBySink.get(WORDCOUNT_UIDS.sink)).toEqual(fold.outputs);
   });
 
   test('F(prefixes) reads only offsets below each position', () => {
     const fold = referenceFold(graph, { prefixes: new Map([[0, 1], [1, 0]]) });
     expect(fold.state[WORDCOUNT_UIDS.count]).toEqual({ count: { the: 1, cat: 1 } });
-    expect(ids(fold.outputs)).toEqual(['0:0/0', '0:0/1']);
+    expect(ids(fold.outputs)).toEqual([`0:0/${WORDCOUNT_UIDS.tokenize}.0`, `0:0/${WORDCOUNT_UIDS.tokenize}.1`]);
     expect(referenceFold(graph, { prefixes: new Map([[0, 2], [1, 1]]) })).toEqual(referenceFold(graph));
     expect(referenceFold(graph, { prefixes: new Map([[0, 0], [1, 0]])}).state)
       .toEqual({ [WORDCOUNT_UIDS.count]: {} });
@@ -95,7 +97,8 @@ describe('referenceFold on graph shapes', () => {
       ['2:0', 100], ['4:0', 10], ['4:2', 30],
     ]);
     expect(fold.outputsBySink.get('b')?.map((r) => [recordIdentity(r), r.value])).toEqual([
-      ['2:0', 10], ['2:0/1', -10], ['4:0', 1], ['4:0/1', -1], ['4:1', 2], ['4:1/1', -2], ['4:2', 3], ['4:2/1', -3],
+      ['2:0', 10], ['2:0/twice.1', -10], ['4:0', 1], ['4:0/twice.1', -1], ['4:1', 2], ['4:1/twice.1', -2], ['4:2', 3],
+      ['4:2/twice.1', -3],
     ]);
     expect(fold.outputs).toHaveLength(11);
     expect(fold.state).toEqual({ twice: { seen: { 0: [10, 2], 1: [1, 3] } } });
@@ -111,10 +114,11 @@ describe('referenceFold on graph shapes', () => {
       sourceParallelism: 1, sinkParallelism: 1, maxParallelism: 4,
     }, collectSink([]));
     const fold = referenceFold(graph);
-    // A flatMap appends /i to every output and the keyed stage appends /i from its second
-    // output on, so two multi-output stages in a row still give every record its own identity.
+    // A flatMap appends /<uid>.i to every output and the keyed stage appends /<uid>.i from its
+    // second output on, so multi-output stages in a row give every record its own identity.
+    const [fm, k] = ['/gen-0-flatMap-duplicate', '/gen-1-keyed-parity-countAndSplit'];
     expect(fold.outputs.map((r) => [recordIdentity(r), r.value])).toEqual([
-      ['0:0/0', 2], ['0:0/0/1', 1], ['0:0/1', 2], ['0:0/1/1', 1], ['0:1/0', 5], ['0:1/1', 5],
+      [`0:0${fm}.0`, 2], [`0:0${fm}.0${k}.1`, 1], [`0:0${fm}.1`, 2], [`0:0${fm}.1${k}.1`, 1], [`0:1${fm}.0`, 5], [`0:1${fm}.1`, 5],
     ]);
     expect(fold.state).toEqual({ 'gen-1-keyed-parity-countAndSplit': { n: { even: 2, odd: 2 }, total: { even: 4, odd: 10 } } });
   });
@@ -148,5 +152,42 @@ describe('referenceFold on graph shapes', () => {
       .toThrow(/source source-0 has an input edge/);
     const keyed = { ...g.nodes[1]!, spec: { kind: 'keyedProcess' as const, fn: { processElement() {} } } };
     expect(() => referenceFold({ ...g, nodes: [g.nodes[0]!, keyed] })).toThrow(/not fed by keyBy/);
+  });
+});
+
+describe('PrefixFold', () => {
+  const graph = buildGeneratedJob({
+    records: [[3, -4, 7, 10, -4, 2], [5, 6, -1, 8]],
+    stages: [
+      { kind: 'keyed', key: 3, fn: 3, parallelism: 2 }, // parity, distinct (map state)
+      { kind: 'flatMap', fn: 3, parallelism: 1, rebalance: true },
+      { kind: 'keyed', key: 0, fn: 2, parallelism: 2 }, // rem4, minMax
+      { kind: 'map', fn: 0, parallelism: 1, rebalance: false },
+    ],
+    sourceParallelism: 1, sinkParallelism: 1, maxParallelism: 4,
+  }, collectSink([]));
+  const cut = (a: number, b: number): Map<number, number> => new Map([[0, a], [1, b]]);
+
+  test('its first cut is F(prefixes) exactly, key order included', () => {
+    const state = new PrefixFold(graph).advanceTo(cut(4, 1));
+    expect(state).toEqual(referenceFold(graph, { prefixes: cut(4, 1) }).state);
+    expect(JSON.stringify(state)).toBe(JSON.stringify(referenceFold(graph, { prefixes: cut(4, 1) }).state));
+  });
+
+  test('carried over growing cuts: equals F(prefixes) canonically for a generated job', () => {
+    const fold = new PrefixFold(graph);
+    for (const [a, b] of [[0, 0], [2, 0], [2, 3], [5, 3], [6, 4]] as const) {
+      expect(fold.canAdvanceTo(cut(a, b))).toBe(true);
+      expect(canonicalString(fold.advanceTo(cut(a, b))))
+        .toBe(canonicalString(referenceFold(graph, { prefixes: cut(a, b) }).state));
+    }
+  });
+
+  test('refuses a cut behind the one read', () => {
+    const fold = new PrefixFold(graph);
+    fold.advanceTo(cut(3, 2));
+    expect(fold.canAdvanceTo(cut(2, 4))).toBe(false);
+    expect(() => fold.advanceTo(cut(2, 4))).toThrow(/behind/);
+    expect(() => new PrefixFold(graph).advanceTo(cut(7, 0))).toThrow(/must be an integer in 0..6/);
   });
 });

@@ -10,15 +10,16 @@
  * judge exactly, the result does not depend on this order.
  *
  * Identity: every input record is `(split, offset, '')`; map and filter keep the identity;
- * flatMap and keyed process outputs are tagged by {@link outputTag}. Split ids are assumed unique
- * across the job's sources (prefixes address splits by id).
+ * flatMap and keyed process outputs are tagged as the engine tags them (outputTag.ts: output i of
+ * operator `uid` appends `/<uid>.<i>`, except output 0 of a keyed process function). Split ids are
+ * assumed unique across the job's sources (prefixes address splits by id).
  *
  * Not supported (they make F ill-defined, ORACLES.md): broadcast edges and timers; both throw.
  */
 import type {
   Collector, Key, KeySelector, StreamEdge, StreamGraph, StreamNode, StreamRecord,
 } from '../engine/index.ts';
-import { outputTag } from './outputTag.ts';
+import { flatMapOutputTag, keyedOutputTag, tagSegment } from './outputTag.ts';
 import { PlainKeyedStateStore } from './PlainKeyedStateStore.ts';
 import type { OperatorStateView } from './PlainKeyedStateStore.ts';
 
@@ -58,7 +59,51 @@ export interface FoldResult {
  *   exception from a user function (a bug in the job, not a violation).
  */
 export function referenceFold(graph: StreamGraph, options: FoldOptions = {}): FoldResult {
-  return new Fold(graph, options.keep).run(options.prefixes);
+  const fold = new Fold(graph, options.keep, false);
+  fold.readTo(options.prefixes);
+  return fold.result();
+}
+
+/**
+ * F's keyed state over a growing cut of one job's input: each {@link PrefixFold.advanceTo} reads
+ * only the records between the cut read so far and the new one, so the state at every completed
+ * checkpoint of a run costs about one fold of the input instead of one fold per checkpoint.
+ * Outputs are not collected, and stages after the last keyed one do not run: the job's functions
+ * there must be pure and total (a function that throws on some record is not found here).
+ *
+ * Order: within one call, the records are read in {@link referenceFold}'s order. So the first
+ * call on a new PrefixFold yields exactly `referenceFold(graph, { prefixes }).state`, key order
+ * included. A later call reads only the new records, after all the earlier ones: a split's
+ * newer records come after every split's older ones, unlike F's order. Its state equals F's
+ * only for jobs whose keyed state does not depend on the order of records, and only up to the
+ * order of keys in the view; the caller must know the job is one of them.
+ */
+export class PrefixFold {
+  private readonly fold: Fold;
+
+  /** @throws Error for a broadcast edge (as {@link referenceFold}). */
+  constructor(graph: StreamGraph) {
+    this.fold = new Fold(graph, undefined, true);
+  }
+
+  /** Whether `prefixes` is at or past the cut read so far in every split (advanceTo can go there). */
+  canAdvanceTo(prefixes: ReadonlyMap<number, number>): boolean {
+    return this.fold.isAtOrPast(prefixes);
+  }
+
+  /**
+   * Reads every split up to `prefixes` (see the class comment for when the state equals F's) and
+   * returns the keyed state: a new view, which later calls do not change unless a keyed
+   * function changes a state value in place.
+   * @throws Error as {@link referenceFold} does, or if `prefixes` is behind the cut read so far.
+   */
+  advanceTo(prefixes: ReadonlyMap<number, number>): KeyedStateView {
+    if (!this.fold.isAtOrPast(prefixes)) {
+      throw new Error('prefix fold: a cut behind the one already read');
+    }
+    this.fold.readTo(prefixes);
+    return this.fold.state();
+  }
 }
 
 /** Where a node's records go: the target node and the edge (for its key selector). */
@@ -87,11 +132,21 @@ class Fold {
   private readonly outputs: StreamRecord[] = [];
   private readonly bySink = new Map<string, StreamRecord[]>();
   private readonly collectors: Outputs[] = [];
+  /** Node id → its tag segment `/<uid>.` (outputTag.ts), for flatMap and keyed nodes. */
+  private readonly segments: string[] = [];
+  /** Split id → offset of the next record to read (absent: 0). */
+  private readonly read = new Map<number, number>();
   private depth = 0;
 
   constructor(
     private readonly graph: StreamGraph,
     private readonly keep: ((record: StreamRecord, atSink: boolean) => boolean) | undefined,
+    /**
+     * Only the keyed state is wanted ({@link PrefixFold}): records are not passed on along edges
+     * that lead to no keyed operator, so sinks collect nothing and the functions of stages after
+     * the last keyed one do not run; output tags are not made (state does not depend on them).
+     */
+    private readonly stateOnly: boolean,
   ) {
     for (const node of graph.nodes) this.targets[node.id] = [];
     for (const edge of graph.edges) {
@@ -108,23 +163,59 @@ class Fold {
         this.stores.set(node.id, new PlainKeyedStateStore(node.uid));
       }
       if (node.spec.kind === 'sink') this.bySink.set(node.uid, []);
+      if (node.spec.kind === 'flatMap' || node.spec.kind === 'keyedProcess') {
+        this.segments[node.id] = tagSegment(node.uid);
+      }
+    }
+    if (stateOnly) {
+      const feeds = new Map<number, boolean>();
+      const feedsKeyed = (node: StreamNode): boolean => {
+        let f = feeds.get(node.id);
+        if (f === undefined) {
+          f = node.spec.kind === 'keyedProcess'
+            || (this.targets[node.id] ?? []).some((t) => feedsKeyed(t.node));
+          feeds.set(node.id, f);
+        }
+        return f;
+      };
+      for (const node of graph.nodes) {
+        this.targets[node.id] = (this.targets[node.id] ?? []).filter((t) => feedsKeyed(t.node));
+      }
     }
   }
 
-  run(prefixes: ReadonlyMap<number, number> | undefined): FoldResult {
+  /** Reads every split from where it was left up to its prefix end (all of it: no prefixes). */
+  readTo(prefixes: ReadonlyMap<number, number> | undefined): void {
     for (const node of this.graph.nodes) {
       if (node.spec.kind !== 'source') continue;
       const splits = [...node.spec.source.splits].sort((a, b) => a.id - b.id);
       for (const split of splits) {
         const end = prefixEnd(split.id, split.records.length, prefixes);
-        for (let offset = 0; offset < end; offset++) {
+        for (let offset = this.read.get(split.id) ?? 0; offset < end; offset++) {
           this.emit(node, split.records[offset], split.id, offset, '');
         }
+        this.read.set(split.id, end);
       }
     }
+  }
+
+  /** Whether every split's prefix end is at or past the offset read so far. */
+  isAtOrPast(prefixes: ReadonlyMap<number, number>): boolean {
+    for (const [id, offset] of this.read) {
+      const p = prefixes.get(id);
+      if (p === undefined || p < offset) return false;
+    }
+    return true;
+  }
+
+  state(): KeyedStateView {
     const state: KeyedStateView = {};
     for (const [id, store] of this.stores) state[this.node(id).uid] = store.view();
-    return { outputs: this.outputs, outputsBySink: this.bySink, state };
+    return state;
+  }
+
+  result(): FoldResult {
+    return { outputs: this.outputs, outputsBySink: this.bySink, state: this.state() };
   }
 
   private node(id: number): StreamNode {
@@ -157,10 +248,10 @@ class Fold {
       case 'flatMap': {
         const out = this.enter();
         spec.fn(value, out);
-        // The engine's rule: a flatMap appends `/i` to every output, so nested fan-outs never
-        // collide.
+        const segment = this.segment(node);
         for (let i = 0; i < out.values.length; i++) {
-          this.emit(node, out.values[i], split, offset, `${tag}/${i}`);
+          const t = this.stateOnly ? tag : flatMapOutputTag(tag, segment, i);
+          this.emit(node, out.values[i], split, offset, t);
         }
         this.leave(out);
         return;
@@ -170,9 +261,10 @@ class Fold {
         const ctx = this.store(node).contextFor(key);
         const out = this.enter();
         spec.fn.processElement(value, ctx, out);
-        // A keyed process function keeps the tag for output 0 (outputTag).
+        const segment = this.segment(node);
         for (let i = 0; i < out.values.length; i++) {
-          this.emit(node, out.values[i], split, offset, i === 0 ? tag : outputTag(tag, i));
+          const t = this.stateOnly ? tag : keyedOutputTag(tag, segment, i);
+          this.emit(node, out.values[i], split, offset, t);
         }
         this.leave(out);
         return;
@@ -205,6 +297,10 @@ class Fold {
   private leave(out: Outputs): void {
     out.values.length = 0;
     this.depth--;
+  }
+
+  private segment(node: StreamNode): string {
+    return this.segments[node.id] as string;
   }
 
   private store(node: StreamNode): PlainKeyedStateStore {

@@ -4,7 +4,7 @@ import type { CommittedRecord as StoreRecord } from '../../sim/SimTransactionalS
 import { AIRPORT_STATS_STATE, FLIGHTS_UIDS } from '../../sim/workloads/flights.ts';
 import type { FlightOutput } from '../../sim/workloads/flights.ts';
 import { referenceFold } from '../referenceFold.ts';
-import { twoPhaseCommitSink } from '../../engine/index.ts';
+import { collectSink, splitSource, StreamExecutionEnvironment, twoPhaseCommitSink } from '../../engine/index.ts';
 import { flightsJob } from '../../sim/workloads/flights.ts';
 import { WORD_COUNT_STATE, WORDCOUNT_UIDS, wordcountJob } from '../../sim/workloads/wordcount.ts';
 import { atLeastOnce, duplicatedInputs, duplicatesAfterKeyedState } from './atLeastOnce.ts';
@@ -101,13 +101,14 @@ describe('duplicatedInputs and foldWithDuplicates', () => {
     const graph = wordcountJob({ sink: twoPhaseCommitSink('wc'), lines: ['a b a', 'b c'], splits: 1 });
     const f0 = referenceFold(graph);
     const committed: CommittedRecord[] = f0.outputs.map((r) => ({ ...r, attempt: 0, subtask: 0 }) as CommittedRecord);
-    // Line 0 = a(/0) b(/1) a(/2): after a restore only the channel carrying "b" replayed it.
-    const b = committed.find((r) => r.offset === 0 && r.tag === '/1') as CommittedRecord;
+    // Line 0 = a(.0) b(.1) a(.2): after a restore only the channel carrying "b" replayed it.
+    const tagB = `/${WORDCOUNT_UIDS.tokenize}.1`;
+    const b = committed.find((r) => r.offset === 0 && r.tag === tagB) as CommittedRecord;
     const d = duplicatedInputs(f0.outputs, [...committed, b]);
-    expect(d).toEqual([{ split: 0, offset: 0, copies: 1, tags: new Map([['/1', 1]]) }]);
+    expect(d).toEqual([{ split: 0, offset: 0, copies: 1, tags: new Map([[tagB, 1]]) }]);
     const f = foldWithDuplicates(graph, d);
     expect(f.outputs).toHaveLength(f0.outputs.length + 1);
-    expect(f.outputs.filter((r) => r.offset === 0 && r.tag === '/1')).toHaveLength(2);
+    expect(f.outputs.filter((r) => r.offset === 0 && r.tag === tagB)).toHaveLength(2);
     const counts = f.state[WORDCOUNT_UIDS.count]?.[WORD_COUNT_STATE];
     expect(counts).toEqual({ a: 2, b: 3, c: 1 });
     // A whole copy is still a whole copy.
@@ -143,10 +144,47 @@ describe('duplicatedInputs and foldWithDuplicates', () => {
     expect(atLeastOnce(noFailovers).map((v) => v.summary)).toEqual([expect.stringMatching(/explained by no restore/)]);
   });
 
-  test('a tag F gives two outputs (two multi-output keyed stages) counts one replay as one copy', () => {
-    const expected = [
-      { split: 0, offset: 0, tag: '' }, { split: 0, offset: 0, tag: '/1' }, { split: 0, offset: 0, tag: '/1' },
-    ];
+  test('two multi-output keyed stages in a row (explore, generated, mode none, seed 84): outputs keep distinct tags', () => {
+    // 310 -> countAndSplit -> 310 and 155 -> countAndSplit -> 310, 155 (from 310) and 155 (from
+    // 155): two records of value 155 from one input record, which once shared a tag. The sink
+    // subtask holding one of them commits it at its end of input; the TaskManager then pauses
+    // past the heartbeat timeout and the failover replays everything, so exactly one of the two
+    // is committed twice (a partial copy).
+    const spec: RunSpec = {
+      version: 1, seed: 's1',
+      job: { kind: 'generated', spec: {
+        records: [[310]],
+        stages: [{ kind: 'keyed', key: 0, fn: 4, parallelism: 1 }, { kind: 'keyed', key: 5, fn: 4, parallelism: 1 }],
+        sourceParallelism: 1, sinkParallelism: 1, maxParallelism: 128,
+      } },
+      parallelism: 2, taskManagers: 1,
+      checkpoint: { mode: 'none', intervalMs: 100 },
+      restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
+      faults: [
+        { type: 'pause', host: 'taskmanager-1', when: { at: { kind: 'sink', phase: 'pre-committed', nth: 1 } }, durationMs: 24 },
+        // As explore shrank them: they draw from the run's random stream, which shapes the schedule.
+        { type: 'store-failure', probability: 0.2 }, { type: 'store-failure', probability: 0.2 },
+        { type: 'async-snapshot-failure', probability: 0.2 }, { type: 'async-snapshot-failure', probability: 0.2 },
+      ],
+      healTimeMs: 600, budgets: { maxEvents: 5_000_000, maxTimeMs: 30_000 }, overrides: [], mutations: [],
+    };
+    const result = simulate(spec);
+    expect(result.jobStatus).toBe('FINISHED');
+    expect(atLeastOnce(result)).toEqual([]);
+    const f0 = referenceFold(result.graph);
+    expect(new Set(f0.outputs.map((r) => r.tag)).size).toBe(3);
+    const d = duplicatedInputs(f0.outputs, records(result));
+    expect(d).toEqual([{ split: 0, offset: 0, copies: 1, tags: expect.any(Map) as unknown }]);
+    expect(foldWithDuplicates(result.graph, d).outputs).toHaveLength(records(result).length);
+  });
+
+  test('an identity F gives several outputs (a stream feeding two sinks) counts one replay as one copy', () => {
+    const env = new StreamExecutionEnvironment();
+    const src = env.fromSource(splitSource([{ id: 0, records: [1] }]));
+    src.sinkTo(collectSink([]), { uid: 'a' });
+    src.map((v: number) => v, { uid: 'm' }).sinkTo(collectSink([]), { uid: 'b' });
+    const expected = referenceFold(env.getStreamGraph()).outputs;
+    expect(expected.map((r) => r.tag)).toEqual(['', '']);
     const once = expected.map((r) => ({ ...r, value: 1, attempt: 0, subtask: 0 }) as CommittedRecord);
     const again = expected.map((r) => ({ ...r, value: 1, attempt: 1, subtask: 0 }) as CommittedRecord);
     expect(duplicatedInputs(expected, [...once, ...again])).toEqual([{ split: 0, offset: 0, copies: 1 }]);

@@ -132,7 +132,7 @@ export function atLeastOnce(result: RunResult, options: AtLeastOnceOptions = {})
   const expectedState = fromScratch ? sharedReferenceFold(graph).state : fold.state;
   const state = stateJudged ? compareKeyedState(expectedState, result.finalState, maxListed) : { diffs: [], diffCount: 0 };
   const sequence = sequenced === null || !stateJudged || fromScratch ? undefined
-    : checkSequences(sequenced, fold.outputs, records, maxListed);
+    : checkSequences(sequenced, graph, fold.outputs, records, maxListed);
   const flights = stateJudged && !fromScratch && graph.nodes.some((n) => n.uid === FLIGHTS_UIDS.stats)
     ? checkFlights(fold.outputs.map((r) => (r.value as FlightOutput).flightId), fold.state, records,
       maxListed)
@@ -202,9 +202,10 @@ export function duplicatedInputs(
   for (const [id, e] of seen) {
     const perCopy = count.get(id) ?? 0;
     if (perCopy === 0 || e.n <= perCopy) continue;
-    // One replay of the record produces the identity `perCopy` times (more than once when two
-    // multi-output keyed stages in a row give two outputs one tag, see outputTag), so a surplus
-    // of s takes ceil(s / perCopy) extra copies to explain.
+    // One replay of the record produces the identity `perCopy` times. Tags are collision-free on
+    // one path through the job (outputTag.ts), but a stream that feeds several operators gives
+    // every branch the record's identity (two sinks, or two branches into one sink): then
+    // perCopy > 1, and a surplus of s takes ceil(s / perCopy) extra copies to explain.
     const copies = Math.ceil((e.n - perCopy) / perCopy);
     const key = `${e.split}:${e.offset}`;
     const entry = surplus.get(key) ?? { split: e.split, offset: e.offset, tags: new Map<string, number>() };

@@ -3,7 +3,7 @@
  * operator uid → state name → String(key) → value. A key present on one side only is a diff with
  * `undefined` on the other; a state name or operator with no keys equals an absent one.
  */
-import { canonicalString } from '../canonicalString.ts';
+import { canonicalEqual } from '../canonicalString.ts';
 import type { KeyedStateView } from '../referenceFold.ts';
 
 /** One key whose state differs. */
@@ -37,17 +37,29 @@ export function compareKeyedState(
     for (const state of union(Object.keys(e), Object.keys(a))) {
       const ek = e[state] ?? {};
       const ak = a[state] ?? {};
-      for (const key of union(Object.keys(ek), Object.keys(ak))) {
+      // Keys of `expected`, then those only in `actual` (the union, without building it).
+      const eKeys = Object.keys(ek);
+      for (let i = 0; i < eKeys.length; i++) {
+        const key = eKeys[i] as string;
         const ev = ek[key];
         const av = ak[key];
-        if (canonicalString(ev) !== canonicalString(av)) {
-          diffs.push({ operator, state, key, expected: ev, actual: av });
+        if (!canonicalEqual(ev, av)) diffs.push({ operator, state, key, expected: ev, actual: av });
+      }
+      const aKeys = Object.keys(ak);
+      for (let i = 0; i < aKeys.length; i++) {
+        const key = aKeys[i] as string;
+        if (hasOwn.call(ek, key)) continue;
+        const av = ak[key];
+        if (!canonicalEqual(undefined, av)) {
+          diffs.push({ operator, state, key, expected: undefined, actual: av });
         }
       }
     }
   }
   return { diffs: diffs.slice(0, maxListed), diffCount: diffs.length };
 }
+
+const hasOwn = Object.prototype.hasOwnProperty;
 
 function union(a: readonly string[], b: readonly string[]): string[] {
   const seen = new Set(a);

@@ -10,7 +10,7 @@
  */
 import { recordIdentity } from '../../engine/index.ts';
 import type { StreamRecord } from '../../engine/index.ts';
-import { canonicalString } from '../canonicalString.ts';
+import { canonicalEqual } from '../canonicalString.ts';
 
 /** A committed sink record as the transactional store returns it. */
 export interface CommittedRecord extends StreamRecord {
@@ -62,7 +62,10 @@ export interface CompareOutputsOptions {
   readonly maxListed?: number;
 }
 
+/** The expected and committed records of one identity. */
 interface Bucket {
+  /** The first record seen with this identity (for its identity string, made only if needed). */
+  readonly first: StreamRecord;
   readonly expected: StreamRecord[];
   readonly actual: CommittedRecord[];
 }
@@ -71,24 +74,47 @@ interface Bucket {
 export function compareOutputs(options: CompareOutputsOptions): OutputComparison {
   const project = options.project ?? ((v: unknown) => v);
   const maxListed = options.maxListed ?? 100;
-  const buckets = new Map<string, Bucket>();
-  const bucket = (id: string): Bucket => {
-    let b = buckets.get(id);
-    if (b === undefined) { b = { expected: [], actual: [] }; buckets.set(id, b); }
+  // Buckets by split, then offset, then tag (the parts of recordIdentity): no identity string per
+  // record, since tags name operators and are long. Iterated in order of first appearance.
+  const index = new Map<number, Map<number, Bucket[]>>();
+  const buckets: Bucket[] = [];
+  const bucket = (r: StreamRecord): Bucket => {
+    let byOffset = index.get(r.split);
+    if (byOffset === undefined) { byOffset = new Map(); index.set(r.split, byOffset); }
+    let list = byOffset.get(r.offset);
+    if (list === undefined) { list = []; byOffset.set(r.offset, list); }
+    for (let i = 0; i < list.length; i++) {
+      const b = list[i] as Bucket;
+      if (b.first.tag === r.tag) return b;
+    }
+    const b: Bucket = { first: r, expected: [], actual: [] };
+    list.push(b);
+    buckets.push(b);
     return b;
   };
-  for (const r of options.expected) bucket(recordIdentity(r)).expected.push(r);
-  for (const r of options.actual) bucket(recordIdentity(r)).actual.push(r);
+  for (const r of options.expected) bucket(r).expected.push(r);
+  for (const r of options.actual) bucket(r).actual.push(r);
 
   const missing: MissingRecord[] = [];
   const surplus: SurplusRecord[] = [];
   const mismatches: ValueMismatch[] = [];
-  for (const [id, b] of buckets) {
+  for (const b of buckets) {
+    if (b.expected.length === 1 && b.actual.length === 1) {
+      // The common case, without the copies below: one record expected, one committed.
+      const e = b.expected[0] as StreamRecord;
+      const a = b.actual[0] as CommittedRecord;
+      if (!canonicalEqual(project(e.value), project(a.value))) {
+        const id = recordIdentity(b.first);
+        mismatches.push({ id, expected: e.value, actual: a.value, attempt: a.attempt, subtask: a.subtask });
+      }
+      continue;
+    }
+    const id = recordIdentity(b.first);
     const leftExpected = [...b.expected];
     const leftActual: CommittedRecord[] = [];
     for (const a of b.actual) {
-      const key = canonicalString(project(a.value));
-      const i = leftExpected.findIndex((e) => canonicalString(project(e.value)) === key);
+      const value = project(a.value);
+      const i = leftExpected.findIndex((e) => canonicalEqual(project(e.value), value));
       if (i >= 0) leftExpected.splice(i, 1); else leftActual.push(a);
     }
     const paired = Math.min(leftExpected.length, leftActual.length);

@@ -3,6 +3,9 @@ import type { DecodedCheckpoint } from '../../engine/index.ts';
 import type { RunResult } from '../../sim/run/RunResult.ts';
 import { twoPhaseCommitSink } from '../../engine/index.ts';
 import { FLIGHTS_UIDS, flightsJob } from '../../sim/workloads/flights.ts';
+import { RUN_SPEC_VERSION } from '../../sim/run/RunSpec.ts';
+import type { RunSpec } from '../../sim/run/RunSpec.ts';
+import { simulate } from '../../sim/run/simulate.ts';
 import { clusterRunResult } from './testing/clusterRunResult.ts';
 import { consistentCut, vertexOf } from './consistentCut.ts';
 import { splitPositions, splitSizes } from './splitPositions.ts';
@@ -80,6 +83,48 @@ describe('oracle 1: consistent cut', () => {
     });
     const [w] = consistentCut(twice);
     expect((w?.details as { problems: string[] }).problems.join('\n')).toMatch(/is in subtasks 0 and 1/);
+  });
+
+  test('generated jobs (fold carried from cut to cut) are judged as with a fold per cut', () => {
+    // Two keyed stages with map state (distinct) and a min/max pair; negative values, so the map
+    // state's keys keep their insertion order, which differs between the carried fold and F.
+    const values = Array.from({ length: 120 }, (_x, i) => -((i * 7) % 50) - 1);
+    const spec: RunSpec = {
+      version: RUN_SPEC_VERSION,
+      seed: 'carried',
+      job: { kind: 'generated', spec: {
+        records: [values.slice(0, 40), values.slice(40, 80), values.slice(80)],
+        stages: [
+          { kind: 'keyed', key: 4, fn: 3, parallelism: 2 },
+          { kind: 'flatMap', fn: 3, parallelism: 2, rebalance: false },
+          { kind: 'keyed', key: 2, fn: 2, parallelism: 2 },
+        ],
+        sourceParallelism: 2, sinkParallelism: 2, maxParallelism: 8,
+      } },
+      parallelism: 2,
+      costsMs: { 'gen-source': 2 },
+      checkpoint: { mode: 'aligned', intervalMs: 10 },
+      restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
+      faults: [{ type: 'crash', host: 'taskmanager-1', when: { atMs: 50 }, downMs: 20 }],
+      healTimeMs: 100,
+      budgets: { maxEvents: 5_000_000, maxTimeMs: 30_000 },
+      overrides: [],
+      mutations: [],
+    };
+    const r = simulate(spec);
+    expect(r.jobStatus).toBe('FINISHED');
+    expect(r.checkpoints.completed.length).toBeGreaterThanOrEqual(3);
+    // The same run, said to be another job: every cut folded afresh, in F's order.
+    const fresh = (x: RunResult): RunResult => doctor(x, { spec: { ...x.spec, job: { kind: 'wordcount' } } });
+    expect(consistentCut(r)).toEqual([]);
+    // Checkpoint 1 cuts the input after a partial cut (the fold was carried); its diff lists the
+    // map state in F's insertion order.
+    const uid = 'gen-0-keyed-constant-distinct';
+    const old = r.checkpoints.completed[0] as DecodedCheckpoint;
+    const doctored = change(r, 1, (c) => ({ ...c, operators: { ...c.operators, [uid]: old.operators[uid] ?? {} } }));
+    const violations = consistentCut(doctored);
+    expect(violations).toHaveLength(1);
+    expect(JSON.stringify(violations)).toBe(JSON.stringify(consistentCut(fresh(doctored))));
   });
 
   test('vertexOf reads state file paths', () => {

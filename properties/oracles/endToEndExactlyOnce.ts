@@ -106,7 +106,7 @@ export function endToEndExactlyOnce(input: EndToEndInput): EndToEndVerdict {
   const state = compareKeyedState(fold.state, input.finalState, maxListed);
   const sequence = sequenced === null
     ? undefined
-    : checkSequences(sequenced, expected, input.committed, maxListed);
+    : checkSequences(sequenced, input.graph, expected, input.committed, maxListed);
   const isFlights = input.flights ?? hasUid(input.graph, FLIGHTS_UIDS.stats);
   const flights = isFlights
     ? checkFlights(

@@ -60,6 +60,8 @@ export function protocolInvariants(result: RunResult, options: ProtocolOptions =
   const discardedAfter = new Map<number, number[]>();
   const abortedByTask = new Set<string>();
   for (const e of result.trace) {
+    // Only checkpoint events and marks are judged; most of a trace is neither.
+    if (e.type !== 'mark' && !e.type.startsWith('checkpoint.')) continue;
     const id = Number(e.attrs['checkpointId']);
     switch (e.type) {
       case 'checkpoint.plan': {

@@ -5,8 +5,8 @@
  * one split they increase with the offset (then the tag, in emission order).
  */
 import { recordIdentity } from '../../engine/index.ts';
-import type { StreamRecord } from '../../engine/index.ts';
-import { compareTags } from '../outputTag.ts';
+import type { StreamGraph, StreamRecord } from '../../engine/index.ts';
+import { compareTags, operatorRanks } from '../outputTag.ts';
 import type { CommittedRecord } from './compareOutputs.ts';
 
 /** How to read a sequenced output. */
@@ -51,9 +51,13 @@ export interface SequenceReport {
   readonly orderViolationCount: number;
 }
 
-/** Checks per-key numbering of `actual` against the per-key counts of `expected`. */
+/**
+ * Checks per-key numbering of `actual` against the per-key counts of `expected`; `graph` (the
+ * job) orders the outputs of one input record by their tags.
+ */
 export function checkSequences(
   spec: SequencedOutput,
+  graph: StreamGraph,
   expected: readonly StreamRecord[],
   actual: readonly CommittedRecord[],
   maxListed = 100,
@@ -84,7 +88,7 @@ export function checkSequences(
       problems.push({ key, n: size, missing, duplicated, unexpected });
     }
   }
-  const order = orderViolations(spec, actual);
+  const order = orderViolations(spec, actual, operatorRanks(graph));
   return {
     name: spec.name,
     problems: problems.slice(0, maxListed),
@@ -97,6 +101,7 @@ export function checkSequences(
 function orderViolations(
   spec: SequencedOutput,
   actual: readonly CommittedRecord[],
+  ranks: ReadonlyMap<string, number>,
 ): SequenceOrderViolation[] {
   const groups = new Map<string, CommittedRecord[]>();
   for (const r of actual) {
@@ -107,7 +112,7 @@ function orderViolations(
   }
   const out: SequenceOrderViolation[] = [];
   for (const list of groups.values()) {
-    list.sort((a, b) => a.offset - b.offset || compareTags(a.tag, b.tag));
+    list.sort((a, b) => a.offset - b.offset || compareTags(a.tag, b.tag, ranks));
     for (let i = 1; i < list.length; i++) {
       const prev = list[i - 1] as CommittedRecord;
       const cur = list[i] as CommittedRecord;

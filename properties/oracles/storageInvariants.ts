@@ -19,6 +19,7 @@
 import type { DecodedCheckpoint } from '../../engine/index.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import { faultsTouching } from './faultsTouching.ts';
+import type { TouchedByFaults } from './faultsTouching.ts';
 
 /** Options of {@link storageInvariants}. */
 export interface StorageOptions {
@@ -69,8 +70,11 @@ export function storageInvariants(result: RunResult, options: StorageOptions = {
   if (result.jobEndMs === undefined) return violations;
 
   const referenced = new Set(retained.flatMap(checkpointFiles));
-  const touched = faultsTouching(result.trace);
-  const leaked = result.objectStorePaths.filter((p) => !referenced.has(p) && !touched.file(p)
+  // Read the faults from the trace only if something is left to explain (a FINISHED job
+  // usually leaves an empty store and no transactions).
+  let faults: TouchedByFaults | undefined;
+  const touched = (): TouchedByFaults => (faults ??= faultsTouching(result.trace));
+  const leaked = result.objectStorePaths.filter((p) => !referenced.has(p) && !touched().file(p)
     && (deleting.get(p) ?? 0) <= 0);
   if (leaked.length > 0) {
     violations.push({
@@ -86,7 +90,7 @@ export function storageInvariants(result: RunResult, options: StorageOptions = {
       timeMs: endMs,
     });
   }
-  const lingering = result.lingeringTransactions.filter((t) => !touched.transaction(t));
+  const lingering = result.lingeringTransactions.filter((t) => !touched().transaction(t));
   if (lingering.length > 0) {
     violations.push({
       property: 'storage-invariants',

@@ -1,7 +1,8 @@
 /**
  * Applies a FlatMapFunction: any number of outputs per input. The i-th output (from 0) keeps the
- * input's split and offset and gets the tag `${input.tag}/${i}`, so every output of a job has a
- * distinct identity and nested flatMaps stay distinguishable (`/2/0`).
+ * input's split and offset and gets the tag `<input tag>/<uid>.<i>` (see {@link tagSegment}), so
+ * every output of a job has a distinct identity, however multi-output stages follow each other
+ * (`/words.2/chars.0`).
  *
  * @see org.apache.flink.streaming.api.operators.StreamFlatMap
  *
@@ -11,19 +12,36 @@ import type { Collector, FlatMapFunction } from '../api/functions.ts';
 import type { StreamRecord } from '../api/StreamRecord.ts';
 import { AbstractStreamOperator } from './AbstractStreamOperator.ts';
 
+/**
+ * The tag segment an operator gives an output it adds, without the output's index: `/<uid>.`,
+ * with `%` and `/` of the uid written `%25` and `%2F`. The output tagged `<input tag><segment><i>`
+ * names the operator and the output: two different paths through a job never end in one tag,
+ * since the first operator where they part writes a different segment (or one path none), and a
+ * segment never spans a `/` of the uid. Used by flatMap (every output) and keyed process
+ * functions (every output after the first).
+ */
+export function tagSegment(uid: string): string {
+  return `/${uid.replace(/%/g, '%25').replace(/\//g, '%2F')}.`;
+}
+
 /** The flatMap operator; see the file comment. */
 export class FlatMapOperator extends AbstractStreamOperator {
+  /** {@link tagSegment} of this operator, made once (it is in every output's tag). */
+  private readonly segment: string;
+
   constructor(uid: string, private readonly fn: FlatMapFunction<unknown, unknown>) {
     super(uid);
+    this.segment = tagSegment(uid);
   }
 
-  /** Runs `fn` on the value; each collected value is emitted at once with tag `<tag>/<i>`. */
+  /** Runs `fn` on the value; each collected value is emitted at once with tag `<tag>/<uid>.<i>`. */
   processElement(record: StreamRecord): void {
     let i = 0;
+    const prefix = record.tag + this.segment;
     const out: Collector<unknown> = {
       collect: (value) => {
         this.output.collect(
-          { value, split: record.split, offset: record.offset, tag: `${record.tag}/${i}` });
+          { value, split: record.split, offset: record.offset, tag: `${prefix}${i}` });
         i++;
       },
     };

@@ -60,14 +60,14 @@ const rec = (word: string, n: number, offset = 0): StreamRecord => (
   { value: { word, n }, split: 3, offset, tag: '/1' });
 
 describe('KeyedProcessOperator', () => {
-  test('keeps value, list and map state per key; outputs keep the identity, further ones append /i',
+  test('keeps value, list and map state per key; outputs keep the identity, further ones append /<uid>.i',
     () => {
     const { op, out } = create(counter);
     op.processElement(rec('a', 1, 0));
     op.processElement(rec('b', 2, 1));
     op.processElement(rec('a', -3, 2));
     expect(out.values()).toEqual(['a=1', 'b=1', 'a=2', 'a negative']);
-    expect(out.records.map(recordIdentity)).toEqual(['3:0/1', '3:1/1', '3:2/1', '3:2/1/1']);
+    expect(out.records.map(recordIdentity)).toEqual(['3:0/1', '3:1/1', '3:2/1', '3:2/1/count.1']);
     const decoded = KeyedProcessOperator.decode(op.snapshotState(1).data);
     expect(decoded.state).toEqual({
       count: { a: 2, b: 1 }, seen: { a: [1, -3], b: [2] }, last: { a: { n: -3 }, b: { n: 2 } },
@@ -119,7 +119,7 @@ describe('KeyedProcessOperator', () => {
     advanceTo(env, 10_000);
     expect(out.values()).toEqual(['a@5', 'b@7', 'b again', 'a@7']);
     expect(out.records.map(recordIdentity)).toEqual(
-      ['-1:5timer', '-1:7timer', '-1:7timer/1', '-1:7timer']);
+      ['-1:5timer', '-1:7timer', '-1:7timer/count.1', '-1:7timer']);
     expect(env.scheduler.numPendingTimers()).toBe(0);
     op.checkInvariants();
   });

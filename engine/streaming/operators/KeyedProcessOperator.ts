@@ -12,8 +12,9 @@
  * registrations are rounded to whole microseconds.
  *
  * Output identity: outputs of a record keep its split and offset; the first output keeps its tag
- * and the i-th further one (i ≥ 1) gets `${tag}/${i}`. Outputs of a timer carry split -1, offset
- * = the timer's time in milliseconds, and tag `timer` (then `timer/1`, `timer/2`, ...).
+ * and the i-th further one (i ≥ 1) gets `<tag>/<uid>.<i>` (FlatMapOperator's tagSegment), so
+ * multi-output stages in a row never give two records one tag. Outputs of a timer carry split -1,
+ * offset = the timer's time in milliseconds, and tag `timer` (then `timer/<uid>.1`, ...).
  *
  * @see org.apache.flink.streaming.api.operators.KeyedProcessOperator,
  *      org.apache.flink.streaming.api.operators.InternalTimerServiceImpl
@@ -30,6 +31,7 @@ import type {
 } from '../api/functions.ts';
 import type { StreamRecord } from '../api/StreamRecord.ts';
 import { AbstractStreamOperator } from './AbstractStreamOperator.ts';
+import { tagSegment } from './FlatMapOperator.ts';
 import {
   decodeKeyedState, operatorSubtaskState, readRestoredState,
 } from './OperatorSubtaskState.ts';
@@ -74,7 +76,7 @@ export class KeyedProcessOperator extends AbstractStreamOperator {
       maxParallelism: ctx.maxParallelism,
     });
     this.keyedContext = this.createKeyedContext();
-    this.recordCollector = new IdentityCollector(() => this.output);
+    this.recordCollector = new IdentityCollector(options.uid, () => this.output);
   }
 
   /**
@@ -155,7 +157,7 @@ export class KeyedProcessOperator extends AbstractStreamOperator {
       this.backend.setCurrentKey(timer.key);
       const timestampMs = timer.timestampUs / 1000;
       onTimer?.call(this.fn, timestampMs, this.keyedContext,
-        new IdentityCollector(() => this.output).reset(-1, timestampMs, 'timer'));
+        new IdentityCollector(this.uid, () => this.output).reset(-1, timestampMs, 'timer'));
     }
     this.rescheduleWakeUp();
   }
@@ -209,15 +211,19 @@ export class KeyedProcessOperator extends AbstractStreamOperator {
 
 /**
  * The collector of one input or timer: output i keeps the identity (split, offset); the first
- * keeps `tag`, the i-th further one gets `${tag}/${i}`.
+ * keeps `tag`, the i-th further one gets `<tag>/<uid>.<i>`.
  */
 class IdentityCollector implements Collector<unknown> {
   private split = 0;
   private offset = 0;
   private tag = '';
   private i = 0;
+  /** The operator's tag segment `/<uid>.` (tagSegment), made once. */
+  private readonly segment: string;
 
-  constructor(private readonly output: () => Output) {}
+  constructor(uid: string, private readonly output: () => Output) {
+    this.segment = tagSegment(uid);
+  }
 
   /** Starts the outputs of a new input (or timer); returns this collector. */
   reset(split: number, offset: number, tag: string): this {
@@ -231,7 +237,8 @@ class IdentityCollector implements Collector<unknown> {
   collect(value: unknown): void {
     const i = this.i++;
     this.output().collect({
-      value, split: this.split, offset: this.offset, tag: i === 0 ? this.tag : `${this.tag}/${i}`,
+      value, split: this.split, offset: this.offset,
+      tag: i === 0 ? this.tag : `${this.tag}${this.segment}${i}`,
     });
   }
 }
