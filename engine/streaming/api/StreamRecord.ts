@@ -15,7 +15,10 @@ export interface StreamRecord<T = unknown> {
   readonly split: number;
   /** The offset of the input record within its split, counted from 0. */
   readonly offset: number;
-  /** `''`, or `/i` segments for the i-th output of a flatMap (nested stages append). */
+  /**
+   * `''`, or one `/<uid>.<i>` segment per multi-output stage that gave the record an output of
+   * its own (a flatMap's every output, a keyed process function's outputs i >= 1; uid escaped).
+   */
   readonly tag: string;
 }
 

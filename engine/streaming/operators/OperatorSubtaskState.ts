@@ -84,7 +84,8 @@ export function decodeKeyedState(
   const timers: TimerJson[] = [];
   for (const piece of state.managedKeyedState) {
     for (const [name, entries] of Object.entries(piece.decode())) {
-      out[name] = { ...(out[name] ?? {}), ...entries };
+      // Into one fresh object per state: spreading would re-copy it for every piece.
+      Object.assign((out[name] ??= {}), entries);
     }
     timers.push(...piece.decodeTimers());
   }
