@@ -158,16 +158,47 @@ function baselineOnce(): number {
   return flights.length / seconds;
 }
 
-/** Runs all three, each the median of 5 repetitions after a warm-up. */
+/**
+ * Warm-up runs before anything is measured. One run was not enough: V8 needs a few runs of each
+ * pipeline to reach its optimized code (measured: the engine's first 4 runs of the flights job
+ * and the baseline's first 10 or so are up to 10x slower), so a single warm-up left both figures,
+ * and their ratio, at the mercy of when compilation happened to finish.
+ */
+const WARM_UP = Object.freeze({ engine: 6, checkpointed: 6, baseline: 20 });
+
+/**
+ * Baseline runs per measured sample. One baseline run takes about 5 ms, short enough for a
+ * single young-generation collection to move it by a fifth; a sample of several runs (about as
+ * long as one engine run) averages those out.
+ */
+const BASELINE_RUNS_PER_SAMPLE = 8;
+
+/** One baseline sample: records per second over {@link BASELINE_RUNS_PER_SAMPLE} runs. */
+function baselineSample(): number {
+  let seconds = 0;
+  let records = 0;
+  for (let i = 0; i < BASELINE_RUNS_PER_SAMPLE; i++) {
+    const rate = baselineOnce();
+    const n = ALL_FLIGHTS.to - ALL_FLIGHTS.from;
+    records += n;
+    seconds += n / rate;
+  }
+  return records / seconds;
+}
+
+/** Measured repetitions of each figure (their median is reported). */
+const REPETITIONS = 7;
+
+/** Runs all three, each the median of {@link REPETITIONS} repetitions after {@link WARM_UP}. */
 export function benchEngine(): EngineBenchResult {
-  engineOnce();
-  engineOnce(true);
-  baselineOnce();
-  const runs = Array.from({ length: 5 }, () => engineOnce());
+  for (let i = 0; i < WARM_UP.engine; i++) engineOnce();
+  for (let i = 0; i < WARM_UP.checkpointed; i++) engineOnce(true);
+  for (let i = 0; i < WARM_UP.baseline; i++) baselineOnce();
+  const runs = Array.from({ length: REPETITIONS }, () => engineOnce());
   const recordsPerSec = median(runs.map((r) => r.records / r.seconds));
   const eventsPerSec = median(runs.map((r) => r.events / r.seconds));
-  const baselineRecordsPerSec = median(Array.from({ length: 5 }, () => baselineOnce()));
-  const checkpointed = Array.from({ length: 5 }, () => engineOnce(true));
+  const baselineRecordsPerSec = median(Array.from({ length: REPETITIONS }, () => baselineSample()));
+  const checkpointed = Array.from({ length: REPETITIONS }, () => engineOnce(true));
   const checkpointedRecordsPerSec = median(checkpointed.map((r) => r.records / r.seconds));
   return {
     recordsPerSec, eventsPerSec, baselineRecordsPerSec, ratio: recordsPerSec / baselineRecordsPerSec,
