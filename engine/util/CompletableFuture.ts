@@ -9,6 +9,7 @@
  * Invariants: completes at most once; callbacks run exactly once each, in registration order.
  */
 import type { Executor } from '../api/Executor.ts';
+import { ExpectedError } from './ExpectedError.ts';
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 type Listener<T> = (outcome: Outcome<T>) => void;
@@ -250,8 +251,8 @@ export class CompletableFuture<T> {
   }
 }
 
-/** The failure of a cancelled future. */
-export class CancellationError extends Error {
+/** The failure of a cancelled future (an expected outcome: no stack trace). */
+export class CancellationError extends ExpectedError {
   override readonly name = 'CancellationError';
   constructor(message = 'cancelled') {
     super(message);
