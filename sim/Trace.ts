@@ -48,6 +48,21 @@ export interface SubscribeOptions {
 
 const EMPTY: TraceAttrs = Object.freeze({});
 
+/** What {@link Trace.record} keeps per event type to hash and route events cheaply. */
+interface EventShape {
+  readonly typeHash: number;
+  /** Attribute names in first-seen order, and their string hashes. */
+  readonly keys: string[];
+  readonly keyHashes: number[];
+  /** Per attribute name: its last string value and that value's hash. */
+  readonly lastValues: (string | undefined)[];
+  readonly lastValueHashes: number[];
+  /** `watched` holds for this subscription version. */
+  watchedVersion: number;
+  /** Whether some subscription may want events of this type. */
+  watched: boolean;
+}
+
 export class Trace {
   private readonly stored: TraceEvent[] = [];
   private readonly hasher = new TraceHash();
@@ -60,10 +75,15 @@ export class Trace {
   private nextSubscription = 0;
   private count = 0;
   /**
-   * Per event type: its string hash and the attribute names first seen with it, with their
-   * string hashes (see {@link record}).
+   * Per event type: its string hash, the attribute names first seen with it with their string
+   * hashes and last string values (see {@link record}), and whether a subscription watches it.
    */
-  private readonly shapes = new Map<string, { typeHash: number; keys: string[]; keyHashes: number[] }>();
+  private readonly shapes = new Map<string, EventShape>();
+  /** Grows whenever a subscription is made or removed (shapes cache whether theirs is watched). */
+  private subscriptionVersion = 0;
+  /** One-entry cache of the last event host's hash (hosts repeat a lot). */
+  private lastHost: string | undefined = undefined;
+  private lastHostHash = 0;
   /** One-entry cache of the last task label's hash (labels repeat a lot). */
   private lastLabel = '';
   private lastLabelHash = 0;
@@ -111,13 +131,21 @@ export class Trace {
     const timeUs = this.clock.nowUs;
     const h = this.hasher;
     h.number(timeUs);
-    h.string(host);
+    if (host !== this.lastHost) {
+      this.lastHost = host;
+      this.lastHostHash = h.stringHash(host);
+    }
+    h.word(this.lastHostHash);
     // The hash folds the type and every attribute name as their string hashes. Events of one
     // type nearly always carry the same names in the same order, so the names' hashes are kept
-    // per type and a name is looked up in the hasher's cache only when it differs.
+    // per type and a name is looked up in the hasher's cache only when it differs; so is each
+    // name's last string value (an address, a task, a path repeats from one event to the next).
     let shape = this.shapes.get(type);
     if (shape === undefined) {
-      shape = { typeHash: h.stringHash(type), keys: [], keyHashes: [] };
+      shape = {
+        typeHash: h.stringHash(type), keys: [], keyHashes: [], lastValues: [], lastValueHashes: [],
+        watchedVersion: -1, watched: false,
+      };
       this.shapes.set(type, shape);
     }
     h.word(shape.typeHash);
@@ -125,25 +153,45 @@ export class Trace {
     let i = 0;
     for (const k in attrs) {
       let kh: number;
-      if (i < keys.length && keys[i] === k) {
+      const own = i < keys.length && keys[i] === k;
+      if (own) {
         kh = shape.keyHashes[i] as number;
       } else {
         kh = h.stringHash(k);
         if (i === keys.length) {
           keys.push(k);
           shape.keyHashes.push(kh);
+          shape.lastValues.push(undefined);
+          shape.lastValueHashes.push(0);
         }
       }
-      i++;
       h.word(kh);
       const v = attrs[k];
-      if (typeof v === 'number') h.number(v);
-      else if (typeof v === 'string') h.string(v);
-      else h.word(v === true ? 1 : v === false ? 2 : 3);
+      if (typeof v === 'number') {
+        h.number(v);
+      } else if (typeof v === 'string') {
+        if (!own) {
+          h.string(v);
+        } else if (v === shape.lastValues[i]) {
+          h.word(shape.lastValueHashes[i] as number);
+        } else {
+          const vh = h.stringHash(v);
+          shape.lastValues[i] = v;
+          shape.lastValueHashes[i] = vh;
+          h.word(vh);
+        }
+      } else {
+        h.word(v === true ? 1 : v === false ? 2 : 3);
+      }
+      i++;
     }
     const limit = this.options.limit;
     const keep = limit === undefined || this.stored.length < limit;
-    const watched = this.untypedSubscriptions > 0 || this.typedSubscriptions.has(type);
+    if (shape.watchedVersion !== this.subscriptionVersion) {
+      shape.watchedVersion = this.subscriptionVersion;
+      shape.watched = this.untypedSubscriptions > 0 || this.typedSubscriptions.has(type);
+    }
+    const watched = shape.watched;
     if (!keep && !watched) return;
     const event: TraceEvent = { seq, timeUs, host, type, attrs };
     if (keep) this.stored.push(event);
@@ -207,6 +255,7 @@ export class Trace {
 
   /** Keeps the counts that let {@link record} skip events nobody watches. */
   private countSubscription(sub: Subscription, delta: 1 | -1): void {
+    this.subscriptionVersion++;
     if (sub.types === undefined) {
       this.untypedSubscriptions += delta;
       return;
