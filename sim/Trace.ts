@@ -48,6 +48,9 @@ export interface SubscribeOptions {
 
 const EMPTY: TraceAttrs = Object.freeze({});
 
+/** How many hosts' hashes {@link Trace} keeps at hand (more hosts use the hasher's cache). */
+const MAX_CACHED_HOSTS = 8;
+
 /** What {@link Trace.record} keeps per event type to hash and route events cheaply. */
 interface EventShape {
   readonly typeHash: number;
@@ -81,12 +84,9 @@ export class Trace {
   private readonly shapes = new Map<string, EventShape>();
   /** Grows whenever a subscription is made or removed (shapes cache whether theirs is watched). */
   private subscriptionVersion = 0;
-  /** One-entry cache of the last event host's hash (hosts repeat a lot). */
-  private lastHost: string | undefined = undefined;
-  private lastHostHash = 0;
-  /** One-entry cache of the last task label's hash (labels repeat a lot). */
-  private lastLabel = '';
-  private lastLabelHash = 0;
+  /** The hosts seen so far (a world has a handful) and their string hashes, see {@link hostHash}. */
+  private readonly hosts: string[] = [];
+  private readonly hostHashes: number[] = [];
   /** Actions queued by subscriptions, run by the World after the current task. */
   readonly pendingActions: (() => void)[] = [];
 
@@ -131,11 +131,7 @@ export class Trace {
     const timeUs = this.clock.nowUs;
     const h = this.hasher;
     h.number(timeUs);
-    if (host !== this.lastHost) {
-      this.lastHost = host;
-      this.lastHostHash = h.stringHash(host);
-    }
-    h.word(this.lastHostHash);
+    h.word(this.hostHash(host));
     // The hash folds the type and every attribute name as their string hashes. Events of one
     // type nearly always carry the same names in the same order, so the names' hashes are kept
     // per type and a name is looked up in the hasher's cache only when it differs; so is each
@@ -198,6 +194,21 @@ export class Trace {
     if (watched) this.notify(event);
   }
 
+  /**
+   * The string hash of `host`. A world has a handful of hosts, and comparing with each (the same
+   * string objects recur, so mostly by identity) is cheaper than a lookup in the hasher's map.
+   */
+  private hostHash(host: string): number {
+    const hosts = this.hosts;
+    for (let i = 0; i < hosts.length; i++) if (hosts[i] === host) return this.hostHashes[i] as number;
+    const hash = this.hasher.stringHash(host);
+    if (hosts.length < MAX_CACHED_HOSTS) {
+      hosts.push(host);
+      this.hostHashes.push(hash);
+    }
+    return hash;
+  }
+
   /** Records mark `name` (an event of type `mark`) and counts it. */
   mark(host: string, name: string, attrs: TraceAttrs = EMPTY): void {
     this.markCounts.set(name, (this.markCounts.get(name) ?? 0) + 1);
@@ -206,18 +217,15 @@ export class Trace {
 
   /**
    * Folds one executor task into the hash (and stores it when `storeTasks` is on).
-   * `executorHash` is the executor name's string hash.
+   * `executorHash` and `labelHash` are the executor name's and the label's string hashes
+   * ({@link TraceHash.stringHash}; the executor keeps them, as its labels repeat).
    */
-  task(executorName: string, executorHash: number, label: string): void {
+  task(executorName: string, executorHash: number, label: string, labelHash: number): void {
     this.count++;
     const h = this.hasher;
     h.number(this.clock.nowUs);
     h.word(executorHash);
-    if (label !== this.lastLabel) {
-      this.lastLabel = label;
-      this.lastLabelHash = h.stringHash(label);
-    }
-    h.word(this.lastLabelHash);
+    h.word(labelHash);
     if (this.options.storeTasks === true) {
       const limit = this.options.limit;
       if (limit === undefined || this.stored.length < limit) {
