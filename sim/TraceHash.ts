@@ -8,7 +8,7 @@
 const FNV_PRIME = 16777619;
 const TWO_32 = 4294967296;
 /** Slots of the string-hash cache in front of the map, minus one (a power of two minus one). */
-const RECENT_MASK = 1023;
+const RECENT_MASK = 511;
 
 export class TraceHash {
   private h1 = 0x811c9dc5;
