@@ -48,6 +48,9 @@ export interface SubscribeOptions {
 
 const EMPTY: TraceAttrs = Object.freeze({});
 
+/** Slots per stored event in {@link Trace}'s flat store. */
+const RECORD_FIELDS = 5;
+
 /** How many hosts' hashes {@link Trace} keeps at hand (more hosts use the hasher's cache). */
 const MAX_CACHED_HOSTS = 8;
 
@@ -67,7 +70,14 @@ interface EventShape {
 }
 
 export class Trace {
-  private readonly stored: TraceEvent[] = [];
+  // Stored events are kept flat (RECORD_FIELDS slots per event: seq, timeUs, host, type, attrs)
+  // and become TraceEvent objects only when `events` is read, normally once, at the end of the
+  // run: thousands of small objects that live as long as the run are what the young-generation
+  // collector copies at every scavenge during it; one flat array is cheap to keep.
+  /** The stored events not yet built as objects, flat. */
+  private readonly pending: unknown[] = [];
+  /** The stored events built as objects so far (what `events` returns). */
+  private readonly built: TraceEvent[] = [];
   private readonly hasher = new TraceHash();
   private readonly markCounts = new Map<string, number>();
   private subscriptions: Subscription[] = [];
@@ -100,9 +110,25 @@ export class Trace {
     private readonly options: { readonly limit?: number; readonly storeTasks?: boolean } = {},
   ) {}
 
-  /** The stored events (the first `limit`). */
+  /**
+   * The stored events (the first `limit`), as of now: the same array each time, extended by
+   * events recorded since the last read.
+   */
   get events(): readonly TraceEvent[] {
-    return this.stored;
+    const p = this.pending;
+    for (let i = 0; i < p.length; i += RECORD_FIELDS) {
+      this.built.push({
+        seq: p[i] as number, timeUs: p[i + 1] as number, host: p[i + 2] as string,
+        type: p[i + 3] as string, attrs: p[i + 4] as TraceAttrs,
+      });
+    }
+    p.length = 0;
+    return this.built;
+  }
+
+  /** How many events are stored. */
+  private get storedCount(): number {
+    return this.built.length + this.pending.length / RECORD_FIELDS;
   }
 
   /** How many events were recorded (stored or not). */
@@ -182,16 +208,15 @@ export class Trace {
       i++;
     }
     const limit = this.options.limit;
-    const keep = limit === undefined || this.stored.length < limit;
+    const keep = limit === undefined || this.storedCount < limit;
     if (shape.watchedVersion !== this.subscriptionVersion) {
       shape.watchedVersion = this.subscriptionVersion;
       shape.watched = this.untypedSubscriptions > 0 || this.typedSubscriptions.has(type);
     }
     const watched = shape.watched;
     if (!keep && !watched) return;
-    const event: TraceEvent = { seq, timeUs, host, type, attrs };
-    if (keep) this.stored.push(event);
-    if (watched) this.notify(event);
+    if (keep) this.pending.push(seq, timeUs, host, type, attrs);
+    if (watched) this.notify({ seq, timeUs, host, type, attrs });
   }
 
   /**
@@ -228,11 +253,9 @@ export class Trace {
     h.word(labelHash);
     if (this.options.storeTasks === true) {
       const limit = this.options.limit;
-      if (limit === undefined || this.stored.length < limit) {
-        this.stored.push({
-          seq: this.count - 1, timeUs: this.clock.nowUs, host: executorName.split('/')[0] ?? '',
-          type: 'task', attrs: { executor: executorName, label },
-        });
+      if (limit === undefined || this.storedCount < limit) {
+        const host = executorName.split('/')[0] ?? '';
+        this.pending.push(this.count - 1, this.clock.nowUs, host, 'task', { executor: executorName, label });
       }
     }
   }
