@@ -48,8 +48,8 @@ export interface SubscribeOptions {
 
 const EMPTY: TraceAttrs = Object.freeze({});
 
-/** Slots per stored event in {@link Trace}'s flat store. */
-const RECORD_FIELDS = 5;
+/** Slots of {@link Trace}'s event-shape cache, minus one (a power of two minus one). */
+const SHAPE_SLOTS_MASK = 127;
 
 /** How many hosts' hashes {@link Trace} keeps at hand (more hosts use the hasher's cache). */
 const MAX_CACHED_HOSTS = 8;
@@ -70,12 +70,16 @@ interface EventShape {
 }
 
 export class Trace {
-  // Stored events are kept flat (RECORD_FIELDS slots per event: seq, timeUs, host, type, attrs)
-  // and become TraceEvent objects only when `events` is read, normally once, at the end of the
-  // run: thousands of small objects that live as long as the run are what the young-generation
-  // collector copies at every scavenge during it; one flat array is cheap to keep.
-  /** The stored events not yet built as objects, flat. */
-  private readonly pending: unknown[] = [];
+  // Stored events are kept in columns and become TraceEvent objects only when `events` is read,
+  // normally once, at the end of the run: thousands of small objects that live as long as the
+  // run are what the young-generation collector copies at every scavenge during it; a few
+  // arrays are cheap to keep.
+  /** The stored events not yet built as objects, by field. */
+  private readonly pendingSeqs: number[] = [];
+  private readonly pendingTimesUs: number[] = [];
+  private readonly pendingHosts: string[] = [];
+  private readonly pendingTypes: string[] = [];
+  private readonly pendingAttrs: TraceAttrs[] = [];
   /** The stored events built as objects so far (what `events` returns). */
   private readonly built: TraceEvent[] = [];
   private readonly hasher = new TraceHash();
@@ -92,6 +96,9 @@ export class Trace {
    * hashes and last string values (see {@link record}), and whether a subscription watches it.
    */
   private readonly shapes = new Map<string, EventShape>();
+  /** The direct-mapped cache of {@link shapeOf}: types and their shapes by slot. */
+  private readonly shapeSlotTypes: (string | undefined)[] = [];
+  private readonly shapeSlots: (EventShape | undefined)[] = [];
   /** Grows whenever a subscription is made or removed (shapes cache whether theirs is watched). */
   private subscriptionVersion = 0;
   /** The hosts seen so far (a world has a handful) and their string hashes, see {@link hostHash}. */
@@ -115,20 +122,33 @@ export class Trace {
    * events recorded since the last read.
    */
   get events(): readonly TraceEvent[] {
-    const p = this.pending;
-    for (let i = 0; i < p.length; i += RECORD_FIELDS) {
+    const seqs = this.pendingSeqs;
+    for (let i = 0; i < seqs.length; i++) {
       this.built.push({
-        seq: p[i] as number, timeUs: p[i + 1] as number, host: p[i + 2] as string,
-        type: p[i + 3] as string, attrs: p[i + 4] as TraceAttrs,
+        seq: seqs[i] as number, timeUs: this.pendingTimesUs[i] as number,
+        host: this.pendingHosts[i] as string, type: this.pendingTypes[i] as string,
+        attrs: this.pendingAttrs[i] as TraceAttrs,
       });
     }
-    p.length = 0;
+    seqs.length = 0;
+    this.pendingTimesUs.length = 0;
+    this.pendingHosts.length = 0;
+    this.pendingTypes.length = 0;
+    this.pendingAttrs.length = 0;
     return this.built;
   }
 
   /** How many events are stored. */
   private get storedCount(): number {
-    return this.built.length + this.pending.length / RECORD_FIELDS;
+    return this.built.length + this.pendingSeqs.length;
+  }
+
+  private store(seq: number, timeUs: number, host: string, type: string, attrs: TraceAttrs): void {
+    this.pendingSeqs.push(seq);
+    this.pendingTimesUs.push(timeUs);
+    this.pendingHosts.push(host);
+    this.pendingTypes.push(type);
+    this.pendingAttrs.push(attrs);
   }
 
   /** How many events were recorded (stored or not). */
@@ -162,14 +182,7 @@ export class Trace {
     // type nearly always carry the same names in the same order, so the names' hashes are kept
     // per type and a name is looked up in the hasher's cache only when it differs; so is each
     // name's last string value (an address, a task, a path repeats from one event to the next).
-    let shape = this.shapes.get(type);
-    if (shape === undefined) {
-      shape = {
-        typeHash: h.stringHash(type), keys: [], keyHashes: [], lastValues: [], lastValueHashes: [],
-        watchedVersion: -1, watched: false,
-      };
-      this.shapes.set(type, shape);
-    }
+    const shape = this.shapeOf(type);
     h.word(shape.typeHash);
     const keys = shape.keys;
     let i = 0;
@@ -215,8 +228,29 @@ export class Trace {
     }
     const watched = shape.watched;
     if (!keep && !watched) return;
-    if (keep) this.pending.push(seq, timeUs, host, type, attrs);
+    if (keep) this.store(seq, timeUs, host, type, attrs);
     if (watched) this.notify({ seq, timeUs, host, type, attrs });
+  }
+
+  /**
+   * The shape of events of `type`. Types are string literals, so a small direct-mapped cache
+   * (slot from the length and two characters) mostly answers by identity, cheaper than the map.
+   */
+  private shapeOf(type: string): EventShape {
+    const n = type.length;
+    const slot = n === 0 ? 0 : (n ^ (type.charCodeAt(n - 1) << 1) ^ (type.charCodeAt(n >> 1) << 3)) & SHAPE_SLOTS_MASK;
+    if (this.shapeSlotTypes[slot] === type) return this.shapeSlots[slot] as EventShape;
+    let shape = this.shapes.get(type);
+    if (shape === undefined) {
+      shape = {
+        typeHash: this.hasher.stringHash(type), keys: [], keyHashes: [], lastValues: [],
+        lastValueHashes: [], watchedVersion: -1, watched: false,
+      };
+      this.shapes.set(type, shape);
+    }
+    this.shapeSlotTypes[slot] = type;
+    this.shapeSlots[slot] = shape;
+    return shape;
   }
 
   /**
@@ -255,7 +289,7 @@ export class Trace {
       const limit = this.options.limit;
       if (limit === undefined || this.storedCount < limit) {
         const host = executorName.split('/')[0] ?? '';
-        this.pending.push(this.count - 1, this.clock.nowUs, host, 'task', { executor: executorName, label });
+        this.store(this.count - 1, this.clock.nowUs, host, 'task', { executor: executorName, label });
       }
     }
   }
