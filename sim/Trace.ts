@@ -70,18 +70,7 @@ interface EventShape {
 }
 
 export class Trace {
-  // Stored events are kept in columns and become TraceEvent objects only when `events` is read,
-  // normally once, at the end of the run: thousands of small objects that live as long as the
-  // run are what the young-generation collector copies at every scavenge during it; a few
-  // arrays are cheap to keep.
-  /** The stored events not yet built as objects, by field. */
-  private readonly pendingSeqs: number[] = [];
-  private readonly pendingTimesUs: number[] = [];
-  private readonly pendingHosts: string[] = [];
-  private readonly pendingTypes: string[] = [];
-  private readonly pendingAttrs: TraceAttrs[] = [];
-  /** The stored events built as objects so far (what `events` returns). */
-  private readonly built: TraceEvent[] = [];
+  private readonly stored: TraceEvent[] = [];
   private readonly hasher = new TraceHash();
   private readonly markCounts = new Map<string, number>();
   private subscriptions: Subscription[] = [];
@@ -117,38 +106,9 @@ export class Trace {
     private readonly options: { readonly limit?: number; readonly storeTasks?: boolean } = {},
   ) {}
 
-  /**
-   * The stored events (the first `limit`), as of now: the same array each time, extended by
-   * events recorded since the last read.
-   */
+  /** The stored events (the first `limit`). */
   get events(): readonly TraceEvent[] {
-    const seqs = this.pendingSeqs;
-    for (let i = 0; i < seqs.length; i++) {
-      this.built.push({
-        seq: seqs[i] as number, timeUs: this.pendingTimesUs[i] as number,
-        host: this.pendingHosts[i] as string, type: this.pendingTypes[i] as string,
-        attrs: this.pendingAttrs[i] as TraceAttrs,
-      });
-    }
-    seqs.length = 0;
-    this.pendingTimesUs.length = 0;
-    this.pendingHosts.length = 0;
-    this.pendingTypes.length = 0;
-    this.pendingAttrs.length = 0;
-    return this.built;
-  }
-
-  /** How many events are stored. */
-  private get storedCount(): number {
-    return this.built.length + this.pendingSeqs.length;
-  }
-
-  private store(seq: number, timeUs: number, host: string, type: string, attrs: TraceAttrs): void {
-    this.pendingSeqs.push(seq);
-    this.pendingTimesUs.push(timeUs);
-    this.pendingHosts.push(host);
-    this.pendingTypes.push(type);
-    this.pendingAttrs.push(attrs);
+    return this.stored;
   }
 
   /** How many events were recorded (stored or not). */
@@ -221,15 +181,16 @@ export class Trace {
       i++;
     }
     const limit = this.options.limit;
-    const keep = limit === undefined || this.storedCount < limit;
+    const keep = limit === undefined || this.stored.length < limit;
     if (shape.watchedVersion !== this.subscriptionVersion) {
       shape.watchedVersion = this.subscriptionVersion;
       shape.watched = this.untypedSubscriptions > 0 || this.typedSubscriptions.has(type);
     }
     const watched = shape.watched;
     if (!keep && !watched) return;
-    if (keep) this.store(seq, timeUs, host, type, attrs);
-    if (watched) this.notify({ seq, timeUs, host, type, attrs });
+    const event: TraceEvent = { seq, timeUs, host, type, attrs };
+    if (keep) this.stored.push(event);
+    if (watched) this.notify(event);
   }
 
   /**
@@ -238,7 +199,8 @@ export class Trace {
    */
   private shapeOf(type: string): EventShape {
     const n = type.length;
-    const slot = n === 0 ? 0 : (n ^ (type.charCodeAt(n - 1) << 1) ^ (type.charCodeAt(n >> 1) << 3)) & SHAPE_SLOTS_MASK;
+    const mix = n === 0 ? 0 : n ^ (type.charCodeAt(n - 1) << 1) ^ (type.charCodeAt(n >> 1) << 3);
+    const slot = mix & SHAPE_SLOTS_MASK;
     if (this.shapeSlotTypes[slot] === type) return this.shapeSlots[slot] as EventShape;
     let shape = this.shapes.get(type);
     if (shape === undefined) {
@@ -287,9 +249,11 @@ export class Trace {
     h.word(labelHash);
     if (this.options.storeTasks === true) {
       const limit = this.options.limit;
-      if (limit === undefined || this.storedCount < limit) {
-        const host = executorName.split('/')[0] ?? '';
-        this.store(this.count - 1, this.clock.nowUs, host, 'task', { executor: executorName, label });
+      if (limit === undefined || this.stored.length < limit) {
+        this.stored.push({
+          seq: this.count - 1, timeUs: this.clock.nowUs, host: executorName.split('/')[0] ?? '',
+          type: 'task', attrs: { executor: executorName, label },
+        });
       }
     }
   }

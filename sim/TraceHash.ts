@@ -15,7 +15,8 @@ export class TraceHash {
   private h2 = 0x9747b28c;
   private readonly stringHashes = new Map<string, number>();
   /** The direct-mapped cache of {@link stringHash}: strings and their hashes by slot. */
-  private readonly recentStrings: (string | undefined)[] = new Array<string | undefined>(RECENT_MASK + 1).fill(undefined);
+  private readonly recentStrings: (string | undefined)[] =
+    new Array<string | undefined>(RECENT_MASK + 1).fill(undefined);
   private readonly recentHashes = new Int32Array(RECENT_MASK + 1);
 
   /** Folds one 32-bit word. */

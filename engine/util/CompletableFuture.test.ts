@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { CompletableFuture } from './CompletableFuture.ts';
 
-test('callbacks run once each, in registration order, also when registered while completing', () => {
+test('callbacks run once each, in order, also when registered while completing', () => {
   const f = new CompletableFuture<number>();
   const log: string[] = [];
   f.thenApply((v) => log.push(`a${v}`));
