@@ -16,11 +16,14 @@ const v8Error = Error as unknown as { stackTraceLimit: number | undefined };
 /** An error that is an expected outcome; created without a stack trace (see the file comment). */
 export class ExpectedError extends Error {
   constructor(message?: string, options?: ErrorOptions) {
-    // The setting is read when the Error constructor runs; it is restored before anything else
-    // can throw, so no other error ever sees it.
+    // The setting is read when the Error constructor runs and restored right after it (even if
+    // reading `options` threw), so no other error ever sees it.
     const limit = v8Error.stackTraceLimit;
     v8Error.stackTraceLimit = 0;
-    super(message, options);
-    v8Error.stackTraceLimit = limit;
+    try {
+      super(message, options);
+    } finally {
+      v8Error.stackTraceLimit = limit;
+    }
   }
 }
