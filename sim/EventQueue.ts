@@ -16,17 +16,35 @@ import { assert } from '../engine/api/index.ts';
 /** Spacing of priorities inside the combined key; seq stays below it. */
 const PRIORITY_STRIDE = 2 ** 44;
 
+/**
+ * Where an entry sits in the heap: one object of one class per entry, so that the heap, which
+ * moves many entries per push and pop, writes positions through a monomorphic store. Lanes are
+ * instances of many classes (executors, timers, RPC links, data lanes, one-shots); writing a
+ * field on the lane itself at every sift step was a megamorphic store, most of the queue's cost.
+ */
+export class QueueSlot {
+  /** Position in the heap, -1 when not queued. */
+  index = -1;
+
+  constructor(readonly entry: QueueEntry) {}
+}
+
 /** Something that can sit in the queue: one lane's next event. */
 export abstract class QueueEntry {
   // The field is declared and assigned in the constructor rather than initialized as a class
   // field: one field initializer shared by every kind of lane defines properties on many
   // object shapes, which V8 does on a slow path; plain assignments stay fast, and timers and
   // one-shot entries are created per event.
-  /** Position in the heap, -1 when not queued. */
-  declare heapIndex: number;
+  /** The entry's place in the heap (read by the queue, which owns it). */
+  declare readonly slot: QueueSlot;
 
   constructor() {
-    this.heapIndex = -1;
+    (this as { slot: QueueSlot }).slot = new QueueSlot(this);
+  }
+
+  /** Position in the heap, -1 when not queued. */
+  get heapIndex(): number {
+    return this.slot.index;
   }
 
   /** Runs the lane's next event (the queue has already removed the entry). */
@@ -39,17 +57,16 @@ export const PRIORITY_SIM = 0;
 export const PRIORITY_NORMAL = 1;
 
 export class EventQueue {
-  // The heap is three parallel arrays indexed by heap position: the entries, their due times
-  // (virtual µs) and their tie-break keys (priority * 2^44 + seq). Lanes are instances of many
-  // classes (executors, timers, RPC links, data lanes, one-shots), so reading a due time off the
-  // entry itself is a megamorphic property load in V8, several times slower than reading a
-  // packed array of doubles; sifting compares only through the arrays and touches an entry
-  // just to record its new position.
-  private readonly entries: QueueEntry[] = [];
+  // The heap is three parallel arrays indexed by heap position: the entries' slots, their due
+  // times (virtual µs) and their tie-break keys (priority * 2^44 + seq). Reading a due time off
+  // an entry would be a megamorphic property load (lanes are of many classes), several times
+  // slower than reading a packed array of doubles; sifting compares only through the arrays and
+  // writes a moved entry's position into its slot, whose class is always the same.
+  private readonly slots: QueueSlot[] = [];
   private readonly dues: number[] = [];
   private readonly keys: number[] = [];
   /** Scratch space of {@link chooseAmongTies}. */
-  private readonly ties: QueueEntry[] = [];
+  private readonly ties: QueueSlot[] = [];
   private readonly tieKeys: number[] = [];
   private seq = 0;
 
@@ -58,12 +75,12 @@ export class EventQueue {
 
   /** Number of queued entries. */
   get size(): number {
-    return this.entries.length;
+    return this.slots.length;
   }
 
   /** Due time of the next entry, or +Infinity when empty. */
   peekDueUs(): number {
-    return this.entries.length === 0 ? Number.POSITIVE_INFINITY : (this.dues[0] as number);
+    return this.slots.length === 0 ? Number.POSITIVE_INFINITY : (this.dues[0] as number);
   }
 
   /**
@@ -71,23 +88,25 @@ export class EventQueue {
    * @throws AssertionError if the entry is already queued.
    */
   push(entry: QueueEntry, dueUs: number, priority: number = PRIORITY_NORMAL): void {
-    if (entry.heapIndex >= 0) assert(false, 'entry is already queued');
-    const i = this.entries.length;
-    this.entries.push(entry);
+    const slot = entry.slot;
+    if (slot.index >= 0) assert(false, 'entry is already queued');
+    const i = this.slots.length;
+    this.slots.push(slot);
     this.dues.push(dueUs);
     this.keys.push(priority * PRIORITY_STRIDE + this.seq++);
-    entry.heapIndex = i;
+    slot.index = i;
     this.siftUp(i);
   }
 
   /** Removes `entry` if queued; otherwise does nothing. */
   remove(entry: QueueEntry): void {
-    const i = entry.heapIndex;
+    const slot = entry.slot;
+    const i = slot.index;
     if (i < 0) return;
-    entry.heapIndex = -1;
-    const last = this.entries.length - 1;
+    slot.index = -1;
+    const last = this.slots.length - 1;
     if (i !== last) this.moveLastTo(i);
-    this.entries.pop();
+    this.slots.pop();
     this.dues.pop();
     this.keys.pop();
     if (i !== last) {
@@ -102,12 +121,12 @@ export class EventQueue {
    * The returned entry was due at {@link peekDueUs} as read just before.
    */
   pop(): QueueEntry | undefined {
-    const entries = this.entries;
-    if (entries.length === 0) return undefined;
-    const top = entries[0] as QueueEntry;
-    if (entries.length > 1 && this.tiesWithTop()) return this.chooseAmongTies();
+    const slots = this.slots;
+    if (slots.length === 0) return undefined;
+    const top = slots[0] as QueueSlot;
+    if (slots.length > 1 && this.tiesWithTop()) return this.chooseAmongTies();
     this.removeTop();
-    return top;
+    return top.entry;
   }
 
   /** Whether the entry after the top (one of its children) is due with it at its priority. */
@@ -131,9 +150,9 @@ export class EventQueue {
     const due = this.dues[0] as number;
     const priority = Math.floor((this.keys[0] as number) / PRIORITY_STRIDE);
     let n = 0;
-    while (this.entries.length > 0 && this.dues[0] === due
+    while (this.slots.length > 0 && this.dues[0] === due
       && Math.floor((this.keys[0] as number) / PRIORITY_STRIDE) === priority) {
-      ties[n] = this.entries[0] as QueueEntry;
+      ties[n] = this.slots[0] as QueueSlot;
       tieKeys[n] = this.keys[0] as number;
       n++;
       this.removeTop();
@@ -141,27 +160,27 @@ export class EventQueue {
     const j = this.chooseOrder(n);
     const chosen = ties[j];
     for (let i = 0; i < n; i++) {
-      if (i !== j) this.insert(ties[i] as QueueEntry, due, tieKeys[i] as number);
+      if (i !== j) this.insert(ties[i] as QueueSlot, due, tieKeys[i] as number);
     }
     if (chosen === undefined || j >= n) assert(false, `order decision out of range: ${j} of ${n}`);
-    return chosen;
+    return chosen.entry;
   }
 
-  private insert(entry: QueueEntry, dueUs: number, key: number): void {
-    const i = this.entries.length;
-    this.entries.push(entry);
+  private insert(slot: QueueSlot, dueUs: number, key: number): void {
+    const i = this.slots.length;
+    this.slots.push(slot);
     this.dues.push(dueUs);
     this.keys.push(key);
-    entry.heapIndex = i;
+    slot.index = i;
     this.siftUp(i);
   }
 
   private removeTop(): void {
-    const entries = this.entries;
-    (entries[0] as QueueEntry).heapIndex = -1;
-    const last = entries.length - 1;
+    const slots = this.slots;
+    (slots[0] as QueueSlot).index = -1;
+    const last = slots.length - 1;
     if (last > 0) this.moveLastTo(0);
-    entries.pop();
+    slots.pop();
     this.dues.pop();
     this.keys.pop();
     if (last > 1) this.siftDown(0);
@@ -169,12 +188,12 @@ export class EventQueue {
 
   /** Copies the last heap slot over slot `i` (the caller then drops the last slot). */
   private moveLastTo(i: number): void {
-    const last = this.entries.length - 1;
-    const e = this.entries[last] as QueueEntry;
-    this.entries[i] = e;
+    const last = this.slots.length - 1;
+    const e = this.slots[last] as QueueSlot;
+    this.slots[i] = e;
     this.dues[i] = this.dues[last] as number;
     this.keys[i] = this.keys[last] as number;
-    e.heapIndex = i;
+    e.index = i;
   }
 
   // The sift functions take a position only: keys above 2^31 are doubles, and passing doubles
@@ -182,10 +201,10 @@ export class EventQueue {
 
   /** Moves the entry at `start` up to its place. */
   private siftUp(start: number): void {
-    const entries = this.entries;
+    const slots = this.slots;
     const dues = this.dues;
     const keys = this.keys;
-    const e = entries[start] as QueueEntry;
+    const e = slots[start] as QueueSlot;
     const due = dues[start] as number;
     const key = keys[start] as number;
     let i = start;
@@ -193,27 +212,27 @@ export class EventQueue {
       const p = (i - 1) >> 1;
       const pd = dues[p] as number;
       if (pd < due || (pd === due && (keys[p] as number) < key)) break;
-      const pe = entries[p] as QueueEntry;
-      entries[i] = pe;
+      const pe = slots[p] as QueueSlot;
+      slots[i] = pe;
       dues[i] = pd;
       keys[i] = keys[p] as number;
-      pe.heapIndex = i;
+      pe.index = i;
       i = p;
     }
     if (i === start) return;
-    entries[i] = e;
+    slots[i] = e;
     dues[i] = due;
     keys[i] = key;
-    e.heapIndex = i;
+    e.index = i;
   }
 
   /** Moves the entry at `start` down to its place. */
   private siftDown(start: number): void {
-    const entries = this.entries;
+    const slots = this.slots;
     const dues = this.dues;
     const keys = this.keys;
-    const n = entries.length;
-    const e = entries[start] as QueueEntry;
+    const n = slots.length;
+    const e = slots[start] as QueueSlot;
     const due = dues[start] as number;
     const key = keys[start] as number;
     let i = start;
@@ -234,18 +253,18 @@ export class EventQueue {
         }
       }
       if (due < cd || (due === cd && key < ck)) break;
-      const ce = entries[c] as QueueEntry;
-      entries[i] = ce;
+      const ce = slots[c] as QueueSlot;
+      slots[i] = ce;
       dues[i] = cd;
       keys[i] = ck;
-      ce.heapIndex = i;
+      ce.index = i;
       i = c;
     }
     if (i === start) return;
-    entries[i] = e;
+    slots[i] = e;
     dues[i] = due;
     keys[i] = key;
-    e.heapIndex = i;
+    e.index = i;
   }
 }
 

@@ -12,8 +12,8 @@ import type { SimHost } from './SimHost.ts';
 
 /** One message in flight: a tell, an ask, or the answer to an ask. */
 export interface RpcMessage {
-  /** Trace id, unique in the run. */
-  readonly id: number;
+  /** Trace id, unique in the run (set when transmitted). */
+  id: number;
   dueUs: number;
   readonly from: RpcAddress;
   readonly to: RpcAddress;
@@ -22,9 +22,12 @@ export interface RpcMessage {
   readonly args: readonly unknown[];
   readonly srcHost: SimHost;
   readonly srcIncarnation: number;
-  /** The partition direction source -> destination host at send (when the target was known). */
-  readonly dir: Direction | undefined;
-  readonly epoch: number;
+  /**
+   * The partition direction source -> destination host at send (when the target was known) and
+   * its epoch then; set when transmitted.
+   */
+  dir: Direction | undefined;
+  epoch: number;
   /** 0 for a tell; the ask's id for an ask or an answer. */
   readonly askId: number;
   /** For answers: true if this is an answer, with its outcome. */

@@ -61,15 +61,21 @@ interface Endpoint {
   readonly pendingAsks: Map<number, PendingAsk>;
 }
 
-/** What a transmitted message carries besides its addresses. */
-interface Payload {
-  readonly kind: RpcKind;
-  readonly method: string;
-  readonly args: readonly unknown[];
-  readonly askId: number;
-  readonly answer: boolean;
-  readonly ok: boolean;
-  readonly value: unknown;
+/** Arguments of an answer (answers carry their outcome in `value`). */
+const NO_ARGS: readonly unknown[] = Object.freeze([]);
+
+/**
+ * A message from `srcHost` ready to transmit; {@link RpcNetwork.transmit} sets its id, due time
+ * and partition direction. Built in one place so that every message has one object shape.
+ */
+function message(
+  srcHost: SimHost, from: RpcAddress, to: RpcAddress, kind: RpcKind, method: string,
+  args: readonly unknown[], askId: number, answer: boolean, ok: boolean, value: unknown,
+): RpcMessage {
+  return {
+    id: 0, dueUs: 0, from, to, kind, method, args, srcHost, srcIncarnation: srcHost.incarnation,
+    dir: undefined, epoch: 0, askId, answer, ok, value,
+  };
 }
 
 export class RpcNetwork {
@@ -131,11 +137,9 @@ export class RpcNetwork {
   }
 
   /** A tell from local endpoint `from`. @throws AssertionError if `from` is not live on `host`. */
-  tell(host: SimHost, from: RpcAddress, to: RpcAddress, call: { kind: RpcKind; method: string; args: readonly unknown[] }): void {
+  tell(host: SimHost, from: RpcAddress, to: RpcAddress, kind: RpcKind, method: string, args: readonly unknown[]): void {
     const src = this.requireLocal(host, from);
-    this.transmit(src.host, { from, to }, {
-      kind: call.kind, method: call.method, args: call.args, askId: 0, answer: false, ok: true, value: undefined,
-    });
+    this.transmit(message(src.host, from, to, kind, method, args, 0, false, true, undefined));
   }
 
   /**
@@ -143,13 +147,13 @@ export class RpcNetwork {
    * @throws AssertionError if `from` is not live on `host` or `timeoutUs` is not a positive integer.
    */
   ask<R>(
-    host: SimHost,
-    route: { from: RpcAddress; to: RpcAddress },
-    call: { kind: RpcKind; method: string; args: readonly unknown[]; timeoutUs: number },
+    host: SimHost, from: RpcAddress, to: RpcAddress, kind: RpcKind, method: string,
+    args: readonly unknown[], timeoutUs: number,
   ): CompletableFuture<R> {
-    const { from, to } = route;
-    const { timeoutUs, method } = call;
-    assert(Number.isSafeInteger(timeoutUs) && timeoutUs > 0, `ask ${method}: timeoutUs must be a positive integer, got ${timeoutUs}`);
+    // Messages are built only on failure: a template literal argument is built on every call.
+    if (!(Number.isSafeInteger(timeoutUs) && timeoutUs > 0)) {
+      assert(false, `ask ${method}: timeoutUs must be a positive integer, got ${timeoutUs}`);
+    }
     const src = this.requireLocal(host, from);
     const future = new CompletableFuture<R>();
     const askId = this.nextAskId++;
@@ -159,16 +163,15 @@ export class RpcNetwork {
       future.completeExceptionally(new RpcTimeoutError(`${method} from ${from} to ${to} timed out after ${timeoutUs}us`));
     });
     src.pendingAsks.set(askId, { future: future as CompletableFuture<unknown>, timer });
-    this.transmit(host, route, {
-      kind: call.kind, method, args: call.args, askId, answer: false, ok: true, value: undefined,
-    });
+    this.transmit(message(host, from, to, kind, method, args, askId, false, true, undefined));
     return future;
   }
 
   private requireLocal(host: SimHost, address: RpcAddress): Endpoint {
     const ep = this.endpoints.get(address);
-    assert(ep !== undefined && ep.alive && ep.host === host,
-      `${address} is not a live RPC endpoint of ${host.id}`);
+    if (ep === undefined || !ep.alive || ep.host !== host) {
+      assert(false, `${address} is not a live RPC endpoint of ${host.id}`);
+    }
     return ep;
   }
 
@@ -186,14 +189,15 @@ export class RpcNetwork {
     return link;
   }
 
-  private transmit(srcHost: SimHost, route: { from: RpcAddress; to: RpcAddress }, p: Payload): void {
-    const { from, to } = route;
+  private transmit(m: RpcMessage): void {
+    const { srcHost, from, to, kind, method } = m;
     const id = this.nextMessageId++;
+    m.id = id;
     const trace = this.ctx.trace;
-    trace.record(srcHost.id, 'rpc.send', { id, from, to, kind: p.kind, method: p.method, answer: p.answer });
-    const lossP = this.loss.get(p.kind);
+    trace.record(srcHost.id, 'rpc.send', { id, from, to, kind, method, answer: m.answer });
+    const lossP = this.loss.get(kind);
     if (lossP !== undefined && this.ctx.clock.nowUs < this.ctx.healTimeUs && this.ctx.choices.fate('rpc.loss', lossP)) {
-      trace.mark(srcHost.id, 'rpc-lost', { id, kind: p.kind, method: p.method });
+      trace.mark(srcHost.id, 'rpc-lost', { id, kind, method });
       return;
     }
     const link = this.link(from, to);
@@ -213,20 +217,18 @@ export class RpcNetwork {
     }
     const nowUs = this.ctx.clock.nowUs;
     const faulty = nowUs < this.ctx.healTimeUs;
-    const normal = this.latency.get(p.kind) as DelayDistribution;
-    const injected = faulty && this.injectedLatency.size > 0 ? this.injectedLatency.get(p.kind) : undefined;
-    let latencyUs = this.ctx.choices.delay(this.latencyLabel.get(p.kind) as string, injected ?? normal);
+    const normal = this.latency.get(kind) as DelayDistribution;
+    const injected = faulty && this.injectedLatency.size > 0 ? this.injectedLatency.get(kind) : undefined;
+    let latencyUs = this.ctx.choices.delay(this.latencyLabel.get(kind) as string, injected ?? normal);
     if (faulty) {
       // Slowness is a fault and faults stop at the heal time: a message slowed before it (an
       // injected latency or a `slow` decision) arrives by then, or one normal maximum latency
       // after it. Without this, per-link FIFO would hold every later message behind it.
       latencyUs = Math.min(latencyUs, this.ctx.healTimeUs + normal.maxUs - nowUs);
     }
-    link.enqueue({
-      id, dueUs: 0, from, to, kind: p.kind, method: p.method, args: p.args, srcHost,
-      srcIncarnation: srcHost.incarnation, dir, epoch: dir?.epoch ?? 0, askId: p.askId,
-      answer: p.answer, ok: p.ok, value: p.value,
-    }, latencyUs);
+    m.dir = dir;
+    m.epoch = dir?.epoch ?? 0;
+    link.enqueue(m, latencyUs);
   }
 
   private arrive(m: RpcMessage): void {
@@ -281,31 +283,28 @@ export class RpcNetwork {
       result = ep.handler({ from: m.from, method: m.method, args: m.args });
     } catch (e) {
       if (e instanceof AssertionError || m.askId === 0) throw e;
-      this.answer(ep, m, { ok: false, value: e });
+      this.answer(ep, m, false, e);
       return;
     }
     if (m.askId === 0) return;
     if (result instanceof CompletableFuture) {
       const f = result as CompletableFuture<unknown>;
       f.whenComplete((value, error) => {
-        this.answer(ep, m, f.isCompletedExceptionally() ? { ok: false, value: error } : { ok: true, value });
+        if (f.isCompletedExceptionally()) this.answer(ep, m, false, error);
+        else this.answer(ep, m, true, value);
       });
     } else {
-      this.answer(ep, m, { ok: true, value: result });
+      this.answer(ep, m, true, result);
     }
   }
 
-  private answer(ep: Endpoint, m: RpcMessage, outcome: { ok: boolean; value: unknown }): void {
+  private answer(ep: Endpoint, m: RpcMessage, ok: boolean, value: unknown): void {
     if (!ep.alive || ep.host.incarnation !== ep.incarnation) return;
-    this.transmit(ep.host, { from: m.to, to: m.from }, {
-      kind: m.kind, method: m.method, args: [], askId: m.askId, answer: true, ok: outcome.ok, value: outcome.value,
-    });
+    this.transmit(message(ep.host, m.to, m.from, m.kind, m.method, NO_ARGS, m.askId, true, ok, value));
   }
 
   private answerNotFound(m: RpcMessage): void {
     const error = new RpcEndpointNotFoundError(`no RPC endpoint ${m.to} (${m.method} from ${m.from})`);
-    this.transmit(m.srcHost, { from: m.to, to: m.from }, {
-      kind: m.kind, method: m.method, args: [], askId: m.askId, answer: true, ok: false, value: error,
-    });
+    this.transmit(message(m.srcHost, m.to, m.from, m.kind, m.method, NO_ARGS, m.askId, true, false, error));
   }
 }

@@ -41,6 +41,18 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: StorageError }
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/** The store's operations. */
+type OpName = 'put' | 'get' | 'delete' | 'deleteDirectory' | 'list';
+
+/**
+ * Each operation's label (delay decisions, the caller's task), built once: the trace hashes a
+ * task's label, and the same string object each time makes that a cache hit by identity.
+ */
+const LABELS: Readonly<Record<OpName, string>> = {
+  put: 'store.put', get: 'store.get', delete: 'store.delete',
+  deleteDirectory: 'store.deleteDirectory', list: 'store.list',
+};
+
 export class SimObjectStore implements ObjectStore {
   private readonly objects = new Map<string, StoredObject>();
   private inFlight = 0;
@@ -107,13 +119,14 @@ export class SimObjectStore implements ObjectStore {
   }
 
   private op<T>(
-    o: { name: string; path: string; on: Executor; mutates: boolean },
+    o: { name: OpName; path: string; on: Executor; mutates: boolean },
     apply: () => Outcome,
   ): CompletableFuture<T> {
     const ctx = this.ctx;
     const future = new CompletableFuture<T>();
     const faulty = ctx.clock.nowUs < ctx.healTimeUs;
-    let latency = ctx.choices.delay(`store.${o.name}`, this.config.latency);
+    const label = LABELS[o.name];
+    let latency = ctx.choices.delay(label, this.config.latency);
     const slow = this.config.slowFactor ?? 1;
     if (faulty && slow !== 1) {
       // Slowness is a fault and faults stop at the heal time: an operation slowed before it
@@ -129,7 +142,7 @@ export class SimObjectStore implements ObjectStore {
       ctx.trace.record('store', 'store.end', {
         op: o.name, path: o.path, outcome: outcome.ok ? 'ok' : outcome.error.outcome,
       });
-      deliverTo(o.on, `store.${o.name}`, () => {
+      deliverTo(o.on, label, () => {
         if (outcome.ok) future.complete(outcome.value as T);
         else future.completeExceptionally(outcome.error);
       });

@@ -31,7 +31,7 @@ export class SimRpcService implements RpcService {
   }
 
   tell(from: RpcAddress, to: RpcAddress, kind: RpcKind, method: string, args: readonly unknown[]): void {
-    if (this.live) this.net.tell(this.host, from, to, { kind, method, args });
+    if (this.live) this.net.tell(this.host, from, to, kind, method, args);
   }
 
   ask<R>(
@@ -43,6 +43,6 @@ export class SimRpcService implements RpcService {
     timeoutUs: number,
   ): CompletableFuture<R> {
     if (!this.live) return new CompletableFuture<R>();
-    return this.net.ask<R>(this.host, { from, to }, { kind, method, args, timeoutUs });
+    return this.net.ask<R>(this.host, from, to, kind, method, args, timeoutUs);
   }
 }

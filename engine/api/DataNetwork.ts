@@ -18,9 +18,10 @@
  */
 import type { Cancellable, Executor } from './Executor.ts';
 import type { HostId } from './ids.ts';
+import { ExpectedError } from '../util/ExpectedError.ts';
 
-/** Why a data connection failed. */
-export class NetworkError extends Error {
+/** Why a data connection failed (an expected outcome: no stack trace). */
+export class NetworkError extends ExpectedError {
   override readonly name = 'NetworkError';
   constructor(
     message: string,

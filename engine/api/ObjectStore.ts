@@ -12,9 +12,10 @@
  */
 import type { CompletableFuture } from '../util/CompletableFuture.ts';
 import type { Executor } from './Executor.ts';
+import { ExpectedError } from '../util/ExpectedError.ts';
 
-/** A failed storage operation. */
-export class StorageError extends Error {
+/** A failed storage operation (an expected outcome: no stack trace). */
+export class StorageError extends ExpectedError {
   override readonly name = 'StorageError';
   constructor(
     message: string,

@@ -13,6 +13,7 @@
 import type { CompletableFuture } from '../util/CompletableFuture.ts';
 import type { Executor } from './Executor.ts';
 import type { RpcAddress } from './ids.ts';
+import { ExpectedError } from '../util/ExpectedError.ts';
 
 /** What a message is, for fault targeting and the trace. */
 export type RpcKind =
@@ -48,13 +49,16 @@ export interface RpcCall {
  */
 export type RpcHandler = (call: RpcCall) => unknown;
 
-/** The caller's future of an `ask` failed because no answer came in time. */
-export class RpcTimeoutError extends Error {
+/** The caller's future of an `ask` failed because no answer came in time (no stack trace). */
+export class RpcTimeoutError extends ExpectedError {
   override readonly name = 'RpcTimeoutError';
 }
 
-/** The caller's future failed because the target endpoint does not exist (not started or gone). */
-export class RpcEndpointNotFoundError extends Error {
+/**
+ * The caller's future failed because the target endpoint does not exist (not started or gone).
+ * An expected outcome: no stack trace.
+ */
+export class RpcEndpointNotFoundError extends ExpectedError {
   override readonly name = 'RpcEndpointNotFoundError';
 }
 

@@ -7,6 +7,8 @@
  *      org.apache.flink.runtime.checkpoint.CheckpointFailureManager (reference 1.11)
  */
 
+import { ExpectedError } from '../util/ExpectedError.ts';
+
 export type CheckpointFailureReason =
   | 'PERIODIC_SCHEDULER_SHUTDOWN'
   | 'TOO_MANY_CHECKPOINT_REQUESTS'
@@ -53,8 +55,11 @@ export function isCountedFailure(reason: CheckpointFailureReason): boolean {
   return COUNTED.has(reason);
 }
 
-/** A failed checkpoint operation carrying its reason (Flink's CheckpointException). */
-export class CheckpointException extends Error {
+/**
+ * A failed checkpoint operation carrying its reason (Flink's CheckpointException). An expected
+ * outcome (a decline, an abort, a trigger that cannot start), so it carries no stack trace.
+ */
+export class CheckpointException extends ExpectedError {
   override readonly name = 'CheckpointException';
   constructor(readonly reason: CheckpointFailureReason, message?: string) {
     super(message === undefined ? reason : `${reason}: ${message}`);

@@ -96,11 +96,22 @@ export class TaskExecutor {
     if (this.registered && now - this.lastRmHeartbeatUs > timeout) {
       this.disconnectResourceManager('heartbeat of the ResourceManager timed out');
     }
-    for (const [jm, last] of [...this.lastJmHeartbeatUs]) {
-      if (now - last > timeout) this.disconnectJobManager(jm, 'heartbeat of the JobMaster timed out');
+    // Disconnecting changes the map, so that loop works on a copy; the check before it spares
+    // the copy in the common case, where no JobMaster timed out.
+    let timedOut = false;
+    this.lastJmHeartbeatUs.forEach((last) => {
+      if (now - last > timeout) timedOut = true;
+    });
+    if (timedOut) {
+      for (const [jm, last] of [...this.lastJmHeartbeatUs]) {
+        if (now - last > timeout) this.disconnectJobManager(jm, 'heartbeat of the JobMaster timed out');
+      }
     }
-    this.main.schedule('heartbeat-monitor', this.config.heartbeatIntervalUs, () => this.monitorHeartbeats());
+    this.main.schedule('heartbeat-monitor', this.config.heartbeatIntervalUs, this.monitorHeartbeatsTask);
   }
+
+  /** {@link monitorHeartbeats} as a task, made once. */
+  private readonly monitorHeartbeatsTask = (): void => this.monitorHeartbeats();
 
   private disconnectResourceManager(cause: string): void {
     this.env.tracer.event('te.rmDisconnected', { cause });

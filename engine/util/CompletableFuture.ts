@@ -9,6 +9,7 @@
  * Invariants: completes at most once; callbacks run exactly once each, in registration order.
  */
 import type { Executor } from '../api/Executor.ts';
+import { ExpectedError } from './ExpectedError.ts';
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 type Listener<T> = (outcome: Outcome<T>) => void;
@@ -20,7 +21,12 @@ export function toError(e: unknown): Error {
 
 export class CompletableFuture<T> {
   private outcome: Outcome<T> | undefined;
-  private listeners: Listener<T>[] | undefined = [];
+  // Most futures get one listener at most, so the first needs no array (an array that is pushed
+  // to gets a backing store of 16 slots; futures are made per RPC and per checkpoint step).
+  /** The first listener, until completion. */
+  private listener: Listener<T> | undefined = undefined;
+  /** The listeners after the first, in registration order, until completion. */
+  private moreListeners: Listener<T>[] | undefined = undefined;
 
   /** A future already completed with `value`. */
   static completed<T>(value: T): CompletableFuture<T> {
@@ -233,25 +239,26 @@ export class CompletableFuture<T> {
   }
 
   private addListener(l: Listener<T>): void {
-    if (this.listeners === undefined) {
-      l(this.outcome as Outcome<T>);
-    } else {
-      this.listeners.push(l);
-    }
+    if (this.outcome !== undefined) l(this.outcome);
+    else if (this.listener === undefined) this.listener = l;
+    else (this.moreListeners ??= []).push(l);
   }
 
   private settle(o: Outcome<T>): boolean {
     if (this.outcome !== undefined) return false;
     this.outcome = o;
-    const ls = this.listeners ?? [];
-    this.listeners = undefined;
-    for (const l of ls) l(o);
+    const first = this.listener;
+    const more = this.moreListeners;
+    this.listener = undefined;
+    this.moreListeners = undefined;
+    if (first !== undefined) first(o);
+    if (more !== undefined) for (const l of more) l(o);
     return true;
   }
 }
 
-/** The failure of a cancelled future. */
-export class CancellationError extends Error {
+/** The failure of a cancelled future (an expected outcome: no stack trace). */
+export class CancellationError extends ExpectedError {
   override readonly name = 'CancellationError';
   constructor(message = 'cancelled') {
     super(message);

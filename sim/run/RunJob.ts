@@ -128,6 +128,10 @@ export function buildJobGraph(job: JobSpec, options: JobGraphOptions): StreamGra
       break;
   }
   const costs = options.costsUs;
-  if (costs === undefined) return graph;
-  return { ...graph, nodes: graph.nodes.map((n) => ({ ...n, costUs: costs[n.uid] ?? n.costUs })) };
+  return costs === undefined ? graph : withCosts(graph, costs);
+}
+
+/** `graph` with per-record costs by uid (whole µs); missing uids keep theirs. */
+export function withCosts(graph: StreamGraph, costsUs: Readonly<Record<string, number>>): StreamGraph {
+  return { ...graph, nodes: graph.nodes.map((n) => ({ ...n, costUs: costsUs[n.uid] ?? n.costUs })) };
 }

@@ -12,7 +12,7 @@
  * derives it per operator).
  */
 import { DEFAULT_CLUSTER_CONFIGURATION } from '../../engine/index.ts';
-import type { DelayDistribution } from '../../engine/index.ts';
+import type { DelayDistribution, StreamGraph } from '../../engine/index.ts';
 import {
   DEFAULT_NETWORK_LATENCY, DEFAULT_RPC_LATENCY, DEFAULT_STORE_LATENCY,
 } from '../WorldOptions.ts';
@@ -68,6 +68,16 @@ function expandJob(job: JobSpec): JobSpec {
  * @throws SimInputError (from validateRunSpec) for an invalid spec.
  */
 export function expandRunSpec(spec: RunSpec): ExpandedRunSpec {
+  return expandRunSpecWithGraph(spec).expanded;
+}
+
+/**
+ * {@link expandRunSpec}, also returning the job's StreamGraph it built to read the default costs
+ * (built from the expanded job, parallelism and max parallelism, without costs or checkpointing),
+ * so that `simulate` need not build it again.
+ * @throws SimInputError (from validateRunSpec) for an invalid spec.
+ */
+export function expandRunSpecWithGraph(spec: RunSpec): { expanded: ExpandedRunSpec; graph: StreamGraph } {
   validateRunSpec(spec);
   const job = expandJob(spec.job);
   const parallelism = typeof spec.parallelism === 'number'
@@ -90,7 +100,7 @@ export function expandRunSpec(spec: RunSpec): ExpandedRunSpec {
     retained: cp.retained ?? DEFAULT_CHECKPOINT.retained,
     ...(cp.alignedTimeoutMs === undefined ? {} : { alignedTimeoutMs: cp.alignedTimeoutMs }),
   };
-  return {
+  const expanded: ExpandedRunSpec = {
     version: spec.version,
     seed: spec.seed,
     job,
@@ -118,4 +128,5 @@ export function expandRunSpec(spec: RunSpec): ExpandedRunSpec {
     overrides: spec.overrides,
     mutations: spec.mutations,
   };
+  return { expanded, graph };
 }

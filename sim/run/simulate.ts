@@ -16,12 +16,12 @@ import { createJobGraph } from '../../engine/index.ts';
 import { MiniCluster } from '../MiniCluster.ts';
 import { SimInputError } from '../SimInputError.ts';
 import type { WorldOptions } from '../WorldOptions.ts';
-import { expandRunSpec } from './expandRunSpec.ts';
+import { expandRunSpecWithGraph } from './expandRunSpec.ts';
 import { FaultPlan } from './FaultPlan.ts';
 import { faultTask } from './faultTasks.ts';
 import { delayUs, faultWorldOptions } from './faultWorldOptions.ts';
 import type { RunResult } from './RunResult.ts';
-import { buildJobGraph, parallelismByUid } from './RunJob.ts';
+import { buildJobGraph, parallelismByUid, withCosts } from './RunJob.ts';
 import type { ExpandedRunSpec, RestartStrategySpec, RunSpec } from './RunSpec.ts';
 
 /** Options of a run that do not change its trace. */
@@ -34,12 +34,16 @@ export interface SimulateOptions {
 
 const us = (ms: number): number => Math.round(ms * 1000);
 
-/** The job's StreamGraph with the spec's costs and the mode's checkpointing. */
-export function runGraph(spec: ExpandedRunSpec): StreamGraph {
+/**
+ * The job's StreamGraph with the spec's costs and the mode's checkpointing. `built`, when given,
+ * is the job's graph as {@link expandRunSpecWithGraph} built it for this spec (it is not built
+ * again).
+ */
+export function runGraph(spec: ExpandedRunSpec, built?: StreamGraph): StreamGraph {
   const costsUs = Object.fromEntries(Object.entries(spec.costsMs).map(([uid, ms]) => [uid, us(ms)]));
   let graph: StreamGraph;
   try {
-    graph = buildJobGraph(spec.job, {
+    graph = built !== undefined ? withCosts(built, costsUs) : buildJobGraph(spec.job, {
       parallelism: parallelismByUid(spec.job, spec.parallelism),
       costsUs,
       ...(spec.maxParallelism === undefined ? {} : { maxParallelism: spec.maxParallelism }),
@@ -138,8 +142,8 @@ function checkFaultTasks(spec: ExpandedRunSpec, graph: StreamGraph): void {
  * @throws SimInputError (one line) for an invalid spec; engine AssertionErrors propagate.
  */
 export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResult {
-  const expanded = expandRunSpec(spec);
-  const graph = runGraph(expanded);
+  const { expanded, graph: built } = expandRunSpecWithGraph(spec);
+  const graph = runGraph(expanded, built);
   checkFaultTasks(expanded, graph);
   const cluster = new MiniCluster({
     world: worldOptions(expanded, options),
