@@ -24,21 +24,6 @@ interface Server {
   readonly onConnect: (end: ProducerEnd) => void;
 }
 
-/**
- * A NetworkError without a captured JavaScript stack. Every connection ends with one (a close
- * is reported as an error), and capturing a stack costs microseconds while it would only show
- * simulator frames: the simulated failure is described by message and reason alone.
- */
-function networkError(message: string, reason: NetworkError['reason']): NetworkError {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return new NetworkError(message, reason);
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
-}
-
 export class SimDataNetwork {
   private readonly servers = new Map<string, Server>();
   private readonly live = new Map<number, DataConnection>();
@@ -155,7 +140,7 @@ export class SimDataNetwork {
     for (const end of reachable) {
       end.done = true;
       end.executor?.execute('net.error', () => {
-        end.handlers?.onError(networkError(`connection ${c.key} broke`, 'broken'));
+        end.handlers?.onError(new NetworkError(`connection ${c.key} broke`, 'broken'));
       });
     }
   }
@@ -200,7 +185,7 @@ export class SimDataNetwork {
       end.done = true;
       this.maybeEnd(c);
       ex.execute('net.error', () => {
-        end.handlers?.onError(networkError(`nothing served under ${c.key} on ${c.producerHost}`, 'not-found'));
+        end.handlers?.onError(new NetworkError(`nothing served under ${c.key} on ${c.producerHost}`, 'not-found'));
       });
     } else {
       this.deliverClose(c, end);
@@ -211,7 +196,7 @@ export class SimDataNetwork {
     end.done = true;
     this.maybeEnd(c);
     end.executor?.execute('net.closed', () => {
-      end.handlers?.onError(networkError(`connection ${c.key} closed by the other side`, 'closed'));
+      end.handlers?.onError(new NetworkError(`connection ${c.key} closed by the other side`, 'closed'));
     });
   }
 
