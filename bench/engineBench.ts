@@ -160,11 +160,11 @@ function baselineOnce(): number {
 
 /**
  * Warm-up runs before anything is measured. One run was not enough: V8 needs a few runs of each
- * pipeline to reach its optimized code (measured: the engine's first 4 runs of the flights job
- * and the baseline's first 10 or so are up to 10x slower), so a single warm-up left both figures,
- * and their ratio, at the mercy of when compilation happened to finish.
+ * pipeline to reach its optimized code (measured: the engine's first 4-6 runs of the flights job,
+ * the checkpointed job's first 12 or so and the baseline's first 10 are up to 10x slower), so a
+ * single warm-up left every figure, and the ratios, at the mercy of when compilation finished.
  */
-const WARM_UP = Object.freeze({ engine: 6, checkpointed: 6, baseline: 20 });
+const WARM_UP = Object.freeze({ engine: 8, checkpointed: 14, baseline: 20 });
 
 /**
  * Baseline runs per measured sample. One baseline run takes about 5 ms, short enough for a
