@@ -279,6 +279,20 @@ describe('acks, completion, failover', () => {
     expect(h.objectStore.deleted).toContain('chk-1/late');
   });
 
+  test('a late ack without state files is discarded and traced too (found by explore)', () => {
+    // A stateless task's late ack carries a state without files; its discard used to leave no
+    // trace, so oracle 5's late-ack-discarded saw a mark never followed by a discard.
+    const h = createCheckpointHarness({ config: { tolerableFailures: 5 } });
+    trigger(h);
+    h.scheduler.advanceTimeUs(1_000_000);
+    const stateless: TaskStateSnapshot = { operators: [], isTaskDeployedAsFinished: false, isTaskFinished: false };
+    expect(ack(h, 0, 1, stateless)).toBe(true);
+    expect(ack(h, 1, 1, null)).toBe(true);
+    expect(h.tracer.eventsOf('checkpoint.subtaskStateDiscarded').map((e) => e.attrs)).toEqual([
+      { checkpointId: 1, files: 0 }, { checkpointId: 1, files: 0 },
+    ]);
+  });
+
   test('planted late-ack-state-leak keeps the late state', () => {
     const h = createCheckpointHarness({ config: { tolerableFailures: 5 }, bugs: [PLANTED_BUGS.lateAckStateLeak] });
     trigger(h);

@@ -443,8 +443,9 @@ export class CheckpointCoordinator {
   }
 
   private discardSubtaskState(ack: AcknowledgeCheckpoint): void {
-    if (ack.subtaskState === null || this.env.bugs.has(PLANTED_BUGS.lateAckStateLeak)) return;
-    this.cleaner.discardSubtaskState(ack.checkpointId, ack.subtaskState.operators.map((o) => o.handle.path));
+    if (this.env.bugs.has(PLANTED_BUGS.lateAckStateLeak)) return;
+    const files = ack.subtaskState === null ? [] : ack.subtaskState.operators.map((o) => o.handle.path);
+    this.cleaner.discardSubtaskState(ack.checkpointId, files);
   }
 
   /** A declineCheckpoint: aborts the checkpoint if pending (a task-level failure), else ignored. */

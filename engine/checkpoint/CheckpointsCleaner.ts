@@ -43,9 +43,12 @@ export class CheckpointsCleaner {
     });
   }
 
-  /** Deletes the files of one subtask's state (a late, unknown or aborted ack); not counted. */
+  /**
+   * Deletes the files of one subtask's state (a late, unknown or aborted ack); not counted. A
+   * state without files (a stateless or finished task's) is discarded too, as Flink discards
+   * every rejected TaskStateSnapshot, so each discard shows in the trace.
+   */
   discardSubtaskState(checkpointId: number, files: readonly string[]): void {
-    if (files.length === 0) return;
     this.io.execute('subtask-state-discard', () => {
       const deletes = files.map((p) => this.env.objectStore.delete(p, this.io));
       this.whenAllSettled(deletes, () => {
