@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import { FLIGHTS_FILE_SIZE } from '../../sim/workloads/flights.ts';
+import { GENERATED_JOB_LIMITS } from '../../sim/workloads/generatedJob.ts';
 import {
   RUN_SPEC_VERSION, type Fault, type FaultTrigger, type JobSpec, type RunMode, type RunSpec,
 } from '../../sim/run/RunSpec.ts';
@@ -55,6 +56,15 @@ function recordsOf(job: JobSpec): number {
   if (job.kind === 'flights') return job.selection.to - job.selection.from;
   if (job.kind === 'generated') return job.spec.records.reduce((n, r) => n + r.length, 0);
   return 200;
+}
+
+/**
+ * The run's parallelism for `job`: a generated job caps it at the generated-job limit and at its
+ * own max parallelism (a drawn parallelism above either is not a job Flink would run).
+ */
+function parallelismFor(job: JobSpec, drawn: number): number {
+  if (job.kind !== 'generated') return drawn;
+  return Math.min(drawn, GENERATED_JOB_LIMITS.maxParallelism, job.spec.maxParallelism);
 }
 
 /** Re-aims faults generated for the largest cluster at the one this run has (modulo). */
@@ -142,14 +152,15 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
     seed: string; job: RunSpec['job']; parallelism: number; intervalMs: number; maxConcurrent: number;
     tolerableFailures: number; bufferTimeoutMs: number; faults: Fault[]; overrides: RunSpec['overrides'];
   }): RunSpec {
-    const taskManagers = Math.ceil(base.parallelism / 2);
+    const parallelism = parallelismFor(base.job, base.parallelism);
+    const taskManagers = Math.ceil(parallelism / 2);
     const records = recordsOf(base.job);
-    const sourceCostMs = Math.min(5, Math.max(0.01, (TARGET_SPAN_MS * base.parallelism) / Math.max(1, records)));
+    const sourceCostMs = Math.min(5, Math.max(0.01, (TARGET_SPAN_MS * parallelism) / Math.max(1, records)));
     return {
       version: RUN_SPEC_VERSION,
       seed: base.seed,
       job: base.job,
-      parallelism: base.parallelism,
+      parallelism,
       taskManagers,
       ...(base.bufferTimeoutMs === 2 ? {} : { network: { bufferTimeoutMs: base.bufferTimeoutMs } }),
       ...(base.job.kind === 'flights' ? { costsMs: { 'flights-source': Math.round(sourceCostMs * 1000) / 1000 } } : {}),
@@ -160,7 +171,7 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
         tolerableFailures: base.tolerableFailures,
       },
       restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
-      faults: fitFaults(base.faults, taskManagers, base.parallelism),
+      faults: fitFaults(base.faults, taskManagers, parallelism),
       healTimeMs,
       budgets: { maxEvents: 5_000_000, maxTimeMs: TARGET_SPAN_MS * 30 },
       overrides: base.overrides,
