@@ -310,6 +310,22 @@ describe('replay --json', () => {
     expect(Array.isArray(json['excerpt'])).toBe(true);
   });
 
+  test('replay <file> says so when a different property fails than the one recorded', async () => {
+    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
+    // A 1 ms budget ends the run before the job can: liveness fails, not the recorded property.
+    const edited = { ...spec, budgets: { maxEvents: 5_000_000, maxTimeMs: 1 } };
+    const repro: Repro = {
+      format: 'checkpoint-sim-repro', formatVersion: REPRO_FORMAT_VERSION, checkpointSimVersion: 'test',
+      property: 'end-to-end-exactly-once', expect: 'exactly-once', summary: 'x', traceHash: 'unknown',
+      stage: 'shrunk', spec: edited,
+    };
+    const file = join(tmp, 'edited.json');
+    writeFileSync(file, JSON.stringify(repro));
+    const r = await cli('replay', file);
+    expect(r.stdout).toContain('a different property fails (recorded: end-to-end-exactly-once): liveness');
+    expect(r.code).toBe(1);
+  });
+
   test('replay --seed --path --json prints one JSON object', async () => {
     const r = await cli('replay', '--seed', '1', '--path', '0', '--mode', 'aligned', '--job', 'generated', '--max-records', '10', '--json');
     expect(r.stderr).toBe('');

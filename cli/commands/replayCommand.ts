@@ -104,7 +104,7 @@ export function replayFile(path: string, io: Io, json = false): number {
     return outcome.stillFails ? 1 : 0;
   }
   io.out(`replay ${path}: recorded property ${repro.property}\n`);
-  return printOutcome(outcome, io);
+  return printOutcome(outcome, io, repro.property);
 }
 
 /** Regenerates and replays the run at fast-check seed and path. @throws UsageError. */
@@ -145,13 +145,17 @@ function outcomeJson(o: ReplayOutcome): Record<string, unknown> {
   };
 }
 
-function printOutcome(o: ReplayOutcome, io: Io): number {
+/** Prints an outcome; `recorded` is the property a repro file recorded, if any. */
+function printOutcome(o: ReplayOutcome, io: Io, recorded?: string): number {
   const same = o.sameTraceHash === undefined ? '' : o.sameTraceHash ? ' (same as recorded)' : ' (DIFFERENT from the recorded hash)';
   io.out(`trace hash ${o.traceHash}${same}\n`);
   if (o.violation === undefined) {
     io.out('the property holds now\n');
   } else {
-    io.out(`the property still fails: ${o.violation.property}: ${o.violation.summary}\n`);
+    // A changed run (an edited budget, a changed engine) can fail another property: say so.
+    const what = recorded === undefined || recorded === o.violation.property
+      ? 'the property still fails' : `a different property fails (recorded: ${recorded})`;
+    io.out(`${what}: ${o.violation.property}: ${o.violation.summary}\n`);
   }
   io.out('trace excerpt:\n');
   for (const e of o.excerpt) io.out(`  ${(e.timeUs / 1000).toFixed(3)} ms ${e.host} ${e.type} ${JSON.stringify(e.attrs)}\n`);
