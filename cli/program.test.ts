@@ -101,6 +101,8 @@ describe('checkpoint-sim command line', () => {
     [['explore', '--seed', '-2147483649', '--runs', '1'], '--seed must be a 32-bit signed integer'],
     [['explore', '--time-budget', '1ms', '--seed', '1'], "--time-budget must be at least 1 s, got '1ms'"],
     [['explore', '--time-budget', '0.5', '--seed', '1'], "--time-budget must be at least 1 s, got '0.5'"],
+    [['explore', '--mutant', 'nope', '--seed', '1'], "--mutant: unknown planted bug 'nope' (planted bugs: "],
+    [['replay', '--seed', '1', '--path', '0', '--mode', 'aligned', '--mutant', 'nope'], "--mutant: unknown planted bug 'nope'"],
     [['start', '--time-budget', '999ms'], "--time-budget must be at least 1 s, got '999ms'"],
     [['start', '--seed', '2147483648'], '--seed must be a 32-bit signed integer'],
     [['replay', '--seed', '3', '--mode', 'aligned', '--path', '1:999:999'], '--path 1:999:999 does not lead to a run of seed 3 with these flags (flights, aligned)'],

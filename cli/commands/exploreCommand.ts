@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import type { ExploreJob } from '../../properties/arbitraries/runSpecArbitrary.ts';
+import { PLANTED_BUG_IDS } from '../../engine/index.ts';
 import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
 import {
   DEFAULT_RUNS_PER_MODE, explore, expectationOf, HarnessError, type Expectation, type ExploreReport, type Simulate,
@@ -161,11 +162,16 @@ export function parseExploreFlags(f: ExploreFlags): ExploreSettings {
   if (maxParallelism !== undefined && maxParallelism > MAX_RUN_PARALLELISM) {
     throw new UsageError(`--max-parallelism must be at most ${MAX_RUN_PARALLELISM} (the largest parallelism a run may have), got '${f.maxParallelism}'`);
   }
+  const mutants = f.mutant === undefined ? [] : f.mutant.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  const unknown = mutants.find((m) => !PLANTED_BUG_IDS.includes(m));
+  if (unknown !== undefined) {
+    throw new UsageError(`--mutant: unknown planted bug '${unknown}' (planted bugs: ${PLANTED_BUG_IDS.join(', ')})`);
+  }
   return {
     job,
     modes,
     expect: f.expect as Expectation | undefined,
-    mutants: f.mutant === undefined ? [] : f.mutant.split(',').map((s) => s.trim()).filter((s) => s.length > 0),
+    mutants,
     runs: positiveInt('--runs', f.runs),
     timeBudgetMs,
     seed,
