@@ -25,9 +25,6 @@ const NOT_PENDING: Cancellable = Object.freeze({ cancel: () => {}, pending: fals
 export class SimExecutor extends QueueEntry implements Executor {
   readonly name: string;
   private readonly nameHash: number;
-  /** The last task label and its string hash: an executor runs a few kinds of task, in runs. */
-  private lastLabel: string | undefined = undefined;
-  private lastLabelHash = 0;
   private labels: string[] = [];
   private tasks: ((() => void) | undefined)[] = [];
   private costs: number[] = [];
@@ -88,7 +85,7 @@ export class SimExecutor extends QueueEntry implements Executor {
   runOrQueue(label: string, task: () => void): void {
     if (this.dead) return;
     if (this.heapIndex < 0 && this.tasks.length === this.head && !this.host.paused) {
-      this.traceTask(label);
+      this.ctx.trace.task(this.name, this.nameHash, label);
       task();
     } else {
       this.execute(label, task, 0);
@@ -120,19 +117,11 @@ export class SimExecutor extends QueueEntry implements Executor {
       this.head = 0;
     }
     this.headCostPaid = false;
-    this.traceTask(label);
+    this.ctx.trace.task(this.name, this.nameHash, label);
     task();
     if (!this.dead && this.heapIndex < 0 && this.tasks.length > this.head && !this.host.paused) {
       this.ctx.queue.push(this, this.ctx.clock.nowUs + (this.costs[this.head] as number));
     }
-  }
-
-  private traceTask(label: string): void {
-    if (label !== this.lastLabel) {
-      this.lastLabel = label;
-      this.lastLabelHash = this.ctx.trace.hashing.stringHash(label);
-    }
-    this.ctx.trace.task(this.name, this.nameHash, label, this.lastLabelHash);
   }
 
   /** Queues the executor again after its host resumed, if it has work. */

@@ -48,27 +48,6 @@ export interface SubscribeOptions {
 
 const EMPTY: TraceAttrs = Object.freeze({});
 
-/** Slots of {@link Trace}'s event-shape cache, minus one (a power of two minus one). */
-const SHAPE_SLOTS_MASK = 127;
-
-/** How many hosts' hashes {@link Trace} keeps at hand (more hosts use the hasher's cache). */
-const MAX_CACHED_HOSTS = 8;
-
-/** What {@link Trace.record} keeps per event type to hash and route events cheaply. */
-interface EventShape {
-  readonly typeHash: number;
-  /** Attribute names in first-seen order, and their string hashes. */
-  readonly keys: string[];
-  readonly keyHashes: number[];
-  /** Per attribute name: its last string value and that value's hash. */
-  readonly lastValues: (string | undefined)[];
-  readonly lastValueHashes: number[];
-  /** `watched` holds for this subscription version. */
-  watchedVersion: number;
-  /** Whether some subscription may want events of this type. */
-  watched: boolean;
-}
-
 export class Trace {
   private readonly stored: TraceEvent[] = [];
   private readonly hasher = new TraceHash();
@@ -80,19 +59,6 @@ export class Trace {
   private readonly typedSubscriptions = new Map<string, number>();
   private nextSubscription = 0;
   private count = 0;
-  /**
-   * Per event type: its string hash, the attribute names first seen with it with their string
-   * hashes and last string values (see {@link record}), and whether a subscription watches it.
-   */
-  private readonly shapes = new Map<string, EventShape>();
-  /** The direct-mapped cache of {@link shapeOf}: types and their shapes by slot. */
-  private readonly shapeSlotTypes: (string | undefined)[] = [];
-  private readonly shapeSlots: (EventShape | undefined)[] = [];
-  /** Grows whenever a subscription is made or removed (shapes cache whether theirs is watched). */
-  private subscriptionVersion = 0;
-  /** The hosts seen so far (a world has a handful) and their string hashes, see {@link hostHash}. */
-  private readonly hosts: string[] = [];
-  private readonly hostHashes: number[] = [];
   /** Actions queued by subscriptions, run by the World after the current task. */
   readonly pendingActions: (() => void)[] = [];
 
@@ -137,97 +103,22 @@ export class Trace {
     const timeUs = this.clock.nowUs;
     const h = this.hasher;
     h.number(timeUs);
-    h.word(this.hostHash(host));
-    // The hash folds the type and every attribute name as their string hashes. Events of one
-    // type nearly always carry the same names in the same order, so the names' hashes are kept
-    // per type and a name is looked up in the hasher's cache only when it differs; so is each
-    // name's last string value (an address, a task, a path repeats from one event to the next).
-    const shape = this.shapeOf(type);
-    h.word(shape.typeHash);
-    const keys = shape.keys;
-    let i = 0;
+    h.string(host);
+    h.string(type);
     for (const k in attrs) {
-      let kh: number;
-      const own = i < keys.length && keys[i] === k;
-      if (own) {
-        kh = shape.keyHashes[i] as number;
-      } else {
-        kh = h.stringHash(k);
-        if (i === keys.length) {
-          keys.push(k);
-          shape.keyHashes.push(kh);
-          shape.lastValues.push(undefined);
-          shape.lastValueHashes.push(0);
-        }
-      }
-      h.word(kh);
+      h.string(k);
       const v = attrs[k];
-      if (typeof v === 'number') {
-        h.number(v);
-      } else if (typeof v === 'string') {
-        if (!own) {
-          h.string(v);
-        } else if (v === shape.lastValues[i]) {
-          h.word(shape.lastValueHashes[i] as number);
-        } else {
-          const vh = h.stringHash(v);
-          shape.lastValues[i] = v;
-          shape.lastValueHashes[i] = vh;
-          h.word(vh);
-        }
-      } else {
-        h.word(v === true ? 1 : v === false ? 2 : 3);
-      }
-      i++;
+      if (typeof v === 'number') h.number(v);
+      else if (typeof v === 'string') h.string(v);
+      else h.word(v === true ? 1 : v === false ? 2 : 3);
     }
     const limit = this.options.limit;
     const keep = limit === undefined || this.stored.length < limit;
-    if (shape.watchedVersion !== this.subscriptionVersion) {
-      shape.watchedVersion = this.subscriptionVersion;
-      shape.watched = this.untypedSubscriptions > 0 || this.typedSubscriptions.has(type);
-    }
-    const watched = shape.watched;
+    const watched = this.untypedSubscriptions > 0 || this.typedSubscriptions.has(type);
     if (!keep && !watched) return;
     const event: TraceEvent = { seq, timeUs, host, type, attrs };
     if (keep) this.stored.push(event);
     if (watched) this.notify(event);
-  }
-
-  /**
-   * The shape of events of `type`. Types are string literals, so a small direct-mapped cache
-   * (slot from the length and two characters) mostly answers by identity, cheaper than the map.
-   */
-  private shapeOf(type: string): EventShape {
-    const n = type.length;
-    const mix = n === 0 ? 0 : n ^ (type.charCodeAt(n - 1) << 1) ^ (type.charCodeAt(n >> 1) << 3);
-    const slot = mix & SHAPE_SLOTS_MASK;
-    if (this.shapeSlotTypes[slot] === type) return this.shapeSlots[slot] as EventShape;
-    let shape = this.shapes.get(type);
-    if (shape === undefined) {
-      shape = {
-        typeHash: this.hasher.stringHash(type), keys: [], keyHashes: [], lastValues: [],
-        lastValueHashes: [], watchedVersion: -1, watched: false,
-      };
-      this.shapes.set(type, shape);
-    }
-    this.shapeSlotTypes[slot] = type;
-    this.shapeSlots[slot] = shape;
-    return shape;
-  }
-
-  /**
-   * The string hash of `host`. A world has a handful of hosts, and comparing with each (the same
-   * string objects recur, so mostly by identity) is cheaper than a lookup in the hasher's map.
-   */
-  private hostHash(host: string): number {
-    const hosts = this.hosts;
-    for (let i = 0; i < hosts.length; i++) if (hosts[i] === host) return this.hostHashes[i] as number;
-    const hash = this.hasher.stringHash(host);
-    if (hosts.length < MAX_CACHED_HOSTS) {
-      hosts.push(host);
-      this.hostHashes.push(hash);
-    }
-    return hash;
   }
 
   /** Records mark `name` (an event of type `mark`) and counts it. */
@@ -238,15 +129,14 @@ export class Trace {
 
   /**
    * Folds one executor task into the hash (and stores it when `storeTasks` is on).
-   * `executorHash` and `labelHash` are the executor name's and the label's string hashes
-   * ({@link TraceHash.stringHash}; the executor keeps them, as its labels repeat).
+   * `executorHash` is the executor name's string hash ({@link TraceHash.stringHash}).
    */
-  task(executorName: string, executorHash: number, label: string, labelHash: number): void {
+  task(executorName: string, executorHash: number, label: string): void {
     this.count++;
     const h = this.hasher;
     h.number(this.clock.nowUs);
     h.word(executorHash);
-    h.word(labelHash);
+    h.string(label);
     if (this.options.storeTasks === true) {
       const limit = this.options.limit;
       if (limit === undefined || this.stored.length < limit) {
@@ -284,7 +174,6 @@ export class Trace {
 
   /** Keeps the counts that let {@link record} skip events nobody watches. */
   private countSubscription(sub: Subscription, delta: 1 | -1): void {
-    this.subscriptionVersion++;
     if (sub.types === undefined) {
       this.untypedSubscriptions += delta;
       return;
