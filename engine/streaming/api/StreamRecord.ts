@@ -26,3 +26,15 @@ export interface StreamRecord<T = unknown> {
 export function recordIdentity(r: Pick<StreamRecord, 'split' | 'offset' | 'tag'>): string {
   return `${r.split}:${r.offset}${r.tag}`;
 }
+
+/**
+ * The tag segment an operator gives an output it adds, without the output's index: `/<uid>.`,
+ * with `%` and `/` of the uid written `%25` and `%2F`. The output tagged `<input tag><segment><i>`
+ * names the operator and the output: two different paths through a job never end in one tag,
+ * since the first operator where they part writes a different segment (or one path none), and a
+ * segment never spans a `/` of the uid. Used by flatMap (every output) and keyed process
+ * functions (every output after the first).
+ */
+export function tagSegment(uid: string): string {
+  return `/${uid.replace(/%/g, '%25').replace(/\//g, '%2F')}.`;
+}

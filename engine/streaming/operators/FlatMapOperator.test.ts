@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { recordIdentity, type StreamRecord } from '../api/StreamRecord.ts';
-import { FlatMapOperator, tagSegment } from './FlatMapOperator.ts';
+import { tagSegment } from '../api/StreamRecord.ts';
+import { FlatMapOperator } from './FlatMapOperator.ts';
 import { TestingOutput } from './testing/TestingOperatorContext.ts';
 
 const rec = (value: unknown, tag = ''): StreamRecord => ({ value, split: 2, offset: 5, tag });

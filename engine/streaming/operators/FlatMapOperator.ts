@@ -9,20 +9,8 @@
  * Invariants: stateless; outputs are emitted synchronously, in collect order, with increasing i.
  */
 import type { Collector, FlatMapFunction } from '../api/functions.ts';
-import type { StreamRecord } from '../api/StreamRecord.ts';
+import { tagSegment, type StreamRecord } from '../api/StreamRecord.ts';
 import { AbstractStreamOperator } from './AbstractStreamOperator.ts';
-
-/**
- * The tag segment an operator gives an output it adds, without the output's index: `/<uid>.`,
- * with `%` and `/` of the uid written `%25` and `%2F`. The output tagged `<input tag><segment><i>`
- * names the operator and the output: two different paths through a job never end in one tag,
- * since the first operator where they part writes a different segment (or one path none), and a
- * segment never spans a `/` of the uid. Used by flatMap (every output) and keyed process
- * functions (every output after the first).
- */
-export function tagSegment(uid: string): string {
-  return `/${uid.replace(/%/g, '%25').replace(/\//g, '%2F')}.`;
-}
 
 /** The flatMap operator; see the file comment. */
 export class FlatMapOperator extends AbstractStreamOperator {

@@ -12,7 +12,7 @@
  * registrations are rounded to whole microseconds.
  *
  * Output identity: outputs of a record keep its split and offset; the first output keeps its tag
- * and the i-th further one (i ≥ 1) gets `<tag>/<uid>.<i>` (FlatMapOperator's tagSegment), so
+ * and the i-th further one (i ≥ 1) gets `<tag>/<uid>.<i>` (StreamRecord.ts's tagSegment), so
  * multi-output stages in a row never give two records one tag. Outputs of a timer carry split -1,
  * offset = the timer's time in milliseconds, and tag `timer` (then `timer/<uid>.1`, ...).
  *
@@ -29,9 +29,8 @@ import type { KeyedStateJson, TimerJson } from '../../state/KeyedStateSnapshot.t
 import type {
   Collector, Key, KeyedContext, KeyedProcessFunction, KeySelector, TimerService,
 } from '../api/functions.ts';
-import type { StreamRecord } from '../api/StreamRecord.ts';
+import { tagSegment, type StreamRecord } from '../api/StreamRecord.ts';
 import { AbstractStreamOperator } from './AbstractStreamOperator.ts';
-import { tagSegment } from './FlatMapOperator.ts';
 import {
   decodeKeyedState, operatorSubtaskState, readRestoredState,
 } from './OperatorSubtaskState.ts';
