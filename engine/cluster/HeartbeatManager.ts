@@ -23,9 +23,6 @@ export interface HeartbeatManagerOptions {
 export class HeartbeatManager {
   private readonly lastSeenUs = new Map<RpcAddress, number>();
   private timer: Cancellable | undefined;
-  /** Scratch arrays of {@link tick}: the targets and last-seen times of the current round. */
-  private readonly roundTargets: RpcAddress[] = [];
-  private readonly roundSeenUs: number[] = [];
   /** The tick as a task, made once. */
   private readonly tickTask = (): void => this.tick();
 
@@ -65,26 +62,15 @@ export class HeartbeatManager {
 
   private tick(): void {
     const now = this.o.clock.nowUs();
-    // The callbacks may change the map, so the round works on a copy of it, taken into arrays
-    // kept for the purpose (ticks are frequent and never nested).
-    const targets = this.roundTargets;
-    const seen = this.roundSeenUs;
-    let n = 0;
-    this.lastSeenUs.forEach((seenUs, target) => {
-      targets[n] = target;
-      seen[n] = seenUs;
-      n++;
-    });
-    for (let i = 0; i < n; i++) {
-      const target = targets[i] as RpcAddress;
-      if (now - (seen[i] as number) > this.o.timeoutUs) {
+    // The callbacks may change the map, so the round works on a copy of it.
+    for (const [target, seen] of [...this.lastSeenUs]) {
+      if (now - seen > this.o.timeoutUs) {
         this.lastSeenUs.delete(target);
         this.o.onTimeout(target);
       } else {
         this.o.requestHeartbeat(target);
       }
     }
-    targets.length = 0;
     this.timer = this.o.executor.schedule('heartbeat', this.o.intervalUs, this.tickTask);
   }
 }
