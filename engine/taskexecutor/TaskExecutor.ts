@@ -96,16 +96,9 @@ export class TaskExecutor {
     if (this.registered && now - this.lastRmHeartbeatUs > timeout) {
       this.disconnectResourceManager('heartbeat of the ResourceManager timed out');
     }
-    // Disconnecting changes the map, so that loop works on a copy; the check before it spares
-    // the copy in the common case, where no JobMaster timed out.
-    let timedOut = false;
-    this.lastJmHeartbeatUs.forEach((last) => {
-      if (now - last > timeout) timedOut = true;
-    });
-    if (timedOut) {
-      for (const [jm, last] of [...this.lastJmHeartbeatUs]) {
-        if (now - last > timeout) this.disconnectJobManager(jm, 'heartbeat of the JobMaster timed out');
-      }
+    // Disconnecting changes the map, so the loop works on a copy.
+    for (const [jm, last] of [...this.lastJmHeartbeatUs]) {
+      if (now - last > timeout) this.disconnectJobManager(jm, 'heartbeat of the JobMaster timed out');
     }
     this.main.schedule('heartbeat-monitor', this.config.heartbeatIntervalUs, this.monitorHeartbeatsTask);
   }
