@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { FLIGHTS_FILE_SIZE } from '../../sim/workloads/flights.ts';
 import { GENERATED_JOB_LIMITS } from '../../sim/workloads/generatedJob.ts';
+import { WORDCOUNT_TEXT, WORDCOUNT_UIDS } from '../../sim/workloads/wordcount.ts';
 import {
   RUN_SPEC_VERSION, type Fault, type FaultTrigger, type JobSpec, type RunMode, type RunSpec,
 } from '../../sim/run/RunSpec.ts';
@@ -36,6 +37,43 @@ export interface RunSpecArbitraryOptions {
 /** Virtual time the job should span, ms: long enough for about ten checkpoint intervals. */
 const TARGET_SPAN_MS = 1000;
 
+/** Records per network buffer when nothing smaller is needed (ClusterConfiguration's default). */
+const DEFAULT_RECORDS_PER_BUFFER = 32;
+
+/** The uid of each job's source operator (whose per-record cost paces the run). */
+const SOURCE_UID: Readonly<Record<JobSpec['kind'], string>> = {
+  flights: 'flights-source',
+  wordcount: WORDCOUNT_UIDS.source,
+  generated: 'gen-source',
+};
+
+/** How a run's source is paced: its per-record cost and the records per network buffer. */
+export interface SourcePacing {
+  /** Per-record cost of the source, ms (a multiple of 0.001, at least 0.001). */
+  readonly sourceCostMs: number;
+  /** Records per network buffer, 1..32. */
+  readonly recordsPerBuffer: number;
+}
+
+/**
+ * Paces a run's source so that checkpoints interleave with its records (why: a run whose input
+ * is read before the first checkpoint completes tests no restore from a checkpoint, and in
+ * at-least-once mode no duplicates).
+ *
+ * - The input (`records` over `parallelism` source subtasks) spans about {@link TARGET_SPAN_MS}
+ *   of virtual time, but no record costs more than half a checkpoint interval.
+ * - A source task reads up to one network buffer of records per mailbox step (StreamTask's
+ *   batch), and a checkpoint trigger (a mail) waits for the step; so the buffer holds at most
+ *   half an interval of records, at least 1 and at most the default 32. Small buffers are a real
+ *   configuration (large records in Flink's 32 KiB segments).
+ */
+export function sourcePacing(records: number, parallelism: number, intervalMs: number): SourcePacing {
+  const spanCostMs = (TARGET_SPAN_MS * parallelism) / Math.max(1, records);
+  const sourceCostMs = Math.max(0.001, Math.round(Math.min(spanCostMs, intervalMs / 2) * 1000) / 1000);
+  const recordsPerBuffer = Math.max(1, Math.min(DEFAULT_RECORDS_PER_BUFFER, Math.floor(intervalMs / (2 * sourceCostMs))));
+  return { sourceCostMs, recordsPerBuffer };
+}
+
 function jobArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<JobSpec> {
   const maxRecords = o.maxRecords ?? 2000;
   switch (o.job) {
@@ -52,10 +90,33 @@ function jobArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<JobSpec> {
   }
 }
 
+/**
+ * `spec` with its source paced by {@link sourcePacing} for its job, (number) parallelism and
+ * checkpoint interval: `costsMs` of the source and `network.recordsPerBuffer` (left out at the
+ * default 32) are set, replacing any already there; the rest is kept. Apply it again after
+ * changing the parallelism or the interval of a drawn spec.
+ * @throws Error when the spec's parallelism is per operator (drawn specs never are).
+ */
+export function withSourcePacing(spec: RunSpec): RunSpec {
+  if (typeof spec.parallelism !== 'number') throw new Error('withSourcePacing needs one parallelism for every operator');
+  const pacing = sourcePacing(recordsOf(spec.job), spec.parallelism, spec.checkpoint.intervalMs);
+  const { recordsPerBuffer: _old, ...networkRest } = spec.network ?? {};
+  const network = {
+    ...networkRest,
+    ...(pacing.recordsPerBuffer === DEFAULT_RECORDS_PER_BUFFER ? {} : { recordsPerBuffer: pacing.recordsPerBuffer }),
+  };
+  const { network: _n, costsMs: _c, ...rest } = spec;
+  return {
+    ...rest,
+    ...(Object.keys(network).length === 0 ? {} : { network }),
+    costsMs: { ...spec.costsMs, [SOURCE_UID[spec.job.kind]]: pacing.sourceCostMs },
+  };
+}
+
 function recordsOf(job: JobSpec): number {
   if (job.kind === 'flights') return job.selection.to - job.selection.from;
   if (job.kind === 'generated') return job.spec.records.reduce((n, r) => n + r.length, 0);
-  return 200;
+  return WORDCOUNT_TEXT.length;
 }
 
 /**
@@ -154,16 +215,13 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
   }): RunSpec {
     const parallelism = parallelismFor(base.job, base.parallelism);
     const taskManagers = Math.ceil(parallelism / 2);
-    const records = recordsOf(base.job);
-    const sourceCostMs = Math.min(5, Math.max(0.01, (TARGET_SPAN_MS * parallelism) / Math.max(1, records)));
-    return {
+    return withSourcePacing({
       version: RUN_SPEC_VERSION,
       seed: base.seed,
       job: base.job,
       parallelism,
       taskManagers,
       ...(base.bufferTimeoutMs === 2 ? {} : { network: { bufferTimeoutMs: base.bufferTimeoutMs } }),
-      ...(base.job.kind === 'flights' ? { costsMs: { 'flights-source': Math.round(sourceCostMs * 1000) / 1000 } } : {}),
       checkpoint: {
         mode: o.mode,
         intervalMs: base.intervalMs,
@@ -176,6 +234,6 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
       budgets: { maxEvents: 5_000_000, maxTimeMs: TARGET_SPAN_MS * 30 },
       overrides: base.overrides,
       mutations: [...(o.mutations ?? [])],
-    };
+    });
   }
 }

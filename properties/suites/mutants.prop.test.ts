@@ -13,7 +13,7 @@ import { expect, test } from 'vitest';
 import type { Violation } from '../../sim/run/RunResult.ts';
 import type { CheckpointSpec, Fault, RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
 import { simulate } from '../../sim/run/simulate.ts';
-import { runSpecArbitrary, type ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
+import { runSpecArbitrary, withSourcePacing, type ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
 import { defaultJudge } from '../explore/defaultJudge.ts';
 import { expectationOf } from '../explore/explore.ts';
 import { describeViolation } from './checkRuns.ts';
@@ -32,17 +32,21 @@ interface TargetOptions {
   readonly checkpoint?: Partial<CheckpointSpec>;
 }
 
-/** runSpecArbitrary's runs (at most 300 records) with one of `faultPlans` and no overrides. */
+/**
+ * runSpecArbitrary's runs (at most 300 records) with one of `faultPlans`, no overrides, and the
+ * source paced for the parallelism and interval set here.
+ */
 function targeted(o: TargetOptions): fc.Arbitrary<RunSpec> {
   return fc.tuple(
     runSpecArbitrary({ job: o.job, mode: o.mode, maxRecords: 300, maxParallelism: 4 }),
     fc.constantFrom(...o.faultPlans),
   ).map(([spec, faults]): RunSpec => {
     const p = Math.max(o.minParallelism ?? 1, typeof spec.parallelism === 'number' ? spec.parallelism : 1);
-    return {
+    // Paced again: the source's pacing depends on the parallelism and interval set here.
+    return withSourcePacing({
       ...spec, parallelism: p, taskManagers: Math.ceil(p / 2), faults: [...faults], overrides: [],
       checkpoint: { ...spec.checkpoint, ...o.checkpoint },
-    };
+    });
   });
 }
 
