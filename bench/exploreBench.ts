@@ -2,9 +2,9 @@
  * Explore benchmark (issue 5, `bench --json` field `explore`): how many generated runs per real
  * second one explore worker simulates and judges. The work per run is what explore does for a
  * run that is neither sampled for the restore fan-out (oracle 2) nor for the determinism rerun
- * (oracle 8): `simulate` with explore's trace cap, then the default judge, i.e. every oracle
- * judgeRun applies (consistent cut, end-to-end exactly-once, protocol, storage, liveness) plus
- * the duplicate count against the reference fold.
+ * (oracle 8): `simulate` storing the whole trace, as explore does (the oracles read all of it),
+ * then the default judge, i.e. every oracle judgeRun applies (consistent cut, end-to-end
+ * exactly-once, protocol, storage, liveness) plus the duplicate count against the reference fold.
  *
  * The runs are a fixed list of {@link SPEC_COUNT} RunSpecs drawn once with fast-check from a
  * fixed seed: a generated job shape (generatedJobArbitrary) fed exactly {@link RECORDS} records
@@ -46,8 +46,6 @@ const CRASH_FROM_MS = 60;
 const CRASH_TO_MS = 110;
 const DOWN_MS = 30;
 const HEAL_TIME_MS = 180;
-/** The trace cap explore's simulate uses (cli/commands/exploreCommand.ts). */
-const TRACE_LIMIT = 20_000;
 /** The least share of runs that must restore from a checkpoint. */
 const MIN_RESTORED_SHARE = 0.8;
 const SEED = 5;
@@ -94,7 +92,7 @@ function exploreOnce(specs: readonly RunSpec[]): number {
   let restored = 0;
   const t0 = performance.now();
   for (const spec of specs) {
-    const result = simulate(spec, { traceLimit: TRACE_LIMIT });
+    const result = simulate(spec);
     const judgement = defaultJudge(result, 'exactly-once');
     if (result.jobStatus !== 'FINISHED') {
       throw new Error(`explore bench run ${spec.seed} ended ${result.jobStatus}`);
