@@ -8,7 +8,12 @@
  * explains at most one extra copy of a record.
  *
  * `D` is read from the committed output: the extra copies of `(s, o)` are the surplus, per output
- * identity `(s, o, tag)`, of committed copies above F's count. A record that fans out before a
+ * identity `(s, o, tag)`, of committed copies above F's count. A record that F gives no output
+ * (filtered, or a keyed function that emits nothing for it) leaves no copy in the output when it
+ * is processed again; its duplicate shows only in the state. So when output or state differ from
+ * `F(all input + D)`, the oracle also tries adding such records, each attributable by offset to a
+ * restore (`p_s(c) <= o`; there is no committed copy to date), smallest sets first, up to
+ * {@link HIDDEN_SEARCH_FOLDS} folds; a set that makes both equal explains the run. A record that fans out before a
  * network edge can be duplicated unevenly (each output crosses its own channel, and in
  * at-least-once mode each channel's records can fall on either side of a downstream snapshot), so
  * a copy in D may cover only some of the record's outputs; F(all + D) folds exactly those
@@ -32,8 +37,16 @@ import { checkFlights } from './flightsInvariants.ts';
 import { foldWithDuplicates } from './foldWithDuplicates.ts';
 import type { DuplicatedInput } from './foldWithDuplicates.ts';
 import type { StreamGraph } from '../../engine/index.ts';
+import type { FoldResult } from '../referenceFold.ts';
 import { checkSequences } from './sequenceInvariants.ts';
 import { splitPositions } from './splitPositions.ts';
+
+/**
+ * Most folds the search for duplicates that show only in the state runs per judged run: every
+ * set of up to 10 candidates, or the smallest sets of more (a run with more hidden duplicates
+ * than the search reaches is reported, with the candidates it had).
+ */
+export const HIDDEN_SEARCH_FOLDS = 1024;
 
 /** Options of {@link atLeastOnce}. */
 export interface AtLeastOnceOptions {
@@ -97,8 +110,9 @@ export function atLeastOnce(result: RunResult, options: AtLeastOnceOptions = {})
   }));
   const duplicates = duplicatedInputs(sharedReferenceFold(graph).outputs, committed.map((c) => c.record));
   const restores = restoresOf(result);
+  const positions = restorePositions(restores, result.checkpoints.completed, graph);
   const violations: Violation[] = [];
-  const unexplained = attribute(duplicates, committed, restores, result.checkpoints.completed, graph);
+  const unexplained = attribute(duplicates, committed, restores, positions);
   if (unexplained.length > 0) {
     const total = unexplained.reduce((n, u) => n + u.copies - u.explainedBy.length, 0);
     violations.push({
@@ -112,11 +126,10 @@ export function atLeastOnce(result: RunResult, options: AtLeastOnceOptions = {})
       timeMs: endMs,
     });
   }
-  const fold = duplicates.length === 0 ? sharedReferenceFold(graph) : foldWithDuplicates(graph, duplicates);
   const sequenced = detectSequenced(graph);
   const records = committed.map((c) => c.record);
-  const outputs = compareOutputs({
-    expected: fold.outputs, actual: records, maxListed,
+  const compareTo = (f: FoldResult): ReturnType<typeof compareOutputs> => compareOutputs({
+    expected: f.outputs, actual: records, maxListed,
     ...(sequenced === null ? {} : { project: sequenced.project }),
   });
   // A task with several input channels after the keyed state (e.g. a sink behind a rebalance)
@@ -129,8 +142,25 @@ export function atLeastOnce(result: RunResult, options: AtLeastOnceOptions = {})
   // state: the final state is F(all input) with no copies, and a replayed record is numbered
   // from the start again, so per-key sequences do not run 1..n+d. Only the output carries D.
   const fromScratch = result.spec.checkpoint.mode === 'none';
-  const expectedState = fromScratch ? sharedReferenceFold(graph).state : fold.state;
-  const state = stateJudged ? compareKeyedState(expectedState, result.finalState, maxListed) : { diffs: [], diffCount: 0 };
+  const compareStateTo = (f: FoldResult): ReturnType<typeof compareKeyedState> => (stateJudged
+    ? compareKeyedState(fromScratch ? sharedReferenceFold(graph).state : f.state, result.finalState, maxListed)
+    : { diffs: [], diffCount: 0 });
+  let fold = duplicates.length === 0 ? sharedReferenceFold(graph) : foldWithDuplicates(graph, duplicates);
+  let outputs = compareTo(fold);
+  let state = compareStateTo(fold);
+  let hidden: readonly DuplicatedInput[] = [];
+  if (outputs.missingCount + outputs.surplusCount + outputs.valueMismatchCount + state.diffCount > 0) {
+    hidden = hiddenCandidates(graph, duplicates, positions);
+    const found = hidden.length === 0 ? undefined : searchHidden(graph, duplicates, hidden, (f) => {
+      const o = compareTo(f);
+      return o.missingCount + o.surplusCount + o.valueMismatchCount === 0 && compareStateTo(f).diffCount === 0;
+    });
+    if (found !== undefined) {
+      fold = found;
+      outputs = compareTo(fold);
+      state = compareStateTo(fold);
+    }
+  }
   const sequence = sequenced === null || !stateJudged || fromScratch ? undefined
     : checkSequences(sequenced, graph, fold.outputs, records, maxListed);
   const flights = stateJudged && !fromScratch && graph.nodes.some((n) => n.uid === FLIGHTS_UIDS.stats)
@@ -156,6 +186,7 @@ export function atLeastOnce(result: RunResult, options: AtLeastOnceOptions = {})
       summary: `committed output or final state differ from F(all input + D): ${problems.join(', ')}`,
       details: {
         duplicatedInputs: duplicates.length,
+        hiddenCandidates: hidden.length,
         expectedCount: fold.outputs.length,
         committedCount: records.length,
         missing: outputs.missing,
@@ -222,19 +253,90 @@ export function duplicatedInputs(
   return out.sort((a, b) => a.split - b.split || a.offset - b.offset);
 }
 
-function attribute(
-  duplicates: readonly DuplicatedInput[],
-  committed: readonly Copy[],
+/**
+ * Per restore, the split positions of the checkpoint it used (every split at 0 for none);
+ * undefined for a checkpoint not among the completed ones.
+ */
+function restorePositions(
   restores: readonly Restore[],
   checkpoints: readonly DecodedCheckpoint[],
-  graph: RunResult['graph'],
-): UnexplainedDuplicate[] {
+  graph: StreamGraph,
+): (ReadonlyMap<number, number> | undefined)[] {
   const byId = new Map(checkpoints.map((c) => [c.checkpointId, c] as const));
-  const positions = restores.map((r) => {
+  return restores.map((r) => {
     const c = r.checkpointId < 0 ? undefined : byId.get(r.checkpointId);
     if (r.checkpointId >= 0 && c === undefined) return undefined;
     return splitPositions(c, graph).positions;
   });
+}
+
+/**
+ * The input records whose duplicate could show only in the state: F gives them no output, D
+ * does not hold them already, and some restore's checkpoint had read their split only up to
+ * their offset or less (so the restore read them again). One extra copy each.
+ */
+function hiddenCandidates(
+  graph: StreamGraph,
+  duplicates: readonly DuplicatedInput[],
+  positions: readonly (ReadonlyMap<number, number> | undefined)[],
+): DuplicatedInput[] {
+  const withOutput = new Set(sharedReferenceFold(graph).outputs.map((r) => `${r.split}:${r.offset}`));
+  const inD = new Set(duplicates.map((d) => `${d.split}:${d.offset}`));
+  const out: DuplicatedInput[] = [];
+  for (const node of graph.nodes) {
+    if (node.spec.kind !== 'source') continue;
+    for (const split of node.spec.source.splits) {
+      for (let offset = 0; offset < split.records.length; offset++) {
+        const key = `${split.id}:${offset}`;
+        if (withOutput.has(key) || inD.has(key)) continue;
+        const reread = positions.some((p) => {
+          const at = p?.get(split.id);
+          return at !== undefined && at <= offset;
+        });
+        if (reread) out.push({ split: split.id, offset, copies: 1 });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The fold of `F(all input + D + H)` for the first set H of `candidates` (by size, then in
+ * order) that `matches`, trying at most {@link HIDDEN_SEARCH_FOLDS} sets; undefined if none.
+ */
+function searchHidden(
+  graph: StreamGraph,
+  duplicates: readonly DuplicatedInput[],
+  candidates: readonly DuplicatedInput[],
+  matches: (fold: FoldResult) => boolean,
+): FoldResult | undefined {
+  let folds = 0;
+  const n = candidates.length;
+  for (let size = 1; size <= n; size++) {
+    // Combinations of `size` indices in lexicographic order.
+    const idx = Array.from({ length: size }, (_x, i) => i);
+    for (;;) {
+      if (folds++ >= HIDDEN_SEARCH_FOLDS) return undefined;
+      const set = idx.map((i) => candidates[i] as DuplicatedInput);
+      const all = [...duplicates, ...set].sort((a, b) => a.split - b.split || a.offset - b.offset);
+      const fold = foldWithDuplicates(graph, all);
+      if (matches(fold)) return fold;
+      let k = size - 1;
+      while (k >= 0 && idx[k] === n - size + k) k--;
+      if (k < 0) break;
+      idx[k] = (idx[k] as number) + 1;
+      for (let j = k + 1; j < size; j++) idx[j] = (idx[j - 1] as number) + 1;
+    }
+  }
+  return undefined;
+}
+
+function attribute(
+  duplicates: readonly DuplicatedInput[],
+  committed: readonly Copy[],
+  restores: readonly Restore[],
+  positions: readonly (ReadonlyMap<number, number> | undefined)[],
+): UnexplainedDuplicate[] {
   const copiesOf = new Map<string, Copy[]>();
   for (const c of committed) {
     const key = `${c.record.split}:${c.record.offset}`;
