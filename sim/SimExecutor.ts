@@ -13,6 +13,7 @@
 import { assert } from '../engine/api/index.ts';
 import type { Cancellable, Executor } from '../engine/api/index.ts';
 import { QueueEntry } from './EventQueue.ts';
+import type { RateChangeListener } from './ExecutorSlowdowns.ts';
 import type { SimContext } from './SimContext.ts';
 import type { SimHost } from './SimHost.ts';
 import { SimTimer } from './SimTimer.ts';
@@ -22,7 +23,7 @@ const COMPACT_AT = 1024;
 
 const NOT_PENDING: Cancellable = Object.freeze({ cancel: () => {}, pending: false });
 
-export class SimExecutor extends QueueEntry implements Executor {
+export class SimExecutor extends QueueEntry implements Executor, RateChangeListener {
   readonly name: string;
   private readonly nameHash: number;
   private labels: string[] = [];
@@ -32,6 +33,11 @@ export class SimExecutor extends QueueEntry implements Executor {
   /** The head task's cost elapsed while the host was paused. */
   private headCostPaid = false;
   private dead = false;
+  // The cost the queued head task is paying, for re-timing it when a slowdown starts or ends:
+  // since `headSinceUs` it had `headLeftUs` of cost left (at factor 1), paid at `headFactor`.
+  private headSinceUs = 0;
+  private headLeftUs = 0;
+  private headFactor = 1;
 
   /** `localName` is the name on the host; the full name is `${host}/${localName}`. */
   constructor(
@@ -42,6 +48,7 @@ export class SimExecutor extends QueueEntry implements Executor {
     super();
     this.name = `${host.id}/${localName}`;
     this.nameHash = ctx.trace.hashing.stringHash(this.name);
+    ctx.slowdowns?.register(this);
   }
 
   get alive(): boolean {
@@ -58,14 +65,45 @@ export class SimExecutor extends QueueEntry implements Executor {
       assert(false, `${this.name}: execute ${label}: costUs must be a non-negative integer, got ${costUs}`);
     }
     if (this.dead) return;
-    const slowdowns = this.ctx.slowdowns;
-    if (costUs > 0 && slowdowns !== undefined && slowdowns.any) costUs = slowdowns.scale(this.name, costUs);
     this.labels.push(label);
     this.tasks.push(task);
     this.costs.push(costUs);
-    if (this.heapIndex < 0 && !this.host.paused && this.tasks.length - this.head === 1) {
-      this.ctx.queue.push(this, this.ctx.clock.nowUs + costUs);
+    if (this.heapIndex < 0 && !this.host.paused && this.tasks.length - this.head === 1) this.queueHead(costUs);
+  }
+
+  /** Queues the head task, which has `costUs` of its cost (at factor 1) left to pay. */
+  private queueHead(costUs: number): void {
+    const now = this.ctx.clock.nowUs;
+    const slowdowns = this.ctx.slowdowns;
+    if (costUs > 0 && slowdowns !== undefined && slowdowns.any) {
+      const factor = slowdowns.factor(this.name);
+      this.headSinceUs = now;
+      this.headLeftUs = costUs;
+      this.headFactor = factor;
+      this.ctx.queue.push(this, now + Math.round(costUs * factor));
+    } else {
+      this.headSinceUs = now;
+      this.headLeftUs = costUs;
+      this.headFactor = 1;
+      this.ctx.queue.push(this, now + costUs);
     }
+  }
+
+  /**
+   * A slowdown matching this executor started or ended: the queued head task pays what is left
+   * of its cost at the new rate from now on (ExecutorSlowdowns).
+   */
+  rateChanged(): void {
+    if (this.dead || this.heapIndex < 0 || this.headLeftUs <= 0) return;
+    const now = this.ctx.clock.nowUs;
+    const paid = (now - this.headSinceUs) / this.headFactor;
+    const left = Math.max(0, this.headLeftUs - paid);
+    const factor = this.ctx.slowdowns?.factor(this.name) ?? 1;
+    this.headSinceUs = now;
+    this.headLeftUs = left;
+    this.headFactor = factor;
+    this.ctx.queue.remove(this);
+    this.ctx.queue.push(this, now + Math.round(left * factor));
   }
 
   schedule(label: string, delayUs: number, task: () => void): Cancellable {
@@ -120,15 +158,14 @@ export class SimExecutor extends QueueEntry implements Executor {
     this.ctx.trace.task(this.name, this.nameHash, label);
     task();
     if (!this.dead && this.heapIndex < 0 && this.tasks.length > this.head && !this.host.paused) {
-      this.ctx.queue.push(this, this.ctx.clock.nowUs + (this.costs[this.head] as number));
+      this.queueHead(this.costs[this.head] as number);
     }
   }
 
   /** Queues the executor again after its host resumed, if it has work. */
   unpark(): void {
     if (this.dead || this.heapIndex >= 0 || this.tasks.length === this.head) return;
-    const cost = this.headCostPaid ? 0 : (this.costs[this.head] as number);
-    this.ctx.queue.push(this, this.ctx.clock.nowUs + cost);
+    this.queueHead(this.headCostPaid ? 0 : (this.costs[this.head] as number));
   }
 
   /** The host crashed: drop every task and leave the queue for good. */

@@ -10,7 +10,7 @@ import type { Fault, FaultTrigger, ProtocolPoint } from '../../sim/run/RunSpec.t
 /** The fault families a swarm switches on or off. */
 export const FAULT_FAMILIES = [
   'crash', 'global-failure', 'pause', 'partition', 'rpc-loss', 'rpc-delay', 'store-failure',
-  'store-unknown-outcome', 'slow-store', 'async-snapshot-failure',
+  'store-unknown-outcome', 'slow-store', 'async-snapshot-failure', 'slow-task',
 ] as const;
 export type FaultFamily = (typeof FAULT_FAMILIES)[number];
 
@@ -25,6 +25,8 @@ export interface FaultArbitraryOptions {
   readonly healTimeMs: number;
   /** Task names `<vertex>#<subtask>` for task protocol points. */
   readonly tasks: readonly string[];
+  /** Operator uids (or placeholders the caller maps to the job's) that slow tasks run. */
+  readonly operators: readonly string[];
   readonly maxFaults?: number;
 }
 
@@ -85,6 +87,12 @@ export function faultOfFamily(family: FaultFamily, o: FaultArbitraryOptions): fc
       return fc.record({ type: fc.constant('slow-store' as const), factor: fc.constantFrom(10, 100, 1000) });
     case 'async-snapshot-failure':
       return fc.record({ type: fc.constant('async-snapshot-failure' as const), probability });
+    case 'slow-task':
+      // Back pressure: 10 or 100 times the per-record cost of one operator's task for a while.
+      return fc.record({
+        type: fc.constant('slow-task' as const), operator: fc.constantFrom(...o.operators),
+        factor: fc.constantFrom(10, 100), when, durationMs: fc.integer({ min: 1, max: 300 }),
+      });
   }
 }
 

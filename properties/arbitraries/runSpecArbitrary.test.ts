@@ -20,13 +20,29 @@ describe('runSpecArbitrary', () => {
   });
 });
 
+describe('slow-task faults (back pressure)', () => {
+  test.each(['flights', 'wordcount', 'generated'] as const)('%s: drawn slow tasks name operators the job has', (job) => {
+    const specs = fc.sample(runSpecArbitrary({ job, mode: 'aligned', maxRecords: 200 }), { seed: 2, numRuns: 150 });
+    const slow = specs.flatMap((spec) => spec.faults.flatMap((f) => (f.type === 'slow-task' ? [[spec, f] as const] : [])));
+    expect(slow.length).toBeGreaterThan(5);
+    for (const [spec, f] of slow) {
+      const uids = runGraph(expandRunSpec(spec)).nodes.map((n) => n.uid);
+      expect(uids).toContain(f.operator);
+    }
+    // Slow tasks land on more than one operator of the job.
+    expect(new Set(slow.map(([, f]) => f.operator)).size).toBeGreaterThan(1);
+  });
+});
+
 describe('sourcePacing', () => {
   test('a record costs at most half an interval and a buffer of records at most half an interval', () => {
     fc.assert(fc.property(
       fc.integer({ min: 0, max: 20_000 }), fc.integer({ min: 1, max: 64 }), fc.constantFrom(10, 50, 100, 200),
       (records, parallelism, intervalMs) => {
-        const { sourceCostMs, recordsPerBuffer } = sourcePacing(records, parallelism, intervalMs);
+        const { sourceCostMs, operatorCostMs, recordsPerBuffer } = sourcePacing(records, parallelism, intervalMs);
         expect(sourceCostMs).toBeGreaterThanOrEqual(0.001);
+        expect(operatorCostMs).toBeGreaterThanOrEqual(0.001);
+        expect(operatorCostMs).toBeLessThanOrEqual(Math.max(0.001, sourceCostMs / 20 + 0.0005));
         expect(sourceCostMs).toBeLessThanOrEqual(intervalMs / 2);
         expect(Number.isInteger(Math.round(sourceCostMs * 1000))).toBe(true);
         expect(Number.isInteger(recordsPerBuffer)).toBe(true);
@@ -39,11 +55,11 @@ describe('sourcePacing', () => {
 
   test('an input that needs no capping spans about 1000 ms of virtual time', () => {
     // 4000 records over 2 subtasks at 0.5 ms each: 1000 ms; a 100 ms interval: 32 per buffer cap.
-    expect(sourcePacing(4000, 2, 100)).toEqual({ sourceCostMs: 0.5, recordsPerBuffer: 32 });
+    expect(sourcePacing(4000, 2, 100)).toEqual({ sourceCostMs: 0.5, operatorCostMs: 0.025, recordsPerBuffer: 32 });
     // 12 records over 2 subtasks would need 166.7 ms each: capped at half the 100 ms interval.
-    expect(sourcePacing(12, 2, 100)).toEqual({ sourceCostMs: 50, recordsPerBuffer: 1 });
+    expect(sourcePacing(12, 2, 100)).toEqual({ sourceCostMs: 50, operatorCostMs: 2.5, recordsPerBuffer: 1 });
     // 1000 records over 4 subtasks: 4 ms each, so 6 per buffer keeps a batch under 25 ms.
-    expect(sourcePacing(1000, 4, 50)).toEqual({ sourceCostMs: 4, recordsPerBuffer: 6 });
+    expect(sourcePacing(1000, 4, 50)).toEqual({ sourceCostMs: 4, operatorCostMs: 0.2, recordsPerBuffer: 6 });
   });
 
   test('withSourcePacing re-paces a spec after its interval changes, keeping other settings', () => {
@@ -52,7 +68,10 @@ describe('sourcePacing', () => {
     const changed = withSourcePacing({ ...spec, parallelism: 2, checkpoint: { ...spec.checkpoint, intervalMs: 10 } });
     const records = spec.job.kind === 'flights' ? spec.job.selection.to - spec.job.selection.from : 0;
     const pacing = sourcePacing(records, 2, 10);
-    expect(changed.costsMs).toEqual({ 'flights-source': pacing.sourceCostMs });
+    expect(changed.costsMs?.['flights-source']).toBe(pacing.sourceCostMs);
+    const others = Object.entries(changed.costsMs ?? {}).filter(([uid]) => uid !== 'flights-source');
+    expect(others.length).toBeGreaterThan(0);
+    for (const [, ms] of others) expect(ms).toBe(pacing.operatorCostMs);
     expect(changed.network?.recordsPerBuffer).toBe(pacing.recordsPerBuffer === 32 ? undefined : pacing.recordsPerBuffer);
     expect(changed.network?.bufferTimeoutMs).toBe(spec.network?.bufferTimeoutMs);
     expect(changed.faults).toEqual(spec.faults);

@@ -51,6 +51,12 @@ const SOURCE_UID: Readonly<Record<JobSpec['kind'], string>> = {
 export interface SourcePacing {
   /** Per-record cost of the source, ms (a multiple of 0.001, at least 0.001). */
   readonly sourceCostMs: number;
+  /**
+   * Per-record cost of every other operator, ms: a twentieth of the source's (a multiple of
+   * 0.001, at least 0.001), so the source sets the pace and a slow-task fault (10 or 100 times)
+   * can make any operator the bottleneck, which is what back pressure needs.
+   */
+  readonly operatorCostMs: number;
   /** Records per network buffer, 1..32. */
   readonly recordsPerBuffer: number;
 }
@@ -71,7 +77,8 @@ export function sourcePacing(records: number, parallelism: number, intervalMs: n
   const spanCostMs = (TARGET_SPAN_MS * parallelism) / Math.max(1, records);
   const sourceCostMs = Math.max(0.001, Math.round(Math.min(spanCostMs, intervalMs / 2) * 1000) / 1000);
   const recordsPerBuffer = Math.max(1, Math.min(DEFAULT_RECORDS_PER_BUFFER, Math.floor(intervalMs / (2 * sourceCostMs))));
-  return { sourceCostMs, recordsPerBuffer };
+  const operatorCostMs = Math.max(0.001, Math.round(sourceCostMs / 20 * 1000) / 1000);
+  return { sourceCostMs, operatorCostMs, recordsPerBuffer };
 }
 
 function jobArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<JobSpec> {
@@ -92,9 +99,9 @@ function jobArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<JobSpec> {
 
 /**
  * `spec` with its source paced by {@link sourcePacing} for its job, (number) parallelism and
- * checkpoint interval: `costsMs` of the source and `network.recordsPerBuffer` (left out at the
- * default 32) are set, replacing any already there; the rest is kept. Apply it again after
- * changing the parallelism or the interval of a drawn spec.
+ * checkpoint interval: `costsMs` of every operator (the source's and the others') and
+ * `network.recordsPerBuffer` (left out at the default 32) are set, replacing any already there;
+ * the rest is kept. Apply it again after changing the parallelism or the interval of a drawn spec.
  * @throws Error when the spec's parallelism is per operator (drawn specs never are).
  */
 export function withSourcePacing(spec: RunSpec): RunSpec {
@@ -106,11 +113,12 @@ export function withSourcePacing(spec: RunSpec): RunSpec {
     ...(pacing.recordsPerBuffer === DEFAULT_RECORDS_PER_BUFFER ? {} : { recordsPerBuffer: pacing.recordsPerBuffer }),
   };
   const { network: _n, costsMs: _c, ...rest } = spec;
-  return {
-    ...rest,
-    ...(Object.keys(network).length === 0 ? {} : { network }),
-    costsMs: { ...spec.costsMs, [SOURCE_UID[spec.job.kind]]: pacing.sourceCostMs },
-  };
+  const sourceUid = SOURCE_UID[spec.job.kind];
+  const costsMs: Record<string, number> = {};
+  for (const n of runGraph(expandRunSpec({ ...rest, faults: [] })).nodes) {
+    costsMs[n.uid] = n.uid === sourceUid ? pacing.sourceCostMs : pacing.operatorCostMs;
+  }
+  return { ...rest, ...(Object.keys(network).length === 0 ? {} : { network }), costsMs };
 }
 
 function recordsOf(job: JobSpec): number {
@@ -151,6 +159,7 @@ function fitFaults(faults: readonly Fault[], taskManagers: number, parallelism: 
         return a === b ? [] : [{ ...f, a, b, when: when(f.when) }];
       }
       case 'global-failure':
+      case 'slow-task':
         return [{ ...f, when: when(f.when) }];
       default:
         return [f];
@@ -158,23 +167,37 @@ function fitFaults(faults: readonly Fault[], taskManagers: number, parallelism: 
   });
 }
 
+/** Placeholders of the operators slow-task faults are drawn against (see {@link fitToJob}). */
+const OPERATOR_PLACEHOLDERS = ['op0', 'op1', 'op2', 'op3', 'op4', 'op5'];
+
 /**
- * Points protocol-point faults at tasks the spec's job really has. Faults are drawn against
- * `v<i>#<j>` names before the job is known; the JobGraph decides which vertices exist (chaining)
- * and their parallelism, so a drawn `v<i>#<j>` becomes vertex `i mod V`, subtask `j mod p` of
- * that vertex. (A point for a task that does not exist is refused as bad input.)
+ * Points faults at tasks and operators the spec's job really has. Faults are drawn before the
+ * job is known: task protocol points against `v<i>#<j>` names, slow tasks against `op<k>`. The
+ * JobGraph decides which vertices exist (chaining) and their parallelism, so a drawn `v<i>#<j>`
+ * becomes vertex `i mod V`, subtask `j mod p` of that vertex; `op<k>` becomes the uid of the
+ * job's operator `k mod N` (in StreamGraph order). (A point for a task or an operator that does
+ * not exist is refused as bad input.)
  */
-function fitTaskPoints(spec: RunSpec): RunSpec {
-  if (!spec.faults.some((f) => faultTask(f) !== undefined)) return spec;
-  const vertices = createJobGraph(runGraph(expandRunSpec(spec))).vertices;
-  const fit = (t: string): string => {
+function fitToJob(spec: RunSpec): RunSpec {
+  const hasTask = spec.faults.some((f) => faultTask(f) !== undefined);
+  const hasOperator = spec.faults.some((f) => f.type === 'slow-task');
+  if (!hasTask && !hasOperator) return spec;
+  // The graph does not depend on the faults, and the drawn ones are not valid yet.
+  const graph = runGraph(expandRunSpec({ ...spec, faults: [] }));
+  const vertices = hasTask ? createJobGraph(graph).vertices : [];
+  const fitTask = (t: string): string => {
     const m = /^v(\d+)#(\d+)$/.exec(t);
     const v = m === null ? undefined : vertices[Number(m[1]) % vertices.length];
     return m === null || v === undefined ? t : `${v.id}#${Number(m[2]) % v.parallelism}`;
   };
+  const fitOperator = (uid: string): string => {
+    const m = /^op(\d+)$/.exec(uid);
+    return m === null ? uid : graph.nodes[Number(m[1]) % graph.nodes.length]?.uid ?? uid;
+  };
   const faults = spec.faults.map((f): Fault => {
     const task = faultTask(f);
-    return task === undefined ? f : withFaultTask(f, fit(task));
+    const fitted = task === undefined ? f : withFaultTask(f, fitTask(task));
+    return fitted.type === 'slow-task' ? { ...fitted, operator: fitOperator(fitted.operator) } : fitted;
   });
   return { ...spec, faults };
 }
@@ -205,9 +228,11 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
     // The output flusher's interval (execution.buffer-timeout): with 0 every record leaves at
     // once, which is what lets an at-least-once snapshot take in records behind a barrier.
     bufferTimeoutMs: fc.constantFrom(2, 0, 0.5),
-    faults: faultPlanArbitrary({ taskManagers: maxTaskManagers, healTimeMs, tasks, maxFaults: o.maxFaults ?? 6 }),
+    faults: faultPlanArbitrary({
+      taskManagers: maxTaskManagers, healTimeMs, tasks, operators: OPERATOR_PLACEHOLDERS, maxFaults: o.maxFaults ?? 6,
+    }),
     overrides,
-  }).map((base): RunSpec => fitTaskPoints(specOf(base)));
+  }).map((base): RunSpec => withSourcePacing(fitToJob(specOf(base))));
 
   function specOf(base: {
     seed: string; job: RunSpec['job']; parallelism: number; intervalMs: number; maxConcurrent: number;
@@ -215,7 +240,7 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
   }): RunSpec {
     const parallelism = parallelismFor(base.job, base.parallelism);
     const taskManagers = Math.ceil(parallelism / 2);
-    return withSourcePacing({
+    return {
       version: RUN_SPEC_VERSION,
       seed: base.seed,
       job: base.job,
@@ -234,6 +259,6 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
       budgets: { maxEvents: 5_000_000, maxTimeMs: TARGET_SPAN_MS * 30 },
       overrides: base.overrides,
       mutations: [...(o.mutations ?? [])],
-    });
+    };
   }
 }

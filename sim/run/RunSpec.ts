@@ -72,8 +72,9 @@ export type FaultTrigger = { readonly atMs: number } | { readonly at: ProtocolPo
  *
  * - `crash`: the host restarts after `downMs`, or at the heal time if that comes first (or if
  *   `downMs` is absent).
- * - `slow-task`: the task running operator `operator` (its whole chain, every subtask) costs
- *   `factor` times as much per record for `durationMs`.
+ * - `slow-task`: the task running operator `operator` (its whole chain, every subtask) works at
+ *   `1/factor` of its rate for `durationMs` (a record in progress when it starts or ends takes
+ *   longer only for the part inside the fault); back pressure when that task is the bottleneck.
  * - `async-snapshot-failure`: writes of tasks' snapshot files fail with this probability.
  */
 export type Fault =
