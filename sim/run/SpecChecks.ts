@@ -63,11 +63,22 @@ export function requireInt(v: unknown, path: string, min: number, max = Number.M
   return v;
 }
 
-/** Checks that `v` is a finite number of milliseconds >= `min` (fractions allowed), and returns it. */
+/**
+ * The largest time a spec may give, ms (about 11.6 days of virtual time): the sim counts whole
+ * microseconds in doubles, and virtual times plus costs (a batch sums up to 32 record costs)
+ * must stay exact integers (below 2^53).
+ */
+export const MAX_SPEC_MS = 1e9;
+
+/**
+ * Checks that `v` is a finite number of milliseconds in [`min`, {@link MAX_SPEC_MS}] (fractions
+ * allowed), and returns it.
+ */
 export function requireMs(v: unknown, path: string, min = 0): number {
   if (typeof v !== 'number' || !Number.isFinite(v) || v < min) {
     fail(`${path} must be a number of ms >= ${min}, got ${describe(v)}`);
   }
+  if (v > MAX_SPEC_MS) fail(`${path} must be at most ${MAX_SPEC_MS} ms, got ${describe(v)}`);
   return v;
 }
 

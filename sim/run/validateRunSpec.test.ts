@@ -86,6 +86,10 @@ describe('validateRunSpec', () => {
       'costsMs: unknown field "sink" (fields: flights-source, airport-stats, flights-sink)'],
     ['a negative cost', { ...base(), costsMs: { 'flights-sink': -1 } },
       'costsMs.flights-sink must be a number of ms >= 0, got -1'],
+    // Found by a fresh-eyes pass: 1e20 ms passed validation and broke the mailbox's whole-µs
+    // assertion mid-run (exit 3 with a stack trace instead of a bad-input error).
+    ['a cost beyond what whole microseconds hold exactly', { ...base(), costsMs: { 'flights-source': 1e20 } },
+      'costsMs.flights-source must be at most 1000000000 ms, got 100000000000000000000'],
     ['too few TaskManagers', { ...base(), parallelism: 4, taskManagers: 1 },
       'taskManagers: 1 with 2 slots each cannot run parallelism 4 (needs at least 2)'],
     ['a max parallelism below the parallelism', { ...base(), maxParallelism: 1 },
