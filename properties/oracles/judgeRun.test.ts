@@ -74,6 +74,20 @@ describe('decisiveEvents', () => {
     expect(decisiveEvents(trace, 9, 1).map((e) => e.seq)).toEqual([4]);
     expect(decisiveEvents(trace, 0)).toEqual([]);
   });
+
+  test('keeps the latest causes (faults, failovers, restores) even when later events crowd them out', () => {
+    const trace = [
+      event(0, 1000, 'fault', { index: 0, type: 'crash', action: 'crash' }, 'sim'),
+      event(1, 2000, 'scheduler.restarting'),
+      event(2, 3000, 'checkpoint.restored', { checkpointId: 1 }),
+      ...Array.from({ length: 20 }, (_x, i) => event(3 + i, 4000 + i, 'checkpoint.completed', { checkpointId: 2 + i })),
+      event(23, 90_000, 'fault', { index: 1, type: 'crash', action: 'crash' }, 'sim'),
+    ];
+    const d = decisiveEvents(trace, 50, 6);
+    // Three causes (half of 6) at or before 50 ms, then the last three other events.
+    expect(d.map((e) => e.seq)).toEqual([0, 1, 2, 20, 21, 22]);
+    expect(decisiveEvents(trace, 50, 1).map((e) => e.seq)).toEqual([22]);
+  });
 });
 
 describe('oracle 9: requireMarks', () => {
