@@ -10,6 +10,7 @@
  * as are simulate and the judge, so tests can inject a nondeterministic fake.
  */
 import fc from 'fast-check';
+import { canonicalFaults } from './canonicalFaults.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import type { Fault, RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
 import { runSpecArbitrary, type ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
@@ -177,11 +178,17 @@ function exploreMode(
   });
   if (harnessFailure !== undefined) throw harnessFailure;
   if (!details.failed || details.counterexample === null) return { summary, counterexample: undefined };
-  const e = evaluate(o, details.counterexample[0], expect, undefined);
-  const { violation, result, spec: shrunk } = e;
-  if (violation === undefined) {
+  const e0 = evaluate(o, details.counterexample[0], expect, undefined);
+  if (e0.violation === undefined) {
     throw new HarnessError('the shrunk counterexample no longer fails when simulated again (nondeterminism?)');
   }
+  // Several world-setting faults of one kind act as one: merged, the repro is smaller (kept only
+  // if the same property still fails).
+  const canonical = canonicalFaults(e0.spec);
+  const e1 = canonical === e0.spec ? undefined : evaluate(o, canonical, expect, undefined);
+  const e = e1?.violation?.property === e0.violation.property ? e1 : e0;
+  const { violation, result, spec: shrunk } = e;
+  if (violation === undefined) throw new HarnessError('unreachable: the kept counterexample holds');
   const r = { ...repro(o, shrunk, result, violation, 'shrunk'), fastCheck: { seed: details.seed, path: details.counterexamplePath ?? '' } };
   reproPath = o.writeRepro(mode, r);
   return {
@@ -244,8 +251,8 @@ interface Evaluation {
 
 /**
  * Simulates and judges `spec`; when it holds and the spec is sampled for oracle 2 (restore
- * fan-out, exactly-once only), also its fork: the same spec with one more fault, "fail the job
- * globally when c completes", for the middle completed checkpoint c. Sampling depends on the
+ * fan-out), also its fork: the same spec with one more fault, "fail the job globally when c
+ * completes", for the middle completed checkpoint c, judged with the same expectation. Sampling depends on the
  * spec's seed (which never shrinks), so a shrunk spec is forked the same way.
  */
 function evaluate(o: ExploreOptions, spec: RunSpec, expect: Expectation, fanOut: { runs: number; violations: number } | undefined): Evaluation {
@@ -254,14 +261,15 @@ function evaluate(o: ExploreOptions, spec: RunSpec, expect: Expectation, fanOut:
   const first = mainVerdict.violations[0];
   const base = { main, mainVerdict, result: main, spec, violation: first };
   const every = o.fanOutEvery ?? 10;
-  if (first !== undefined || expect !== 'exactly-once' || every <= 0 || seedNumber(spec.seed) % every !== 0) return base;
+  if (first !== undefined || every <= 0 || seedNumber(spec.seed) % every !== 0) return base;
   const completed = main.checkpoints.completed;
   const c = completed[Math.floor(completed.length / 2)];
   if (c === undefined) return base;
   const fault: Fault = { type: 'global-failure', when: { at: { kind: 'jobmaster', checkpoint: c.checkpointId, phase: 'completed' } } };
   const forkedSpec: RunSpec = { ...spec, faults: [...spec.faults, fault] };
   const forked = o.simulate(forkedSpec);
-  const violation = o.judge(forked, 'exactly-once').violations[0];
+  // ORACLES.md 2: the fork is judged like the run (at-least-once mode: oracle 4).
+  const violation = o.judge(forked, expect).violations[0];
   if (fanOut !== undefined) {
     fanOut.runs++;
     if (violation !== undefined) fanOut.violations++;

@@ -198,9 +198,10 @@ describe('duplicatedInputs and foldWithDuplicates', () => {
     // 155): two records of value 155 from one input record, which once shared a tag. The sink
     // subtask holding one of them commits it at its end of input; the TaskManager then pauses
     // past the heartbeat timeout and the failover replays everything, so exactly one of the two
-    // is committed twice (a partial copy).
+    // is committed twice (a partial copy). (Seed s4 gives that schedule; explore found it with
+    // seed s1 and four store faults whose time-0 start actions have since become one.)
     const spec: RunSpec = {
-      version: 1, seed: 's1',
+      version: 1, seed: 's4',
       job: { kind: 'generated', spec: {
         records: [[310]],
         stages: [{ kind: 'keyed', key: 0, fn: 4, parallelism: 1 }, { kind: 'keyed', key: 5, fn: 4, parallelism: 1 }],
@@ -211,9 +212,6 @@ describe('duplicatedInputs and foldWithDuplicates', () => {
       restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
       faults: [
         { type: 'pause', host: 'taskmanager-1', when: { at: { kind: 'sink', phase: 'pre-committed', nth: 1 } }, durationMs: 24 },
-        // As explore shrank them: they draw from the run's random stream, which shapes the schedule.
-        { type: 'store-failure', probability: 0.2 }, { type: 'store-failure', probability: 0.2 },
-        { type: 'async-snapshot-failure', probability: 0.2 }, { type: 'async-snapshot-failure', probability: 0.2 },
       ],
       healTimeMs: 600, budgets: { maxEvents: 5_000_000, maxTimeMs: 30_000 }, overrides: [], mutations: [],
     };

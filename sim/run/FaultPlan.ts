@@ -127,10 +127,20 @@ export class FaultPlan {
 
   /** Schedules every fault and the heal. Call once, before the run. */
   install(): void {
+    const settings: number[] = [];
     this.faults.forEach((f, i) => {
       if ('when' in f) this.arm(i, f.when);
-      else this.world.at(0, `fault[${i}] ${f.type}`, () => this.startSetting(i, f));
+      else settings.push(i);
     });
+    // World-setting faults are in force from the start (the World already holds them); their
+    // start is logged by one action in index order rather than one action each, so how many
+    // there are decides no order among ties at time 0: several faults of one kind and their
+    // combination run alike (which is what lets a repro merge them, explore's canonicalFaults).
+    if (settings.length > 0) {
+      this.world.at(0, 'faults: settings', () => {
+        for (const i of settings) this.startSetting(i, this.faults[i] as Fault);
+      });
+    }
     this.world.at(this.healTimeUs, 'heal', () => this.heal());
   }
 
