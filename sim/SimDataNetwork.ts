@@ -64,16 +64,7 @@ export class SimDataNetwork {
   private serve(host: SimHost, key: string, server: Server): Cancellable {
     const k = `${host.id}\u0000${key}`;
     this.servers.set(k, server);
-    let pending = true;
-    return {
-      cancel: () => {
-        if (pending && this.servers.get(k) === server) this.servers.delete(k);
-        pending = false;
-      },
-      get pending() {
-        return pending;
-      },
-    };
+    return new ServeRegistration(this.servers, k, server);
   }
 
   private connect(host: SimHost, o: {
@@ -228,10 +219,7 @@ export class SimDataNetwork {
   }
 
   private producerEnd(c: DataConnection, p: DataEnd<ProducerHandlers>): ProducerEnd {
-    return {
-      get credit() {
-        return c.credit;
-      },
+    return new SimProducerEnd(c, {
       consumerHost: c.consumer.host.id,
       setHandlers: (h) => {
         p.handlers = h;
@@ -248,6 +236,53 @@ export class SimDataNetwork {
         this.send(c, 'down', { dueUs: 0, kind: 'payload', payload, priority });
       },
       close: () => this.closeEnd(c, p, 'down'),
-    };
+    });
+  }
+}
+
+// The two handles below are classes, not object literals with a getter, on purpose. A getter
+// written in a literal is a new accessor closure per call, and with them a young-generation GC
+// still kept each finished run alive (the closures' scope reaches the network and through it the
+// whole world; the likely path is V8's per-object accessor metadata, which lives outside the
+// young generation). So every run stayed until the next full GC and was copied by each scavenge
+// on the way: measured in the explore bench, about 1.1 MB copied by scavenges per run with the
+// literals, 0.2 MB with these classes, and about half the scavenge time.
+
+/** The registration {@link SimDataNetwork.serve} returns; `cancel` unregisters it once. */
+class ServeRegistration implements Cancellable {
+  private live = true;
+
+  constructor(
+    private readonly servers: Map<string, Server>,
+    private readonly key: string,
+    private readonly server: Server,
+  ) {}
+
+  get pending(): boolean {
+    return this.live;
+  }
+
+  cancel(): void {
+    if (this.live && this.servers.get(this.key) === this.server) this.servers.delete(this.key);
+    this.live = false;
+  }
+}
+
+/** A producer's end of a connection; `credit` reads the connection's current credit. */
+class SimProducerEnd implements ProducerEnd {
+  readonly consumerHost: HostId;
+  readonly setHandlers: (handlers: ProducerHandlers) => void;
+  readonly send: (payload: unknown, options: SendOptions) => void;
+  readonly close: () => void;
+
+  constructor(private readonly connection: DataConnection, end: Omit<ProducerEnd, 'credit'>) {
+    this.consumerHost = end.consumerHost;
+    this.setHandlers = end.setHandlers;
+    this.send = end.send;
+    this.close = end.close;
+  }
+
+  get credit(): number {
+    return this.connection.credit;
   }
 }
