@@ -14,9 +14,23 @@ describe('runSpecArbitrary', () => {
       { seed: 1, numRuns: 60 });
     for (const spec of specs) {
       expect(() => createJobGraph(runGraph(expandRunSpec(spec)))).not.toThrow();
-      expect(spec.parallelism).toBeLessThanOrEqual(16);
+      if (typeof spec.parallelism === 'number') expect(spec.parallelism).toBeLessThanOrEqual(16);
     }
-    expect(specs.some((s) => (s.parallelism as number) > 4)).toBe(true);
+    expect(specs.some((s) => typeof s.parallelism === 'number' && s.parallelism > 4)).toBe(true);
+  });
+
+  // Found by a fresh-eyes pass: one drawn parallelism overrode every generated shape's own, so
+  // stages at different parallelism (rescaling edges) were never explored.
+  test('some generated specs run every operator at its shape\'s parallelism, which differ between stages', () => {
+    const specs = fc.sample(runSpecArbitrary({ job: 'generated', mode: 'aligned', maxRecords: 50 }), { seed: 4, numRuns: 100 });
+    const own = specs.filter((s) => typeof s.parallelism !== 'number');
+    expect(own.length).toBeGreaterThan(20);
+    const mixed = own.filter((s) => new Set(runGraph(expandRunSpec(s)).nodes.map((n) => n.parallelism)).size > 1);
+    expect(mixed.length).toBeGreaterThan(5);
+    for (const s of own) {
+      const largest = Math.max(...runGraph(expandRunSpec(s)).nodes.map((n) => n.parallelism));
+      expect(s.taskManagers).toBe(Math.ceil(largest / 2));
+    }
   });
 });
 

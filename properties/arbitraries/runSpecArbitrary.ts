@@ -98,26 +98,24 @@ function jobArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<JobSpec> {
 }
 
 /**
- * `spec` with its source paced by {@link sourcePacing} for its job, (number) parallelism and
- * checkpoint interval: `costsMs` of every operator (the source's and the others') and
+ * `spec` with its source paced by {@link sourcePacing} for its job, its source's parallelism and
+ * its checkpoint interval: `costsMs` of every operator (the source's and the others') and
  * `network.recordsPerBuffer` (left out at the default 32) are set, replacing any already there;
  * the rest is kept. Apply it again after changing the parallelism or the interval of a drawn spec.
- * @throws Error when the spec's parallelism is per operator (drawn specs never are).
  */
 export function withSourcePacing(spec: RunSpec): RunSpec {
-  if (typeof spec.parallelism !== 'number') throw new Error('withSourcePacing needs one parallelism for every operator');
-  const pacing = sourcePacing(recordsOf(spec.job), spec.parallelism, spec.checkpoint.intervalMs);
+  const { network: _n, costsMs: _c, ...rest } = spec;
+  const nodes = runGraph(expandRunSpec({ ...rest, faults: [] })).nodes;
+  const sourceUid = SOURCE_UID[spec.job.kind];
+  const sourceParallelism = nodes.find((n) => n.uid === sourceUid)?.parallelism ?? 1;
+  const pacing = sourcePacing(recordsOf(spec.job), sourceParallelism, spec.checkpoint.intervalMs);
   const { recordsPerBuffer: _old, ...networkRest } = spec.network ?? {};
   const network = {
     ...networkRest,
     ...(pacing.recordsPerBuffer === DEFAULT_RECORDS_PER_BUFFER ? {} : { recordsPerBuffer: pacing.recordsPerBuffer }),
   };
-  const { network: _n, costsMs: _c, ...rest } = spec;
-  const sourceUid = SOURCE_UID[spec.job.kind];
   const costsMs: Record<string, number> = {};
-  for (const n of runGraph(expandRunSpec({ ...rest, faults: [] })).nodes) {
-    costsMs[n.uid] = n.uid === sourceUid ? pacing.sourceCostMs : pacing.operatorCostMs;
-  }
+  for (const n of nodes) costsMs[n.uid] = n.uid === sourceUid ? pacing.sourceCostMs : pacing.operatorCostMs;
   return { ...rest, ...(Object.keys(network).length === 0 ? {} : { network }), costsMs };
 }
 
@@ -232,19 +230,29 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
       taskManagers: maxTaskManagers, healTimeMs, tasks, operators: OPERATOR_PLACEHOLDERS, maxFaults: o.maxFaults ?? 6,
     }),
     overrides,
+    // Generated jobs only: run every operator at its shape's own parallelism (rescaling edges
+    // between stages of different parallelism) instead of one for all. Drawn last, so the other
+    // fields, and the runs of the other jobs, do not depend on it; shrinks toward one for all.
+    shapeParallelism: fc.boolean(),
   }).map((base): RunSpec => withSourcePacing(fitToJob(specOf(base))));
 
   function specOf(base: {
     seed: string; job: RunSpec['job']; parallelism: number; intervalMs: number; maxConcurrent: number;
     tolerableFailures: number; bufferTimeoutMs: number; faults: Fault[]; overrides: RunSpec['overrides'];
+    shapeParallelism: boolean;
   }): RunSpec {
-    const parallelism = parallelismFor(base.job, base.parallelism);
+    const job = base.job;
+    // `{}`: every operator at its default, which for a generated job is its shape's.
+    const ownParallelism = base.shapeParallelism && job.kind === 'generated';
+    const parallelism = ownParallelism
+      ? Math.max(job.spec.sourceParallelism, job.spec.sinkParallelism, ...job.spec.stages.map((st) => st.parallelism))
+      : parallelismFor(job, base.parallelism);
     const taskManagers = Math.ceil(parallelism / 2);
     return {
       version: RUN_SPEC_VERSION,
       seed: base.seed,
-      job: base.job,
-      parallelism,
+      job,
+      parallelism: ownParallelism ? {} : parallelism,
       taskManagers,
       ...(base.bufferTimeoutMs === 2 ? {} : { network: { bufferTimeoutMs: base.bufferTimeoutMs } }),
       checkpoint: {
