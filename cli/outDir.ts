@@ -19,6 +19,8 @@ import { UsageError } from './program.ts';
  * @throws UsageError with a one-line reason when it cannot be created or written.
  */
 export function prepareOutDir(dir: string, what: string): string {
+  // resolve('') is the working directory: an empty name would scatter files there unasked.
+  if (dir.trim() === '') throw new UsageError(`${what}: the directory name is empty`);
   const abs = resolve(dir);
   const missing: string[] = [];
   let existing = abs;

@@ -222,7 +222,10 @@ describe('output directory', () => {
     [aFile, `${aFile} is not a directory`],
     [join(aFile, 'x'), `${aFile} is not a directory`],
     ['/dev/null/x', '/dev/null is not a directory'],
-  ])('%s is refused with a one-line reason', (dir, reason) => {
+    // Found by a fresh-eyes pass: '' resolved to the working directory and was written into.
+    ['', 'the directory name is empty'],
+    ['  ', 'the directory name is empty'],
+  ])('%j is refused with a one-line reason', (dir, reason) => {
     expect(() => prepareOutDir(dir, `--out ${dir}`)).toThrow(new UsageError(`--out ${dir}: ${reason}`));
   });
 
@@ -298,7 +301,7 @@ describe('replay --json', () => {
     const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
     const repro: Repro = {
       format: 'checkpoint-sim-repro', formatVersion: REPRO_FORMAT_VERSION, checkpointSimVersion: 'test',
-      property: 'recorded-property', expect: 'exactly-once', summary: 'x', traceHash: simulate(spec).traceHash,
+      property: 'consistent-cut', expect: 'exactly-once', summary: 'x', traceHash: simulate(spec).traceHash,
       stage: 'shrunk', spec,
     };
     const file = join(tmp, 'repro.json');
@@ -307,9 +310,23 @@ describe('replay --json', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
     const json = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(json).toMatchObject({ repro: file, recordedProperty: 'recorded-property', traceHash: repro.traceHash, sameAsRecorded: true });
+    expect(json).toMatchObject({ repro: file, recordedProperty: 'consistent-cut', traceHash: repro.traceHash, sameAsRecorded: true });
     expect(r.code).toBe(json['stillFails'] === true ? 1 : 0);
     expect(Array.isArray(json['excerpt'])).toBe(true);
+  });
+
+  // Found by a fresh-eyes pass: a hand-edited property replayed as "a different property fails".
+  test('a repro whose property names no oracle is bad input', async () => {
+    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
+    const repro = {
+      format: 'checkpoint-sim-repro', formatVersion: REPRO_FORMAT_VERSION, checkpointSimVersion: 'test',
+      property: 'bogus', expect: 'exactly-once', summary: 'x', traceHash: 'unknown', stage: 'shrunk', spec,
+    };
+    const file = join(tmp, 'bogus.json');
+    writeFileSync(file, JSON.stringify(repro));
+    const r = await cli('replay', file);
+    expect(r.code).toBe(2);
+    expectOneLine(r.stderr, "repro field property must name an oracle (consistent-cut, end-to-end-exactly-once, at-least-once, protocol-invariants, failure-handling, storage-invariants, liveness), got 'bogus'");
   });
 
   test('replay <file> says so when a different property fails than the one recorded', async () => {

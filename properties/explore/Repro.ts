@@ -3,6 +3,7 @@
  * checkpoint-sim and of this format (DESIGN.md "A repro file is a RunSpec plus ..."). `replay`
  * reads it back; a malformed file is refused with a one-line reason.
  */
+import { ORACLE_NAMES } from '../oracles/judgeRun.ts';
 import type { RunSpec } from '../../sim/run/RunSpec.ts';
 
 export const REPRO_FORMAT_VERSION = 1;
@@ -44,6 +45,9 @@ export function parseRepro(value: unknown): Repro {
   }
   for (const k of ['property', 'summary', 'traceHash', 'checkpointSimVersion'] as const) {
     if (typeof r[k] !== 'string') throw new ReproFormatError(`repro field ${k} must be a string`);
+  }
+  if (!(ORACLE_NAMES as readonly string[]).includes(r['property'] as string)) {
+    throw new ReproFormatError(`repro field property must name an oracle (${ORACLE_NAMES.join(', ')}), got '${String(r['property'])}'`);
   }
   if (r['spec'] === null || typeof r['spec'] !== 'object') throw new ReproFormatError('repro field spec must be an object');
   if (r['expect'] !== 'exactly-once' && r['expect'] !== 'at-least-once') {

@@ -34,10 +34,12 @@ import { liveness } from './liveness.ts';
 import { protocolInvariants } from './protocolInvariants.ts';
 import { storageInvariants } from './storageInvariants.ts';
 
-/** The oracles judgeRun can run. */
-export type OracleName =
-  | 'consistent-cut' | 'end-to-end-exactly-once' | 'at-least-once' | 'protocol-invariants'
-  | 'failure-handling' | 'storage-invariants' | 'liveness';
+/** The oracles judgeRun can run; a violation's `property` is the name of the oracle that found it. */
+export const ORACLE_NAMES = [
+  'consistent-cut', 'end-to-end-exactly-once', 'at-least-once', 'protocol-invariants',
+  'failure-handling', 'storage-invariants', 'liveness',
+] as const;
+export type OracleName = (typeof ORACLE_NAMES)[number];
 
 /** Options of {@link judgeRun}. */
 export interface JudgeOptions {
