@@ -59,6 +59,7 @@ export class Trace {
   private readonly typedSubscriptions = new Map<string, number>();
   private nextSubscription = 0;
   private count = 0;
+  private droppedCount = 0;
   /** Actions queued by subscriptions, run by the World after the current task. */
   readonly pendingActions: (() => void)[] = [];
 
@@ -75,6 +76,11 @@ export class Trace {
   /** The stored events (the first `limit`). */
   get events(): readonly TraceEvent[] {
     return this.stored;
+  }
+
+  /** How many recorded events (not executor tasks) were not stored because of `limit`. */
+  get dropped(): number {
+    return this.droppedCount;
   }
 
   /** How many events were recorded (stored or not). */
@@ -114,6 +120,7 @@ export class Trace {
     }
     const limit = this.options.limit;
     const keep = limit === undefined || this.stored.length < limit;
+    if (!keep) this.droppedCount++;
     const watched = this.untypedSubscriptions > 0 || this.typedSubscriptions.has(type);
     if (!keep && !watched) return;
     const event: TraceEvent = { seq, timeUs, host, type, attrs };

@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { RunResult } from '../../sim/run/RunResult.ts';
+import type { RunSpec } from '../../sim/run/RunSpec.ts';
+import { simulate } from '../../sim/run/simulate.ts';
 import { decisiveEvents } from './decisiveEvents.ts';
 import { applicableOracles, judgeRun } from './judgeRun.ts';
 import { requireMarks } from './requireMarks.ts';
@@ -58,6 +60,24 @@ describe('judgeRun', () => {
     expect(v?.decisiveEvents).toHaveLength(5);
     expect(v?.decisiveEvents.every((e) => e.timeUs <= (r.jobEndMs ?? 0) * 1000)).toBe(true);
     expect(v?.decisiveEvents.at(-1)?.type).toBe('job.status');
+  });
+});
+
+describe('judgeRun on a capped trace', () => {
+  // Found while measuring: with traceLimit 20000, a run whose checkpoints were deleted after the
+  // cap was judged to retain them with every file missing (a false storage violation).
+  test('refuses a result whose trace was not stored whole', () => {
+    const spec: RunSpec = {
+      version: 1, seed: 's1', job: { kind: 'flights', selection: { from: 0, to: 40 } }, parallelism: 2,
+      checkpoint: { mode: 'aligned', intervalMs: 20 }, faults: [], healTimeMs: 100,
+      budgets: { maxEvents: 1_000_000, maxTimeMs: 10_000 }, overrides: [], mutations: [],
+    };
+    const capped = simulate(spec, { traceLimit: 50 });
+    expect(capped.traceDropped).toBeGreaterThan(0);
+    expect(() => judgeRun(capped)).toThrow(/judgeRun needs the whole trace: \d+ event\(s\) were not stored/);
+    const whole = simulate(spec);
+    expect(whole.traceDropped).toBeUndefined();
+    expect(judgeRun(whole).violations).toEqual([]);
   });
 });
 

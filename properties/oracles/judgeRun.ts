@@ -83,8 +83,16 @@ export function applicableOracles(result: RunResult, options: JudgeOptions = {})
   return oracles.filter((o) => !skip.has(o));
 }
 
-/** Runs the applicable oracles on `result`. @throws only when F cannot run on the job. */
+/**
+ * Runs the applicable oracles on `result`.
+ * @throws Error when the result's trace was capped (`traceDropped`), or when F cannot run on the job.
+ */
 export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunVerdict {
+  // The oracles read the trace (deletes, restores, transactions): judged on a capped one, a
+  // checkpoint deleted after the cap looks retained and missing (a false storage violation).
+  if (result.traceDropped !== undefined) {
+    throw new Error(`judgeRun needs the whole trace: ${result.traceDropped} event(s) were not stored (simulate's traceLimit)`);
+  }
   const maxListed = options.maxListed ?? 20;
   const oracles = applicableOracles(result, options);
   const violations: Violation[] = [];

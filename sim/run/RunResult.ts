@@ -30,6 +30,8 @@ export interface RunResult {
   readonly traceHash: string;
   /** Stored trace events (may be capped by `traceLimit`; the hash covers all). */
   readonly trace: readonly TraceEvent[];
+  /** Events recorded but not stored because of `traceLimit` (absent: the whole trace is stored). */
+  readonly traceDropped?: number;
   /**
    * Why the run ended: `stopped` (job end + drain), `max-events` or `max-time` (a budget),
    * `idle` (nothing left to do); events run and the virtual time at the end.

@@ -176,6 +176,7 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
     graph,
     traceHash: r.traceHash,
     trace: world.trace.events,
+    ...(world.trace.dropped > 0 ? { traceDropped: world.trace.dropped } : {}),
     outcome: { reason: r.run.reason, events: r.run.events, timeMs: r.run.timeUs / 1000, message: r.run.message },
     jobStatus: r.jobStatus,
     jobEndMs: r.jobEndUs === undefined ? undefined : r.jobEndUs / 1000,
