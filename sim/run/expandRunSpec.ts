@@ -64,6 +64,26 @@ function expandJob(job: JobSpec): JobSpec {
 }
 
 /**
+ * A generated job's shape with the parallelism each operator really runs at (`byUid`, from the
+ * run's parallelism, which overrides the shape's): a printed expanded configuration then shows
+ * what ran, not a stage parallelism that a top-level parallelism replaced.
+ */
+function withEffectiveParallelism(job: Extract<JobSpec, { kind: 'generated' }>, byUid: Readonly<Record<string, number>>): JobSpec {
+  const at = (uid: string | undefined, own: number): number => (uid === undefined ? own : byUid[uid] ?? own);
+  const stageUid = (i: number): string | undefined => Object.keys(byUid).find((u) => u.startsWith(`gen-${i}-`));
+  const spec = job.spec;
+  return {
+    kind: 'generated',
+    spec: {
+      ...spec,
+      sourceParallelism: at('gen-source', spec.sourceParallelism),
+      sinkParallelism: at('gen-sink', spec.sinkParallelism),
+      stages: spec.stages.map((st, i) => ({ ...st, parallelism: at(stageUid(i), st.parallelism) })),
+    },
+  };
+}
+
+/**
  * Validates `spec` and returns it with every default filled in.
  * @throws SimInputError (from validateRunSpec) for an invalid spec.
  */
@@ -87,6 +107,7 @@ export function expandRunSpecWithGraph(spec: RunSpec): { expanded: ExpandedRunSp
   const slotsPerTaskManager = spec.slotsPerTaskManager ?? C.slotsPerTaskManager;
   const maxParallelism = spec.maxParallelism === undefined ? {} : { maxParallelism: spec.maxParallelism };
   const graph = buildJobGraph(job, { parallelism: byUid, ...maxParallelism });
+  const expandedJob = job.kind === 'generated' ? withEffectiveParallelism(job, byUid) : job;
   const costsMs = Object.fromEntries(graph.nodes.map((n) => [n.uid, spec.costsMs?.[n.uid] ?? n.costUs / 1000]));
   const net = spec.network ?? {};
   const cp = spec.checkpoint;
@@ -103,7 +124,7 @@ export function expandRunSpecWithGraph(spec: RunSpec): { expanded: ExpandedRunSp
   const expanded: ExpandedRunSpec = {
     version: spec.version,
     seed: spec.seed,
-    job,
+    job: expandedJob,
     parallelism,
     ...maxParallelism,
     taskManagers: spec.taskManagers ?? Math.ceil(maxP / slotsPerTaskManager),

@@ -187,6 +187,20 @@ describe('expandRunSpec', () => {
     expect(e.costsMs['flights-sink']).toBe(0.5);
   });
 
+  // Found by a fresh-eyes pass: a printed generated job showed its shape's stage parallelism
+  // (1) next to the run's parallelism (2) that replaced it.
+  test('a generated job is expanded with the parallelism each operator runs at', () => {
+    const shape = {
+      records: [[1, 2]], stages: [{ kind: 'keyed' as const, key: 0, fn: 0, parallelism: 1 }],
+      sourceParallelism: 1, sinkParallelism: 1, maxParallelism: 8,
+    };
+    const all = expandRunSpec({ ...base(), job: { kind: 'generated', spec: shape }, parallelism: 2 });
+    expect(all.job).toEqual({ kind: 'generated', spec: { ...shape, sourceParallelism: 2, sinkParallelism: 2,
+      stages: [{ ...shape.stages[0], parallelism: 2 }] } });
+    const some = expandRunSpec({ ...base(), job: { kind: 'generated', spec: shape }, parallelism: { 'gen-sink': 3 } });
+    expect(some.job).toEqual({ kind: 'generated', spec: { ...shape, sinkParallelism: 3 } });
+  });
+
   test.each<[string, RunSpec]>([
     ['flights', base()],
     ['wordcount', { ...base(), job: { kind: 'wordcount' }, parallelism: 2, checkpoint: { mode: 'at-least-once', intervalMs: 30 } }],
