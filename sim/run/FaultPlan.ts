@@ -153,6 +153,10 @@ export class FaultPlan {
     const point = when.at;
     let seen = 0;
     const unsubscribe = this.world.onTrace((e) => matchesPoint(point, e), () => {
+      // Actions run after the task that recorded the events, so one task that reaches the point
+      // several times (a sink committing many epochs in one step) queues several: only the
+      // first past `nth` fires (a fault fires at most once).
+      if (this.fired.has(index)) return;
       seen++;
       if (point.kind === 'sink' && seen < point.nth) return;
       unsubscribe();

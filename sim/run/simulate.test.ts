@@ -218,6 +218,14 @@ describe('simulate', () => {
     expect(slow.jobEndMs ?? 0).toBeGreaterThan((plain.jobEndMs ?? 0) + 20);
   });
 
+  // Found by a fresh-eyes pass: one sink step committed several epochs, every commit past nth
+  // queued the fault's action, and the slow task fired four times (100^4, three never ended).
+  test('a protocol-point fault fires once even when one step reaches the point several times', () => {
+    const r = simulate({"version": 1, "seed": "s520657982", "job": {"kind": "generated", "spec": {"records": [[0, 0, 0], [0, 0, 0], [0, 0, 0, 0, 0]], "stages": [{"kind": "keyed", "key": 0, "fn": 0, "parallelism": 1}], "sourceParallelism": 2, "sinkParallelism": 2, "maxParallelism": 128}}, "parallelism": {}, "taskManagers": 1, "checkpoint": {"mode": "at-least-once", "intervalMs": 100, "maxConcurrent": 1, "tolerableFailures": 10}, "restartStrategy": {"kind": "fixed-delay", "attempts": "unlimited", "delayMs": 10}, "faults": [{"type": "pause", "host": "taskmanager-1", "when": {"atMs": 367}, "durationMs": 37}, {"type": "async-snapshot-failure", "probability": 0.2}, {"type": "slow-task", "operator": "gen-0-keyed-rem4-count", "factor": 100, "when": {"at": {"kind": "sink", "phase": "committed", "nth": 5}}, "durationMs": 1}], "healTimeMs": 600, "budgets": {"maxEvents": 5000000, "maxTimeMs": 30000}, "overrides": [], "mutations": [], "network": {"recordsPerBuffer": 1}, "costsMs": {"gen-source": 50, "gen-0-keyed-rem4-count": 2.5, "gen-sink": 2.5}} as RunSpec);
+    expect(r.faults.filter((f) => f.fault === 2 && f.action === 'slow')).toHaveLength(1);
+    expect(r.jobStatus).toBe('FINISHED');
+  });
+
   test('runs wordcount and generated jobs into their two-phase-commit sinks', () => {
     const wordcount = simulate({ ...spec(), job: { kind: 'wordcount', lines: 8 }, parallelism: 2 });
     expect(wordcount.jobStatus).toBe('FINISHED');
