@@ -162,8 +162,20 @@ describe('duplicatedInputs and foldWithDuplicates', () => {
     const vs = atLeastOnce(doctored);
     expect(vs).toHaveLength(1);
     expect(vs[0]?.summary).toBe('committed output or final state differ from F(all input + D): 1 stateDiff');
-    // Only the second record lies at or after the restored checkpoint's position of split 0.
-    expect(vs[0]?.details).toMatchObject({ duplicatedInputs: 0, hiddenCandidates: 1 });
+    // Only the second record lies at or after the restored checkpoints' position of split 0; two
+    // restores read it again, so up to two hidden copies, and no set of them gives 5.
+    expect(vs[0]?.details).toMatchObject({ duplicatedInputs: 0, hiddenCandidates: 2 });
+  });
+
+  test('a differing key that no re-read record touches is a violation, however many candidates', () => {
+    const result = simulate(HIDDEN);
+    const op = result.finalState['gen-1-keyed-rem4-count'] ?? {};
+    const count = { ...(op['count'] ?? {}), 3: 1 };
+    const vs = atLeastOnce(doctor(result, { finalState: { ...result.finalState, 'gen-1-keyed-rem4-count': { ...op, count } } }));
+    // Key 3 cannot be explained, so nothing is: key 0's hidden duplicate is listed as well.
+    expect(vs[0]?.details).toMatchObject({ stateDiffCount: 2 });
+    const diffs = (vs[0]?.details as { stateDiffs: { key: string }[] }).stateDiffs.map((d) => d.key);
+    expect(diffs).toContain('3');
   });
 
   test('a record before every restored position is no candidate', () => {

@@ -8,16 +8,22 @@
  * explains at most one extra copy of a record.
  *
  * `D` is read from the committed output: the extra copies of `(s, o)` are the surplus, per output
- * identity `(s, o, tag)`, of committed copies above F's count. A record that F gives no output
- * (filtered, or a keyed function that emits nothing for it) leaves no copy in the output when it
- * is processed again; its duplicate shows only in the state. So when output or state differ from
- * `F(all input + D)`, the oracle also tries adding such records, each attributable by offset to a
- * restore (`p_s(c) <= o`; there is no committed copy to date), smallest sets first, up to
- * {@link HIDDEN_SEARCH_FOLDS} folds; a set that makes both equal explains the run. A record that fans out before a
+ * identity `(s, o, tag)`, of committed copies above F's count. A record that fans out before a
  * network edge can be duplicated unevenly (each output crosses its own channel, and in
  * at-least-once mode each channel's records can fall on either side of a downstream snapshot), so
  * a copy in D may cover only some of the record's outputs; F(all + D) folds exactly those
  * branches again. Missing records and surplus that F(all + D) does not produce are violations.
+ *
+ * A record that F gives no output (filtered, or a keyed function that emits nothing for it)
+ * leaves no copy in the output when it is processed again; its duplicate shows only in the state.
+ * So when output or state differ from `F(all input + D)`, the oracle also tries adding such hidden
+ * copies: records attributable by offset to restores (`p_s(c) <= o`; there is no committed copy
+ * to date), at most one copy per such restore, and only those whose copy changes something. Sets
+ * are tried smallest first, up to {@link HIDDEN_SEARCH_FOLDS} folds; a set that makes output and
+ * state equal explains the run. A differing state key that no candidate's copy changes cannot be
+ * explained: a violation. When every differing key could be, but the search ran out before trying
+ * every set, the state is not judged (a duplicate the run never shows cannot be counted exactly);
+ * the output still is.
  *
  * Interleaving-dependent numbers (flights' per-airport `seq`) must run 1..n+d per key; their order
  * by offset is not judged, since a replay numbers old offsets after newer ones.
@@ -42,11 +48,14 @@ import { checkSequences } from './sequenceInvariants.ts';
 import { splitPositions } from './splitPositions.ts';
 
 /**
- * Most folds the search for duplicates that show only in the state runs per judged run: every
- * set of up to 10 candidates, or the smallest sets of more (a run with more hidden duplicates
- * than the search reaches is reported, with the candidates it had).
+ * Most folds the search for duplicates that show only in the state runs per judged run (after
+ * one fold per candidate to see what its copy changes): every set of up to 10 candidates, or the
+ * smallest sets of more.
  */
 export const HIDDEN_SEARCH_FOLDS = 1024;
+
+/** Most hidden candidates whose effect is folded one by one; beyond, the state is not judged. */
+const HIDDEN_CANDIDATES_MAX = 512;
 
 /** Options of {@link atLeastOnce}. */
 export interface AtLeastOnceOptions {
@@ -148,17 +157,21 @@ export function atLeastOnce(result: RunResult, options: AtLeastOnceOptions = {})
   let fold = duplicates.length === 0 ? sharedReferenceFold(graph) : foldWithDuplicates(graph, duplicates);
   let outputs = compareTo(fold);
   let state = compareStateTo(fold);
-  let hidden: readonly DuplicatedInput[] = [];
-  if (outputs.missingCount + outputs.surplusCount + outputs.valueMismatchCount + state.diffCount > 0) {
-    hidden = hiddenCandidates(graph, duplicates, positions);
-    const found = hidden.length === 0 ? undefined : searchHidden(graph, duplicates, hidden, (f) => {
+  let hidden = 0;
+  if (stateJudged && !fromScratch
+    && outputs.missingCount + outputs.surplusCount + outputs.valueMismatchCount + state.diffCount > 0) {
+    const candidates = hiddenCandidates(graph, duplicates, positions);
+    const search = explainHidden(graph, duplicates, fold, candidates, result.finalState, (f) => {
       const o = compareTo(f);
       return o.missingCount + o.surplusCount + o.valueMismatchCount === 0 && compareStateTo(f).diffCount === 0;
     });
-    if (found !== undefined) {
-      fold = found;
+    hidden = search.relevant;
+    if (search.fold !== undefined) {
+      fold = search.fold;
       outputs = compareTo(fold);
       state = compareStateTo(fold);
+    } else if (search.inconclusive) {
+      state = { diffs: [], diffCount: 0 };
     }
   }
   const sequence = sequenced === null || !stateJudged || fromScratch ? undefined
@@ -186,7 +199,7 @@ export function atLeastOnce(result: RunResult, options: AtLeastOnceOptions = {})
       summary: `committed output or final state differ from F(all input + D): ${problems.join(', ')}`,
       details: {
         duplicatedInputs: duplicates.length,
-        hiddenCandidates: hidden.length,
+        hiddenCandidates: hidden,
         expectedCount: fold.outputs.length,
         committedCount: records.length,
         missing: outputs.missing,
@@ -273,7 +286,7 @@ function restorePositions(
 /**
  * The input records whose duplicate could show only in the state: F gives them no output, D
  * does not hold them already, and some restore's checkpoint had read their split only up to
- * their offset or less (so the restore read them again). One extra copy each.
+ * their offset or less (so the restore read them again). As many copies as such restores.
  */
 function hiddenCandidates(
   graph: StreamGraph,
@@ -289,38 +302,73 @@ function hiddenCandidates(
       for (let offset = 0; offset < split.records.length; offset++) {
         const key = `${split.id}:${offset}`;
         if (withOutput.has(key) || inD.has(key)) continue;
-        const reread = positions.some((p) => {
+        let rereads = 0;
+        for (const p of positions) {
           const at = p?.get(split.id);
-          return at !== undefined && at <= offset;
-        });
-        if (reread) out.push({ split: split.id, offset, copies: 1 });
+          if (at !== undefined && at <= offset) rereads++;
+        }
+        if (rereads > 0) out.push({ split: split.id, offset, copies: rereads });
       }
     }
   }
   return out;
 }
 
+/** What {@link explainHidden} found. */
+interface HiddenSearch {
+  /** `F(all input + D + H)` for the set H that explains the run, if one was found. */
+  readonly fold: FoldResult | undefined;
+  /** No set found, but not every set was tried, and every differing key could be explained. */
+  readonly inconclusive: boolean;
+  /** Candidate copies whose copy changes state or output. */
+  readonly relevant: number;
+}
+
+const stateKey = (d: { operator: string; state: string; key: string }): string =>
+  `${d.operator}\u0000${d.state}\u0000${d.key}`;
+
 /**
- * The fold of `F(all input + D + H)` for the first set H of `candidates` (by size, then in
- * order) that `matches`, trying at most {@link HIDDEN_SEARCH_FOLDS} sets; undefined if none.
+ * Searches sets of hidden copies (see the file comment) that make `matches` hold. Each candidate
+ * copy is first folded alone to see which state keys it changes (and whether it changes the
+ * output); copies that change nothing are left out, and those that change a key the run differs
+ * on are tried first.
  */
-function searchHidden(
+function explainHidden(
   graph: StreamGraph,
   duplicates: readonly DuplicatedInput[],
+  base: FoldResult,
   candidates: readonly DuplicatedInput[],
+  finalState: RunResult['finalState'],
   matches: (fold: FoldResult) => boolean,
-): FoldResult | undefined {
+): HiddenSearch {
+  const units: DuplicatedInput[] = candidates.flatMap((c) =>
+    Array.from({ length: c.copies }, () => ({ split: c.split, offset: c.offset, copies: 1 })));
+  if (units.length === 0) return { fold: undefined, inconclusive: false, relevant: 0 };
+  if (units.length > HIDDEN_CANDIDATES_MAX) return { fold: undefined, inconclusive: true, relevant: units.length };
+  const differing = new Set(compareKeyedState(base.state, finalState, Number.POSITIVE_INFINITY).diffs.map(stateKey));
+  // One fold per record (its copies change the same keys).
+  const touchesOf = new Map<string, Set<string> | null>();
+  for (const c of candidates) {
+    const f = foldWithDuplicates(graph, merge(duplicates, [{ split: c.split, offset: c.offset, copies: 1 }]));
+    const keys = new Set(compareKeyedState(base.state, f.state, Number.POSITIVE_INFINITY).diffs.map(stateKey));
+    const changes = keys.size > 0 || f.outputs.length !== base.outputs.length;
+    touchesOf.set(`${c.split}:${c.offset}`, changes ? keys : null);
+  }
+  const touches = (u: DuplicatedInput): Set<string> | null | undefined => touchesOf.get(`${u.split}:${u.offset}`);
+  const relevant = units.filter((u) => touches(u) !== null);
+  const coverable = new Set(relevant.flatMap((u) => [...(touches(u) ?? [])]));
+  for (const k of differing) if (!coverable.has(k)) return { fold: undefined, inconclusive: false, relevant: relevant.length };
+  const hitsDiff = (u: DuplicatedInput): boolean => [...(touches(u) ?? [])].some((k) => differing.has(k));
+  const ordered = [...relevant.filter(hitsDiff), ...relevant.filter((u) => !hitsDiff(u))];
+  const n = ordered.length;
   let folds = 0;
-  const n = candidates.length;
   for (let size = 1; size <= n; size++) {
     // Combinations of `size` indices in lexicographic order.
     const idx = Array.from({ length: size }, (_x, i) => i);
     for (;;) {
-      if (folds++ >= HIDDEN_SEARCH_FOLDS) return undefined;
-      const set = idx.map((i) => candidates[i] as DuplicatedInput);
-      const all = [...duplicates, ...set].sort((a, b) => a.split - b.split || a.offset - b.offset);
-      const fold = foldWithDuplicates(graph, all);
-      if (matches(fold)) return fold;
+      if (folds++ >= HIDDEN_SEARCH_FOLDS) return { fold: undefined, inconclusive: true, relevant: n };
+      const fold = foldWithDuplicates(graph, merge(duplicates, idx.map((i) => ordered[i] as DuplicatedInput)));
+      if (matches(fold)) return { fold, inconclusive: false, relevant: n };
       let k = size - 1;
       while (k >= 0 && idx[k] === n - size + k) k--;
       if (k < 0) break;
@@ -328,7 +376,19 @@ function searchHidden(
       for (let j = k + 1; j < size; j++) idx[j] = (idx[j - 1] as number) + 1;
     }
   }
-  return undefined;
+  return { fold: undefined, inconclusive: false, relevant: n };
+}
+
+/** D plus single copies, copies of one record summed, ordered by split and offset. */
+function merge(duplicates: readonly DuplicatedInput[], extra: readonly DuplicatedInput[]): DuplicatedInput[] {
+  const copies = new Map<string, { split: number; offset: number; copies: number }>();
+  for (const e of extra) {
+    const key = `${e.split}:${e.offset}`;
+    const c = copies.get(key) ?? { split: e.split, offset: e.offset, copies: 0 };
+    c.copies += e.copies;
+    copies.set(key, c);
+  }
+  return [...duplicates, ...copies.values()].sort((a, b) => a.split - b.split || a.offset - b.offset);
 }
 
 function attribute(
