@@ -7,6 +7,7 @@ import type { TraceEvent } from '../../sim/Trace.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import type { RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
 import { runSpecArbitrary, type ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
+import { decisiveEvents } from '../oracles/decisiveEvents.ts';
 import type { Expectation, Judge, Simulate } from './explore.ts';
 import type { Repro } from './Repro.ts';
 
@@ -17,7 +18,10 @@ export interface ReplayOutcome {
   readonly sameTraceHash: boolean | undefined;
   readonly stillFails: boolean;
   readonly violation: Violation | undefined;
-  /** The trace events just before the violation (or the last ones), for people. */
+  /**
+   * For people: the violation's decisive events (the latest faults, failovers and restores, then
+   * the last events before it; oracles/decisiveEvents.ts), or the last events when it holds.
+   */
   readonly excerpt: readonly TraceEvent[];
   readonly result: RunResult;
 }
@@ -28,15 +32,13 @@ export function replaySpec(
 ): ReplayOutcome {
   const result = deps.simulate(spec);
   const violation = deps.judge(result, expect).violations[0];
-  const untilMs = violation?.timeMs ?? Number.POSITIVE_INFINITY;
-  const before = result.trace.filter((e) => e.timeUs / 1000 <= untilMs);
   return {
     spec,
     traceHash: result.traceHash,
     sameTraceHash: recordedHash === undefined ? undefined : recordedHash === result.traceHash,
     stillFails: violation !== undefined,
     violation,
-    excerpt: before.slice(-20),
+    excerpt: violation === undefined ? result.trace.slice(-20) : decisiveEvents(result.trace, violation.timeMs, 20),
     result,
   };
 }
