@@ -96,12 +96,12 @@ function validateFault(v: unknown, path: string, ctx: FaultContext): void {
       requireProbabilityAt(fields('probability')['probability'], at(path, 'probability'));
       return;
     case 'slow-store':
-      requireAtLeast(fields('factor')['factor'], at(path, 'factor'), 1);
+      requireFactor(fields('factor')['factor'], at(path, 'factor'));
       return;
     case 'slow-task': {
       const o = fields('operator', 'factor', 'when', 'durationMs');
       requireUid(o['operator'], at(path, 'operator'), ctx.uids);
-      requireAtLeast(o['factor'], at(path, 'factor'), 1);
+      requireFactor(o['factor'], at(path, 'factor'));
       validateTrigger(o['when'], at(path, 'when'), ctx);
       requireMs(o['durationMs'], at(path, 'durationMs'));
       return;
@@ -168,4 +168,15 @@ export function requireUid(v: unknown, path: string, uids: readonly string[]): s
     fail(`${path}: unknown operator uid ${describe(v)} (operators: ${uids.join(', ')})`);
   }
   return v;
+}
+
+/** The largest slowdown factor: beyond it a cost no longer fits whole microseconds exactly. */
+export const MAX_SLOWDOWN_FACTOR = 1e6;
+
+/** A slowdown factor: a finite number in [1, {@link MAX_SLOWDOWN_FACTOR}]. */
+function requireFactor(v: unknown, path: string): void {
+  requireAtLeast(v, path, 1);
+  if ((v as number) > MAX_SLOWDOWN_FACTOR) {
+    fail(`${path} must be at most ${MAX_SLOWDOWN_FACTOR}, got ${describe(v)}`);
+  }
 }

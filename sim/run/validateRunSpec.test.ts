@@ -127,6 +127,9 @@ describe('validateRunSpec', () => {
     'faults[0].operator: unknown operator uid "v1" (operators: flights-source, airport-stats, flights-sink)'],
     ['a slowdown factor below 1', { ...base(), faults: [{ type: 'slow-store', factor: 0.5 }] },
       'faults[0].factor must be a finite number >= 1, got 0.5'],
+    // Found by a fresh-eyes pass: 1e300 was accepted (two such slowdowns multiply to Infinity).
+    ['a slowdown factor above 1e6', { ...base(), faults: [{ type: 'slow-store', factor: 1e300 }] },
+      'faults[0].factor must be at most 1000000, got 1e+300'],
     ['a partition of a host with itself', { ...base(), faults: [
       { type: 'partition', a: 'jobmanager', b: 'jobmanager', when: { atMs: 1 }, durationMs: 5 }] },
     'faults[0]: a partition needs two different hosts, got jobmanager twice'],
