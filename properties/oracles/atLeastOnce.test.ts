@@ -14,6 +14,7 @@ import type { CommittedRecord } from './compareOutputs.ts';
 import { foldWithDuplicates } from './foldWithDuplicates.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import type { RunSpec } from '../../sim/run/RunSpec.ts';
+import type { GeneratedJobSpec } from '../../sim/workloads/generatedJob.ts';
 import { doctor, SAMPLE_GRAPH, sampleRun } from './testing/sampleRuns.ts';
 
 const records = (r: RunResult): CommittedRecord[] => r.committed.map((c) => c.record as CommittedRecord);
@@ -176,6 +177,23 @@ describe('duplicatedInputs and foldWithDuplicates', () => {
     expect(vs[0]?.details).toMatchObject({ stateDiffCount: 2 });
     const diffs = (vs[0]?.details as { stateDiffs: { key: string }[] }).stateDiffs.map((d) => d.key);
     expect(diffs).toContain('3');
+  });
+
+  // Found by a fresh-eyes pass: above the candidate cap the state was left unjudged before
+  // checking that every differing key could be explained, so a key nothing touches went unseen.
+  test('with more candidate records than can be folded one by one, a differing state is reported', () => {
+    const spec: RunSpec = {
+      ...HIDDEN, seed: 's1', parallelism: 1, taskManagers: 1, network: { recordsPerBuffer: 4 }, costsMs: { 'gen-source': 1 },
+      job: { kind: 'generated', spec: { ...(HIDDEN.job as { spec: GeneratedJobSpec }).spec, records: [Array.from({ length: 600 }, () => 0)] } },
+      checkpoint: { mode: 'at-least-once', intervalMs: 50 }, faults: [{ type: 'global-failure', when: { atMs: 120 } }],
+    };
+    const result = simulate(spec);
+    expect(result.restores).toBe(1);
+    expect(atLeastOnce(result)).toEqual([]);
+    const op = result.finalState['gen-1-keyed-rem4-count'] ?? {};
+    const vs = atLeastOnce(doctor(result, { finalState: { ...result.finalState, 'gen-1-keyed-rem4-count': { ...op, count: { ...op['count'], 3: 1 } } } }));
+    expect(vs[0]?.details).toMatchObject({ stateDiffCount: 1 });
+    expect((vs[0]?.details as { hiddenCandidates: number }).hiddenCandidates).toBeGreaterThan(512);
   });
 
   test('a record before every restored position is no candidate', () => {

@@ -23,7 +23,8 @@
  * state equal explains the run. A differing state key that no candidate's copy changes cannot be
  * explained: a violation. When every differing key could be, but the search ran out before trying
  * every set, the state is not judged (a duplicate the run never shows cannot be counted exactly);
- * the output still is.
+ * the output still is. With more than {@link HIDDEN_CANDIDATES_MAX} candidate records (too many
+ * to fold each alone) nothing is searched and differences are reported.
  *
  * Interleaving-dependent numbers (flights' per-airport `seq`) must run 1..n+d per key; their order
  * by offset is not judged, since a replay numbers old offsets after newer ones.
@@ -54,7 +55,11 @@ import { splitPositions } from './splitPositions.ts';
  */
 export const HIDDEN_SEARCH_FOLDS = 1024;
 
-/** Most hidden candidates whose effect is folded one by one; beyond, the state is not judged. */
+/**
+ * Most candidate records whose effect is folded one by one. Beyond it nothing can be ruled in or
+ * out, and the run is judged without hidden copies (a difference is reported): leaving the state
+ * unjudged there would also hide a key no copy could change.
+ */
 const HIDDEN_CANDIDATES_MAX = 512;
 
 /** Options of {@link atLeastOnce}. */
@@ -344,7 +349,7 @@ function explainHidden(
   const units: DuplicatedInput[] = candidates.flatMap((c) =>
     Array.from({ length: c.copies }, () => ({ split: c.split, offset: c.offset, copies: 1 })));
   if (units.length === 0) return { fold: undefined, inconclusive: false, relevant: 0 };
-  if (units.length > HIDDEN_CANDIDATES_MAX) return { fold: undefined, inconclusive: true, relevant: units.length };
+  if (candidates.length > HIDDEN_CANDIDATES_MAX) return { fold: undefined, inconclusive: false, relevant: units.length };
   const differing = new Set(compareKeyedState(base.state, finalState, Number.POSITIVE_INFINITY).diffs.map(stateKey));
   // One fold per record (its copies change the same keys).
   const touchesOf = new Map<string, Set<string> | null>();
