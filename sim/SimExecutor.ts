@@ -75,18 +75,11 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
   private queueHead(costUs: number): void {
     const now = this.ctx.clock.nowUs;
     const slowdowns = this.ctx.slowdowns;
-    if (costUs > 0 && slowdowns !== undefined && slowdowns.any) {
-      const factor = slowdowns.factor(this.name);
-      this.headSinceUs = now;
-      this.headLeftUs = costUs;
-      this.headFactor = factor;
-      this.ctx.queue.push(this, now + Math.round(costUs * factor));
-    } else {
-      this.headSinceUs = now;
-      this.headLeftUs = costUs;
-      this.headFactor = 1;
-      this.ctx.queue.push(this, now + costUs);
-    }
+    const factor = costUs > 0 && slowdowns !== undefined && slowdowns.any ? slowdowns.factor(this.name) : 1;
+    this.headSinceUs = now;
+    this.headLeftUs = costUs;
+    this.headFactor = factor;
+    this.ctx.queue.push(this, now + (factor === 1 ? costUs : Math.round(costUs * factor)));
   }
 
   /**

@@ -9,9 +9,7 @@
  */
 import type { RpcKind } from '../../engine/index.ts';
 import type { Fault, RunSpec } from '../../sim/run/RunSpec.ts';
-
-/** 1 - (1 - a)(1 - b): two independent chances as one. */
-const orP = (a: number, b: number): number => 1 - (1 - a) * (1 - b);
+import { orP, winningDelay } from '../../sim/run/faultWorldOptions.ts';
 
 /**
  * `spec` with its world-setting faults merged per kind, in the place of the first fault of the
@@ -52,9 +50,9 @@ export function canonicalFaults(spec: RunSpec): RunSpec {
   return { ...spec, faults };
 }
 
-/** Two world-setting faults of one kind as one (see {@link canonicalFaults}). */
+/** Two world-setting faults of one kind as one, by faultWorldOptions' own rules. */
 function combine(a: Fault, b: Fault): Fault {
-  if (a.type === 'rpc-delay' && b.type === 'rpc-delay') return b.latency.maxMs >= a.latency.maxMs ? b : a;
+  if (a.type === 'rpc-delay' && b.type === 'rpc-delay') return winningDelay(a.latency, b.latency) === b.latency ? b : a;
   if (a.type === 'slow-store' && b.type === 'slow-store') return { ...a, factor: a.factor * b.factor };
   if (a.type === 'rpc-loss' && b.type === 'rpc-loss') {
     return { type: 'rpc-loss', kind: a.kind as RpcKind, probability: orP(a.probability, b.probability) };

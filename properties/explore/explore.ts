@@ -252,8 +252,8 @@ interface Evaluation {
 /**
  * Simulates and judges `spec`; when it holds and the spec is sampled for oracle 2 (restore
  * fan-out), also its fork: the same spec with one more fault, "fail the job globally when c
- * completes", for the middle completed checkpoint c, judged with the same expectation. Sampling depends on the
- * spec's seed (which never shrinks), so a shrunk spec is forked the same way.
+ * completes", for the middle completed checkpoint c, judged with the same expectation. Sampling
+ * depends on the spec's seed (which never shrinks), so a shrunk spec is forked the same way.
  */
 function evaluate(o: ExploreOptions, spec: RunSpec, expect: Expectation, fanOut: { runs: number; violations: number } | undefined): Evaluation {
   const main = o.simulate(spec);

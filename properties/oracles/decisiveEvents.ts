@@ -43,7 +43,7 @@ export function decisiveEvents(
   const last: TraceEvent[] = [];
   for (let i = end - 1; i >= 0 && last.length + causes.length < count; i--) {
     const e = trace[i] as TraceEvent;
-    if (!picked.has(e) && e.timeUs <= limitUs && !isNoise(e.type)) last.push(e);
+    if (!picked.has(e) && !isNoise(e.type)) last.push(e);
   }
   return [...causes, ...last].sort((a, b) => a.seq - b.seq);
 }

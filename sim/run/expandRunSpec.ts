@@ -17,6 +17,7 @@ import {
   DEFAULT_NETWORK_LATENCY, DEFAULT_RPC_LATENCY, DEFAULT_STORE_LATENCY,
 } from '../WorldOptions.ts';
 import { WORDCOUNT_DEFAULT_SPLITS, WORDCOUNT_TEXT } from '../workloads/wordcount.ts';
+import { generatedStageUid } from '../workloads/generatedJob.ts';
 import {
   buildJobGraph, FLIGHTS_DEFAULT_SPLITS, parallelismByUid,
 } from './RunJob.ts';
@@ -69,16 +70,14 @@ function expandJob(job: JobSpec): JobSpec {
  * what ran, not a stage parallelism that a top-level parallelism replaced.
  */
 function withEffectiveParallelism(job: Extract<JobSpec, { kind: 'generated' }>, byUid: Readonly<Record<string, number>>): JobSpec {
-  const at = (uid: string | undefined, own: number): number => (uid === undefined ? own : byUid[uid] ?? own);
-  const stageUid = (i: number): string | undefined => Object.keys(byUid).find((u) => u.startsWith(`gen-${i}-`));
   const spec = job.spec;
   return {
     kind: 'generated',
     spec: {
       ...spec,
-      sourceParallelism: at('gen-source', spec.sourceParallelism),
-      sinkParallelism: at('gen-sink', spec.sinkParallelism),
-      stages: spec.stages.map((st, i) => ({ ...st, parallelism: at(stageUid(i), st.parallelism) })),
+      sourceParallelism: byUid['gen-source'] ?? spec.sourceParallelism,
+      sinkParallelism: byUid['gen-sink'] ?? spec.sinkParallelism,
+      stages: spec.stages.map((st, i) => ({ ...st, parallelism: byUid[generatedStageUid(spec, i)] ?? st.parallelism })),
     },
   };
 }

@@ -40,7 +40,15 @@ export interface FaultWorldOptions {
   readonly objectStore: Omit<ObjectStoreConfig, 'latency'>;
 }
 
-const orP = (a: number | undefined, b: number): number => 1 - (1 - (a ?? 0)) * (1 - b);
+/** Two independent chances as one, 1 - (1 - a)(1 - b); `a` absent: no chance yet. */
+export const orP = (a: number | undefined, b: number): number => 1 - (1 - (a ?? 0)) * (1 - b);
+
+/**
+ * Of an RPC kind's delay so far (`old`) and a later one, the one that wins: the slowest (largest
+ * `maxMs`), the later of equals.
+ */
+export const winningDelay = (old: DelayMs | undefined, later: DelayMs): DelayMs =>
+  (old === undefined || later.maxMs >= old.maxMs ? later : old);
 
 /** Derives the world settings of `faults` (see the file comment for how faults combine). */
 export function faultWorldOptions(faults: readonly Fault[]): FaultWorldOptions {
@@ -55,11 +63,9 @@ export function faultWorldOptions(faults: readonly Fault[]): FaultWorldOptions {
       case 'rpc-loss':
         lossByKind[f.kind] = orP(lossByKind[f.kind], f.probability);
         break;
-      case 'rpc-delay': {
-        const old = latency[f.kind];
-        if (old === undefined || f.latency.maxMs >= old.maxMs) latency[f.kind] = f.latency;
+      case 'rpc-delay':
+        latency[f.kind] = winningDelay(latency[f.kind], f.latency);
         break;
-      }
       case 'store-failure':
         fail = orP(fail, f.probability);
         break;
