@@ -17,11 +17,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { $ } from 'zx';
+import { NODE_FLAGS } from '../cli/nodeFlags.ts';
 
 $.verbose = false;
 $.nothrow = true;
 
-const cli = ['node', 'dist/cli/main.js'];
+const cli = ['node', ...NODE_FLAGS, 'dist/cli/main.js'];
 const failures: string[] = [];
 const check = (ok: boolean, what: string): void => {
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
