@@ -46,6 +46,7 @@ export class DefaultCheckpointPlanCalculator {
   calculateCheckpointPlan(): CheckpointPlan {
     const vertices = this.ctx.jobVertices();
     const attempts = new Map<string, CheckpointTaskAttempt[]>();
+    let hasFinished = false;
     for (const v of vertices) {
       const list: CheckpointTaskAttempt[] = [];
       for (let i = 0; i < v.parallelism; i++) {
@@ -54,10 +55,10 @@ export class DefaultCheckpointPlanCalculator {
           throw new CheckpointException('NOT_ALL_REQUIRED_TASKS_RUNNING', `${v.id}#${i} has no attempt`);
         }
         list.push(a);
+        if (!hasFinished && this.isFinished(a)) hasFinished = true;
       }
       attempts.set(v.id, list);
     }
-    const hasFinished = [...attempts.values()].some((l) => l.some((a) => this.isFinished(a)));
     if (hasFinished && !this.allowCheckpointsAfterTasksFinish) {
       throw new CheckpointException('NOT_ALL_REQUIRED_TASKS_RUNNING', 'some tasks have finished');
     }

@@ -62,14 +62,28 @@ export class HeartbeatManager {
 
   private tick(): void {
     const now = this.o.clock.nowUs();
-    // The callbacks may change the map, so the round works on a copy of it.
-    for (const [target, seen] of [...this.lastSeenUs]) {
-      if (now - seen > this.o.timeoutUs) {
-        this.lastSeenUs.delete(target);
-        this.o.onTimeout(target);
-      } else {
-        this.o.requestHeartbeat(target);
+    const timeoutUs = this.o.timeoutUs;
+    let anyTimedOut = false;
+    for (const seen of this.lastSeenUs.values()) {
+      if (now - seen > timeoutUs) {
+        anyTimedOut = true;
+        break;
       }
+    }
+    if (anyTimedOut) {
+      // onTimeout may change the map, so such a round works on a copy of it.
+      for (const [target, seen] of [...this.lastSeenUs]) {
+        if (now - seen > timeoutUs) {
+          this.lastSeenUs.delete(target);
+          this.o.onTimeout(target);
+        } else {
+          this.o.requestHeartbeat(target);
+        }
+      }
+    } else {
+      // Sending a request only queues a message, so the map stays as it is: no copy needed
+      // (this is the round of almost every tick).
+      for (const target of this.lastSeenUs.keys()) this.o.requestHeartbeat(target);
     }
     this.timer = this.o.executor.schedule('heartbeat', this.o.intervalUs, this.tickTask);
   }

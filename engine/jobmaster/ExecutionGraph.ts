@@ -59,9 +59,16 @@ export class ExecutionGraph {
   /** {@link vertices} flattened once (the vertices never change; their attempts do). */
   private readonly flatVertices: readonly ExecutionVertex[];
 
+  /** The subtasks of each JobVertex by its id (looked up per checkpoint and per deployment). */
+  private readonly byVertexId = new Map<string, ExecutionVertex[]>();
+
   constructor(readonly jobGraph: JobGraph) {
     this.vertices = jobGraph.vertices.map((v) => Array.from({ length: v.parallelism }, (_x, i) => new ExecutionVertex(v, i)));
     this.flatVertices = this.vertices.flat();
+    jobGraph.vertices.forEach((v, i) => {
+      // The first vertex of an id wins, as a search from the start would find it.
+      if (!this.byVertexId.has(v.id)) this.byVertexId.set(v.id, this.vertices[i] ?? []);
+    });
   }
 
   get jobStatus(): JobStatus {
@@ -81,8 +88,7 @@ export class ExecutionGraph {
 
   /** The ExecutionVertex of (vertex id, subtask). */
   vertex(vertexId: string, subtask: number): ExecutionVertex {
-    const i = this.jobGraph.vertices.findIndex((v) => v.id === vertexId);
-    const ev = this.vertices[i]?.[subtask];
+    const ev = this.byVertexId.get(vertexId)?.[subtask];
     if (ev === undefined) throw new Error(`no execution vertex ${vertexId}#${subtask}`);
     return ev;
   }

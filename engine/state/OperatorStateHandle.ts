@@ -30,7 +30,7 @@ export interface OperatorStateHandle<E = unknown> {
 
 /**
  * A frozen handle named `handleId` over `states` (a record or entries, kept in that order).
- * Element arrays are copied and frozen; the elements themselves are shared.
+ * Element arrays are copied and frozen unless frozen already; the elements themselves are shared.
  */
 export function operatorStateHandle<E>(
   handleId: string,
@@ -44,7 +44,9 @@ export function operatorStateHandle<E>(
       : Object.entries(states as Readonly<Record<string, StateMetaInfo<E>>>);
   const map = new Map<string, StateMetaInfo<E>>();
   for (const [name, meta] of entries) {
-    const elements = Object.freeze(meta.elements.slice());
+    // A frozen array cannot change, so it is shared rather than copied (a backend's snapshot
+    // hands over frozen copies already).
+    const elements = Object.isFrozen(meta.elements) ? meta.elements : Object.freeze(meta.elements.slice());
     map.set(name, Object.freeze({ mode: meta.mode, elements }));
   }
   return Object.freeze({ handleId, states: map });

@@ -58,6 +58,10 @@ export class RoundRobinOperatorStateRepartitioner {
       () => `new parallelism must be positive: ${newParallelism}`);
     assert(previous.length === oldParallelism,
       () => `${previous.length} old subtask lists for old parallelism ${oldParallelism}`);
+    if (newParallelism === oldParallelism && onlySplitDistribute(previous)) {
+      // No UNION and no BROADCAST entry: nothing to add or re-spread (the usual restore).
+      return previous.map((handles) => handles.slice());
+    }
     const fileOrder = firstAppearance(previous);
     let merge: MergeMap<E>[];
     if (newParallelism === oldParallelism) {
@@ -85,6 +89,16 @@ export class RoundRobinOperatorStateRepartitioner {
     }
     return merge.map((m) => toHandles(m, fileOrder));
   }
+}
+
+/** True when every state entry of every old handle is SPLIT_DISTRIBUTE. */
+function onlySplitDistribute<E>(previous: readonly (readonly OperatorStateHandle<E>[])[]): boolean {
+  for (const handles of previous) {
+    for (const h of handles) {
+      for (const meta of h.states.values()) if (meta.mode !== 'SPLIT_DISTRIBUTE') return false;
+    }
+  }
+  return true;
 }
 
 /** File id -> index of its first appearance over all old subtasks and their handle lists. */

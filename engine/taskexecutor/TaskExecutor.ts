@@ -96,9 +96,14 @@ export class TaskExecutor {
     if (this.registered && now - this.lastRmHeartbeatUs > timeout) {
       this.disconnectResourceManager('heartbeat of the ResourceManager timed out');
     }
-    // Disconnecting changes the map, so the loop works on a copy.
-    for (const [jm, last] of [...this.lastJmHeartbeatUs]) {
-      if (now - last > timeout) this.disconnectJobManager(jm, 'heartbeat of the JobMaster timed out');
+    // Disconnecting changes the map, so a loop that disconnects works on a copy; most rounds
+    // disconnect nothing and need none.
+    let anyTimedOut = false;
+    for (const last of this.lastJmHeartbeatUs.values()) if (now - last > timeout) anyTimedOut = true;
+    if (anyTimedOut) {
+      for (const [jm, last] of [...this.lastJmHeartbeatUs]) {
+        if (now - last > timeout) this.disconnectJobManager(jm, 'heartbeat of the JobMaster timed out');
+      }
     }
     this.main.schedule('heartbeat-monitor', this.config.heartbeatIntervalUs, this.monitorHeartbeatsTask);
   }

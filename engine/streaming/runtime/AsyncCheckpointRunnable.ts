@@ -70,7 +70,8 @@ export class AsyncCheckpointRunnable {
       }));
     });
     // Wait for every write, failed or not, so cleanup knows what exists.
-    const settled = writes.map((w) => w.thenApply((h): OperatorSubtaskStateHandle | undefined => h).exceptionally(() => undefined));
+    const settled = writes.map((w) =>
+      (w as CompletableFuture<OperatorSubtaskStateHandle | undefined>).exceptionally(() => undefined));
     CompletableFuture.allOf(settled).whenComplete((results) => {
       const written = (results ?? []).filter((h): h is OperatorSubtaskStateHandle => h !== undefined);
       const failure = writes.find((w) => w.isCompletedExceptionally());

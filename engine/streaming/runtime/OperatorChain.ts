@@ -13,6 +13,8 @@ import type { OperatorSnapshot, Output, StreamOperator } from '../operators/Stre
 export class OperatorChain {
   /** The outputs each operator emits into (index i: operator i's output). */
   readonly outputs: Output[];
+  /** {@link operators} tail first, made once: snapshots and notifications walk them so. */
+  private readonly tailToHead: readonly StreamOperator[];
 
   constructor(
     /** Head first. */
@@ -27,6 +29,7 @@ export class OperatorChain {
       const out = this.outputs[i];
       if (out !== undefined) op.setup?.(out);
     });
+    this.tailToHead = [...operators].reverse();
   }
 
   get head(): StreamOperator {
@@ -43,7 +46,7 @@ export class OperatorChain {
   /** Restores every operator, then opens them tail to head (Flink's order). */
   initializeStateAndOpen(restoredByUid: (uid: string) => unknown): void {
     for (const op of this.operators) op.initializeState(restoredByUid(op.uid));
-    for (const op of [...this.operators].reverse()) op.open();
+    for (const op of this.tailToHead) op.open();
   }
 
   /** End of input: endInput then finish, operator by operator from the head. */
@@ -61,7 +64,7 @@ export class OperatorChain {
   /** Synchronous snapshots, tail to head; stateless operators give nothing. */
   snapshotState(checkpointId: number): OperatorSnapshot[] {
     const out: OperatorSnapshot[] = [];
-    for (const op of [...this.operators].reverse()) {
+    for (const op of this.tailToHead) {
       const s = op.snapshotState(checkpointId);
       if (s !== undefined) out.push(s);
     }
@@ -84,7 +87,7 @@ export class OperatorChain {
   private forEachTailToHead(fn: (op: StreamOperator) => void): void {
     let first: unknown;
     let failed = false;
-    for (const op of [...this.operators].reverse()) {
+    for (const op of this.tailToHead) {
       try {
         fn(op);
       } catch (e) {
