@@ -36,7 +36,11 @@ export interface RpcMessage {
   readonly value: unknown;
 }
 
-export class RpcLink extends QueueEntry {
+/**
+ * A link to the destination `target` (what the network keeps per destination address); `deliver`
+ * gets each message with it when the message arrives.
+ */
+export class RpcLink<T> extends QueueEntry {
   private msgs: RpcMessage[] = [];
   private head = 0;
   private lastDeliveryUs = 0;
@@ -47,7 +51,8 @@ export class RpcLink extends QueueEntry {
 
   constructor(
     private readonly ctx: SimContext,
-    private readonly deliver: (m: RpcMessage) => void,
+    readonly target: T,
+    private readonly deliver: (target: T, m: RpcMessage) => void,
   ) {
     super();
   }
@@ -74,6 +79,6 @@ export class RpcLink extends QueueEntry {
       }
       this.ctx.queue.push(this, (this.msgs[this.head] as RpcMessage).dueUs);
     }
-    this.deliver(m);
+    this.deliver(this.target, m);
   }
 }
