@@ -4,14 +4,17 @@
  * max(previous delivery on the link, send time + latency), and the link holds at most one heap
  * entry (its head message).
  */
-import type { RpcAddress, RpcKind } from '../engine/api/index.ts';
+import type { RpcAddress, RpcCall, RpcKind } from '../engine/api/index.ts';
 import { QueueEntry } from './EventQueue.ts';
 import type { Direction } from './Partitions.ts';
 import type { SimContext } from './SimContext.ts';
 import type { SimHost } from './SimHost.ts';
 
-/** One message in flight: a tell, an ask, or the answer to an ask. */
-export interface RpcMessage {
+/**
+ * One message in flight: a tell, an ask, or the answer to an ask. A delivered tell or ask is
+ * also the RpcCall its endpoint's handler gets.
+ */
+export interface RpcMessage extends RpcCall {
   /** Trace id, unique in the run (set when transmitted). */
   id: number;
   dueUs: number;

@@ -311,7 +311,9 @@ export class RpcNetwork {
     if (!ep.alive) return;
     let result: unknown;
     try {
-      result = ep.handler({ from: m.from, method: m.method, args: m.args });
+      // The message is the call the handler sees (RpcCall is its from, method and args): no
+      // object is built per delivered message.
+      result = ep.handler(m);
     } catch (e) {
       if (e instanceof AssertionError || m.askId === 0) throw e;
       this.answer(ep, m, false, e);
