@@ -123,7 +123,7 @@ export class Trace {
   record(host: string, type: string, attrs: TraceAttrs = EMPTY): void {
     const seq = this.count++;
     const timeUs = this.clock.nowUs;
-    const t = this.types.get(type) ?? this.addType(type);
+    const t = this.types.get(type) ?? this.addType(type, attrs);
     const h = this.hasher;
     h.number(timeUs);
     h.string(host);
@@ -148,8 +148,12 @@ export class Trace {
     if (watched) this.notify(event);
   }
 
-  private addType(type: string): EventType {
-    const t: EventType = { typeHash: stringHash(type), watched: this.isWatched(type), keys: [], keyHashes: [] };
+  /** Registers event type `type`, first recorded with `attrs` (whose names it remembers). */
+  private addType(type: string, attrs: TraceAttrs): EventType {
+    const keys = Object.keys(attrs);
+    const t: EventType = {
+      typeHash: stringHash(type), watched: this.isWatched(type), keys, keyHashes: keys.map(stringHash),
+    };
     this.types.set(type, t);
     return t;
   }
