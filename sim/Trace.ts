@@ -50,10 +50,10 @@ const EMPTY: TraceAttrs = Object.freeze({});
 
 /**
  * What {@link Trace.record} keeps per event type, found with one map lookup per event: the
- * type's string hash, whether a subscription may want its events, and the attribute names seen
- * with it (in the order first seen) with their string hashes. Events of one type come from a
- * few call sites and nearly always carry the same names in the same order, so a name is hashed
- * again only where it differs from the one remembered at its position.
+ * type's string hash, whether a subscription may want its events, and the attribute names of its
+ * first event (then of longer ones, if any) with their string hashes. Events of one type come
+ * from a few call sites and nearly always carry the same names in the same order, so a name is
+ * hashed again only where it differs from the one remembered at its position.
  */
 interface EventType {
   readonly typeHash: number;
@@ -152,7 +152,7 @@ export class Trace {
   private addType(type: string, attrs: TraceAttrs): EventType {
     const keys = Object.keys(attrs);
     const t: EventType = {
-      typeHash: stringHash(type), watched: this.isWatched(type), keys, keyHashes: keys.map(stringHash),
+      typeHash: stringHash(type), watched: this.isWatched(type), keys, keyHashes: keys.map((k) => stringHash(k)),
     };
     this.types.set(type, t);
     return t;
