@@ -21,6 +21,14 @@ export interface DataItem {
   readonly n?: number;
 }
 
+/** Where the lanes of a connection hand their items (the data network). */
+export interface DataItemHandler {
+  /** `item` arrived at the consumer's host. */
+  onDown(c: DataConnection, item: DataItem): void;
+  /** `item` arrived at the producer's host. */
+  onUp(c: DataConnection, item: DataItem): void;
+}
+
 /**
  * A FIFO lane of one direction of a connection. Items in flight are `items[head..tail)`; a
  * drained lane starts again at slot 0 of the same array (consumed slots are cleared), so a lane
@@ -34,7 +42,10 @@ export class DataLane extends QueueEntry {
 
   constructor(
     private readonly ctx: SimContext,
-    private readonly onItem: (item: DataItem) => void,
+    private readonly connection: DataConnection,
+    /** `up` (consumer -> producer) or `down`. */
+    private readonly up: boolean,
+    private readonly handler: DataItemHandler,
   ) {
     super();
   }
@@ -74,7 +85,8 @@ export class DataLane extends QueueEntry {
       }
       this.ctx.queue.push(this, (this.items[this.head] as DataItem).dueUs);
     }
-    this.onItem(item);
+    if (this.up) this.handler.onUp(this.connection, item);
+    else this.handler.onDown(this.connection, item);
   }
 }
 
@@ -112,9 +124,8 @@ export class DataConnection {
       readonly executor: Executor;
       readonly initialCredit: number;
       readonly handlers: ConsumerHandlers;
-      readonly onDown: (c: DataConnection, item: DataItem) => void;
-      readonly onUp: (c: DataConnection, item: DataItem) => void;
     },
+    handler: DataItemHandler,
   ) {
     this.key = spec.key;
     this.producerHost = spec.producerHost;
@@ -123,8 +134,8 @@ export class DataConnection {
       host: spec.consumerHost, incarnation: spec.consumerHost.incarnation, executor: spec.executor,
       handlers: spec.handlers, done: false, closedByMe: false,
     };
-    this.down = new DataLane(ctx, (item) => spec.onDown(this, item));
-    this.up = new DataLane(ctx, (item) => spec.onUp(this, item));
+    this.down = new DataLane(ctx, this, false, handler);
+    this.up = new DataLane(ctx, this, true, handler);
   }
 
   /** True if `end` may still be handed something. */

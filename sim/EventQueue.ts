@@ -65,9 +65,8 @@ export class EventQueue {
   private readonly slots: QueueSlot[] = [];
   private readonly dues: number[] = [];
   private readonly keys: number[] = [];
-  /** Scratch space of {@link chooseAmongTies}. */
-  private readonly ties: QueueSlot[] = [];
-  private readonly tieKeys: number[] = [];
+  /** Scratch space of {@link chooseAmongTies}: heap positions of tied entries. */
+  private readonly tieIndexes: number[] = [];
   private seq = 0;
 
   /** `chooseOrder(n)` takes the order decision among `n` >= 2 ready entries. */
@@ -143,36 +142,41 @@ export class EventQueue {
 
   /** Several entries are due at the top's instant and priority: take an order decision. */
   private chooseAmongTies(): QueueEntry {
-    // Ties are taken off the heap in key order into scratch arrays (reused: ties are common,
-    // every instant where two lanes are due together), then all but the chosen one go back.
-    const ties = this.ties;
-    const tieKeys = this.tieKeys;
-    const due = this.dues[0] as number;
-    const priority = Math.floor((this.keys[0] as number) / PRIORITY_STRIDE);
-    let n = 0;
-    while (this.slots.length > 0 && this.dues[0] === due
-      && Math.floor((this.keys[0] as number) / PRIORITY_STRIDE) === priority) {
-      ties[n] = this.slots[0] as QueueSlot;
-      tieKeys[n] = this.keys[0] as number;
-      n++;
-      this.removeTop();
+    // The entries due at the top's instant and priority form a subtree at the root (a heap puts
+    // every entry after its parent), so a walk from the root that stops at later entries finds
+    // them without taking them off the heap. Sorted by key (ascending seq), the j-th is chosen
+    // and only it leaves the heap; the others stay where they are, with their keys. Ties are
+    // common (every instant where two lanes are due together) and usually two or three.
+    const dues = this.dues;
+    const keys = this.keys;
+    const n = dues.length;
+    const at = this.tieIndexes;
+    const due = dues[0] as number;
+    const priority = Math.floor((keys[0] as number) / PRIORITY_STRIDE);
+    at[0] = 0;
+    let count = 1;
+    for (let k = 0; k < count; k++) {
+      const l = 2 * (at[k] as number) + 1;
+      for (let c = l; c <= l + 1 && c < n; c++) {
+        if (dues[c] === due && Math.floor((keys[c] as number) / PRIORITY_STRIDE) === priority) at[count++] = c;
+      }
     }
-    const j = this.chooseOrder(n);
-    const chosen = ties[j];
-    for (let i = 0; i < n; i++) {
-      if (i !== j) this.insert(ties[i] as QueueSlot, due, tieKeys[i] as number);
+    // Insertion sort by key: a handful of entries, keys unique.
+    for (let i = 1; i < count; i++) {
+      const x = at[i] as number;
+      const kx = keys[x] as number;
+      let j = i - 1;
+      while (j >= 0 && (keys[at[j] as number] as number) > kx) {
+        at[j + 1] = at[j] as number;
+        j--;
+      }
+      at[j + 1] = x;
     }
-    if (chosen === undefined || j >= n) assert(false, `order decision out of range: ${j} of ${n}`);
-    return chosen.entry;
-  }
-
-  private insert(slot: QueueSlot, dueUs: number, key: number): void {
-    const i = this.slots.length;
-    this.slots.push(slot);
-    this.dues.push(dueUs);
-    this.keys.push(key);
-    slot.index = i;
-    this.siftUp(i);
+    const j = this.chooseOrder(count);
+    if (!(Number.isInteger(j) && j >= 0 && j < count)) assert(false, `order decision out of range: ${j} of ${count}`);
+    const chosen = (this.slots[at[j] as number] as QueueSlot).entry;
+    this.remove(chosen);
+    return chosen;
   }
 
   private removeTop(): void {

@@ -4,14 +4,17 @@
  * max(previous delivery on the link, send time + latency), and the link holds at most one heap
  * entry (its head message).
  */
-import type { RpcAddress, RpcKind } from '../engine/api/index.ts';
+import type { RpcAddress, RpcCall, RpcKind } from '../engine/api/index.ts';
 import { QueueEntry } from './EventQueue.ts';
 import type { Direction } from './Partitions.ts';
 import type { SimContext } from './SimContext.ts';
 import type { SimHost } from './SimHost.ts';
 
-/** One message in flight: a tell, an ask, or the answer to an ask. */
-export interface RpcMessage {
+/**
+ * One message in flight: a tell, an ask, or the answer to an ask. A delivered tell or ask is
+ * also the RpcCall its endpoint's handler gets.
+ */
+export interface RpcMessage extends RpcCall {
   /** Trace id, unique in the run (set when transmitted). */
   id: number;
   dueUs: number;
@@ -36,7 +39,11 @@ export interface RpcMessage {
   readonly value: unknown;
 }
 
-export class RpcLink extends QueueEntry {
+/**
+ * A link to the destination `target` (what the network keeps per destination address); `deliver`
+ * gets each message with it when the message arrives.
+ */
+export class RpcLink<T> extends QueueEntry {
   private msgs: RpcMessage[] = [];
   private head = 0;
   private lastDeliveryUs = 0;
@@ -47,7 +54,8 @@ export class RpcLink extends QueueEntry {
 
   constructor(
     private readonly ctx: SimContext,
-    private readonly deliver: (m: RpcMessage) => void,
+    readonly target: T,
+    private readonly deliver: (target: T, m: RpcMessage) => void,
   ) {
     super();
   }
@@ -74,6 +82,6 @@ export class RpcLink extends QueueEntry {
       }
       this.ctx.queue.push(this, (this.msgs[this.head] as RpcMessage).dueUs);
     }
-    this.deliver(m);
+    this.deliver(this.target, m);
   }
 }

@@ -53,12 +53,36 @@ interface PendingAsk {
 
 interface Endpoint {
   readonly address: RpcAddress;
+  readonly slot: AddressSlot;
   readonly host: SimHost;
   readonly incarnation: number;
   readonly mainThread: Executor;
   readonly handler: RpcHandler;
   alive: boolean;
   readonly pendingAsks: Map<number, PendingAsk>;
+}
+
+/**
+ * One RPC address over the run: its current endpoint (undefined until first started; a restart
+ * puts a new one here) and the links from it by destination address. A link holds its
+ * destination's slot, so a message costs one map lookup when sent (its link) and none when it
+ * arrives, and still meets the endpoint current at either time.
+ */
+interface AddressSlot {
+  readonly address: RpcAddress;
+  current: Endpoint | undefined;
+  readonly links: Map<RpcAddress, RpcLink<AddressSlot>>;
+}
+
+/** A kind's settings, read for every message of that kind. */
+interface KindSettings {
+  readonly latency: DelayDistribution;
+  /** The label of the latency decision. */
+  readonly latencyLabel: string;
+  /** Injected latency (before the heal time only). */
+  readonly injectedLatency: DelayDistribution | undefined;
+  /** Probability of injected loss (before the heal time only); undefined when none. */
+  readonly lossP: number | undefined;
 }
 
 /** Arguments of an answer (answers carry their outcome in `value`). */
@@ -79,13 +103,9 @@ function message(
 }
 
 export class RpcNetwork {
-  private readonly endpoints = new Map<string, Endpoint>();
-  /** Links by source address, then destination address (no key string built per message). */
-  private readonly links = new Map<RpcAddress, Map<RpcAddress, RpcLink>>();
-  private readonly latency = new Map<RpcKind, DelayDistribution>();
-  private readonly latencyLabel = new Map<RpcKind, string>();
-  private readonly loss = new Map<RpcKind, number>();
-  private readonly injectedLatency = new Map<RpcKind, DelayDistribution>();
+  /** Every address started or sent to so far. */
+  private readonly slots = new Map<string, AddressSlot>();
+  private readonly kinds = new Map<RpcKind, KindSettings>();
   private readonly lateP: number;
   private nextAskId = 1;
   private nextMessageId = 0;
@@ -96,30 +116,32 @@ export class RpcNetwork {
     config: RpcConfig,
   ) {
     for (const k of RPC_KINDS) {
-      this.latency.set(k, config.latencyByKind?.[k] ?? config.defaultLatency);
-      this.latencyLabel.set(k, `rpc.latency.${k}`);
-      const injected = config.injectedLatencyByKind?.[k];
-      if (injected !== undefined) this.injectedLatency.set(k, injected);
       const p = config.lossByKind?.[k];
-      if (p !== undefined && p > 0) this.loss.set(k, p);
+      this.kinds.set(k, {
+        latency: config.latencyByKind?.[k] ?? config.defaultLatency,
+        latencyLabel: `rpc.latency.${k}`,
+        injectedLatency: config.injectedLatencyByKind?.[k],
+        lossP: p !== undefined && p > 0 ? p : undefined,
+      });
     }
     this.lateP = config.lateDeliveryProbability ?? 0.5;
   }
 
   /** Starts endpoint `address` on `host`. @throws AssertionError if a live one has it. */
   startEndpoint(host: SimHost, address: RpcAddress, options: { mainThread: Executor; handler: RpcHandler }): void {
-    const old = this.endpoints.get(address);
+    const slot = this.slot(address);
+    const old = slot.current;
     assert(old === undefined || !old.alive, `RPC endpoint ${address} is already started`);
-    this.endpoints.set(address, {
-      address, host, incarnation: host.incarnation, mainThread: options.mainThread,
+    slot.current = {
+      address, slot, host, incarnation: host.incarnation, mainThread: options.mainThread,
       handler: options.handler, alive: true, pendingAsks: new Map(),
-    });
+    };
     this.ctx.trace.record(host.id, 'rpc.start', { address });
   }
 
   /** Stops endpoint `address` if it lives on `host`; later messages to it are dropped. */
   stopEndpoint(host: SimHost, address: RpcAddress): void {
-    const ep = this.endpoints.get(address);
+    const ep = this.slots.get(address)?.current;
     if (ep === undefined || ep.host !== host || !ep.alive) return;
     ep.alive = false;
     ep.pendingAsks.clear();
@@ -128,8 +150,8 @@ export class RpcNetwork {
 
   /** The host crashed: its endpoints die and their pending asks are forgotten. */
   onCrash(host: SimHost): void {
-    for (const ep of this.endpoints.values()) {
-      if (ep.host === host && ep.alive) {
+    for (const { current: ep } of this.slots.values()) {
+      if (ep !== undefined && ep.host === host && ep.alive) {
         ep.alive = false;
         ep.pendingAsks.clear();
       }
@@ -139,7 +161,7 @@ export class RpcNetwork {
   /** A tell from local endpoint `from`. @throws AssertionError if `from` is not live on `host`. */
   tell(host: SimHost, from: RpcAddress, to: RpcAddress, kind: RpcKind, method: string, args: readonly unknown[]): void {
     const src = this.requireLocal(host, from);
-    this.transmit(message(src.host, from, to, kind, method, args, 0, false, true, undefined));
+    this.transmit(src.slot, message(src.host, from, to, kind, method, args, 0, false, true, undefined));
   }
 
   /**
@@ -163,45 +185,53 @@ export class RpcNetwork {
       future.completeExceptionally(new RpcTimeoutError(`${method} from ${from} to ${to} timed out after ${timeoutUs}us`));
     });
     src.pendingAsks.set(askId, { future: future as CompletableFuture<unknown>, timer });
-    this.transmit(message(host, from, to, kind, method, args, askId, false, true, undefined));
+    this.transmit(src.slot, message(host, from, to, kind, method, args, askId, false, true, undefined));
     return future;
   }
 
   private requireLocal(host: SimHost, address: RpcAddress): Endpoint {
-    const ep = this.endpoints.get(address);
+    const ep = this.slots.get(address)?.current;
     if (ep === undefined || !ep.alive || ep.host !== host) {
       assert(false, `${address} is not a live RPC endpoint of ${host.id}`);
     }
     return ep;
   }
 
-  private link(from: RpcAddress, to: RpcAddress): RpcLink {
-    let byTo = this.links.get(from);
-    if (byTo === undefined) {
-      byTo = new Map();
-      this.links.set(from, byTo);
+  /** The slot of `address`, made on first use. */
+  private slot(address: RpcAddress): AddressSlot {
+    let slot = this.slots.get(address);
+    if (slot === undefined) {
+      slot = { address, current: undefined, links: new Map() };
+      this.slots.set(address, slot);
     }
-    let link = byTo.get(to);
+    return slot;
+  }
+
+  /** The link from `src` to address `to`, made on first use. */
+  private link(src: AddressSlot, to: RpcAddress): RpcLink<AddressSlot> {
+    let link = src.links.get(to);
     if (link === undefined) {
-      link = new RpcLink(this.ctx, (m) => this.arrive(m));
-      byTo.set(to, link);
+      link = new RpcLink(this.ctx, this.slot(to), (dst, m) => this.arrive(dst, m));
+      src.links.set(to, link);
     }
     return link;
   }
 
-  private transmit(m: RpcMessage): void {
-    const { srcHost, from, to, kind, method } = m;
+  /** Sends `m` from address `src` (`m.from`). */
+  private transmit(src: AddressSlot, m: RpcMessage): void {
+    const { srcHost, to, kind, method } = m;
     const id = this.nextMessageId++;
     m.id = id;
     const trace = this.ctx.trace;
-    trace.record(srcHost.id, 'rpc.send', { id, from, to, kind, method, answer: m.answer });
-    const lossP = this.loss.get(kind);
+    trace.record(srcHost.id, 'rpc.send', { id, from: m.from, to, kind, method, answer: m.answer });
+    const settings = this.kinds.get(kind) as KindSettings;
+    const lossP = settings.lossP;
     if (lossP !== undefined && this.ctx.clock.nowUs < this.ctx.healTimeUs && this.ctx.choices.fate('rpc.loss', lossP)) {
       trace.mark(srcHost.id, 'rpc-lost', { id, kind, method });
       return;
     }
-    const link = this.link(from, to);
-    const dst = this.endpoints.get(to);
+    const link = this.link(src, to);
+    const dst = link.target.current;
     let dir = undefined;
     if (dst !== undefined && dst.host !== srcHost) {
       if (link.cachedSrc !== srcHost || link.cachedDst !== dst.host) {
@@ -217,9 +247,9 @@ export class RpcNetwork {
     }
     const nowUs = this.ctx.clock.nowUs;
     const faulty = nowUs < this.ctx.healTimeUs;
-    const normal = this.latency.get(kind) as DelayDistribution;
-    const injected = faulty && this.injectedLatency.size > 0 ? this.injectedLatency.get(kind) : undefined;
-    let latencyUs = this.ctx.choices.delay(this.latencyLabel.get(kind) as string, injected ?? normal);
+    const normal = settings.latency;
+    const injected = faulty ? settings.injectedLatency : undefined;
+    let latencyUs = this.ctx.choices.delay(settings.latencyLabel, injected ?? normal);
     if (faulty) {
       // Slowness is a fault and faults stop at the heal time: a message slowed before it (an
       // injected latency or a `slow` decision) arrives by then, or one normal maximum latency
@@ -231,12 +261,13 @@ export class RpcNetwork {
     link.enqueue(m, latencyUs);
   }
 
-  private arrive(m: RpcMessage): void {
+  /** `m` arrived at address `slot` (`m.to`). */
+  private arrive(slot: AddressSlot, m: RpcMessage): void {
     const trace = this.ctx.trace;
-    const dst = this.endpoints.get(m.to);
+    const dst = slot.current;
     if (dst === undefined) {
       trace.record(m.srcHost.id, 'rpc.drop', { id: m.id, reason: 'no-endpoint' });
-      if (m.askId !== 0 && !m.answer) this.answerNotFound(m);
+      if (m.askId !== 0 && !m.answer) this.answerNotFound(slot, m);
       return;
     }
     const reason = this.dropReason(m, dst);
@@ -280,7 +311,9 @@ export class RpcNetwork {
     if (!ep.alive) return;
     let result: unknown;
     try {
-      result = ep.handler({ from: m.from, method: m.method, args: m.args });
+      // The message is the call the handler sees (RpcCall is its from, method and args): no
+      // object is built per delivered message.
+      result = ep.handler(m);
     } catch (e) {
       if (e instanceof AssertionError || m.askId === 0) throw e;
       this.answer(ep, m, false, e);
@@ -300,11 +333,11 @@ export class RpcNetwork {
 
   private answer(ep: Endpoint, m: RpcMessage, ok: boolean, value: unknown): void {
     if (!ep.alive || ep.host.incarnation !== ep.incarnation) return;
-    this.transmit(message(ep.host, m.to, m.from, m.kind, m.method, NO_ARGS, m.askId, true, ok, value));
+    this.transmit(ep.slot, message(ep.host, m.to, m.from, m.kind, m.method, NO_ARGS, m.askId, true, ok, value));
   }
 
-  private answerNotFound(m: RpcMessage): void {
+  private answerNotFound(slot: AddressSlot, m: RpcMessage): void {
     const error = new RpcEndpointNotFoundError(`no RPC endpoint ${m.to} (${m.method} from ${m.from})`);
-    this.transmit(message(m.srcHost, m.to, m.from, m.kind, m.method, NO_ARGS, m.askId, true, false, error));
+    this.transmit(slot, message(m.srcHost, m.to, m.from, m.kind, m.method, NO_ARGS, m.askId, true, false, error));
   }
 }

@@ -13,7 +13,7 @@ import type {
   ProducerEnd, ProducerHandlers, SendOptions,
 } from '../engine/api/index.ts';
 import { DataConnection } from './DataConnection.ts';
-import type { DataEnd, DataItem } from './DataConnection.ts';
+import type { DataEnd, DataItem, DataItemHandler } from './DataConnection.ts';
 import type { Partitions } from './Partitions.ts';
 import type { SimContext } from './SimContext.ts';
 import { deliverTo } from './deliverTo.ts';
@@ -24,7 +24,7 @@ interface Server {
   readonly onConnect: (end: ProducerEnd) => void;
 }
 
-export class SimDataNetwork {
+export class SimDataNetwork implements DataItemHandler {
   private readonly servers = new Map<string, Server>();
   private readonly live = new Map<number, DataConnection>();
   private nextId = 0;
@@ -74,10 +74,9 @@ export class SimDataNetwork {
     assert(Number.isSafeInteger(o.initialCredit) && o.initialCredit >= 0,
       `connect ${o.key}: initialCredit must be a non-negative integer`);
     const c = new DataConnection(this.ctx, this.nextId++, {
-      ...o, consumerHost: host,
-      onDown: (conn, item) => this.onDown(conn, item),
-      onUp: (conn, item) => this.onUp(conn, item),
-    });
+      key: o.key, producerHost: o.producerHost, consumerHost: host, executor: o.executor,
+      initialCredit: o.initialCredit, handlers: o.handlers,
+    }, this);
     this.live.set(c.id, c);
     this.ctx.trace.record(host.id, 'net.connect', { conn: c.id, key: o.key, producer: o.producerHost });
     this.send(c, 'up', { dueUs: 0, kind: 'request' });
@@ -136,7 +135,8 @@ export class SimDataNetwork {
     }
   }
 
-  private onUp(c: DataConnection, item: DataItem): void {
+  /** An item reached the producer's host (DataItemHandler, called by the connection's lane). */
+  onUp(c: DataConnection, item: DataItem): void {
     if (item.kind === 'request') {
       this.accept(c);
       return;
@@ -160,7 +160,8 @@ export class SimDataNetwork {
     }
   }
 
-  private onDown(c: DataConnection, item: DataItem): void {
+  /** An item reached the consumer's host (DataItemHandler, called by the connection's lane). */
+  onDown(c: DataConnection, item: DataItem): void {
     const end = c.consumer;
     if (!DataConnection.reachable(c, end)) return;
     const ex = end.executor as Executor;

@@ -12,7 +12,7 @@
  * depends only on (seq, time, host, type, attrs) values in order.
  */
 import type { TraceAttrs } from '../engine/api/index.ts';
-import { TraceHash } from './TraceHash.ts';
+import { TraceHash, stringHash } from './TraceHash.ts';
 
 /** One recorded event. */
 export interface TraceEvent {
@@ -48,6 +48,20 @@ export interface SubscribeOptions {
 
 const EMPTY: TraceAttrs = Object.freeze({});
 
+/**
+ * What {@link Trace.record} keeps per event type, found with one map lookup per event: the
+ * type's string hash, whether a subscription may want its events, and the attribute names of its
+ * first event (then of longer ones, if any) with their string hashes. Events of one type come
+ * from a few call sites and nearly always carry the same names in the same order, so a name is
+ * hashed again only where it differs from the one remembered at its position.
+ */
+interface EventType {
+  readonly typeHash: number;
+  watched: boolean;
+  readonly keys: string[];
+  readonly keyHashes: number[];
+}
+
 export class Trace {
   private readonly stored: TraceEvent[] = [];
   private readonly hasher = new TraceHash();
@@ -58,6 +72,8 @@ export class Trace {
   /** Event type -> how many typed subscriptions name it. */
   private readonly typedSubscriptions = new Map<string, number>();
   private nextSubscription = 0;
+  /** Every event type recorded so far (see {@link EventType}). */
+  private readonly types = new Map<string, EventType>();
   private count = 0;
   private droppedCount = 0;
   /** Actions queued by subscriptions, run by the World after the current task. */
@@ -107,12 +123,16 @@ export class Trace {
   record(host: string, type: string, attrs: TraceAttrs = EMPTY): void {
     const seq = this.count++;
     const timeUs = this.clock.nowUs;
+    const t = this.types.get(type) ?? this.addType(type, attrs);
     const h = this.hasher;
     h.number(timeUs);
     h.string(host);
-    h.string(type);
+    h.word(t.typeHash);
+    const keys = t.keys;
+    let i = 0;
     for (const k in attrs) {
-      h.string(k);
+      h.word(i < keys.length && keys[i] === k ? t.keyHashes[i] as number : this.keyHash(t, i, k));
+      i++;
       const v = attrs[k];
       if (typeof v === 'number') h.number(v);
       else if (typeof v === 'string') h.string(v);
@@ -121,11 +141,35 @@ export class Trace {
     const limit = this.options.limit;
     const keep = limit === undefined || this.stored.length < limit;
     if (!keep) this.droppedCount++;
-    const watched = this.untypedSubscriptions > 0 || this.typedSubscriptions.has(type);
+    const watched = t.watched;
     if (!keep && !watched) return;
     const event: TraceEvent = { seq, timeUs, host, type, attrs };
     if (keep) this.stored.push(event);
     if (watched) this.notify(event);
+  }
+
+  /** Registers event type `type`, first recorded with `attrs` (whose names it remembers). */
+  private addType(type: string, attrs: TraceAttrs): EventType {
+    const keys = Object.keys(attrs);
+    const t: EventType = {
+      typeHash: stringHash(type), watched: this.isWatched(type), keys, keyHashes: keys.map((k) => stringHash(k)),
+    };
+    this.types.set(type, t);
+    return t;
+  }
+
+  /** The hash of attribute name `k` at position `i` of an event of type `t`, remembered there. */
+  private keyHash(t: EventType, i: number, k: string): number {
+    const kh = stringHash(k);
+    if (i === t.keys.length) {
+      t.keys.push(k);
+      t.keyHashes.push(kh);
+    }
+    return kh;
+  }
+
+  private isWatched(type: string): boolean {
+    return this.untypedSubscriptions > 0 || this.typedSubscriptions.has(type);
   }
 
   /** Records mark `name` (an event of type `mark`) and counts it. */
@@ -183,6 +227,7 @@ export class Trace {
   private countSubscription(sub: Subscription, delta: 1 | -1): void {
     if (sub.types === undefined) {
       this.untypedSubscriptions += delta;
+      for (const [type, t] of this.types) t.watched = this.isWatched(type);
       return;
     }
     for (const type of sub.types) {
@@ -190,6 +235,7 @@ export class Trace {
       if (n === 0) this.typedSubscriptions.delete(type);
       else this.typedSubscriptions.set(type, n);
     }
+    for (const [type, t] of this.types) t.watched = this.isWatched(type);
   }
 
   private notify(event: TraceEvent): void {
