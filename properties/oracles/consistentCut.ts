@@ -161,8 +161,8 @@ function assembleState(
   const finished = new Set(c.finishedTasks);
   for (const node of keyed) {
     const view: OperatorStateView = {};
-    /** State name -> key -> the subtask whose state held it last. */
-    const owner = new Map<string, Map<string, number>>();
+    /** Subtask -> its decoded state, to name the other holder of a key found twice. */
+    const bySubtask: OperatorStateView[] = [];
     for (let subtask = 0; subtask < node.parallelism; subtask++) {
       let entry = c.operators[node.uid]?.[String(subtask)];
       if (entry === undefined) {
@@ -177,20 +177,21 @@ function assembleState(
         entry = last.entry;
       }
       const decoded = KeyedProcessOperator.decode(entry.data).state;
+      bySubtask[subtask] = decoded;
       for (const name of Object.keys(decoded)) {
         const entries = decoded[name] as Record<string, unknown>;
-        const target = (view[name] ??= {});
-        let owners = owner.get(name);
-        if (owners === undefined) {
-          owners = new Map();
-          owner.set(name, owners);
+        const target = view[name];
+        if (target === undefined) {
+          // The first subtask with this state: its decoding is fresh and ours, so it becomes
+          // the view's (later subtasks' keys are added to it, see holderBefore).
+          view[name] = entries;
+          continue;
         }
         for (const key of Object.keys(entries)) {
-          const other = owners.get(key);
-          if (other !== undefined && other !== subtask) {
+          if (hasOwn.call(target, key)) {
+            const other = holderBefore(bySubtask, subtask, name, key);
             problems.push(`${node.uid}: key ${key} of state ${name} is in subtasks ${other} and ${subtask}`);
           }
-          owners.set(key, subtask);
           target[key] = entries[key];
         }
       }
@@ -198,6 +199,27 @@ function assembleState(
     state[node.uid] = view;
   }
   return { state, problems, finishedFrom };
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * The latest subtask before `subtask` whose state `name` holds `key` (the subtask whose value the
+ * view holds). Searched only when a key is found twice. The view's object of a state is the
+ * decoding of the earliest subtask that has it, with later subtasks' keys added, so it is
+ * searched last: every key added to it is found first in the subtask that added it.
+ */
+function holderBefore(
+  bySubtask: readonly (OperatorStateView | undefined)[],
+  subtask: number,
+  name: string,
+  key: string,
+): number | undefined {
+  for (let s = subtask - 1; s >= 0; s--) {
+    const entries = bySubtask[s]?.[name];
+    if (entries !== undefined && hasOwn.call(entries, key)) return s;
+  }
+  return undefined;
 }
 
 function lastReported(
