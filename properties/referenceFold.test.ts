@@ -183,6 +183,19 @@ describe('PrefixFold', () => {
     }
   });
 
+  test('matchesAt: the carried state against an actual one, without building a view', () => {
+    const fold = new PrefixFold(graph);
+    for (const [a, b] of [[0, 0], [2, 0], [2, 3], [5, 3], [6, 4]] as const) {
+      const expected = referenceFold(graph, { prefixes: cut(a, b) }).state;
+      expect(fold.matchesAt(cut(a, b), expected)).toBe(true);
+      const uid = Object.keys(expected)[0] as string;
+      const differing = { ...expected, [uid]: { ...expected[uid], extra: { k: 1 } } };
+      expect(fold.matchesAt(cut(a, b), differing)).toBe(false);
+      expect(fold.matchesAt(cut(a, b), { ...expected, other: {} })).toBe(false);
+    }
+    expect(() => fold.matchesAt(cut(1, 1), {})).toThrow(/behind/);
+  });
+
   test('refuses a cut behind the one read', () => {
     const fold = new PrefixFold(graph);
     fold.advanceTo(cut(3, 2));

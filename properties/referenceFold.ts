@@ -104,6 +104,21 @@ export class PrefixFold {
     this.fold.readTo(prefixes);
     return this.fold.state();
   }
+
+  /**
+   * Reads every split up to `prefixes`, as {@link advanceTo}, and tells whether `actual` certainly
+   * equals the keyed state then, as compareKeyedState judges it (no key with a differing value),
+   * without building the view: see {@link PlainKeyedStateStore.matchesView}. True only if so;
+   * false when it differs or that cannot tell, and the caller compares a built view instead.
+   * @throws Error as {@link advanceTo} does.
+   */
+  matchesAt(prefixes: ReadonlyMap<number, number>, actual: KeyedStateView): boolean {
+    if (!this.fold.isAtOrPast(prefixes)) {
+      throw new Error('prefix fold: a cut behind the one already read');
+    }
+    this.fold.readTo(prefixes);
+    return this.fold.stateMatches(actual);
+  }
 }
 
 /** Where a node's records go: the target node and the edge (for its key selector). */
@@ -214,6 +229,16 @@ class Fold {
     return state;
   }
 
+  /** Whether `actual` certainly equals {@link state} (see {@link PrefixFold.matchesAt}). */
+  stateMatches(actual: KeyedStateView): boolean {
+    for (const [id, store] of this.stores) {
+      const uid = this.node(id).uid;
+      if (!hasOwn.call(actual, uid) || !store.matchesView(actual[uid])) return false;
+    }
+    // One operator per store, no other: the view has one per uid, which then are the stores'.
+    return Object.keys(actual).length === this.stores.size;
+  }
+
   result(): FoldResult {
     return { outputs: this.outputs, outputsBySink: this.bySink, state: this.state() };
   }
@@ -309,6 +334,8 @@ class Fold {
     return store;
   }
 }
+
+const hasOwn = Object.prototype.hasOwnProperty;
 
 function prefixEnd(
   split: number,

@@ -19,6 +19,7 @@ import { PrefixFold, referenceFold } from '../referenceFold.ts';
 import type { KeyedStateView, OperatorStateView } from '../referenceFold.ts';
 import { sharedReferenceFold } from '../sharedReferenceFold.ts';
 import { compareKeyedState } from './compareKeyedState.ts';
+import type { StateComparison } from './compareKeyedState.ts';
 import { splitPositions, splitSizes } from './splitPositions.ts';
 
 /** Options of {@link consistentCut}. */
@@ -27,45 +28,58 @@ export interface ConsistentCutOptions {
   readonly maxListed?: number;
 }
 
+/** F's keyed state at the cuts of one run's checkpoints; see {@link cutFolds}. */
+interface CutFolds {
+  /** F(prefixes).state. */
+  readonly state: (prefixes: ReadonlyMap<number, number>) => KeyedStateView;
+  /**
+   * Whether `actual` certainly equals F(prefixes).state as compareKeyedState judges it (no
+   * diff), from a {@link PrefixFold} carried from cut to cut; false when it differs or cannot be
+   * told that way (then compare {@link state}). Only for order-insensitive jobs, see below.
+   */
+  readonly matches: (prefixes: ReadonlyMap<number, number>, actual: KeyedStateView) => boolean;
+}
+
 /**
  * F(prefixes).state for one graph, each distinct set of prefixes folded once: checkpoints taken
  * while nothing was read in between, and every checkpoint after the sources read everything (F
  * over the whole input, shared with the other oracles), cut the input at the same places.
  *
- * `exact` false allows one {@link PrefixFold} carried from cut to cut (a cut behind the one read
- * starts a new one), whose state equals F's up to the order of keys in the view. Only for jobs
- * whose keyed state is independent of the order of records and whose functions are pure and
- * total, see {@link orderInsensitive}; the caller compares through canonical values (key order
- * ignored) and asks for the exact state again when it reports a diff, so its details list the
- * keys in F's order.
+ * `matches` carries one {@link PrefixFold} from cut to cut (a cut behind the one read starts a
+ * new one), whose state equals F's up to the order of keys. Only for jobs whose keyed state is
+ * independent of the order of records and whose functions are pure and total, see
+ * {@link orderInsensitive}. It compares the fold's state in place (PrefixFold.matchesAt), without
+ * a view of it per checkpoint; canonical comparison ignores key order. When it finds a diff (or
+ * cannot tell), the caller compares the exact state, so a violation lists the keys in F's order.
+ * At the whole input, `matches` says false: F over it is shared and already folded.
  */
-function prefixFolds(
-  graph: StreamGraph,
-): (prefixes: ReadonlyMap<number, number>, exact: boolean) => KeyedStateView {
+function cutFolds(graph: StreamGraph): CutFolds {
   const sizes = splitSizes(graph);
-  const byCut = new Map<string, KeyedStateView>();
   const exactByCut = new Map<string, KeyedStateView>();
   let carried: PrefixFold | undefined;
-  return (prefixes, exact) => {
-    let whole = prefixes.size === sizes.size;
-    const parts: string[] = [];
-    for (const [id, p] of prefixes) {
-      if (sizes.get(id) !== p) whole = false;
-      parts.push(`${id}:${p}`);
-    }
-    if (whole) return sharedReferenceFold(graph).state;
-    const key = parts.join(',');
-    let state = exactByCut.get(key) ?? (exact ? undefined : byCut.get(key));
-    if (state !== undefined) return state;
-    if (exact) {
-      state = referenceFold(graph, { prefixes }).state;
-      exactByCut.set(key, state);
+  const isWhole = (prefixes: ReadonlyMap<number, number>): boolean => {
+    if (prefixes.size !== sizes.size) return false;
+    for (const [id, p] of prefixes) if (sizes.get(id) !== p) return false;
+    return true;
+  };
+  return {
+    state: (prefixes) => {
+      if (isWhole(prefixes)) return sharedReferenceFold(graph).state;
+      const parts: string[] = [];
+      for (const [id, p] of prefixes) parts.push(`${id}:${p}`);
+      const key = parts.join(',');
+      let state = exactByCut.get(key);
+      if (state === undefined) {
+        state = referenceFold(graph, { prefixes }).state;
+        exactByCut.set(key, state);
+      }
       return state;
-    }
-    if (carried === undefined || !carried.canAdvanceTo(prefixes)) carried = new PrefixFold(graph);
-    state = carried.advanceTo(prefixes);
-    byCut.set(key, state);
-    return state;
+    },
+    matches: (prefixes, actual) => {
+      if (isWhole(prefixes)) return false;
+      if (carried === undefined || !carried.canAdvanceTo(prefixes)) carried = new PrefixFold(graph);
+      return carried.matchesAt(prefixes, actual);
+    },
   };
 }
 
@@ -97,6 +111,10 @@ function orderInsensitive(result: RunResult): boolean {
   return nodes.length === uids.length && nodes.every((n, i) => n.uid === uids[i]);
 }
 
+function noDiffs(): StateComparison {
+  return { diffs: [], diffCount: 0 };
+}
+
 /** The keyed state a checkpoint stands for, with the problems met while assembling it. */
 interface AssembledState {
   readonly state: KeyedStateView;
@@ -115,17 +133,15 @@ export function consistentCut(result: RunResult, options: ConsistentCutOptions =
     .sort((a, b) => a.checkpointId - b.checkpointId);
   const keyed = result.graph.nodes.filter((n) => n.spec.kind === 'keyedProcess');
   const violations: Violation[] = [];
-  const expectedAt = prefixFolds(result.graph);
+  const folds = cutFolds(result.graph);
   const exact = !orderInsensitive(result);
   checkpoints.forEach((c, i) => {
     const cut = splitPositions(c, result.graph);
     const assembled = assembleState(c, checkpoints.slice(0, i), keyed);
     const problems = [...cut.problems, ...assembled.problems];
-    let cmp = compareKeyedState(expectedAt(cut.positions, exact), assembled.state, maxListed);
-    if (cmp.diffCount > 0 && !exact) {
-      // Same diffs, but listed in F's order of keys.
-      cmp = compareKeyedState(expectedAt(cut.positions, true), assembled.state, maxListed);
-    }
+    const cmp = !exact && folds.matches(cut.positions, assembled.state)
+      ? noDiffs()
+      : compareKeyedState(folds.state(cut.positions), assembled.state, maxListed);
     if (cmp.diffCount === 0 && problems.length === 0) return;
     const parts = [
       cmp.diffCount > 0 ? `${cmp.diffCount} key(s) differ from F(prefixes(c))` : '',
