@@ -85,7 +85,7 @@ export class PlainKeyedStateStore {
    * cannot tell; the caller then compares the built view. Not decided here: keys of one state (or
    * of one map state value) of more than one type, whose String forms may collide in the view
    * (1 and '1'); a key `__proto__`, which the view cannot hold as its own; keys in `actual`
-   * whose value is undefined, or state names the store does not have, unless they hold no key.
+   * whose value is undefined.
    */
   matchesView(actual: OperatorStateView | undefined): boolean {
     const a = actual ?? NO_STATE;
@@ -93,7 +93,7 @@ export class PlainKeyedStateStore {
     for (const [name, state] of this.states) {
       // As compareKeyedState reads a side: a missing state name holds no keys.
       const ak = a[name] ?? NO_KEYS;
-      if (hasOwn.call(a, name)) names++;
+      if (isEnumerable.call(a, name)) names++;
       const map = state.kind === 'map';
       let keyType: string | undefined;
       for (const [key, v] of state.perKey) {
@@ -109,8 +109,14 @@ export class PlainKeyedStateStore {
       // of one type): as many keys means the same keys.
       if (Object.keys(ak).length !== state.perKey.size) return false;
     }
-    // State names only `actual` has must hold no keys; not decided here.
-    return Object.keys(a).length === names;
+    // State names only `actual` has must hold no keys (compareKeyedState: an empty state equals
+    // an absent one).
+    const actualNames = Object.keys(a);
+    if (actualNames.length === names) return true;
+    for (const name of actualNames) {
+      if (!this.states.has(name) && Object.keys(a[name] ?? NO_KEYS).length > 0) return false;
+    }
+    return true;
   }
 
   /** State `name`, registered as `kind` on first use. @throws Error for another kind. */
@@ -153,7 +159,6 @@ export class PlainKeyedStateStore {
 
 const NO_STATE: OperatorStateView = Object.freeze({});
 const NO_KEYS: Record<string, unknown> = Object.freeze({});
-const hasOwn = Object.prototype.hasOwnProperty;
 const isEnumerable = Object.prototype.propertyIsEnumerable;
 
 /**

@@ -64,6 +64,21 @@ export function referenceFold(graph: StreamGraph, options: FoldOptions = {}): Fo
   return fold.result();
 }
 
+/** The finished Fold behind each result of {@link referenceFold} (never iterated). */
+const foldOf = new WeakMap<FoldResult, Fold>();
+
+/**
+ * Whether `actual` certainly equals `fold.state` as compareKeyedState (oracles/compareKeyedState.ts)
+ * judges it, no key with a differing value, decided on F's state stores without building the
+ * view: see {@link PlainKeyedStateStore.matchesView}. True only if so; false when it differs,
+ * when that cannot tell, or when `fold` did not come from {@link referenceFold}. The caller then
+ * compares `fold.state`. Operators in `actual` that F has no store for must hold no keys.
+ */
+export function foldStateMatches(fold: FoldResult, actual: KeyedStateView): boolean {
+  const f = foldOf.get(fold);
+  return f !== undefined && f.stateMatches(actual);
+}
+
 /**
  * F's keyed state over a growing cut of one job's input: each {@link PrefixFold.advanceTo} reads
  * only the records between the cut read so far and the new one, so the state at every completed
@@ -144,6 +159,8 @@ class Fold {
    * not objects: F pushes every record through every stage, once per checkpoint judged. */
   private readonly targets: Target[][] = [];
   private readonly stores = new Map<number, PlainKeyedStateStore>();
+  /** The uids of the keyed operators (those with a store). */
+  private readonly storeUids = new Set<string>();
   private readonly outputs: StreamRecord[] = [];
   private readonly bySink = new Map<string, StreamRecord[]>();
   private readonly collectors: Outputs[] = [];
@@ -176,6 +193,7 @@ class Fold {
     for (const node of graph.nodes) {
       if (node.spec.kind === 'keyedProcess') {
         this.stores.set(node.id, new PlainKeyedStateStore(node.uid));
+        this.storeUids.add(node.uid);
       }
       if (node.spec.kind === 'sink') this.bySink.set(node.uid, []);
       if (node.spec.kind === 'flatMap' || node.spec.kind === 'keyedProcess') {
@@ -229,18 +247,42 @@ class Fold {
     return state;
   }
 
-  /** Whether `actual` certainly equals {@link state} (see {@link PrefixFold.matchesAt}). */
+  /**
+   * Whether `actual` certainly equals {@link state} (see {@link PrefixFold.matchesAt}): every
+   * store matches the operator of its uid (absent: no keys; of two stores with one uid, the view
+   * holds the last, and both must match), and every other operator holds no keys.
+   */
   stateMatches(actual: KeyedStateView): boolean {
     for (const [id, store] of this.stores) {
-      const uid = this.node(id).uid;
-      if (!hasOwn.call(actual, uid) || !store.matchesView(actual[uid])) return false;
+      if (!store.matchesView(actual[this.node(id).uid])) return false;
     }
-    // One operator per store, no other: the view has one per uid, which then are the stores'.
-    return Object.keys(actual).length === this.stores.size;
+    for (const uid of Object.keys(actual)) {
+      if (this.storeUids.has(uid)) continue;
+      const states = actual[uid] as OperatorStateView;
+      for (const name of Object.keys(states)) {
+        if (Object.keys(states[name] as object).length > 0) return false;
+      }
+    }
+    return true;
   }
 
+  /**
+   * The outputs and, built on first read, the keyed state view: oracles that find the state equal
+   * through {@link foldStateMatches} never need the view. The Fold is finished (nothing reads on
+   * after it), so a later view is the same as one built now.
+   */
   result(): FoldResult {
-    return { outputs: this.outputs, outputsBySink: this.bySink, state: this.state() };
+    const build = (): KeyedStateView => this.state();
+    let view: KeyedStateView | undefined;
+    const result: FoldResult = {
+      outputs: this.outputs,
+      outputsBySink: this.bySink,
+      get state(): KeyedStateView {
+        return (view ??= build());
+      },
+    };
+    foldOf.set(result, this);
+    return result;
   }
 
   private node(id: number): StreamNode {
@@ -334,8 +376,6 @@ class Fold {
     return store;
   }
 }
-
-const hasOwn = Object.prototype.hasOwnProperty;
 
 function prefixEnd(
   split: number,

@@ -15,8 +15,8 @@ import { KeyedProcessOperator } from '../../engine/index.ts';
 import type { DecodedCheckpoint, StreamGraph, StreamNode } from '../../engine/index.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import { generatedStageUid } from '../../sim/workloads/generatedJob.ts';
-import { PrefixFold, referenceFold } from '../referenceFold.ts';
-import type { KeyedStateView, OperatorStateView } from '../referenceFold.ts';
+import { foldStateMatches, PrefixFold, referenceFold } from '../referenceFold.ts';
+import type { FoldResult, KeyedStateView, OperatorStateView } from '../referenceFold.ts';
 import { sharedReferenceFold } from '../sharedReferenceFold.ts';
 import { compareKeyedState } from './compareKeyedState.ts';
 import type { StateComparison } from './compareKeyedState.ts';
@@ -34,10 +34,13 @@ interface CutFolds {
   readonly state: (prefixes: ReadonlyMap<number, number>) => KeyedStateView;
   /**
    * Whether `actual` certainly equals F(prefixes).state as compareKeyedState judges it (no
-   * diff), from a {@link PrefixFold} carried from cut to cut; false when it differs or cannot be
-   * told that way (then compare {@link state}). Only for order-insensitive jobs, see below.
+   * diff), decided on F's state stores without building a view of them; false when it differs
+   * or cannot be told that way (then compare {@link state}). `exact` false: from a
+   * {@link PrefixFold} carried from cut to cut, only for order-insensitive jobs, see below.
    */
-  readonly matches: (prefixes: ReadonlyMap<number, number>, actual: KeyedStateView) => boolean;
+  readonly matches: (
+    prefixes: ReadonlyMap<number, number>, actual: KeyedStateView, exact: boolean,
+  ) => boolean;
 }
 
 /**
@@ -45,38 +48,41 @@ interface CutFolds {
  * while nothing was read in between, and every checkpoint after the sources read everything (F
  * over the whole input, shared with the other oracles), cut the input at the same places.
  *
- * `matches` carries one {@link PrefixFold} from cut to cut (a cut behind the one read starts a
- * new one), whose state equals F's up to the order of keys. Only for jobs whose keyed state is
- * independent of the order of records and whose functions are pure and total, see
- * {@link orderInsensitive}. It compares the fold's state in place (PrefixFold.matchesAt), without
- * a view of it per checkpoint; canonical comparison ignores key order. When it finds a diff (or
- * cannot tell), the caller compares the exact state, so a violation lists the keys in F's order.
- * At the whole input, `matches` says false: F over it is shared and already folded.
+ * Inexact `matches` carries one {@link PrefixFold} from cut to cut (a cut behind the one read
+ * starts a new one), whose state equals F's up to the order of keys. Only for jobs whose keyed
+ * state is independent of the order of records and whose functions are pure and total, see
+ * {@link orderInsensitive}; canonical comparison ignores key order. When `matches` finds a diff
+ * (or cannot tell), the caller compares the exact state, so a violation lists the keys in F's
+ * order. At the whole input, both ask F over it, shared and already folded.
+ *
+ * No view of F's state is built unless the caller asks for `state` (a diff, or an undecided
+ * case): each checkpoint's state is compared on the stores (foldStateMatches, matchesAt).
  */
 function cutFolds(graph: StreamGraph): CutFolds {
   const sizes = splitSizes(graph);
-  const exactByCut = new Map<string, KeyedStateView>();
+  const exactByCut = new Map<string, FoldResult>();
   let carried: PrefixFold | undefined;
   const isWhole = (prefixes: ReadonlyMap<number, number>): boolean => {
     if (prefixes.size !== sizes.size) return false;
     for (const [id, p] of prefixes) if (sizes.get(id) !== p) return false;
     return true;
   };
+  const exactFold = (prefixes: ReadonlyMap<number, number>): FoldResult => {
+    if (isWhole(prefixes)) return sharedReferenceFold(graph);
+    const parts: string[] = [];
+    for (const [id, p] of prefixes) parts.push(`${id}:${p}`);
+    const key = parts.join(',');
+    let fold = exactByCut.get(key);
+    if (fold === undefined) {
+      fold = referenceFold(graph, { prefixes });
+      exactByCut.set(key, fold);
+    }
+    return fold;
+  };
   return {
-    state: (prefixes) => {
-      if (isWhole(prefixes)) return sharedReferenceFold(graph).state;
-      const parts: string[] = [];
-      for (const [id, p] of prefixes) parts.push(`${id}:${p}`);
-      const key = parts.join(',');
-      let state = exactByCut.get(key);
-      if (state === undefined) {
-        state = referenceFold(graph, { prefixes }).state;
-        exactByCut.set(key, state);
-      }
-      return state;
-    },
-    matches: (prefixes, actual) => {
-      if (isWhole(prefixes)) return false;
+    state: (prefixes) => exactFold(prefixes).state,
+    matches: (prefixes, actual, exact) => {
+      if (exact || isWhole(prefixes)) return foldStateMatches(exactFold(prefixes), actual);
       if (carried === undefined || !carried.canAdvanceTo(prefixes)) carried = new PrefixFold(graph);
       return carried.matchesAt(prefixes, actual);
     },
@@ -139,7 +145,7 @@ export function consistentCut(result: RunResult, options: ConsistentCutOptions =
     const cut = splitPositions(c, result.graph);
     const assembled = assembleState(c, checkpoints.slice(0, i), keyed);
     const problems = [...cut.problems, ...assembled.problems];
-    const cmp = !exact && folds.matches(cut.positions, assembled.state)
+    const cmp = folds.matches(cut.positions, assembled.state, exact)
       ? noDiffs()
       : compareKeyedState(folds.state(cut.positions), assembled.state, maxListed);
     if (cmp.diffCount === 0 && problems.length === 0) return;
