@@ -147,10 +147,12 @@ interface Target {
  * of a call are all collected before any is passed on, and passing them on runs deeper calls.
  */
 class Outputs implements Collector<unknown> {
+  /** The outputs are `values[0..size)`; entries past `size` are stale, overwritten, never read. */
   readonly values: unknown[] = [];
+  size = 0;
 
   collect(v: unknown): void {
-    this.values.push(v);
+    this.values[this.size++] = v;
   }
 }
 
@@ -163,6 +165,9 @@ class Fold {
   private readonly storeUids = new Set<string>();
   private readonly outputs: StreamRecord[] = [];
   private readonly bySink = new Map<string, StreamRecord[]>();
+  /** Node id → its sink's list in `bySink`, and its keyed state store (no Map lookup per record). */
+  private readonly sinkLists: StreamRecord[][] = [];
+  private readonly storeById: PlainKeyedStateStore[] = [];
   private readonly collectors: Outputs[] = [];
   /** Node id → its tag segment `/<uid>.` (outputTag.ts), for flatMap and keyed nodes. */
   private readonly segments: string[] = [];
@@ -192,10 +197,20 @@ class Fold {
     }
     for (const node of graph.nodes) {
       if (node.spec.kind === 'keyedProcess') {
-        this.stores.set(node.id, new PlainKeyedStateStore(node.uid));
+        const store = new PlainKeyedStateStore(node.uid);
+        this.stores.set(node.id, store);
+        this.storeById[node.id] = store;
         this.storeUids.add(node.uid);
       }
-      if (node.spec.kind === 'sink') this.bySink.set(node.uid, []);
+      if (node.spec.kind === 'sink') {
+        // Sinks sharing a uid share its list.
+        let list = this.bySink.get(node.uid);
+        if (list === undefined) {
+          list = [];
+          this.bySink.set(node.uid, list);
+        }
+        this.sinkLists[node.id] = list;
+      }
       if (node.spec.kind === 'flatMap' || node.spec.kind === 'keyedProcess') {
         this.segments[node.id] = tagSegment(node.uid);
       }
@@ -316,7 +331,7 @@ class Fold {
         const out = this.enter();
         spec.fn(value, out);
         const segment = this.segment(node);
-        for (let i = 0; i < out.values.length; i++) {
+        for (let i = 0; i < out.size; i++) {
           const t = this.stateOnly ? tag : flatMapOutputTag(tag, segment, i);
           this.emit(node, out.values[i], split, offset, t);
         }
@@ -329,7 +344,7 @@ class Fold {
         const out = this.enter();
         spec.fn.processElement(value, ctx, out);
         const segment = this.segment(node);
-        for (let i = 0; i < out.values.length; i++) {
+        for (let i = 0; i < out.size; i++) {
           const t = this.stateOnly ? tag : keyedOutputTag(tag, segment, i);
           this.emit(node, out.values[i], split, offset, t);
         }
@@ -339,7 +354,7 @@ class Fold {
       case 'sink': {
         const out = { value, split, offset, tag };
         this.outputs.push(out);
-        this.bySink.get(node.uid)?.push(out);
+        this.sinkLists[node.id]?.push(out);
         return;
       }
       case 'source':
@@ -362,7 +377,7 @@ class Fold {
   }
 
   private leave(out: Outputs): void {
-    out.values.length = 0;
+    out.size = 0;
     this.depth--;
   }
 
@@ -371,7 +386,7 @@ class Fold {
   }
 
   private store(node: StreamNode): PlainKeyedStateStore {
-    const store = this.stores.get(node.id);
+    const store = this.storeById[node.id];
     if (store === undefined) throw new Error(`reference fold: no state store for ${node.uid}`);
     return store;
   }
