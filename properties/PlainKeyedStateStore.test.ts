@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { compareKeyedState } from './oracles/compareKeyedState.ts';
 import { PlainKeyedStateStore } from './PlainKeyedStateStore.ts';
 
 describe('PlainKeyedStateStore', () => {
@@ -51,5 +52,64 @@ describe('PlainKeyedStateStore', () => {
     expect(() => timers.registerProcessingTimeTimer(5)).toThrow(/timers are not supported by the reference fold/);
     expect(() => timers.currentProcessingTimeMs()).toThrow(/timers/);
     expect(() => timers.deleteProcessingTimeTimer(5)).toThrow(/timers/);
+  });
+
+  describe('matchesView', () => {
+    /** A store with value, map and list state over number keys. */
+    const filled = (): PlainKeyedStateStore => {
+      const store = new PlainKeyedStateStore('op');
+      for (const key of [3, 1, 20000]) {
+        const ctx = store.contextFor(key);
+        ctx.getState<{ min: number }>({ kind: 'value', name: 'v' }).update({ min: key });
+        const m = ctx.getMapState<number, boolean>({ kind: 'map', name: 'm' });
+        m.put(-key, true);
+        m.put(key * 1000, true);
+        ctx.getListState<number>({ kind: 'list', name: 'l' }).add(key);
+      }
+      return store;
+    };
+    /** What compareKeyedState says of the built view: the answer matchesView must not contradict. */
+    const noDiff = (store: PlainKeyedStateStore, actual: Record<string, Record<string, unknown>>): boolean =>
+      compareKeyedState({ op: store.view() }, { op: actual }).diffCount === 0;
+
+    test('true for an equal state in another key order, false for any differing key', () => {
+      const store = filled();
+      const equal = JSON.parse(JSON.stringify(store.view())) as Record<string, Record<string, unknown>>;
+      equal['m'] = { 20000: { 20000000: true, [-20000]: true }, 1: { 1000: true, [-1]: true }, 3: { [-3]: true, 3000: true } };
+      expect(store.matchesView(equal)).toBe(true);
+      expect(noDiff(store, equal)).toBe(true);
+      const changes: ((s: Record<string, Record<string, unknown>>) => void)[] = [
+        (s) => { (s['v'] as Record<string, unknown>)['3'] = { min: 4 }; },
+        (s) => { (s['v'] as Record<string, unknown>)['4'] = { min: 4 }; },
+        (s) => { delete (s['v'] as Record<string, unknown>)['3']; },
+        (s) => { ((s['m'] as Record<string, Record<string, unknown>>)['1'] as Record<string, unknown>)['7'] = true; },
+        (s) => { delete ((s['m'] as Record<string, Record<string, unknown>>)['1'] as Record<string, unknown>)['-1']; },
+        (s) => { (s['m'] as Record<string, unknown>)['1'] = new Map([['1000', true], ['-1', true]]); },
+        (s) => { (s['l'] as Record<string, unknown>)['1'] = [1, 1]; },
+        (s) => { s['other'] = { 1: 1 }; },
+      ];
+      for (const change of changes) {
+        const actual = JSON.parse(JSON.stringify(equal)) as Record<string, Record<string, unknown>>;
+        change(actual);
+        expect(store.matchesView(actual)).toBe(false);
+        expect(noDiff(store, actual)).toBe(false);
+      }
+    });
+
+    test('undecided (false) where the view could hide a difference, never true against a diff', () => {
+      // Keys 1 and '1' are one key of the view: not decided without building it.
+      const mixed = new PlainKeyedStateStore('op');
+      mixed.contextFor(1).getState<number>({ kind: 'value', name: 'v' }).update(1);
+      mixed.contextFor('1').getState<number>({ kind: 'value', name: 'v' }).update(1);
+      expect(mixed.matchesView({ v: { 1: 1 } })).toBe(false);
+      expect(noDiff(mixed, { v: { 1: 1 } })).toBe(true);
+      // A key present with value undefined equals an absent one for compareKeyedState.
+      const store = filled();
+      const withUndefined = { ...store.view(), extra: { 5: undefined } };
+      expect(store.matchesView(withUndefined)).toBe(false);
+      expect(noDiff(store, withUndefined)).toBe(true);
+      // No state at all: equal to a store with no keys.
+      expect(new PlainKeyedStateStore('op').matchesView(undefined)).toBe(true);
+    });
   });
 });

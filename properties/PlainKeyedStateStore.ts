@@ -12,6 +12,7 @@
 import type {
   Key, KeyedContext, ListState, MapState, StateDescriptor, TimerService, ValueState,
 } from '../engine/index.ts';
+import { canonicalEqual } from './canonicalString.ts';
 
 type Kind = StateDescriptor['kind'];
 
@@ -73,6 +74,51 @@ export class PlainKeyedStateStore {
     return out;
   }
 
+  /**
+   * Whether `actual` (an operator's keyed state as an oracle decoded it) certainly equals
+   * {@link view}, as compareKeyedState (oracles/compareKeyedState.ts) judges it: every key of
+   * either side has canonically equal values on both. Decided without building the view: the
+   * consistent-cut oracle asks this at every completed checkpoint, and the view copies every
+   * key and every map state into objects whose keys it then has to list again.
+   *
+   * True only if the comparison would find no diff. False when it would, or when this walk
+   * cannot tell; the caller then compares the built view. Not decided here: keys of one state (or
+   * of one map state value) of more than one type, whose String forms may collide in the view
+   * (1 and '1'); a key `__proto__`, which the view cannot hold as its own; keys in `actual`
+   * whose value is undefined.
+   */
+  matchesView(actual: OperatorStateView | undefined): boolean {
+    const a = actual ?? NO_STATE;
+    let names = 0;
+    for (const [name, state] of this.states) {
+      // As compareKeyedState reads a side: a missing state name holds no keys.
+      const ak = a[name] ?? NO_KEYS;
+      if (isEnumerable.call(a, name)) names++;
+      const map = state.kind === 'map';
+      let keyType: string | undefined;
+      for (const [key, v] of state.perKey) {
+        const type = typeof key;
+        if (type !== (keyType ??= type)) return false;
+        const k = String(key);
+        if (k === '__proto__' || !isEnumerable.call(ak, k)) return false;
+        const av = ak[k];
+        // A list state's view is a copy of the array, with the same canonical text.
+        if (map ? !mapMatches(v as Map<unknown, unknown>, av) : !canonicalEqual(v, av)) return false;
+      }
+      // Each of the view's keys is an enumerable own key of `ak` (String is one to one on keys
+      // of one type): as many keys means the same keys.
+      if (Object.keys(ak).length !== state.perKey.size) return false;
+    }
+    // State names only `actual` has must hold no keys (compareKeyedState: an empty state equals
+    // an absent one).
+    const actualNames = Object.keys(a);
+    if (actualNames.length === names) return true;
+    for (const name of actualNames) {
+      if (!this.states.has(name) && Object.keys(a[name] ?? NO_KEYS).length > 0) return false;
+    }
+    return true;
+  }
+
   /** State `name`, registered as `kind` on first use. @throws Error for another kind. */
   named(name: string, kind: Kind): NamedState {
     const existing = this.states.get(name);
@@ -109,6 +155,30 @@ export class PlainKeyedStateStore {
       deleteProcessingTimeTimer: fail,
     };
   }
+}
+
+const NO_STATE: OperatorStateView = Object.freeze({});
+const NO_KEYS: Record<string, unknown> = Object.freeze({});
+const isEnumerable = Object.prototype.propertyIsEnumerable;
+
+/**
+ * Whether `actual` certainly has the canonical text of a map state value's view `{ [String(k)]:
+ * v }` (see {@link PlainKeyedStateStore.matchesView}): a plain object (canonicalString writes
+ * arrays, Maps and Sets otherwise) with the same keys, each value canonically equal. False when
+ * not, or not decided here.
+ */
+function mapMatches(m: Map<unknown, unknown>, actual: unknown): boolean {
+  if (typeof actual !== 'object' || actual === null || Array.isArray(actual)
+    || actual instanceof Map || actual instanceof Set) return false;
+  const a = actual as Record<string, unknown>;
+  let keyType: string | undefined;
+  for (const [key, v] of m) {
+    const type = typeof key;
+    if (type !== (keyType ??= type)) return false;
+    const k = String(key);
+    if (k === '__proto__' || !isEnumerable.call(a, k) || !canonicalEqual(v, a[k])) return false;
+  }
+  return Object.keys(a).length === m.size;
 }
 
 /** The context of one key (see {@link PlainKeyedStateStore.contextFor}). */

@@ -7,7 +7,9 @@ import { buildGeneratedJob } from '../sim/workloads/generatedJob.ts';
 import { wordcountJob, WORDCOUNT_UIDS } from '../sim/workloads/wordcount.ts';
 import type { WordCountOutput } from '../sim/workloads/wordcount.ts';
 import { canonicalString } from './canonicalString.ts';
-import { PrefixFold, referenceFold } from './referenceFold.ts';
+import { compareKeyedState } from './oracles/compareKeyedState.ts';
+import { foldStateMatches, PrefixFold, referenceFold } from './referenceFold.ts';
+import type { KeyedStateView } from './referenceFold.ts';
 
 const ids = (records: readonly { split: number; offset: number; tag: string }[]): string[] => records.map(recordIdentity);
 
@@ -181,6 +183,36 @@ describe('PrefixFold', () => {
       expect(canonicalString(fold.advanceTo(cut(a, b))))
         .toBe(canonicalString(referenceFold(graph, { prefixes: cut(a, b) }).state));
     }
+  });
+
+  test('matchesAt: the carried state against an actual one, without building a view', () => {
+    const fold = new PrefixFold(graph);
+    for (const [a, b] of [[0, 0], [2, 0], [2, 3], [5, 3], [6, 4]] as const) {
+      const expected = referenceFold(graph, { prefixes: cut(a, b) }).state;
+      expect(fold.matchesAt(cut(a, b), expected)).toBe(true);
+      const uid = Object.keys(expected)[0] as string;
+      const differing = { ...expected, [uid]: { ...expected[uid], extra: { k: 1 } } };
+      expect(fold.matchesAt(cut(a, b), differing)).toBe(false);
+      // An operator F has no store for equals F's state only while it holds no keys.
+      expect(fold.matchesAt(cut(a, b), { ...expected, other: { s: {} } })).toBe(true);
+      expect(fold.matchesAt(cut(a, b), { ...expected, other: { s: { k: 1 } } })).toBe(false);
+    }
+    expect(() => fold.matchesAt(cut(1, 1), {})).toThrow(/behind/);
+  });
+
+  test('foldStateMatches: on the stores of a referenceFold result, whose view is built only when read', () => {
+    const fold = referenceFold(graph, { prefixes: cut(5, 3) });
+    const copy = JSON.parse(JSON.stringify(fold.state)) as KeyedStateView;
+    expect(foldStateMatches(fold, copy)).toBe(true);
+    expect(fold.state).toBe(fold.state);
+    const uid = Object.keys(copy)[1] as string;
+    const name = Object.keys(copy[uid] ?? {})[0] as string;
+    const key = Object.keys(copy[uid]?.[name] ?? {})[0] as string;
+    (copy[uid]?.[name] as Record<string, unknown>)[key] = 'changed';
+    expect(foldStateMatches(fold, copy)).toBe(false);
+    expect(compareKeyedState(fold.state, copy).diffCount).toBe(1);
+    // Not a referenceFold result: not decided.
+    expect(foldStateMatches({ ...fold }, JSON.parse(JSON.stringify(fold.state)) as KeyedStateView)).toBe(false);
   });
 
   test('refuses a cut behind the one read', () => {

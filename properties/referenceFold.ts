@@ -64,6 +64,21 @@ export function referenceFold(graph: StreamGraph, options: FoldOptions = {}): Fo
   return fold.result();
 }
 
+/** The finished Fold behind each result of {@link referenceFold} (never iterated). */
+const foldOf = new WeakMap<FoldResult, Fold>();
+
+/**
+ * Whether `actual` certainly equals `fold.state` as compareKeyedState (oracles/compareKeyedState.ts)
+ * judges it, no key with a differing value, decided on F's state stores without building the
+ * view: see {@link PlainKeyedStateStore.matchesView}. True only if so; false when it differs,
+ * when that cannot tell, or when `fold` did not come from {@link referenceFold}. The caller then
+ * compares `fold.state`. Operators in `actual` that F has no store for must hold no keys.
+ */
+export function foldStateMatches(fold: FoldResult, actual: KeyedStateView): boolean {
+  const f = foldOf.get(fold);
+  return f !== undefined && f.stateMatches(actual);
+}
+
 /**
  * F's keyed state over a growing cut of one job's input: each {@link PrefixFold.advanceTo} reads
  * only the records between the cut read so far and the new one, so the state at every completed
@@ -104,6 +119,21 @@ export class PrefixFold {
     this.fold.readTo(prefixes);
     return this.fold.state();
   }
+
+  /**
+   * Reads every split up to `prefixes`, as {@link advanceTo}, and tells whether `actual` certainly
+   * equals the keyed state then, as compareKeyedState judges it (no key with a differing value),
+   * without building the view: see {@link PlainKeyedStateStore.matchesView}. True only if so;
+   * false when it differs or that cannot tell, and the caller compares a built view instead.
+   * @throws Error as {@link advanceTo} does.
+   */
+  matchesAt(prefixes: ReadonlyMap<number, number>, actual: KeyedStateView): boolean {
+    if (!this.fold.isAtOrPast(prefixes)) {
+      throw new Error('prefix fold: a cut behind the one already read');
+    }
+    this.fold.readTo(prefixes);
+    return this.fold.stateMatches(actual);
+  }
 }
 
 /** Where a node's records go: the target node and the edge (for its key selector). */
@@ -117,10 +147,12 @@ interface Target {
  * of a call are all collected before any is passed on, and passing them on runs deeper calls.
  */
 class Outputs implements Collector<unknown> {
+  /** The outputs are `values[0..size)`; entries past `size` are stale, overwritten, never read. */
   readonly values: unknown[] = [];
+  size = 0;
 
   collect(v: unknown): void {
-    this.values.push(v);
+    this.values[this.size++] = v;
   }
 }
 
@@ -129,8 +161,13 @@ class Fold {
    * not objects: F pushes every record through every stage, once per checkpoint judged. */
   private readonly targets: Target[][] = [];
   private readonly stores = new Map<number, PlainKeyedStateStore>();
+  /** The uids of the keyed operators (those with a store). */
+  private readonly storeUids = new Set<string>();
   private readonly outputs: StreamRecord[] = [];
   private readonly bySink = new Map<string, StreamRecord[]>();
+  /** Node id → its sink's list in `bySink`, and its keyed state store (no Map lookup per record). */
+  private readonly sinkLists: StreamRecord[][] = [];
+  private readonly storeById: PlainKeyedStateStore[] = [];
   private readonly collectors: Outputs[] = [];
   /** Node id → its tag segment `/<uid>.` (outputTag.ts), for flatMap and keyed nodes. */
   private readonly segments: string[] = [];
@@ -160,9 +197,20 @@ class Fold {
     }
     for (const node of graph.nodes) {
       if (node.spec.kind === 'keyedProcess') {
-        this.stores.set(node.id, new PlainKeyedStateStore(node.uid));
+        const store = new PlainKeyedStateStore(node.uid);
+        this.stores.set(node.id, store);
+        this.storeById[node.id] = store;
+        this.storeUids.add(node.uid);
       }
-      if (node.spec.kind === 'sink') this.bySink.set(node.uid, []);
+      if (node.spec.kind === 'sink') {
+        // Sinks sharing a uid share its list.
+        let list = this.bySink.get(node.uid);
+        if (list === undefined) {
+          list = [];
+          this.bySink.set(node.uid, list);
+        }
+        this.sinkLists[node.id] = list;
+      }
       if (node.spec.kind === 'flatMap' || node.spec.kind === 'keyedProcess') {
         this.segments[node.id] = tagSegment(node.uid);
       }
@@ -214,8 +262,42 @@ class Fold {
     return state;
   }
 
+  /**
+   * Whether `actual` certainly equals {@link state} (see {@link PrefixFold.matchesAt}): every
+   * store matches the operator of its uid (absent: no keys; of two stores with one uid, the view
+   * holds the last, and both must match), and every other operator holds no keys.
+   */
+  stateMatches(actual: KeyedStateView): boolean {
+    for (const [id, store] of this.stores) {
+      if (!store.matchesView(actual[this.node(id).uid])) return false;
+    }
+    for (const uid of Object.keys(actual)) {
+      if (this.storeUids.has(uid)) continue;
+      const states = actual[uid] as OperatorStateView;
+      for (const name of Object.keys(states)) {
+        if (Object.keys(states[name] as object).length > 0) return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The outputs and, built on first read, the keyed state view: oracles that find the state equal
+   * through {@link foldStateMatches} never need the view. The Fold is finished (nothing reads on
+   * after it), so a later view is the same as one built now.
+   */
   result(): FoldResult {
-    return { outputs: this.outputs, outputsBySink: this.bySink, state: this.state() };
+    const build = (): KeyedStateView => this.state();
+    let view: KeyedStateView | undefined;
+    const result: FoldResult = {
+      outputs: this.outputs,
+      outputsBySink: this.bySink,
+      get state(): KeyedStateView {
+        return (view ??= build());
+      },
+    };
+    foldOf.set(result, this);
+    return result;
   }
 
   private node(id: number): StreamNode {
@@ -249,7 +331,7 @@ class Fold {
         const out = this.enter();
         spec.fn(value, out);
         const segment = this.segment(node);
-        for (let i = 0; i < out.values.length; i++) {
+        for (let i = 0; i < out.size; i++) {
           const t = this.stateOnly ? tag : flatMapOutputTag(tag, segment, i);
           this.emit(node, out.values[i], split, offset, t);
         }
@@ -262,7 +344,7 @@ class Fold {
         const out = this.enter();
         spec.fn.processElement(value, ctx, out);
         const segment = this.segment(node);
-        for (let i = 0; i < out.values.length; i++) {
+        for (let i = 0; i < out.size; i++) {
           const t = this.stateOnly ? tag : keyedOutputTag(tag, segment, i);
           this.emit(node, out.values[i], split, offset, t);
         }
@@ -272,7 +354,7 @@ class Fold {
       case 'sink': {
         const out = { value, split, offset, tag };
         this.outputs.push(out);
-        this.bySink.get(node.uid)?.push(out);
+        this.sinkLists[node.id]?.push(out);
         return;
       }
       case 'source':
@@ -295,7 +377,7 @@ class Fold {
   }
 
   private leave(out: Outputs): void {
-    out.values.length = 0;
+    out.size = 0;
     this.depth--;
   }
 
@@ -304,7 +386,7 @@ class Fold {
   }
 
   private store(node: StreamNode): PlainKeyedStateStore {
-    const store = this.stores.get(node.id);
+    const store = this.storeById[node.id];
     if (store === undefined) throw new Error(`reference fold: no state store for ${node.uid}`);
     return store;
   }

@@ -148,17 +148,15 @@ export class KeyedStateSnapshot {
   decode(): KeyedStateJson {
     this.checkReadable();
     const out: KeyedStateJson = {};
-    const kinds = new Map(this.stateDescriptors.map((d) => [d.name, d.kind]));
-    for (const d of this.stateDescriptors) {
-      out[d.name] = {};
+    const descriptors = this.stateDescriptors;
+    for (let i = 0; i < descriptors.length; i++) {
+      out[(descriptors[i] as StateDescriptor).name] = {};
     }
     for (const group of this.groups.values()) {
       for (const [name, entries] of group.states) {
         const target = out[name] ?? (out[name] = {});
-        const kind = kinds.get(name);
-        for (const [key, entry] of entries) {
-          target[String(key)] = decodeValue(kind, entry.data);
-        }
+        const kind = kindOf(descriptors, name);
+        for (const [key, entry] of entries) target[String(key)] = decodeValue(kind, entry.data);
       }
     }
     return out;
@@ -181,6 +179,24 @@ export class KeyedStateSnapshot {
   private checkReadable(): void {
     assert(!this.lease.released, 'keyed state snapshot read after release');
   }
+}
+
+/**
+ * The kind of the last descriptor named `name` (as a Map built from the descriptors in order
+ * would hold), undefined if none.
+ */
+function kindOf(
+  descriptors: readonly StateDescriptor[],
+  name: string,
+): StateDescriptor['kind'] | undefined {
+  // A linear search, not a Map built per decode: a keyed operator has one or a few states, and
+  // oracles decode every keyed subtask of every completed checkpoint.
+  let kind: StateDescriptor['kind'] | undefined;
+  for (let i = 0; i < descriptors.length; i++) {
+    const d = descriptors[i] as StateDescriptor;
+    if (d.name === name) kind = d.kind;
+  }
+  return kind;
 }
 
 function decodeValue(kind: StateDescriptor['kind'] | undefined, data: unknown): unknown {

@@ -15,10 +15,11 @@ import { KeyedProcessOperator } from '../../engine/index.ts';
 import type { DecodedCheckpoint, StreamGraph, StreamNode } from '../../engine/index.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import { generatedStageUid } from '../../sim/workloads/generatedJob.ts';
-import { PrefixFold, referenceFold } from '../referenceFold.ts';
-import type { KeyedStateView, OperatorStateView } from '../referenceFold.ts';
+import { foldStateMatches, PrefixFold, referenceFold } from '../referenceFold.ts';
+import type { FoldResult, KeyedStateView, OperatorStateView } from '../referenceFold.ts';
 import { sharedReferenceFold } from '../sharedReferenceFold.ts';
 import { compareKeyedState } from './compareKeyedState.ts';
+import type { StateComparison } from './compareKeyedState.ts';
 import { splitPositions, splitSizes } from './splitPositions.ts';
 
 /** Options of {@link consistentCut}. */
@@ -27,45 +28,64 @@ export interface ConsistentCutOptions {
   readonly maxListed?: number;
 }
 
+/** F's keyed state at the cuts of one run's checkpoints; see {@link cutFolds}. */
+interface CutFolds {
+  /** F(prefixes).state. */
+  readonly state: (prefixes: ReadonlyMap<number, number>) => KeyedStateView;
+  /**
+   * Whether `actual` certainly equals F(prefixes).state as compareKeyedState judges it (no
+   * diff), decided on F's state stores without building a view of them; false when it differs
+   * or cannot be told that way (then compare {@link state}). `exact` false: from a
+   * {@link PrefixFold} carried from cut to cut, only for order-insensitive jobs, see below.
+   */
+  readonly matches: (
+    prefixes: ReadonlyMap<number, number>, actual: KeyedStateView, exact: boolean,
+  ) => boolean;
+}
+
 /**
  * F(prefixes).state for one graph, each distinct set of prefixes folded once: checkpoints taken
  * while nothing was read in between, and every checkpoint after the sources read everything (F
  * over the whole input, shared with the other oracles), cut the input at the same places.
  *
- * `exact` false allows one {@link PrefixFold} carried from cut to cut (a cut behind the one read
- * starts a new one), whose state equals F's up to the order of keys in the view. Only for jobs
- * whose keyed state is independent of the order of records and whose functions are pure and
- * total, see {@link orderInsensitive}; the caller compares through canonical values (key order
- * ignored) and asks for the exact state again when it reports a diff, so its details list the
- * keys in F's order.
+ * Inexact `matches` carries one {@link PrefixFold} from cut to cut (a cut behind the one read
+ * starts a new one), whose state equals F's up to the order of keys. Only for jobs whose keyed
+ * state is independent of the order of records and whose functions are pure and total, see
+ * {@link orderInsensitive}; canonical comparison ignores key order. When `matches` finds a diff
+ * (or cannot tell), the caller compares the exact state, so a violation lists the keys in F's
+ * order. At the whole input, both ask F over it, shared and already folded.
+ *
+ * No view of F's state is built unless the caller asks for `state` (a diff, or an undecided
+ * case): each checkpoint's state is compared on the stores (foldStateMatches, matchesAt).
  */
-function prefixFolds(
-  graph: StreamGraph,
-): (prefixes: ReadonlyMap<number, number>, exact: boolean) => KeyedStateView {
+function cutFolds(graph: StreamGraph): CutFolds {
   const sizes = splitSizes(graph);
-  const byCut = new Map<string, KeyedStateView>();
-  const exactByCut = new Map<string, KeyedStateView>();
+  const exactByCut = new Map<string, FoldResult>();
   let carried: PrefixFold | undefined;
-  return (prefixes, exact) => {
-    let whole = prefixes.size === sizes.size;
+  const isWhole = (prefixes: ReadonlyMap<number, number>): boolean => {
+    if (prefixes.size !== sizes.size) return false;
+    for (const [id, p] of prefixes) if (sizes.get(id) !== p) return false;
+    return true;
+  };
+  const exactFold = (prefixes: ReadonlyMap<number, number>): FoldResult => {
+    if (isWhole(prefixes)) return sharedReferenceFold(graph);
     const parts: string[] = [];
-    for (const [id, p] of prefixes) {
-      if (sizes.get(id) !== p) whole = false;
-      parts.push(`${id}:${p}`);
-    }
-    if (whole) return sharedReferenceFold(graph).state;
+    for (const [id, p] of prefixes) parts.push(`${id}:${p}`);
     const key = parts.join(',');
-    let state = exactByCut.get(key) ?? (exact ? undefined : byCut.get(key));
-    if (state !== undefined) return state;
-    if (exact) {
-      state = referenceFold(graph, { prefixes }).state;
-      exactByCut.set(key, state);
-      return state;
+    let fold = exactByCut.get(key);
+    if (fold === undefined) {
+      fold = referenceFold(graph, { prefixes });
+      exactByCut.set(key, fold);
     }
-    if (carried === undefined || !carried.canAdvanceTo(prefixes)) carried = new PrefixFold(graph);
-    state = carried.advanceTo(prefixes);
-    byCut.set(key, state);
-    return state;
+    return fold;
+  };
+  return {
+    state: (prefixes) => exactFold(prefixes).state,
+    matches: (prefixes, actual, exact) => {
+      if (exact || isWhole(prefixes)) return foldStateMatches(exactFold(prefixes), actual);
+      if (carried === undefined || !carried.canAdvanceTo(prefixes)) carried = new PrefixFold(graph);
+      return carried.matchesAt(prefixes, actual);
+    },
   };
 }
 
@@ -97,6 +117,10 @@ function orderInsensitive(result: RunResult): boolean {
   return nodes.length === uids.length && nodes.every((n, i) => n.uid === uids[i]);
 }
 
+function noDiffs(): StateComparison {
+  return { diffs: [], diffCount: 0 };
+}
+
 /** The keyed state a checkpoint stands for, with the problems met while assembling it. */
 interface AssembledState {
   readonly state: KeyedStateView;
@@ -115,17 +139,15 @@ export function consistentCut(result: RunResult, options: ConsistentCutOptions =
     .sort((a, b) => a.checkpointId - b.checkpointId);
   const keyed = result.graph.nodes.filter((n) => n.spec.kind === 'keyedProcess');
   const violations: Violation[] = [];
-  const expectedAt = prefixFolds(result.graph);
+  const folds = cutFolds(result.graph);
   const exact = !orderInsensitive(result);
   checkpoints.forEach((c, i) => {
     const cut = splitPositions(c, result.graph);
     const assembled = assembleState(c, checkpoints.slice(0, i), keyed);
     const problems = [...cut.problems, ...assembled.problems];
-    let cmp = compareKeyedState(expectedAt(cut.positions, exact), assembled.state, maxListed);
-    if (cmp.diffCount > 0 && !exact) {
-      // Same diffs, but listed in F's order of keys.
-      cmp = compareKeyedState(expectedAt(cut.positions, true), assembled.state, maxListed);
-    }
+    const cmp = folds.matches(cut.positions, assembled.state, exact)
+      ? noDiffs()
+      : compareKeyedState(folds.state(cut.positions), assembled.state, maxListed);
     if (cmp.diffCount === 0 && problems.length === 0) return;
     const parts = [
       cmp.diffCount > 0 ? `${cmp.diffCount} key(s) differ from F(prefixes(c))` : '',
@@ -161,8 +183,8 @@ function assembleState(
   const finished = new Set(c.finishedTasks);
   for (const node of keyed) {
     const view: OperatorStateView = {};
-    /** State name -> key -> the subtask whose state held it last. */
-    const owner = new Map<string, Map<string, number>>();
+    /** Subtask -> its decoded state, to name the other holder of a key found twice. */
+    const bySubtask: OperatorStateView[] = [];
     for (let subtask = 0; subtask < node.parallelism; subtask++) {
       let entry = c.operators[node.uid]?.[String(subtask)];
       if (entry === undefined) {
@@ -177,20 +199,21 @@ function assembleState(
         entry = last.entry;
       }
       const decoded = KeyedProcessOperator.decode(entry.data).state;
+      bySubtask[subtask] = decoded;
       for (const name of Object.keys(decoded)) {
         const entries = decoded[name] as Record<string, unknown>;
-        const target = (view[name] ??= {});
-        let owners = owner.get(name);
-        if (owners === undefined) {
-          owners = new Map();
-          owner.set(name, owners);
+        const target = view[name];
+        if (target === undefined) {
+          // The first subtask with this state: its decoding is fresh and ours, so it becomes
+          // the view's (later subtasks' keys are added to it, see holderBefore).
+          view[name] = entries;
+          continue;
         }
         for (const key of Object.keys(entries)) {
-          const other = owners.get(key);
-          if (other !== undefined && other !== subtask) {
+          if (hasOwn.call(target, key)) {
+            const other = holderBefore(bySubtask, subtask, name, key);
             problems.push(`${node.uid}: key ${key} of state ${name} is in subtasks ${other} and ${subtask}`);
           }
-          owners.set(key, subtask);
           target[key] = entries[key];
         }
       }
@@ -198,6 +221,27 @@ function assembleState(
     state[node.uid] = view;
   }
   return { state, problems, finishedFrom };
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * The latest subtask before `subtask` whose state `name` holds `key` (the subtask whose value the
+ * view holds). Searched only when a key is found twice. The view's object of a state is the
+ * decoding of the earliest subtask that has it, with later subtasks' keys added, so it is
+ * searched last: every key added to it is found first in the subtask that added it.
+ */
+function holderBefore(
+  bySubtask: readonly (OperatorStateView | undefined)[],
+  subtask: number,
+  name: string,
+  key: string,
+): number | undefined {
+  for (let s = subtask - 1; s >= 0; s--) {
+    const entries = bySubtask[s]?.[name];
+    if (entries !== undefined && hasOwn.call(entries, key)) return s;
+  }
+  return undefined;
 }
 
 function lastReported(

@@ -80,9 +80,16 @@ export function isOperatorSubtaskState(value: unknown): value is OperatorSubtask
 export function decodeKeyedState(
   state: OperatorSubtaskState,
 ): { state: KeyedStateJson; timers: TimerJson[] } {
+  const pieces = state.managedKeyedState;
+  if (pieces.length === 1) {
+    // What a snapshot holds (one piece): its decoding is already fresh, one object per state,
+    // and its timers are already in this order, so neither is copied nor sorted again.
+    const piece = pieces[0] as KeyedStateSnapshot;
+    return { state: piece.decode(), timers: piece.decodeTimers() };
+  }
   const out: KeyedStateJson = {};
   const timers: TimerJson[] = [];
-  for (const piece of state.managedKeyedState) {
+  for (const piece of pieces) {
     for (const [name, entries] of Object.entries(piece.decode())) {
       // Into one fresh object per state: spreading would re-copy it for every piece.
       Object.assign((out[name] ??= {}), entries);
