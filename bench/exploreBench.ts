@@ -51,12 +51,14 @@ const MIN_RESTORED_SHARE = 0.8;
 const SEED = 5;
 /**
  * Passes over the specs before anything is measured. One pass was not enough: V8 keeps
- * optimizing this workload for about five passes (250 runs; measured per pass, in ms per run:
- * 21, 13, 11.5, 10.7, 9.0, then 7.5-8.8), so the median of the next five measured the JIT at
- * work, not the steady rate that explore runs at for nearly all of its time budget (a 60 s
- * explore simulates thousands of runs). As in the engine bench, warm-up costs time, not fidelity.
+ * optimizing this workload for about fifteen passes (750 runs). Measured in a fresh process with
+ * NODE_FLAGS, runs/s per pass: 50, 109, 89, 114, 145, 149, 143, 155, 171, 206, 210, 220, 225,
+ * 216, 242, 255, then 190-265; another process: 59, 107, ..., 169, 172, 173, 149, 166, 167, 196,
+ * 254, 241. So a short warm-up measured the JIT at work, not the steady rate that explore runs
+ * at for nearly all of its time budget (a 60 s explore of such jobs simulates thousands of
+ * runs). As in the engine bench, warm-up costs time (about 4 s here), not fidelity.
  */
-const WARM_UP_PASSES = 8;
+const WARM_UP_PASSES = 16;
 
 /** The fixed list of specs (the same on every call). */
 export function exploreBenchSpecs(): RunSpec[] {

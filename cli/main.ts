@@ -4,7 +4,7 @@
  * properties/ and, as they come, scenarios/ and reports/. Exit codes: 0 ok, 1 a property was
  * violated, 2 bad usage or input, 3 the harness itself broke.
  *
- * Node runs it with NODE_FLAGS (cli/nodeFlags.ts, which says why): the shebang above and
+ * Node runs it with NODE_FLAGS (bench/nodeFlags.ts, which says why): the shebang above and
  * package.json's `start` and `bench` scripts pass them, and a test keeps them equal.
  */
 import { run } from './program.ts';

@@ -17,7 +17,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { $ } from 'zx';
-import { NODE_FLAGS } from '../cli/nodeFlags.ts';
+import { NODE_FLAGS } from '../bench/nodeFlags.ts';
 
 $.verbose = false;
 $.nothrow = true;

@@ -1,7 +1,8 @@
 /**
  * The Node flags the command line runs with: the shebang of cli/main.ts and package.json's
- * `start` and `bench` scripts pass exactly these (cli/nodeFlags.test.ts keeps them equal), and
- * the acceptance script starts the command line with them.
+ * `start` and `bench` scripts pass exactly these (nodeFlags.test.ts keeps them equal), the
+ * acceptance script starts the command line with them, and `bench` runs each area's process
+ * with them (runBench.ts).
  *
  * A young generation of two fixed 64 MB semi-spaces. Explore allocates about 3.4 MB per simulated
  * run, nearly all of it dead when the run ends. With V8's default (semi-spaces growing from 1 MB
