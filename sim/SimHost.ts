@@ -10,6 +10,7 @@ import type { Executor, ExecutorFactory, HostId } from '../engine/api/index.ts';
 import type { SimContext } from './SimContext.ts';
 import { SimExecutor } from './SimExecutor.ts';
 import type { SimTimer } from './SimTimer.ts';
+import { stringHash } from './TraceHash.ts';
 
 export class SimHost {
   /** Grows at each restart; the first boot is incarnation 1. */
@@ -20,11 +21,15 @@ export class SimHost {
   executors = new Map<string, SimExecutor>();
   /** Pending timers of the current incarnation, in creation order. */
   readonly timers = new Set<SimTimer>();
+  /** The string hash of `id`, for recording this host's events ({@link Trace.recordOn}). */
+  readonly idHash: number;
 
   constructor(
     private readonly ctx: SimContext,
     readonly id: HostId,
-  ) {}
+  ) {
+    this.idHash = stringHash(id);
+  }
 
   /** Starts a new incarnation (after a crash, or the first boot). */
   start(): void {
