@@ -77,6 +77,14 @@ export class EventQueue {
     return this.slots.length;
   }
 
+  /**
+   * Every queued entry, in no particular order; a copy, so the caller may remove entries while
+   * going through it.
+   */
+  entries(): QueueEntry[] {
+    return this.slots.map((s) => s.entry);
+  }
+
   /** Due time of the next entry, or +Infinity when empty. */
   peekDueUs(): number {
     return this.slots.length === 0 ? Number.POSITIVE_INFINITY : (this.dues[0] as number);

@@ -30,6 +30,7 @@ import type { RpcMessage } from './RpcLink.ts';
 import type { SimContext } from './SimContext.ts';
 import { deliverTo } from './deliverTo.ts';
 import type { SimHost } from './SimHost.ts';
+import { stringHash } from './TraceHash.ts';
 
 /** RPC settings of a world. */
 export interface RpcConfig {
@@ -70,12 +71,16 @@ interface Endpoint {
  */
 interface AddressSlot {
   readonly address: RpcAddress;
+  /** The string hash of `address`, for the trace. */
+  readonly addressHash: number;
   current: Endpoint | undefined;
   readonly links: Map<RpcAddress, RpcLink<AddressSlot>>;
 }
 
 /** A kind's settings, read for every message of that kind. */
 interface KindSettings {
+  /** The string hash of the kind, for the trace. */
+  readonly kindHash: number;
   readonly latency: DelayDistribution;
   /** The label of the latency decision. */
   readonly latencyLabel: string;
@@ -118,6 +123,7 @@ export class RpcNetwork {
     for (const k of RPC_KINDS) {
       const p = config.lossByKind?.[k];
       this.kinds.set(k, {
+        kindHash: stringHash(k),
         latency: config.latencyByKind?.[k] ?? config.defaultLatency,
         latencyLabel: `rpc.latency.${k}`,
         injectedLatency: config.injectedLatencyByKind?.[k],
@@ -201,7 +207,7 @@ export class RpcNetwork {
   private slot(address: RpcAddress): AddressSlot {
     let slot = this.slots.get(address);
     if (slot === undefined) {
-      slot = { address, current: undefined, links: new Map() };
+      slot = { address, addressHash: stringHash(address), current: undefined, links: new Map() };
       this.slots.set(address, slot);
     }
     return slot;
@@ -223,14 +229,17 @@ export class RpcNetwork {
     const id = this.nextMessageId++;
     m.id = id;
     const trace = this.ctx.trace;
-    trace.record(srcHost.id, 'rpc.send', { id, from: m.from, to, kind, method, answer: m.answer });
     const settings = this.kinds.get(kind) as KindSettings;
+    const link = this.link(src, to);
+    trace.recordRpcSend(
+      srcHost.id, srcHost.idHash, { id, from: m.from, to, kind, method, answer: m.answer },
+      src.addressHash, link.target.addressHash, settings.kindHash, stringHash(method),
+    );
     const lossP = settings.lossP;
     if (lossP !== undefined && this.ctx.clock.nowUs < this.ctx.healTimeUs && this.ctx.choices.fate('rpc.loss', lossP)) {
       trace.mark(srcHost.id, 'rpc-lost', { id, kind, method });
       return;
     }
-    const link = this.link(src, to);
     const dst = link.target.current;
     let dir = undefined;
     if (dst !== undefined && dst.host !== srcHost) {
@@ -241,7 +250,7 @@ export class RpcNetwork {
       }
       dir = link.cachedDir;
       if (dir !== undefined && dir.cut) {
-        trace.record(srcHost.id, 'rpc.drop', { id, reason: 'partition' });
+        trace.recordOn(srcHost.id, srcHost.idHash, 'rpc.drop', { id, reason: 'partition' });
         return;
       }
     }
@@ -266,16 +275,16 @@ export class RpcNetwork {
     const trace = this.ctx.trace;
     const dst = slot.current;
     if (dst === undefined) {
-      trace.record(m.srcHost.id, 'rpc.drop', { id: m.id, reason: 'no-endpoint' });
+      trace.recordOn(m.srcHost.id, m.srcHost.idHash, 'rpc.drop', { id: m.id, reason: 'no-endpoint' });
       if (m.askId !== 0 && !m.answer) this.answerNotFound(slot, m);
       return;
     }
     const reason = this.dropReason(m, dst);
     if (reason !== undefined) {
-      trace.record(dst.host.id, 'rpc.drop', { id: m.id, reason });
+      trace.recordOn(dst.host.id, dst.host.idHash, 'rpc.drop', { id: m.id, reason });
       return;
     }
-    trace.record(dst.host.id, 'rpc.deliver', { id: m.id });
+    trace.recordOn(dst.host.id, dst.host.idHash, 'rpc.deliver', { id: m.id });
     if (m.answer) this.arriveAnswer(m, dst);
     else deliverTo(dst.mainThread, m.method, () => this.invoke(dst, m));
   }

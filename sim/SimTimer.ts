@@ -18,7 +18,8 @@ export class SimTimer extends QueueEntry implements Cancellable {
 
   constructor(
     private readonly ctx: SimContext,
-    private readonly host: SimHost,
+    /** The host whose incarnation the timer dies with. */
+    readonly host: SimHost,
     private readonly executor: SimExecutor,
   ) {
     super();
@@ -28,7 +29,6 @@ export class SimTimer extends QueueEntry implements Cancellable {
   start(label: string, delayUs: number, task: () => void): void {
     this.label = label;
     this.task = task;
-    this.host.timers.add(this);
     this.ctx.queue.push(this, this.ctx.clock.nowUs + delayUs);
   }
 
@@ -39,12 +39,10 @@ export class SimTimer extends QueueEntry implements Cancellable {
   cancel(): void {
     if (this.heapIndex < 0) return;
     this.ctx.queue.remove(this);
-    this.host.timers.delete(this);
     this.task = undefined;
   }
 
   fire(): void {
-    this.host.timers.delete(this);
     const task = this.task as () => void;
     this.task = undefined;
     this.executor.runOrQueue(this.label, task);

@@ -50,17 +50,64 @@ const EMPTY: TraceAttrs = Object.freeze({});
 
 /**
  * What {@link Trace.record} keeps per event type, found with one map lookup per event: the
- * type's string hash, whether a subscription may want its events, and the attribute names of its
- * first event (then of longer ones, if any) with their string hashes. Events of one type come
- * from a few call sites and nearly always carry the same names in the same order, so a name is
- * hashed again only where it differs from the one remembered at its position.
+ * type's string hash, its index into each trace's "watched" flags, and the attribute names of
+ * its first event (then of longer ones, if any) with their string hashes. Events of one type
+ * come from a few call sites and nearly always carry the same names in the same order, so a
+ * name is hashed again only where it differs from the one remembered at its position.
+ *
+ * The table is shared by every Trace of the process, like the string-hash cache and for the
+ * same reason: an entry is a pure function of the type name (names are remembered only to skip
+ * hashing them again, and a name is compared before its hash is used), so sharing cannot change
+ * any hash, and a world per run (explore, the benches) would otherwise register its hundred
+ * event types again. Event types are the engine's and the sim's constants; the table stops
+ * growing at {@link MAX_SHARED_TYPES} all the same (later types get an entry of their own per
+ * event, which only costs time).
  */
 interface EventType {
+  /** Index into {@link Trace}'s watched flags; {@link MAX_SHARED_TYPES} for an unshared entry. */
+  readonly id: number;
   readonly typeHash: number;
-  watched: boolean;
   readonly keys: string[];
   readonly keyHashes: number[];
 }
+
+const MAX_SHARED_TYPES = 1024;
+const sharedTypes = new Map<string, EventType>();
+
+/** The shared entry of event type `type`, made (without names yet) on first use. */
+function eventType(type: string): EventType {
+  let t = sharedTypes.get(type);
+  if (t === undefined) {
+    const full = sharedTypes.size >= MAX_SHARED_TYPES;
+    t = { id: full ? MAX_SHARED_TYPES : sharedTypes.size, typeHash: stringHash(type), keys: [], keyHashes: [] };
+    if (!full) sharedTypes.set(type, t);
+  }
+  return t;
+}
+
+/** The hash of attribute name `k` at position `i` of an event of type `t`, remembered there. */
+function keyHash(t: EventType, i: number, k: string): number {
+  const kh = stringHash(k);
+  if (i === t.keys.length) {
+    t.keys.push(k);
+    t.keyHashes.push(kh);
+  }
+  return kh;
+}
+
+/** The attributes of an `rpc.send` event ({@link Trace.recordRpcSend}), in this order. */
+export interface RpcSendAttrs extends TraceAttrs {
+  readonly id: number;
+  readonly from: string;
+  readonly to: string;
+  readonly kind: string;
+  readonly method: string;
+  readonly answer: boolean;
+}
+
+const RPC_SEND = eventType('rpc.send');
+/** The string hashes of the {@link RpcSendAttrs} names, in order. */
+const RPC_SEND_KEY_HASHES = ['id', 'from', 'to', 'kind', 'method', 'answer'].map((k) => stringHash(k));
 
 export class Trace {
   private readonly stored: TraceEvent[] = [];
@@ -72,8 +119,11 @@ export class Trace {
   /** Event type -> how many typed subscriptions name it. */
   private readonly typedSubscriptions = new Map<string, number>();
   private nextSubscription = 0;
-  /** Every event type recorded so far (see {@link EventType}). */
-  private readonly types = new Map<string, EventType>();
+  /**
+   * 1 at {@link EventType.id} for each event type a typed subscription names (untyped ones
+   * watch every type: {@link untypedSubscriptions}).
+   */
+  private readonly watchedTypes = new Uint8Array(MAX_SHARED_TYPES);
   private count = 0;
   private droppedCount = 0;
   /** Actions queued by subscriptions, run by the World after the current task. */
@@ -121,55 +171,78 @@ export class Trace {
 
   /** Records event `type` on `host` at the current time. */
   record(host: string, type: string, attrs: TraceAttrs = EMPTY): void {
+    this.recordOn(host, stringHash(host), type, attrs);
+  }
+
+  /**
+   * {@link record} for a caller that knows `hostHash`, the string hash of `host`
+   * ({@link stringHash}): the same event and the same hash.
+   */
+  recordOn(host: string, hostHash: number, type: string, attrs: TraceAttrs = EMPTY): void {
     const seq = this.count++;
     const timeUs = this.clock.nowUs;
-    const t = this.types.get(type) ?? this.addType(type, attrs);
+    const t = sharedTypes.get(type) ?? eventType(type);
     const h = this.hasher;
     h.number(timeUs);
-    h.string(host);
+    h.word(hostHash);
     h.word(t.typeHash);
     const keys = t.keys;
     let i = 0;
     for (const k in attrs) {
-      h.word(i < keys.length && keys[i] === k ? t.keyHashes[i] as number : this.keyHash(t, i, k));
+      h.word(i < keys.length && keys[i] === k ? t.keyHashes[i] as number : keyHash(t, i, k));
       i++;
       const v = attrs[k];
       if (typeof v === 'number') h.number(v);
       else if (typeof v === 'string') h.string(v);
       else h.word(v === true ? 1 : v === false ? 2 : 3);
     }
+    this.finish(seq, timeUs, host, type, attrs, t);
+  }
+
+  /**
+   * Records an `rpc.send` event for RpcNetwork, which knows the string hashes of the host and of
+   * every string attribute (they are fixed per address, kind and method): the same event and the
+   * same hash as `record(host, 'rpc.send', attrs)`, with the attributes in the order of
+   * {@link RpcSendAttrs}. Saves hashing four strings for the most frequent event of a run.
+   */
+  recordRpcSend(
+    host: string, hostHash: number, attrs: RpcSendAttrs,
+    fromHash: number, toHash: number, kindHash: number, methodHash: number,
+  ): void {
+    const seq = this.count++;
+    const timeUs = this.clock.nowUs;
+    const t = RPC_SEND;
+    const h = this.hasher;
+    h.number(timeUs);
+    h.word(hostHash);
+    h.word(t.typeHash);
+    const kh = RPC_SEND_KEY_HASHES;
+    h.word(kh[0] as number);
+    h.number(attrs.id);
+    h.word(kh[1] as number);
+    h.word(fromHash);
+    h.word(kh[2] as number);
+    h.word(toHash);
+    h.word(kh[3] as number);
+    h.word(kindHash);
+    h.word(kh[4] as number);
+    h.word(methodHash);
+    h.word(kh[5] as number);
+    h.word(attrs.answer ? 1 : 2);
+    this.finish(seq, timeUs, host, 'rpc.send', attrs, t);
+  }
+
+  /** Stores event `seq` (unless over the limit) and offers it to subscriptions. */
+  private finish(seq: number, timeUs: number, host: string, type: string, attrs: TraceAttrs, t: EventType): void {
     const limit = this.options.limit;
     const keep = limit === undefined || this.stored.length < limit;
     if (!keep) this.droppedCount++;
-    const watched = t.watched;
+    const watched = this.untypedSubscriptions > 0
+      || (t.id < MAX_SHARED_TYPES ? this.watchedTypes[t.id] === 1 : this.typedSubscriptions.has(type));
     if (!keep && !watched) return;
     const event: TraceEvent = { seq, timeUs, host, type, attrs };
     if (keep) this.stored.push(event);
     if (watched) this.notify(event);
-  }
-
-  /** Registers event type `type`, first recorded with `attrs` (whose names it remembers). */
-  private addType(type: string, attrs: TraceAttrs): EventType {
-    const keys = Object.keys(attrs);
-    const t: EventType = {
-      typeHash: stringHash(type), watched: this.isWatched(type), keys, keyHashes: keys.map((k) => stringHash(k)),
-    };
-    this.types.set(type, t);
-    return t;
-  }
-
-  /** The hash of attribute name `k` at position `i` of an event of type `t`, remembered there. */
-  private keyHash(t: EventType, i: number, k: string): number {
-    const kh = stringHash(k);
-    if (i === t.keys.length) {
-      t.keys.push(k);
-      t.keyHashes.push(kh);
-    }
-    return kh;
-  }
-
-  private isWatched(type: string): boolean {
-    return this.untypedSubscriptions > 0 || this.typedSubscriptions.has(type);
   }
 
   /** Records mark `name` (an event of type `mark`) and counts it. */
@@ -227,15 +300,15 @@ export class Trace {
   private countSubscription(sub: Subscription, delta: 1 | -1): void {
     if (sub.types === undefined) {
       this.untypedSubscriptions += delta;
-      for (const [type, t] of this.types) t.watched = this.isWatched(type);
       return;
     }
     for (const type of sub.types) {
       const n = (this.typedSubscriptions.get(type) ?? 0) + delta;
       if (n === 0) this.typedSubscriptions.delete(type);
       else this.typedSubscriptions.set(type, n);
+      const id = eventType(type).id;
+      if (id < MAX_SHARED_TYPES) this.watchedTypes[id] = n === 0 ? 0 : 1;
     }
-    for (const [type, t] of this.types) t.watched = this.isWatched(type);
   }
 
   private notify(event: TraceEvent): void {

@@ -387,7 +387,7 @@ export class World {
       objectStore: this.objectStore,
       transactionalStore: this.transactionalStore,
       tracer: {
-        event: (type, attrs) => trace.record(h.id, type, attrs),
+        event: (type, attrs) => trace.recordOn(h.id, h.idHash, type, attrs),
         mark: (name, attrs) => trace.mark(h.id, name, attrs),
       },
       choices: {
