@@ -60,6 +60,12 @@ export class CompletedCheckpoint implements CompletedCheckpointData {
   readonly masterStates: ReadonlyMap<string, unknown>;
   readonly finishedTasks: readonly SubtaskRef[];
   readonly fullyFinishedVertices: readonly string[];
+  /**
+   * The decoded view, built on the first {@link decode} and then returned by every call: the
+   * coordinator writes it to `_metadata` at completion and the simulator's trace hook reads it
+   * right after, so decoding once halves the work. The holder is made before `this` is frozen.
+   */
+  private readonly decoded: { view?: DecodedCheckpoint } = {};
 
   constructor(data: CompletedCheckpointData) {
     this.checkpointId = data.checkpointId;
@@ -98,15 +104,26 @@ export class CompletedCheckpoint implements CompletedCheckpointData {
     return 256 + 64 * this.stateFiles().length + 64 * this.coordinatorStates.size;
   }
 
-  /** A plain view for oracles; the `data` objects are shared, not copied. */
+  /**
+   * A plain view for oracles, built once per checkpoint and shared by every caller (and, shallowly
+   * copied, by the `_metadata` object, see {@link metadata}). The view, its records and arrays are
+   * frozen; the `data` objects are the snapshots' own, shared, not copied. Every consumer (the
+   * `_metadata` write, sim/MiniCluster's `completedCheckpoints`, the oracles that read them) only
+   * reads it.
+   */
   decode(): DecodedCheckpoint {
+    return this.decoded.view ??= this.buildView();
+  }
+
+  private buildView(): DecodedCheckpoint {
     const operators: Record<string, Record<string, { path: string; data: unknown }>> = {};
     for (const [uid, subtasks] of this.operatorStates) {
       const per: Record<string, { path: string; data: unknown }> = {};
-      for (const [i, h] of subtasks) per[String(i)] = { path: h.handle.path, data: h.data };
-      operators[uid] = per;
+      for (const [i, h] of subtasks) per[String(i)] = Object.freeze({ path: h.handle.path, data: h.data });
+      operators[uid] = Object.freeze(per);
     }
-    return {
+    Object.freeze(operators);
+    const v = {
       checkpointId: this.checkpointId,
       kind: this.props.kind,
       triggerTimestampUs: this.triggerTimestampUs,
@@ -116,7 +133,12 @@ export class CompletedCheckpoint implements CompletedCheckpointData {
       coordinators: Object.fromEntries(this.coordinatorStates),
       masterStates: Object.fromEntries(this.masterStates),
       finishedTasks: this.finishedTasks.map((t) => `${t.vertexId}#${t.subtask}`),
-      fullyFinishedVertices: [...this.fullyFinishedVertices],
+      fullyFinishedVertices: Object.freeze([...this.fullyFinishedVertices]),
     };
+    // Frozen, so a consumer that would write into the shared view fails at once.
+    Object.freeze(v.coordinators);
+    Object.freeze(v.masterStates);
+    Object.freeze(v.finishedTasks);
+    return Object.freeze(v);
   }
 }
