@@ -55,8 +55,12 @@ export function splitPositions(
       continue;
     }
     const held = new Map<number, number>();
-    for (const [subtask, entry] of Object.entries(checkpoint.operators[node.uid] ?? {})) {
-      for (const [split, offset] of Object.entries(SourceOperator.decode(entry.data))) {
+    // Object.keys rather than Object.entries: no [key, value] pair is built per entry.
+    const subtasks = checkpoint.operators[node.uid] ?? {};
+    for (const subtask of Object.keys(subtasks)) {
+      const offsets: Record<string, number> = SourceOperator.decode((subtasks[subtask] as { data: unknown }).data);
+      for (const split of Object.keys(offsets)) {
+        const offset = offsets[split] as number;
         const id = Number(split);
         if (held.has(id)) problems.push(`split ${id} is held by two readers (one is subtask ${subtask})`);
         held.set(id, offset);
