@@ -41,17 +41,27 @@ export function benchArea(area: BenchArea): BenchReport[BenchArea] {
 }
 
 /**
+ * How long one area's process may take, ms. An area takes seconds (about 12 s for all three on
+ * a 2-core machine); a child that hangs must not hang `bench` with it.
+ */
+const AREA_TIMEOUT_MS = 10 * 60 * 1000;
+
+/**
  * Runs one area in a fresh Node process (this process's own flags, e.g. a TypeScript loader,
  * plus NODE_FLAGS) and returns its result.
- * @throws Error with the child's message when it fails or prints no JSON.
+ * @throws Error with the child's message when it fails, times out after
+ *   {@link AREA_TIMEOUT_MS}, or prints no JSON.
  */
 function benchAreaInProcess(area: BenchArea): BenchReport[BenchArea] {
   // The child is this module's sibling, compiled (.js) or run from source (.ts) alike.
   const script = fileURLToPath(new URL(`./benchArea${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
   const child = spawnSync(process.execPath, [...process.execArgv, ...NODE_FLAGS, script, area], {
-    encoding: 'utf8', maxBuffer: 1 << 20,
+    encoding: 'utf8', maxBuffer: 1 << 20, timeout: AREA_TIMEOUT_MS,
   });
-  if (child.error !== undefined) throw new Error(`bench ${area}: ${child.error.message}`);
+  if (child.error !== undefined) {
+    const timedOut = (child.error as NodeJS.ErrnoException).code === 'ETIMEDOUT';
+    throw new Error(`bench ${area}: ${timedOut ? `no result after ${AREA_TIMEOUT_MS / 60_000} min` : child.error.message}`);
+  }
   if (child.status !== 0) {
     throw new Error(`bench ${area} failed (exit ${child.status ?? child.signal}): ${child.stderr.trim()}`);
   }
