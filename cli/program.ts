@@ -125,7 +125,7 @@ function buildProgram(io: Io): Program {
 
   program
     .command('bench')
-    .description('run the benchmarks (medians of 5 after a warm-up)')
+    .description('run the benchmarks (each area in its own process; medians after a warm-up)')
     .option('--json', 'print one JSON object instead of a table')
     .action((opts: { json?: boolean }) => {
       const report = runBench((area) => {
