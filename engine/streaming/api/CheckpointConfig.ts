@@ -9,7 +9,6 @@
  */
 import {
   checkpointCoordinatorConfiguration, type CheckpointCoordinatorConfiguration,
-  type CheckpointCoordinatorConfigurationOptions,
 } from '../../checkpoint/CheckpointCoordinatorConfiguration.ts';
 import { InvalidJobError } from './InvalidJobError.ts';
 
@@ -46,29 +45,21 @@ function int(name: string, value: number | undefined, min: number): number | und
   return value;
 }
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
 /** Validates `c` and converts it to µs. @throws InvalidJobError with a one-line reason. */
 export function toCoordinatorConfiguration(c: CheckpointConfig): CheckpointCoordinatorConfiguration {
   if (c.mode !== undefined && c.mode !== 'EXACTLY_ONCE' && c.mode !== 'AT_LEAST_ONCE') {
     throw new InvalidJobError(`checkpointing: unknown mode ${String(c.mode)}`);
   }
-  // Only the fields that are set (exact optional properties): assigned one by one rather than
-  // filtered out of Object.entries, which cost more than the rest of this per-job conversion.
-  const options: Mutable<CheckpointCoordinatorConfigurationOptions> = {};
-  const intervalUs = ms('intervalMs', c.intervalMs, 10);
-  if (intervalUs !== undefined) options.intervalUs = intervalUs;
-  const timeoutUs = ms('timeoutMs', c.timeoutMs, 10);
-  if (timeoutUs !== undefined) options.timeoutUs = timeoutUs;
-  const minPauseUs = ms('minPauseMs', c.minPauseMs, 0);
-  if (minPauseUs !== undefined) options.minPauseUs = minPauseUs;
-  const maxConcurrent = int('maxConcurrent', c.maxConcurrent, 1);
-  if (maxConcurrent !== undefined) options.maxConcurrent = maxConcurrent;
-  const tolerableFailures = int('tolerableFailures', c.tolerableFailures, 0);
-  if (tolerableFailures !== undefined) options.tolerableFailures = tolerableFailures;
-  const retained = int('retained', c.retained, 1);
-  if (retained !== undefined) options.retained = retained;
-  if (c.mode !== undefined) options.mode = c.mode;
-  if (c.checkpointsAfterTasksFinish !== undefined) options.checkpointsAfterTasksFinish = c.checkpointsAfterTasksFinish;
-  return checkpointCoordinatorConfiguration(options);
+  const options = {
+    intervalUs: ms('intervalMs', c.intervalMs, 10),
+    timeoutUs: ms('timeoutMs', c.timeoutMs, 10),
+    minPauseUs: ms('minPauseMs', c.minPauseMs, 0),
+    maxConcurrent: int('maxConcurrent', c.maxConcurrent, 1),
+    tolerableFailures: int('tolerableFailures', c.tolerableFailures, 0),
+    retained: int('retained', c.retained, 1),
+    mode: c.mode,
+    checkpointsAfterTasksFinish: c.checkpointsAfterTasksFinish,
+  };
+  const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+  return checkpointCoordinatorConfiguration(defined);
 }
