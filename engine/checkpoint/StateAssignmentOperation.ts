@@ -102,8 +102,6 @@ export class StateAssignmentOperation {
     const own = Array.from({ length: v.parallelism }, (_x, i) => states.get(i));
     const data = own.map((h) => h?.data);
     if (!data.every((d) => d === undefined || isOperatorSubtaskState(d))) return own;
-    // No operator state anywhere: the repartitioner would hand every subtask its own (nothing).
-    if (data.every((d) => d === undefined || (d as OperatorSubtaskState).managedOperatorState.length === 0)) return own;
     const previous = data.map((d) => [...((d as OperatorSubtaskState | undefined)?.managedOperatorState ?? [])]);
     const repartitioned = RoundRobinOperatorStateRepartitioner.INSTANCE
       .repartitionState<unknown>(previous, v.parallelism, v.parallelism);
