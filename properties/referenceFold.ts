@@ -160,7 +160,6 @@ class Fold {
   /** Node id → where its records go. Records travel as (value, split, offset, tag) arguments,
    * not objects: F pushes every record through every stage, once per checkpoint judged. */
   private readonly targets: Target[][] = [];
-  private readonly stores = new Map<number, PlainKeyedStateStore>();
   /** The uids of the keyed operators (those with a store). */
   private readonly storeUids = new Set<string>();
   private readonly outputs: StreamRecord[] = [];
@@ -198,7 +197,6 @@ class Fold {
     for (const node of graph.nodes) {
       if (node.spec.kind === 'keyedProcess') {
         const store = new PlainKeyedStateStore(node.uid);
-        this.stores.set(node.id, store);
         this.storeById[node.id] = store;
         this.storeUids.add(node.uid);
       }
@@ -258,7 +256,9 @@ class Fold {
 
   state(): KeyedStateView {
     const state: KeyedStateView = {};
-    for (const [id, store] of this.stores) state[this.node(id).uid] = store.view();
+    this.storeById.forEach((store, id) => {
+      state[this.node(id).uid] = store.view();
+    });
     return state;
   }
 
@@ -268,8 +268,9 @@ class Fold {
    * holds the last, and both must match), and every other operator holds no keys.
    */
   stateMatches(actual: KeyedStateView): boolean {
-    for (const [id, store] of this.stores) {
-      if (!store.matchesView(actual[this.node(id).uid])) return false;
+    for (let id = 0; id < this.storeById.length; id++) {
+      const store = this.storeById[id];
+      if (store !== undefined && !store.matchesView(actual[this.node(id).uid])) return false;
     }
     for (const uid of Object.keys(actual)) {
       if (this.storeUids.has(uid)) continue;
