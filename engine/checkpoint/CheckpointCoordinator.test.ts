@@ -148,6 +148,28 @@ describe('Coordinator: trigger, ack, decline, timeout', () => {
     expect(h.ctx.failures).toHaveLength(0);
   });
 
+  for (const state of ['DEPLOYING', 'INITIALIZING'] as const) {
+    test(`calculateCheckpointPlan checks every task to wait for is RUNNING (FLINK-22379), not only the tasks to trigger (${state})`, () => {
+      const h = createCheckpointHarness({
+        vertices: [
+          { id: 'src', parallelism: 2, isSource: true, operatorUids: ['source'] },
+          { id: 'map', parallelism: 2, isSource: false, operatorUids: ['map'] },
+        ],
+        edges: [{ source: 'src', target: 'map', pattern: 'ALL_TO_ALL' }],
+      });
+      h.ctx.setState('map', 1, state);
+      const f = trigger(h);
+      expect(() => f.getNow()).toThrow('NOT_ALL_REQUIRED_TASKS_RUNNING');
+      expect(h.ctx.triggers).toHaveLength(0);
+      expect(h.coordinator.idCounter.get()).toBe(1);
+      // Pre-flight: not counted, so the job does not fail.
+      expect(h.ctx.failures).toHaveLength(0);
+      h.ctx.setState('map', 1, 'RUNNING');
+      trigger(h);
+      expect(h.ctx.triggers.map((t) => t.checkpointId)).toEqual([1, 1]);
+    });
+  }
+
   test('11. checkpoints with some tasks finished', () => {
     const h = createCheckpointHarness({
       vertices: [
