@@ -278,6 +278,37 @@ describe('Coordinator: triggering and the queue', () => {
   });
 });
 
+describe('startTriggeringCheckpoint skips the coordinator and master-hook steps of a disposed checkpoint', () => {
+  test('an abort that overtakes a queued trigger leaves no coordinator or hook snapshotting it', () => {
+    let oc: TestingOperatorCoordinator | undefined;
+    const h = createCheckpointHarness({ coordinators: () => [oc = new TestingOperatorCoordinator('source', 'src')] });
+    const hooked: number[] = [];
+    h.coordinator.addMasterHook({
+      identifier: 'hook', triggerCheckpoint: (id) => { hooked.push(id); return CompletableFuture.completed<unknown>(null); },
+      restoreCheckpoint: () => undefined, reset: () => undefined, close: () => undefined,
+    });
+    h.coordinator.startCheckpointScheduler();
+    const f = h.coordinator.triggerCheckpoint();
+    // The PendingCheckpoint exists; its coordinator step is queued on the timer.
+    h.scheduler.runUntilNext('jobmaster/checkpoint-timer:checkpoint-coordinators');
+    expect(h.coordinator.numberOfPendingCheckpoints).toBe(1);
+    h.coordinator.stopCheckpointScheduler();
+    h.scheduler.runAll();
+    expect(() => f.getNow()).toThrow('CHECKPOINT_COORDINATOR_SUSPEND');
+    expect(oc?.calls).not.toContain('checkpoint 1');
+    expect(hooked).toEqual([]);
+    expect(oc?.calls).toContain('aborted 1');
+    expect(oc?.calls).toContain('abortCurrentTriggering');
+    expect(h.ctx.triggers).toHaveLength(0);
+    expect(h.coordinator.isTriggering).toBe(false);
+    // The next checkpoint goes through every step.
+    trigger(h);
+    expect(oc?.calls).toContain('checkpoint 2');
+    expect(hooked).toEqual([2]);
+    expect(h.ctx.triggers.map((t) => t.checkpointId)).toEqual([2, 2]);
+  });
+});
+
 describe('acks, completion, failover', () => {
   test('completion writes _metadata before the store and notifies the tasks', () => {
     const h = createCheckpointHarness();

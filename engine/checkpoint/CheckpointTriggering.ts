@@ -119,6 +119,9 @@ export class CheckpointTriggering {
       .thenApplyAsync(this.io, 'checkpoint-init-location', (pc) => pc)
       .thenComposeAsync(this.timer, 'checkpoint-coordinators', (pc) => this.triggerCoordinators(pc))
       .thenComposeAsync(this.timer, 'checkpoint-master-hooks', (pc) => this.snapshotMasterState(pc, timestampUs));
+    // An abort that overtakes the trigger (an expiry, a failover, a stop) has already failed
+    // `masterTriggerCompletionPromise`, so step 9 is never reached; the steps above check
+    // `isDisposed()` so that no coordinator or master hook snapshots a dead checkpoint.
     pendingFuture.whenComplete((pc, error) => {
       if (pc === undefined) {
         this.timer.execute('checkpoint-trigger-failed', () => this.onTriggerFailure(undefined, request, error));
@@ -165,8 +168,17 @@ export class CheckpointTriggering {
     return pc;
   }
 
-  /** Snapshots every coordinator together on main; acknowledges their states on the timer. */
+  /**
+   * Snapshots every coordinator together on main; acknowledges their states on the timer. Skipped
+   * (the step fails) when `pc` was disposed meanwhile, as in Flink, whose step returns no future
+   * for a disposed checkpoint: its coordinators are never marked for it, so their event valves
+   * hold nothing back for a checkpoint that cannot complete.
+   */
   private triggerCoordinators(pc: PendingCheckpoint): CompletableFuture<PendingCheckpoint> {
+    if (pc.isDisposed()) {
+      return CompletableFuture.failed<PendingCheckpoint>(new CheckpointException('TRIGGER_CHECKPOINT_FAILURE',
+        `checkpoint ${pc.checkpointId} was disposed before its OperatorCoordinators were triggered`));
+    }
     const result = new CompletableFuture<PendingCheckpoint>();
     const coordinators = this.s.ctx.coordinators;
     this.main.execute('checkpoint-coordinators-trigger', () => {
@@ -199,7 +211,10 @@ export class CheckpointTriggering {
     return result;
   }
 
-  /** Triggers the master hooks after the coordinators; any failure is TRIGGER_CHECKPOINT_FAILURE. */
+  /**
+   * Triggers the master hooks after the coordinators; any failure is TRIGGER_CHECKPOINT_FAILURE.
+   * Skipped for a checkpoint disposed meanwhile (its trigger has failed already).
+   */
   private snapshotMasterState(pc: PendingCheckpoint, timestampUs: number): CompletableFuture<void> {
     const masterHooks = this.s.masterHooks;
     if (masterHooks.length === 0 || pc.isDisposed()) return CompletableFuture.completed<void>(undefined);

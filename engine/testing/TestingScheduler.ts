@@ -106,6 +106,22 @@ export class TestingScheduler implements ExecutorFactory, Clock {
     return count;
   }
 
+  /**
+   * Runs ready tasks until the next one is `executor:label` (as in {@link history}), which is left
+   * queued; lets a test act between two steps of a pipeline.
+   * @throws AssertionError when no such task comes before the queue runs dry.
+   */
+  runUntilNext(task: string, limit = 1_000_000): void {
+    for (let count = 0; ; count++) {
+      const next = this.ready[0];
+      assert(next !== undefined, `runUntilNext: no task ${task} came`);
+      if (`${next.executor.name}:${next.label}` === task) return;
+      assert(count < limit, `runUntilNext: more than ${limit} tasks`);
+      this.ready.shift();
+      this.runTask(next);
+    }
+  }
+
   /** Runs ready tasks, then fires the timers due within `deltaUs`, in order, running tasks. */
   advanceTimeUs(deltaUs: number): void {
     assert(Number.isInteger(deltaUs) && deltaUs >= 0, 'deltaUs must be a non-negative integer');
