@@ -44,6 +44,11 @@ export interface ClusterConfiguration {
   readonly restartStrategy: RestartStrategy;
   /** Delay before a TaskExecutor retries its registration at the ResourceManager, µs. */
   readonly registrationRetryUs: number;
+  /**
+   * Threads of the JobMaster's ioExecutor (Flink's `cluster.io-pool.size`): acks, declines,
+   * discards and checkpoint storage work run there, each submitted on its own.
+   */
+  readonly jobManagerIoPoolSize: number;
 }
 
 /** The defaults (see the file comment). */
@@ -59,4 +64,5 @@ export const DEFAULT_CLUSTER_CONFIGURATION: ClusterConfiguration = {
   recordSizeBytes: 64,
   restartStrategy: { kind: 'fixed-delay', attempts: Number.POSITIVE_INFINITY, delayUs: 10_000 },
   registrationRetryUs: 5_000,
+  jobManagerIoPoolSize: 4,
 };

@@ -16,6 +16,7 @@ const FIELDS: readonly (keyof ClusterConfiguration)[] = [
   'slotsPerTaskManager', 'rpcTimeoutUs', 'heartbeatIntervalUs', 'heartbeatTimeoutUs',
   'recordsPerBuffer', 'bufferTimeoutUs', 'exclusiveBuffersPerChannel',
   'floatingBuffersPerPartition', 'recordSizeBytes', 'restartStrategy', 'registrationRetryUs',
+  'jobManagerIoPoolSize',
 ];
 
 /**
@@ -50,6 +51,7 @@ export function validateClusterConfiguration(config: ClusterConfiguration): void
   requireInteger(config.floatingBuffersPerPartition, 'floatingBuffersPerPartition', 0);
   requireInteger(config.recordSizeBytes, 'recordSizeBytes', 1, 'bytes');
   requireInteger(config.registrationRetryUs, 'registrationRetryUs', 1, 'µs');
+  requireInteger(config.jobManagerIoPoolSize, 'jobManagerIoPoolSize', 1);
   validateRestartStrategy(config.restartStrategy);
 }
 

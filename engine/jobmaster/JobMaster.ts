@@ -49,7 +49,7 @@ export class JobMaster {
     jobGraph: JobGraph,
   ) {
     this.main = env.executors.get('jobmaster/main');
-    this.io = env.executors.get('jobmaster/io');
+    this.io = env.executors.pool('jobmaster/io', config.jobManagerIoPoolSize);
     this.graph = new ExecutionGraph(jobGraph);
     this.rm = new ResourceManagerGatewayClient(env.rpc, JOB_MASTER_ADDRESS, RESOURCE_MANAGER_ADDRESS, config.rpcTimeoutUs);
     this.heartbeats = new HeartbeatManager({
@@ -87,6 +87,7 @@ export class JobMaster {
         config: cpConfig,
         context: createCheckpointCoordinatorContext({
           env,
+          io: this.io,
           graph: this.graph,
           coordinators: this.coordinators,
           gateway: (te) => this.gateway(te),

@@ -90,6 +90,7 @@ function clusterConfig(spec: ExpandedRunSpec): Partial<ClusterConfiguration> {
     recordsPerBuffer: spec.network.recordsPerBuffer,
     bufferTimeoutUs: us(spec.network.bufferTimeoutMs),
     restartStrategy: restartStrategy(spec.restartStrategy),
+    jobManagerIoPoolSize: spec.jobManager.ioPoolSize,
   };
 }
 
