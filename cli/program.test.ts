@@ -293,6 +293,27 @@ describe('repro file names', () => {
   });
 });
 
+describe('explore summary', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'checkpoint-sim-summary-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  const args = ['explore', '--job', 'generated', '--mode', 'aligned', '--runs', '2', '--seed', '1', '--max-records', '10', '--out', tmp];
+
+  test('--json counts missing records per mode', async () => {
+    const r = await cli(...args, '--json');
+    expect(r.code).toBe(0);
+    const mode = (JSON.parse(r.stdout) as { modes: Record<string, Record<string, unknown>> }).modes['aligned'];
+    expect(mode).toMatchObject({ runs: 2, missingRecords: 0 });
+  });
+
+  test('the table has a column of missing records', async () => {
+    const r = await cli(...args);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[1]).toMatch(/^mode +runs +violations +checkpoints +restores +duplicates +missing/);
+    expect(lines[2]).toMatch(/^aligned +2 +0 +\d+ +\d+ +0 +0/);
+  });
+});
+
 describe('replay --json', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'checkpoint-sim-replay-'));
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -21,8 +21,13 @@ export type Expectation = 'exactly-once' | 'at-least-once';
 /** What a judge says of one run. */
 export interface Judgement {
   readonly violations: readonly Violation[];
-  /** Records committed more than once (at-least-once), 0 otherwise. */
+  /**
+   * Surplus records: committed copies beyond the reference fold's count per record identity
+   * (a FINISHED job; 0 otherwise).
+   */
   readonly duplicates: number;
+  /** Records of the reference fold never committed (a FINISHED job; 0 otherwise). */
+  readonly missing: number;
 }
 
 export type Simulate = (spec: RunSpec) => RunResult;
@@ -66,6 +71,8 @@ export interface ModeSummary {
   checkpointsCompleted: number;
   restores: number;
   duplicatesAfterRestore: number;
+  /** Records the reference fold produces that were never committed (finished jobs only). */
+  missingRecords: number;
   marks: Record<string, number>;
 }
 
@@ -129,7 +136,10 @@ export function explore(o: ExploreOptions): ExploreReport {
 }
 
 function emptySummary(): ModeSummary {
-  return { runs: 0, violations: 0, checkpointsCompleted: 0, restores: 0, duplicatesAfterRestore: 0, marks: {} };
+  return {
+    runs: 0, violations: 0, checkpointsCompleted: 0, restores: 0, duplicatesAfterRestore: 0, missingRecords: 0,
+    marks: {},
+  };
 }
 
 function exploreMode(
@@ -212,6 +222,7 @@ function record(summary: ModeSummary, result: RunResult, verdict: Judgement): vo
   summary.checkpointsCompleted += result.checkpoints.completed.length;
   summary.restores += result.restores;
   summary.duplicatesAfterRestore += verdict.duplicates;
+  summary.missingRecords += verdict.missing;
   for (const [k, v] of Object.entries(result.marks)) summary.marks[k] = (summary.marks[k] ?? 0) + v;
 }
 
