@@ -264,6 +264,11 @@ describe('output directory', () => {
     expect([0, 1]).toContain(code);
     expect(io.stdout).toContain('exploring the flights job (aligned, at-least-once) under faults for 1 s\n');
     expect(existsSync(join(out, 'summary.json'))).toBe(true);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { modes: Record<string, object> };
+    for (const mode of ['aligned', 'at-least-once']) {
+      expect(Object.keys(summary.modes[mode] ?? {})).toEqual(expect.arrayContaining(['missingRecords', 'unfiredFaults']));
+    }
+    expect(io.stdout).toMatch(/\nmode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults\n/);
   });
 });
 
@@ -298,19 +303,20 @@ describe('explore summary', () => {
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
   const args = ['explore', '--job', 'generated', '--mode', 'aligned', '--runs', '2', '--seed', '1', '--max-records', '10', '--out', tmp];
 
-  test('--json counts missing records per mode', async () => {
+  test('--json counts missing records and unfired faults per mode', async () => {
     const r = await cli(...args, '--json');
     expect(r.code).toBe(0);
     const mode = (JSON.parse(r.stdout) as { modes: Record<string, Record<string, unknown>> }).modes['aligned'];
     expect(mode).toMatchObject({ runs: 2, missingRecords: 0 });
+    expect(typeof mode?.['unfiredFaults']).toBe('number');
   });
 
-  test('the table has a column of missing records', async () => {
+  test('the table has columns of missing records and unfired faults', async () => {
     const r = await cli(...args);
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[1]).toMatch(/^mode +runs +violations +checkpoints +restores +duplicates +missing/);
-    expect(lines[2]).toMatch(/^aligned +2 +0 +\d+ +\d+ +0 +0/);
+    expect(lines[1]).toMatch(/^mode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults$/);
+    expect(lines[2]).toMatch(/^aligned +2 +0 +\d+ +\d+ +0 +0 +\d+ *$/);
   });
 });
 
