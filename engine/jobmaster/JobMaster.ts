@@ -123,9 +123,18 @@ export class JobMaster {
     this.scheduler.startScheduling();
   }
 
-  /** Fails the job globally (a global failover), e.g. from a fault plan. */
+  /** Fails the job globally (a global failover), on the main thread (the caller is on it). */
   failGlobal(cause: string): void {
     this.scheduler.handleGlobalFailure(cause);
+  }
+
+  /**
+   * Fails the job globally from outside the JobMaster (a fault plan): as a mail on the main
+   * thread, where Flink handles every global failure, so it waits behind whatever the main
+   * thread is doing (or blocked in) at that moment.
+   */
+  scheduleGlobalFailure(cause: string): void {
+    this.main.execute('global-failure', () => this.failGlobal(cause));
   }
 
   private handle(call: RpcCall): unknown {
