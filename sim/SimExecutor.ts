@@ -46,6 +46,8 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
   private running = false;
   /** The label of the wait this thread is blocked in (see {@link block}), else undefined. */
   private blockedIn: string | undefined;
+  /** The waker of the current block. */
+  private waker: SimExecutorWaker | undefined;
   /**
    * Set by a pool on its workers: called when the worker has nothing queued and neither runs a
    * task nor is blocked, so that the pool can hand it its next task.
@@ -86,12 +88,13 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
   /** See {@link Executor.block}. */
   block(label: string): Executor {
     assert(this.running, () => `${this.name}: block ${label} outside a task of this executor`);
-    assert(this.blockedIn === undefined, () => `${this.name}: block ${label} while blocked in ${this.blockedIn}`);
+    if (this.blockedIn !== undefined && this.waker !== undefined) return this.waker;
     this.blockedIn = label;
     // A task the current one queued here already waits for the wake like every other.
     if (this.heapIndex >= 0) this.ctx.queue.remove(this);
     this.ctx.trace.task(this.name, this.nameHash, `blocked: ${label}`);
-    return new SimExecutorWaker(this);
+    this.waker = new SimExecutorWaker(this);
+    return this.waker;
   }
 
   /** @internal Ends the block: `task` goes to the head of the FIFO and the thread goes on. */
@@ -100,6 +103,7 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
       assert(false, `${this.name}: wake ${label}: costUs must be a non-negative integer, got ${costUs}`);
     }
     this.blockedIn = undefined;
+    this.waker = undefined;
     if (this.dead) return;
     if (this.head > 0) {
       this.head--;

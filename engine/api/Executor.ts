@@ -45,9 +45,10 @@ export interface Executor {
    * (`execute`) runs on this thread before anything queued here, and the thread then goes on as
    * usual (later tasks given to it are ordinary tasks of this thread). Hand it to whatever ends
    * the wait: an object store call as its `on` executor (blocking IO), a lock's release.
-   * For a pool, blocks the worker that runs the current task; the other workers go on.
+   * For a pool, blocks the worker that runs the current task; the other workers go on. Called
+   * again by the task that blocked the thread, it returns the same waker (a thread blocks once).
    * @param label short, stable text for the trace.
-   * @throws AssertionError when no task of this executor is running, or when it is blocked already.
+   * @throws AssertionError when no task of this executor is running.
    */
   block(label: string): Executor;
 }

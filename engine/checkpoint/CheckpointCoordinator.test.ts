@@ -14,16 +14,22 @@ function state(path: string): TaskStateSnapshot {
     isTaskDeployedAsFinished: false, isTaskFinished: false };
 }
 
-function ack(h: CheckpointHarness, subtask: number, id: number, s: TaskStateSnapshot | null = null): boolean {
-  const r = h.coordinator.receiveAcknowledgeMessage({
-    attemptId: h.ctx.attempt('src', subtask).attemptId, checkpointId: id, subtaskState: s,
+/** An ack as the JobMaster hands it over: a task on the ioExecutor (ExecutionGraphHandler). */
+function ack(h: CheckpointHarness, subtask: number, id: number, s: TaskStateSnapshot | null = null): boolean | undefined {
+  let r: boolean | undefined;
+  h.ctx.ioExecutor.execute('receive-ack', () => {
+    r = h.coordinator.receiveAcknowledgeMessage({
+      attemptId: h.ctx.attempt('src', subtask).attemptId, checkpointId: id, subtaskState: s,
+    });
   });
   h.scheduler.runAll();
   return r;
 }
 
 function decline(h: CheckpointHarness, subtask: number, id: number, reason: 'CHECKPOINT_DECLINED' | 'CHECKPOINT_ASYNC_EXCEPTION' = 'CHECKPOINT_DECLINED'): void {
-  h.coordinator.receiveDeclineMessage({ attemptId: h.ctx.attempt('src', subtask).attemptId, checkpointId: id, reason });
+  h.ctx.ioExecutor.execute('receive-decline', () => {
+    h.coordinator.receiveDeclineMessage({ attemptId: h.ctx.attempt('src', subtask).attemptId, checkpointId: id, reason });
+  });
   h.scheduler.runAll();
 }
 
@@ -453,5 +459,74 @@ describe('restore', () => {
     expect(h.coordinator.isPeriodicCheckpointingStarted).toBe(true);
     a.jobStatusChanges('RESTARTING');
     expect(h.coordinator.isPeriodicCheckpointingStarted).toBe(false);
+  });
+});
+
+describe('completePendingCheckpoint holds the coordinator lock across the _metadata write (finalizeCheckpoint runs inside synchronized (lock))', () => {
+  /** Checkpoint 1 fully acknowledged, its metadata write taking `writeUs` of virtual time. */
+  function finalizing(writeUs: number, config = {}, before = (_h: CheckpointHarness): void => undefined): CheckpointHarness {
+    const h = createCheckpointHarness({ config: { timeoutUs: 50_000, ...config } });
+    h.objectStore.slowPuts(h.scheduler.get('store'), writeUs, (p) => p.endsWith('_metadata'));
+    trigger(h);
+    before(h);
+    ack(h, 0, 1);
+    ack(h, 1, 1);
+    expect(h.coordinator.lock.heldBy).toBe('completePendingCheckpoint 1');
+    expect(h.coordinator.store.getAllCheckpoints()).toHaveLength(0);
+    return h;
+  }
+
+  test('the CheckpointCanceller waits on the timer thread and finds the checkpoint completed, not expired', () => {
+    const h = finalizing(200_000);
+    h.scheduler.advanceTimeUs(300_000);
+    expect(h.coordinator.store.getLatestCheckpointId()).toBe(1);
+    expect(h.tracer.hasMark('checkpoint-expired')).toBe(false);
+    expect(h.tracer.eventsOf('checkpoint.lockWait').map((e) => e.attrs['waiter'])).toEqual(['CheckpointCanceller']);
+    expect(h.ctx.completes.map((c) => c.checkpointId)).toEqual([1, 1]);
+    expect(h.ctx.failures).toEqual([]);
+    expect(h.coordinator.lock.heldBy).toBeUndefined();
+  });
+
+  test('a decline on another io worker waits for the write and then finds nothing pending', () => {
+    const h = finalizing(20_000);
+    decline(h, 0, 1);
+    expect(h.tracer.eventsOf('checkpoint.lockWait').map((e) => e.attrs['waiter'])).toEqual(['receiveDeclineMessage']);
+    expect(h.tracer.eventsOf('checkpoint.declined')).toHaveLength(0);
+    h.scheduler.advanceTimeUs(20_000);
+    expect(h.coordinator.store.getLatestCheckpointId()).toBe(1);
+    expect(h.tracer.eventsOf('checkpoint.declined').map((e) => e.attrs['pending'])).toEqual([false]);
+    expect(h.ctx.failures).toEqual([]);
+  });
+
+  test('stopCheckpointScheduler waits on the main thread, and whatever the main thread does next waits too', () => {
+    const h = finalizing(20_000, { intervalUs: 100_000 }, (x) => x.coordinator.startCheckpointScheduler());
+    const main: string[] = [];
+    h.ctx.mainExecutor.execute('failover', () => {
+      h.coordinator.stopCheckpointScheduler();
+      main.push(`stop returned at ${h.scheduler.nowUs()}`);
+    });
+    h.ctx.mainExecutor.execute('next', () => main.push(`next at ${h.scheduler.nowUs()}`));
+    h.scheduler.runAll();
+    expect(main).toEqual(['stop returned at 0']);
+    expect(h.coordinator.isPeriodicCheckpointingStarted).toBe(true);
+    h.scheduler.advanceTimeUs(20_000);
+    expect(main).toEqual(['stop returned at 0', 'next at 20000']);
+    expect(h.coordinator.isPeriodicCheckpointingStarted).toBe(false);
+    // The checkpoint completed; the stop found nothing to abort (no CHECKPOINT_COORDINATOR_SUSPEND).
+    expect(h.coordinator.store.getLatestCheckpointId()).toBe(1);
+    expect(h.tracer.eventsOf('checkpoint.aborted')).toHaveLength(0);
+  });
+
+  test('an ack of the next checkpoint waits too, and completes it once the lock is free', () => {
+    const h = finalizing(20_000, { maxConcurrent: 2 }, (x) => void trigger(x));
+    ack(h, 0, 2);
+    ack(h, 1, 2);
+    expect(h.coordinator.numberOfPendingCheckpoints).toBe(2);
+    expect(h.coordinator.lock.numberOfWaiters).toBe(2);
+    h.scheduler.advanceTimeUs(20_000);
+    expect(h.coordinator.lock.heldBy).toBe('completePendingCheckpoint 2');
+    h.scheduler.advanceTimeUs(20_000);
+    expect(h.coordinator.store.getAllCheckpoints().map((c) => c.checkpointId)).toEqual([2]);
+    expect(h.tracer.eventsOf('checkpoint.aborted')).toHaveLength(0);
   });
 });

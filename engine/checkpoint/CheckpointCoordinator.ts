@@ -22,6 +22,7 @@ import {
 } from './CheckpointCoordinatorConfiguration.ts';
 import type { CheckpointCoordinatorContext } from './CheckpointCoordinatorContext.ts';
 import { CheckpointCoordinatorDeActivator } from './CheckpointCoordinatorDeActivator.ts';
+import { CheckpointCoordinatorLock } from './CheckpointCoordinatorLock.ts';
 import { CheckpointCoordinatorState } from './CheckpointCoordinatorState.ts';
 import { CheckpointException, type CheckpointFailureReason } from './CheckpointFailureReason.ts';
 import { CheckpointFailureManager } from './CheckpointFailureManager.ts';
@@ -69,6 +70,8 @@ export class CheckpointCoordinator {
   private readonly masterHooks: MasterTriggerRestoreHook[] = [];
   private readonly outcomes: PendingCheckpointOutcomes;
   private readonly triggering: CheckpointTriggering;
+  /** The coordinator-wide lock (held across time only by a completion). */
+  readonly lock: CheckpointCoordinatorLock;
 
   constructor(options: CheckpointCoordinatorOptions) {
     const ctx = options.context;
@@ -77,6 +80,7 @@ export class CheckpointCoordinator {
     this.env = env;
     this.config = options.config;
     this.props = CheckpointProperties.forCheckpoint(this.config.retention);
+    this.lock = new CheckpointCoordinatorLock(env.tracer);
     this.idCounter = new CheckpointIDCounter(env);
     this.cleaner = new CheckpointsCleaner(env, ctx.ioExecutor);
     this.store = options.store?.(this.cleaner) ??
@@ -93,12 +97,12 @@ export class CheckpointCoordinator {
       rescheduleTrigger: (delayUs) => this.periodic.rescheduleTrigger(delayUs),
     });
     this.outcomes = new PendingCheckpointOutcomes({
-      env, ctx, state: this.state, store: this.store, cleaner: this.cleaner,
+      env, ctx, state: this.state, store: this.store, cleaner: this.cleaner, lock: this.lock,
       failureManager: this.failureManager, io: ctx.ioExecutor, main: ctx.mainExecutor,
       scheduleTriggerRequest: () => this.triggering.scheduleTriggerRequest(),
     });
     this.triggering = new CheckpointTriggering({
-      env, ctx, config: this.config, state: this.state, decider: this.decider,
+      env, ctx, config: this.config, state: this.state, decider: this.decider, lock: this.lock,
       planCalculator: new DefaultCheckpointPlanCalculator(ctx, env, this.config.checkpointsAfterTasksFinish),
       idCounter: this.idCounter, failureManager: this.failureManager, masterHooks: this.masterHooks,
       outcomes: this.outcomes,
@@ -156,36 +160,49 @@ export class CheckpointCoordinator {
 
   // ---- scheduler ----------------------------------------------------------------------------
 
-  /** Starts periodic checkpoints (restarting them if running); no-op without an interval. */
+  /**
+   * Starts periodic checkpoints (restarting them if running); no-op without an interval. Runs on
+   * the JobMaster main thread under the coordinator lock (waiting while a completion holds it).
+   */
   startCheckpointScheduler(): void {
-    if (this.state.shutDown || !isPeriodicCheckpointingConfigured(this.config)) return;
-    if (this.state.periodicScheduling) this.stopCheckpointScheduler();
-    this.state.periodicScheduling = true;
-    this.periodic.start();
+    this.lock.run(this.ctx.mainExecutor, 'startCheckpointScheduler', () => {
+      if (this.state.shutDown || !isPeriodicCheckpointingConfigured(this.config)) return;
+      if (this.state.periodicScheduling) this.stopCheckpointScheduler();
+      this.state.periodicScheduling = true;
+      this.periodic.start();
+    });
   }
 
-  /** Stops periodic checkpoints and aborts queued and pending ones (CHECKPOINT_COORDINATOR_SUSPEND). */
+  /**
+   * Stops periodic checkpoints and aborts queued and pending ones (CHECKPOINT_COORDINATOR_SUSPEND).
+   * Runs on the JobMaster main thread under the coordinator lock: while a slow `_metadata` write
+   * holds it, the main thread waits, and with it the failover that asked for the stop.
+   */
   stopCheckpointScheduler(): void {
-    this.state.periodicScheduling = false;
-    this.periodic.stop();
-    const exception = new CheckpointException('CHECKPOINT_COORDINATOR_SUSPEND');
-    this.decider.abortAll(exception);
-    this.abortPendingCheckpoints('CHECKPOINT_COORDINATOR_SUSPEND');
+    this.lock.run(this.ctx.mainExecutor, 'stopCheckpointScheduler', () => {
+      this.state.periodicScheduling = false;
+      this.periodic.stop();
+      const exception = new CheckpointException('CHECKPOINT_COORDINATOR_SUSPEND');
+      this.decider.abortAll(exception);
+      this.abortPendingCheckpoints('CHECKPOINT_COORDINATOR_SUSPEND');
+    });
   }
 
   /**
    * Shuts the coordinator down for good: closes the hooks, aborts everything
    * (CHECKPOINT_COORDINATOR_SHUTDOWN) and shuts the store down at `jobStatus`. Later messages
-   * are ignored.
+   * are ignored. On the main thread, under the coordinator lock.
    */
   shutdown(jobStatus: JobStatus): void {
-    if (this.state.shutDown) return;
-    this.stopCheckpointScheduler();
-    this.state.shutDown = true;
-    for (const h of this.masterHooks) h.close();
-    this.decider.abortAll(new CheckpointException('CHECKPOINT_COORDINATOR_SHUTDOWN'));
-    this.abortPendingCheckpoints('CHECKPOINT_COORDINATOR_SHUTDOWN');
-    this.store.shutdown(jobStatus, () => undefined);
+    this.lock.run(this.ctx.mainExecutor, 'shutdown', () => {
+      if (this.state.shutDown) return;
+      this.stopCheckpointScheduler();
+      this.state.shutDown = true;
+      for (const h of this.masterHooks) h.close();
+      this.decider.abortAll(new CheckpointException('CHECKPOINT_COORDINATOR_SHUTDOWN'));
+      this.abortPendingCheckpoints('CHECKPOINT_COORDINATOR_SHUTDOWN');
+      this.store.shutdown(jobStatus, () => undefined);
+    });
   }
 
   // ---- triggering ---------------------------------------------------------------------------
@@ -196,19 +213,31 @@ export class CheckpointCoordinator {
    * with a CheckpointException.
    */
   triggerCheckpoint(isPeriodic = false): CompletableFuture<CompletedCheckpoint> {
-    return this.triggering.triggerCheckpoint(this.props, isPeriodic);
+    // Periodic requests come from the timer thread, manual ones from the JobMaster main thread.
+    const thread = isPeriodic ? this.ctx.timerExecutor : this.ctx.mainExecutor;
+    return this.triggering.triggerCheckpoint(this.props, isPeriodic, thread);
   }
 
   // ---- acks and declines (ioExecutor) -------------------------------------------------------
 
   /**
-   * An acknowledgeCheckpoint from a task (reference 1.7). State of unknown attempts, disposed,
-   * late and unknown checkpoints, and any ack after shutdown, is discarded asynchronously;
-   * duplicates keep theirs.
+   * An acknowledgeCheckpoint from a task (reference 1.7), handled on the ioExecutor (a pool
+   * worker) under the coordinator lock. State of unknown attempts, disposed, late and unknown
+   * checkpoints, and any ack after shutdown, is discarded asynchronously; duplicates keep theirs.
+   * The last ack of a checkpoint completes it on this thread (PendingCheckpointOutcomes).
    * @returns true when the checkpoint is pending or recently expired (a late ack), false for an
-   *   unknown checkpoint or after shutdown.
+   *   unknown checkpoint or after shutdown; undefined when a completion holds the lock, so the
+   *   ack waits (its worker blocked) and is handled once the lock is free.
    */
-  receiveAcknowledgeMessage(ack: AcknowledgeCheckpoint): boolean {
+  receiveAcknowledgeMessage(ack: AcknowledgeCheckpoint): boolean | undefined {
+    let handled: boolean | undefined;
+    this.lock.run(this.ctx.ioExecutor, 'receiveAcknowledgeMessage', () => {
+      handled = this.acknowledge(ack);
+    });
+    return handled;
+  }
+
+  private acknowledge(ack: AcknowledgeCheckpoint): boolean {
     if (this.state.shutDown) {
       // Every checkpoint is disposed once the coordinator shut down (the job ended), so the
       // state of an ack that arrives now belongs to none and would be left behind for good.
@@ -220,7 +249,7 @@ export class CheckpointCoordinator {
       const result = pc.acknowledgeTask(ack.attemptId, ack.subtaskState);
       this.env.tracer.event('checkpoint.acknowledged', { checkpointId: ack.checkpointId, task: ack.attemptId, result });
       if (result === 'SUCCESS') {
-        if (pc.isFullyAcknowledged() && !pc.isFinalizing) this.outcomes.completePendingCheckpoint(pc);
+        if (pc.isFullyAcknowledged()) this.outcomes.completePendingCheckpoint(pc, this.ctx.ioExecutor);
       } else if (result !== 'DUPLICATE') {
         this.discardSubtaskState(ack);
       }
@@ -238,8 +267,15 @@ export class CheckpointCoordinator {
     this.cleaner.discardSubtaskState(ack.checkpointId, files);
   }
 
-  /** A declineCheckpoint: aborts the checkpoint if pending (a task-level failure), else ignored. */
+  /**
+   * A declineCheckpoint: aborts the checkpoint if pending (a task-level failure), else ignored.
+   * On the ioExecutor under the coordinator lock, like an ack.
+   */
   receiveDeclineMessage(decline: DeclineCheckpoint): void {
+    this.lock.run(this.ctx.ioExecutor, 'receiveDeclineMessage', () => this.decline(decline));
+  }
+
+  private decline(decline: DeclineCheckpoint): void {
     if (this.state.shutDown) return;
     const pc = this.state.pending.get(decline.checkpointId);
     this.env.tracer.event('checkpoint.declined', {
@@ -285,6 +321,7 @@ export class CheckpointCoordinator {
   }
 
   checkInvariants(): void {
+    this.lock.checkInvariants();
     let previous = 0;
     let checkpoints = 0;
     for (const [id, pc] of this.state.pending) {

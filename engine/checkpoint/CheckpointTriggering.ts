@@ -19,6 +19,7 @@ import { CompletableFuture } from '../util/CompletableFuture.ts';
 import type { CheckpointOptions } from './CheckpointBarrier.ts';
 import type { CheckpointCoordinatorConfiguration } from './CheckpointCoordinatorConfiguration.ts';
 import type { CheckpointCoordinatorContext } from './CheckpointCoordinatorContext.ts';
+import type { CheckpointCoordinatorLock } from './CheckpointCoordinatorLock.ts';
 import type { CheckpointCoordinatorState } from './CheckpointCoordinatorState.ts';
 import { CheckpointException } from './CheckpointFailureReason.ts';
 import {
@@ -42,6 +43,8 @@ export interface CheckpointTriggeringServices {
   readonly ctx: CheckpointCoordinatorContext;
   readonly config: CheckpointCoordinatorConfiguration;
   readonly state: CheckpointCoordinatorState;
+  /** The coordinator lock: every step on the timer thread runs under it. */
+  readonly lock: CheckpointCoordinatorLock;
   readonly decider: CheckpointRequestDecider;
   readonly planCalculator: DefaultCheckpointPlanCalculator;
   readonly idCounter: CheckpointIDCounter;
@@ -64,25 +67,33 @@ export class CheckpointTriggering {
   }
 
   /**
-   * Requests a checkpoint with `props` (periodic when `isPeriodic`). The request is queued and
-   * run when the decider allows. @returns a future of the CompletedCheckpoint, failing with a
-   * CheckpointException.
+   * Requests a checkpoint with `props` (periodic when `isPeriodic`) from `thread` (the executor
+   * the caller runs on: the timer for periodic requests). The request goes to the decider under
+   * the coordinator lock, and runs when the decider allows.
+   * @returns a future of the CompletedCheckpoint, failing with a CheckpointException.
    */
-  triggerCheckpoint(props: CheckpointProperties, isPeriodic: boolean): CompletableFuture<CompletedCheckpoint> {
+  triggerCheckpoint(props: CheckpointProperties, isPeriodic: boolean, thread: Executor): CompletableFuture<CompletedCheckpoint> {
     const { env, state } = this.s;
     const request = new CheckpointTriggerRequest(props, isPeriodic, env.clock.nowUs(), this.requestSeq++);
     if (state.shutDown) {
       request.future.completeExceptionally(new CheckpointException('CHECKPOINT_COORDINATOR_SHUTDOWN'));
       return request.future;
     }
-    const chosen = this.s.decider.chooseRequestToExecute(request, state.triggering, state.lastCompletionUs);
-    if (chosen !== undefined) this.startTriggeringCheckpoint(chosen);
+    this.s.lock.run(thread, 'chooseRequestToExecute', () => {
+      const chosen = this.s.decider.chooseRequestToExecute(request, state.triggering, state.lastCompletionUs);
+      if (chosen !== undefined) this.startTriggeringCheckpoint(chosen);
+    });
     return request.future;
   }
 
   /** Re-examines the queue on the timer thread (after completions, aborts and cleanups). */
   scheduleTriggerRequest(): void {
-    this.timer.execute('checkpoint-queued-request', () => this.executeQueuedRequest());
+    this.timer.execute('checkpoint-queued-request', () => this.onTimer('executeQueuedRequest', () => this.executeQueuedRequest()));
+  }
+
+  /** Runs `section` on the timer thread under the coordinator lock (waiting for a holder). */
+  private onTimer(what: string, section: () => void): void {
+    this.s.lock.run(this.timer, what, section);
   }
 
   private executeQueuedRequest(): void {
@@ -112,8 +123,17 @@ export class CheckpointTriggering {
     const pendingFuture = CompletableFuture.completed(undefined)
       .thenApplyAsync(this.main, 'checkpoint-plan', () => this.s.planCalculator.calculateCheckpointPlan())
       .thenApplyAsync(this.io, 'checkpoint-id', (plan) => ({ plan, id: this.s.idCounter.getAndIncrement() as number }))
-      .thenApplyAsync(this.timer, 'checkpoint-create-pending',
-        ({ plan, id }) => this.createPendingCheckpoint(request, plan, id, timestampUs));
+      .thenComposeAsync(this.timer, 'checkpoint-create-pending', ({ plan, id }) => {
+        const created = new CompletableFuture<PendingCheckpoint>();
+        this.onTimer('createPendingCheckpoint', () => {
+          try {
+            created.complete(this.createPendingCheckpoint(request, plan, id, timestampUs));
+          } catch (e) {
+            created.completeExceptionally(e);
+          }
+        });
+        return created;
+      });
     const triggered = pendingFuture
       // Initialise the storage location (chk-<id>): a hop to the ioExecutor, nothing to create.
       .thenApplyAsync(this.io, 'checkpoint-init-location', (pc) => pc)
@@ -124,7 +144,8 @@ export class CheckpointTriggering {
     // `isDisposed()` so that no coordinator or master hook snapshots a dead checkpoint.
     pendingFuture.whenComplete((pc, error) => {
       if (pc === undefined) {
-        this.timer.execute('checkpoint-trigger-failed', () => this.onTriggerFailure(undefined, request, error));
+        this.timer.execute('checkpoint-trigger-failed',
+          () => this.onTimer('onTriggerFailure', () => this.onTriggerFailure(undefined, request, error)));
         return;
       }
       triggered.whenComplete((_v, e) => {
@@ -132,8 +153,10 @@ export class CheckpointTriggering {
         else pc.masterTriggerCompletionPromise.completeExceptionally(e);
       });
       pc.masterTriggerCompletionPromise.whenCompleteAsync(this.timer, 'checkpoint-trigger-tasks', (_v, e) => {
-        if (e !== undefined) this.onTriggerFailure(pc, request, e);
-        else this.triggerCheckpointRequest(request, timestampUs, pc);
+        this.onTimer('triggerCheckpointRequest', () => {
+          if (e !== undefined) this.onTriggerFailure(pc, request, e);
+          else this.triggerCheckpointRequest(request, timestampUs, pc);
+        });
       });
     });
   }
@@ -156,10 +179,14 @@ export class CheckpointTriggering {
       if (cp !== undefined) request.future.complete(cp);
       else request.future.completeExceptionally(err);
     });
+    // The CheckpointCanceller takes the lock: while a completion holds it (a fully acknowledged
+    // checkpoint writing its metadata), the timer thread waits, and finds it completed.
     pc.setCancellerHandle(this.timer.schedule('checkpoint-timeout', this.s.config.timeoutUs, () => {
-      if (pc.isDisposed()) return;
-      env.tracer.mark('checkpoint-expired', { checkpointId: id });
-      this.s.outcomes.abortPendingCheckpoint(pc, new CheckpointException('CHECKPOINT_EXPIRED'), undefined);
+      this.onTimer('CheckpointCanceller', () => {
+        if (pc.isDisposed()) return;
+        env.tracer.mark('checkpoint-expired', { checkpointId: id });
+        this.s.outcomes.abortPendingCheckpoint(pc, new CheckpointException('CHECKPOINT_EXPIRED'), undefined);
+      });
     }));
     env.tracer.event('checkpoint.plan', { checkpointId: id,
       waitFor: plan.tasksToWaitFor.map((t) => t.attemptId).join(','),
@@ -228,13 +255,15 @@ export class CheckpointTriggering {
     });
     const result = new CompletableFuture<void>();
     CompletableFuture.allOf(futures).whenCompleteAsync(this.timer, 'checkpoint-master-ack', (states, err) => {
-      if (err !== undefined || states === undefined) {
-        result.completeExceptionally(new CheckpointException('TRIGGER_CHECKPOINT_FAILURE',
-          `master hook failed: ${err instanceof Error ? err.message : String(err)}`));
-        return;
-      }
-      hooks.forEach((h, i) => pc.acknowledgeMasterState(h.identifier, states[i]));
-      result.complete(undefined);
+      this.onTimer('acknowledgeMasterState', () => {
+        if (err !== undefined || states === undefined) {
+          result.completeExceptionally(new CheckpointException('TRIGGER_CHECKPOINT_FAILURE',
+            `master hook failed: ${err instanceof Error ? err.message : String(err)}`));
+          return;
+        }
+        hooks.forEach((h, i) => pc.acknowledgeMasterState(h.identifier, states[i]));
+        result.complete(undefined);
+      });
     });
     return result;
   }
@@ -254,11 +283,13 @@ export class CheckpointTriggering {
       return ctx.triggerCheckpoint(t, pc.checkpointId, timestampUs, options);
     });
     CompletableFuture.allOf(acks).whenCompleteAsync(this.timer, 'checkpoint-trigger-result', (_v, err) => {
-      if (err !== undefined && !pc.isDisposed()) {
-        outcomes.abortPendingCheckpoint(pc, getCheckpointException(err), undefined);
-      }
+      if (err === undefined) return;
+      this.onTimer('abortPendingCheckpoint', () => {
+        if (!pc.isDisposed()) outcomes.abortPendingCheckpoint(pc, getCheckpointException(err), undefined);
+      });
     });
-    if (pc.isFullyAcknowledged() && !pc.isFinalizing) outcomes.completePendingCheckpoint(pc);
+    // Every task may have acked already (a master hook made them): complete on this thread.
+    if (pc.isFullyAcknowledged() && !pc.isFinalizing) outcomes.completePendingCheckpoint(pc, this.timer);
     state.triggering = false;
     this.executeQueuedRequest();
   }

@@ -17,6 +17,7 @@ import type { Executor } from '../api/Executor.ts';
 import type { ExecutionAttemptId } from '../api/ids.ts';
 import type { TraceAttrs } from '../api/Tracer.ts';
 import type { CheckpointCoordinatorContext } from './CheckpointCoordinatorContext.ts';
+import type { CheckpointCoordinatorLock } from './CheckpointCoordinatorLock.ts';
 import type { CheckpointCoordinatorState } from './CheckpointCoordinatorState.ts';
 import { CheckpointException, type CheckpointFailureReason } from './CheckpointFailureReason.ts';
 import { getCheckpointException, type CheckpointFailureManager } from './CheckpointFailureManager.ts';
@@ -37,7 +38,9 @@ export interface PendingCheckpointOutcomesServices {
   readonly store: CompletedCheckpointStore;
   readonly cleaner: CheckpointsCleaner;
   readonly failureManager: CheckpointFailureManager;
-  /** The JobMaster ioExecutor (the metadata write completes there; abort notifications go out there). */
+  /** The coordinator lock; a completion holds it from its metadata write to its end. */
+  readonly lock: CheckpointCoordinatorLock;
+  /** The JobMaster ioExecutor (abort notifications go out there). */
   readonly io: Executor;
   /** The JobMaster main thread (coordinators are notified there). */
   readonly main: Executor;
@@ -51,11 +54,18 @@ export class PendingCheckpointOutcomes {
   // ---- completion ---------------------------------------------------------------------------
 
   /**
-   * Finalises a fully acknowledged checkpoint: writes `chk-<id>/_metadata`, then (unless it was
-   * aborted meanwhile) adds it to the store, reports success, subsumes older pending checkpoints
-   * and notifies the tasks to commit to and the coordinators (reference 1.9).
+   * Finalises a fully acknowledged checkpoint on `thread` (the io worker that took the last ack,
+   * or the timer thread when every task had acked before the trigger RPCs went out): writes
+   * `chk-<id>/_metadata`, adds it to the store, reports success, subsumes older pending
+   * checkpoints and notifies the tasks to commit to and the coordinators (reference 1.9).
+   *
+   * All of it holds the coordinator lock, as in Flink, where finalizeCheckpoint writes the
+   * metadata synchronously inside `synchronized (lock)`: `thread` blocks in the write (it is
+   * woken by the write's completion), and every other thread that takes the lock meanwhile
+   * waits, so nothing can expire, decline, abort or subsume the checkpoint once it is fully
+   * acknowledged.
    */
-  completePendingCheckpoint(pc: PendingCheckpoint): void {
+  completePendingCheckpoint(pc: PendingCheckpoint, thread: Executor): void {
     const { env } = this.s;
     pc.startFinalizing();
     const successFirst = env.bugs.has(PLANTED_BUGS.fmSuccessBeforeStore);
@@ -67,26 +77,40 @@ export class PendingCheckpointOutcomes {
       this.abortPendingCheckpoint(pc, getCheckpointException(e, 'FINALIZE_CHECKPOINT_FAILURE'), undefined);
       return;
     }
+    const hold = this.s.lock.hold(`completePendingCheckpoint ${pc.checkpointId}`);
+    // Blocking IO: the thread waits in the write; the store wakes it with the outcome.
+    const writer = thread.block(`_metadata write of checkpoint ${pc.checkpointId}`);
     let written: CompletableFuture<void>;
     try {
-      written = env.objectStore.put(completed.metadataPath, completed.metadata(), completed.metadataSizeBytes(), this.s.io);
+      written = env.objectStore.put(completed.metadataPath, completed.metadata(), completed.metadataSizeBytes(), writer);
     } catch (e) {
-      written = CompletableFuture.failed<void>(e);
+      const failed = new CompletableFuture<void>();
+      writer.execute('checkpoint-metadata-write-failed', () => failed.completeExceptionally(e));
+      written = failed;
     }
     written.whenComplete((_v, err) => {
-      if (pc.isDisposed()) {
-        // Aborted while the metadata was being written (a timeout, a failover): it never completes.
-        this.s.cleaner.discardSubtaskState(pc.checkpointId, [completed.metadataPath]);
-        return;
-      }
-      const failure = err !== undefined ? err : this.addToStore(completed);
-      if (failure !== undefined) {
-        this.abortPendingCheckpoint(pc, new CheckpointException('FINALIZE_CHECKPOINT_FAILURE',
-          failure instanceof Error ? failure.message : String(failure)), undefined, !successFirst);
-        return;
-      }
-      this.afterCompletion(pc, completed, successFirst);
+      hold.reenter(() => this.finishCompletion(pc, completed, err, successFirst));
+      hold.release();
     });
+  }
+
+  /** The rest of a completion once the metadata write ended (`err` when it failed). */
+  private finishCompletion(pc: PendingCheckpoint, completed: CompletedCheckpoint, err: unknown,
+    successFirst: boolean): void {
+    if (pc.isDisposed()) {
+      // Aborted while the metadata was being written: only a restore can do that, as it does not
+      // take the lock; it follows a stop of the scheduler, which waits for the lock, so this is
+      // defensive (a checkpoint aborted meanwhile never completes, and its metadata goes).
+      this.s.cleaner.discardSubtaskState(pc.checkpointId, [completed.metadataPath]);
+      return;
+    }
+    const failure = err !== undefined ? err : this.addToStore(completed);
+    if (failure !== undefined) {
+      this.abortPendingCheckpoint(pc, new CheckpointException('FINALIZE_CHECKPOINT_FAILURE',
+        failure instanceof Error ? failure.message : String(failure)), undefined, !successFirst);
+      return;
+    }
+    this.afterCompletion(pc, completed, successFirst);
   }
 
   /** Adds to the store; returns the failure, if any. */

@@ -38,6 +38,7 @@ export class TestingExecutor implements Executor {
   running = false;
   /** The wait it is blocked in, else undefined. */
   blockedIn: string | undefined;
+  private waker: TestingWaker | undefined;
 
   constructor(readonly name: string, private readonly scheduler: TestingScheduler) {}
 
@@ -52,14 +53,16 @@ export class TestingExecutor implements Executor {
 
   block(label: string): Executor {
     assert(this.running, `${this.name}: block ${label} outside a task of this executor`);
-    assert(this.blockedIn === undefined, `${this.name}: blocked twice`);
+    if (this.blockedIn !== undefined && this.waker !== undefined) return this.waker;
     this.blockedIn = label;
-    return new TestingWaker(this);
+    this.waker = new TestingWaker(this);
+    return this.waker;
   }
 
   /** @internal The waker's first task: unblock and run `task` before anything queued. */
   wake(label: string, task: () => void): void {
     this.blockedIn = undefined;
+    this.waker = undefined;
     if (this.isAlive) this.scheduler.enqueueFirst({ executor: this, label, task });
   }
 
