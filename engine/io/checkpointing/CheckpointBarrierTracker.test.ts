@@ -101,6 +101,16 @@ describe('CheckpointBarrierTracker (at-least-once), reference section 7', () => 
     expect((p.handler as CheckpointBarrierTracker).getPendingCheckpointIds()).toEqual([1]);
   });
 
+  test('the fast path leaves latestPendingCheckpointID alone, so a marker for an older id '
+    + 'still takes the fast path (as Flink)', () => {
+    const p = tracker(1);
+    p.barrier(5, 0);
+    p.cancel(3, 0);
+    expect(p.task.triggered).toEqual([5]);
+    expect(p.task.abortedIds()).toEqual([3]);
+    expect(p.handler.isCheckpointPending()).toBe(false);
+  });
+
   test('testNoFastPathWithChannelFinishedDuringCheckpointsCancel: a marker for a pending id '
     + 'takes the general path', () => {
     const p = tracker(2);

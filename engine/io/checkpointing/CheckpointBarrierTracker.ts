@@ -89,8 +89,7 @@ export class CheckpointBarrierTracker implements CheckpointBarrierHandler {
       // Fast path: X is complete with its first barrier. As in Flink, older pending entries and
       // latestPendingCheckpointID are left alone, so an older entry that a later EndOfPartition
       // completes can still trigger after X (the task's SubtaskCheckpointCoordinator then skips
-      // it as out of order).
-      this.latestPendingCheckpointId = id;
+      // it as out of order), and a later marker for an id below X still takes the fast path.
       this.tracer.event('checkpoint.firstBarrier', this.attrs(id));
       this.trigger(barrier);
       return;
