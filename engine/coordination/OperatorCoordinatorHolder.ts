@@ -8,7 +8,15 @@
  * complete only once every event sent before the snapshot was received; a subtask's valve opens
  * at its AcknowledgeCheckpointEvent, at completion or abort, or when triggering is aborted.
  *
+ * A notification for a checkpoint a valve never marked (its trigger was aborted before the
+ * coordinator step ran) makes Flink's gateway throw inside the holder's main-thread mail; the RPC
+ * layer logs and swallows that, so the valves after it and the coordinator's own notification
+ * are skipped for that checkpoint. This holder does the same (mark `coordinator-notify-skipped`),
+ * without failing anything.
+ *
  * @see org.apache.flink.runtime.operators.coordination.OperatorCoordinatorHolder, SubtaskGatewayImpl
+ * Invariants: one valve per subtask, in subtask order (Flink iterates its HashMap of small
+ * integer keys in that order); each valve's invariants.
  */
 import type { EngineEnv } from '../api/EngineEnv.ts';
 import type { Executor } from '../api/Executor.ts';
@@ -16,6 +24,7 @@ import type { RpcAddress } from '../api/ids.ts';
 import type { JobGraph } from '../jobgraph/JobGraph.ts';
 import type { ExecutionVertex } from '../jobmaster/ExecutionGraph.ts';
 import type { TaskExecutorGateway } from '../rpc/TaskExecutorGateway.ts';
+import { assert } from '../util/assert.ts';
 import { CompletableFuture } from '../util/CompletableFuture.ts';
 import type { OperatorCoordinator, SubtaskGateway } from './OperatorCoordinator.ts';
 import { createCoordinator } from '../streaming/operators/OperatorFactory.ts';
@@ -31,15 +40,10 @@ export interface HolderServices {
 export const NO_CHECKPOINT = -1;
 
 export class OperatorCoordinatorHolder {
+  /** Each subtask's valve, in subtask order. */
   private readonly valves = new Map<number, SubtaskEventValve>();
   /** The gateway of each subtask's current attempt. */
   private readonly gateways = new Map<number, { attemptNumber: number; send: (e: unknown) => CompletableFuture<void> }>();
-  /**
-   * The latest checkpoint the coordinator was asked to snapshot, or the one it was reset to.
-   * Notifications for a higher id are for a checkpoint this holder never saw (its trigger was
-   * aborted before reaching the coordinator, or the coordinator was reset since) and are ignored.
-   */
-  private latestAttemptedCheckpointId = NO_CHECKPOINT;
 
   constructor(
     private readonly env: EngineEnv,
@@ -50,6 +54,7 @@ export class OperatorCoordinatorHolder {
     private readonly services: HolderServices,
     private readonly parallelismOfVertex: number,
   ) {
+    for (let s = 0; s < this.parallelismOfVertex; s++) this.valve(s);
     env.invariants.register(`OperatorCoordinatorHolder ${operatorUid}`, () => this.checkInvariants());
   }
 
@@ -70,9 +75,18 @@ export class OperatorCoordinatorHolder {
     this.coordinator.start();
   }
 
+  /**
+   * An event from a subtask's current attempt. An AcknowledgeCheckpointEvent opens its valve.
+   * @throws AssertionError for an acknowledgement of a checkpoint the valve never marked: Flink
+   *   fails the job globally there, and here it cannot happen (the JobMaster passes on events of
+   *   current attempts only, and an attempt snapshots only checkpoints it was triggered for).
+   */
   handleEventFromOperator(subtask: number, attemptNumber: number, event: unknown): void {
     if (isAcknowledgeCheckpointEvent(event)) {
-      this.valve(subtask).openGatewayAndUnmarkCheckpoint(event.checkpointId);
+      const valve = this.valve(subtask);
+      assert(valve.openGatewayAndUnmarkCheckpoint(event.checkpointId), () =>
+        `${this.operatorUid}#${subtask}: acknowledgement of checkpoint ${event.checkpointId}, `
+        + `above the latest marked ${valve.latestAttemptedCheckpointId}`);
       return;
     }
     this.coordinator.handleEventFromOperator(subtask, attemptNumber, event);
@@ -80,13 +94,12 @@ export class OperatorCoordinatorHolder {
 
   /**
    * The coordinator's part of checkpoint `checkpointId`. The result carries the coordinator's
-   * state and completes only after every event sent before the snapshot was received.
+   * state and completes only after every event sent before the snapshot was received; it fails
+   * when no valve could be closed (the checkpoint was aborted before the snapshot completed).
    */
   checkpointCoordinator(checkpointId: number): CompletableFuture<unknown> {
     const result = new CompletableFuture<unknown>();
-    this.latestAttemptedCheckpointId = checkpointId;
-    const parallelism = this.parallelism();
-    for (let s = 0; s < parallelism; s++) this.valve(s).markForCheckpoint(checkpointId);
+    for (const v of this.valves.values()) v.markForCheckpoint(checkpointId);
     const snapshot = new CompletableFuture<unknown>();
     snapshot.whenComplete((state, error) => {
       if (error !== undefined) {
@@ -94,11 +107,12 @@ export class OperatorCoordinatorHolder {
         return;
       }
       // Closing happens in the same step as the completion: nothing can slip in between.
-      const inFlight: CompletableFuture<void[]>[] = [];
-      for (const v of this.valves.values()) {
-        v.tryCloseGateway(checkpointId);
-        inFlight.push(v.eventsInFlightDone());
+      if (!this.closeGateways(checkpointId)) {
+        result.completeExceptionally(new Error('Cannot close gateway'));
+        return;
       }
+      const inFlight: CompletableFuture<void[]>[] = [];
+      for (const v of this.valves.values()) inFlight.push(v.eventsInFlightDone());
       CompletableFuture.allOf(inFlight).whenComplete((_x, e) => {
         if (e !== undefined) {
           result.completeExceptionally(new Error('some OperatorEvents before this checkpoint barrier were not received'));
@@ -111,41 +125,28 @@ export class OperatorCoordinatorHolder {
     return result;
   }
 
-  /** Opens the valves for `checkpointId` and notifies the coordinator, unless the id is unknown. */
+  /** Opens every valve for `checkpointId`, then notifies the coordinator (see the file comment). */
   notifyCheckpointComplete(checkpointId: number): void {
-    if (this.isUnknownCheckpointId(checkpointId)) return;
-    for (const v of this.valves.values()) v.openGatewayAndUnmarkCheckpoint(checkpointId);
-    this.coordinator.notifyCheckpointComplete(checkpointId);
+    if (this.openGatewaysAndUnmarkCheckpoint(checkpointId, 'complete')) {
+      this.coordinator.notifyCheckpointComplete(checkpointId);
+    }
   }
 
-  /** Opens the valves for `checkpointId` and notifies the coordinator, unless the id is unknown. */
+  /** Opens every valve for `checkpointId`, then notifies the coordinator (see the file comment). */
   notifyCheckpointAborted(checkpointId: number): void {
-    if (this.isUnknownCheckpointId(checkpointId)) return;
-    for (const v of this.valves.values()) v.openGatewayAndUnmarkCheckpoint(checkpointId);
-    this.coordinator.notifyCheckpointAborted(checkpointId);
-  }
-
-  /**
-   * A notification for a checkpoint above the latest attempted one: its trigger was aborted
-   * before the coordinator step (e.g. by a failover), or the coordinator was reset to an older
-   * checkpoint since. Flink's holder ignores these too (isUnknownCheckpointId); opening a valve
-   * for an id it never marked would be an error.
-   */
-  private isUnknownCheckpointId(checkpointId: number): boolean {
-    if (checkpointId <= this.latestAttemptedCheckpointId) return false;
-    this.env.tracer.event('coordinator.unknownCheckpointNotification', { operator: this.operatorUid, checkpointId });
-    return true;
+    if (this.openGatewaysAndUnmarkCheckpoint(checkpointId, 'aborted')) {
+      this.coordinator.notifyCheckpointAborted(checkpointId);
+    }
   }
 
   /** Triggering failed: reopen the latest marked checkpoint everywhere. */
   abortCurrentTriggering(): void {
-    for (const v of this.valves.values()) v.openLatest();
+    for (const v of this.valves.values()) v.openGatewayAndUnmarkLastCheckpointIfAny();
   }
 
   /** Global restore: reopen everything and reset the coordinator to `state`. */
   resetToCheckpoint(checkpointId: number, state: unknown): void {
     for (const v of this.valves.values()) v.reset();
-    this.latestAttemptedCheckpointId = checkpointId;
     this.coordinator.resetToCheckpoint(checkpointId, state);
   }
 
@@ -156,7 +157,14 @@ export class OperatorCoordinatorHolder {
   }
 
   checkInvariants(): void {
-    for (const v of this.valves.values()) v.checkInvariants();
+    let previous = -1;
+    for (const [subtask, v] of this.valves) {
+      assert(subtask === previous + 1 && v.subtask === subtask,
+        () => `${this.operatorUid}: valve of subtask ${subtask} out of order`);
+      previous = subtask;
+      v.checkInvariants();
+    }
+    assert(previous === this.parallelismOfVertex - 1, () => `${this.operatorUid}: ${previous + 1} valves`);
   }
 
   /** The attempt of `ev` is deployed and initializing: give the coordinator its gateway. */
@@ -208,8 +216,35 @@ export class OperatorCoordinatorHolder {
     }
   }
 
-  private parallelism(): number {
-    return this.parallelismOfVertex;
+  /**
+   * Opens every valve for `checkpointId` in subtask order. Returns false at the first valve that
+   * never marked it, leaving the rest alone: Flink's gateway throws there and the mail ends.
+   */
+  private openGatewaysAndUnmarkCheckpoint(checkpointId: number,
+    notification: 'complete' | 'aborted'): boolean {
+    for (const [subtask, v] of this.valves) {
+      if (v.openGatewayAndUnmarkCheckpoint(checkpointId)) continue;
+      const attrs = { operator: this.operatorUid, checkpointId, subtask, notification };
+      const latestMarked = v.latestAttemptedCheckpointId;
+      this.env.tracer.event('coordinator.unseenCheckpoint', { ...attrs, latestMarked });
+      this.env.tracer.mark('coordinator-notify-skipped', attrs);
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * Closes every valve for `checkpointId`; false when none was marked for it (aborted since).
+   * @throws AssertionError when only some could close: Flink throws there too ("Some subtask
+   *   gateway can be closed while others cannot"), and here the coordinator snapshots within the
+   *   step that marked them, so no reset can come between.
+   */
+  private closeGateways(checkpointId: number): boolean {
+    let closed = 0;
+    for (const v of this.valves.values()) if (v.tryCloseGateway(checkpointId)) closed++;
+    assert(closed === 0 || closed === this.valves.size,
+      () => `${this.operatorUid}: ${closed} of ${this.valves.size} valves closed for ${checkpointId}`);
+    return closed > 0;
   }
 
   /** The valve of `subtask`; events go to its current attempt's gateway. */
