@@ -101,6 +101,84 @@ describe('OperatorCoordinatorHolder: a notification for a checkpoint a gateway n
     expect(t.c.calls.filter((c) => !c.startsWith('ready')))
       .toEqual(['checkpoint 1', 'complete 1', 'checkpoint 3', 'complete 3']);
   });
+
+  test('the notification stops at the first fresh gateway: the gateways after it stay closed and '
+    + 'the coordinator is not told; their subtask\'s acknowledgement still opens them', () => {
+    const t = holder();
+    t.h.checkpointCoordinator(5);
+    void t.send(1, 'split-for-1');
+    t.check();
+    expect(t.te.events()).toEqual([]);
+    // Subtask 0 fails over regionally: a fresh gateway, which never saw 5.
+    t.restart(t.vertices[0] as ExecutionVertex);
+    t.h.subtaskReset(0, 4);
+    t.h.notifyCheckpointAborted(5);
+    t.check();
+    expect(t.te.events()).toEqual([]);
+    expect(t.c.calls).not.toContain('aborted 5');
+    expect(t.skipped()).toEqual([{ operator: 'src', checkpointId: 5, subtask: 0, notification: 'aborted' }]);
+    // Subtask 1's task snapshotted 5 anyway: its AcknowledgeCheckpointEvent releases the event.
+    t.h.handleEventFromOperator(1, 0, { type: 'AcknowledgeCheckpointEvent', checkpointId: 5 });
+    t.check();
+    expect(t.te.events()).toEqual(['split-for-1']);
+  });
+});
+
+describe('OperatorCoordinatorHolder: resets, as Flink', () => {
+  test('resetToCheckpoint opens every gateway for every checkpoint, sending what they held to the '
+    + 'old attempts, then sets up fresh gateways that know no checkpoint', () => {
+    const t = holder();
+    t.h.checkpointCoordinator(7);
+    const held = [t.send(0, 'a0'), t.send(0, 'b0'), t.send(1, 'a1')];
+    t.check();
+    expect(t.te.events()).toEqual([]);
+    for (const ev of t.vertices) t.restart(ev);
+    t.h.resetToCheckpoint(6, 'state 6');
+    t.check();
+    // Flushed in order, to the attempts they were sent for.
+    expect(t.te.sent.map((s) => `${s.attemptId} ${String(s.event)}`))
+      .toEqual(['v0#0@0 a0', 'v0#0@0 b0', 'v0#1@0 a1']);
+    // The old attempts are gone: the sends fail, without failing the new attempts over.
+    for (const s of t.te.sent) s.answer.completeExceptionally(new Error('task gone'));
+    t.check();
+    expect(held.every((f) => f.isCompletedExceptionally())).toBe(true);
+    expect(t.failed).toEqual([]);
+    // The fresh gateways never marked 7: its late completion notice is skipped.
+    t.h.notifyCheckpointComplete(7);
+    expect(t.skipped()).toEqual([{ operator: 'src', checkpointId: 7, subtask: 0, notification: 'complete' }]);
+    // The new attempts get the fresh gateways: nothing is closed, events pass.
+    for (const ev of t.vertices) t.ready(ev);
+    void t.send(0, 'c0');
+    t.check();
+    expect(t.te.sent.at(-1)?.attemptId).toBe('v0#0@1');
+    expect(t.c.calls.filter((c) => !c.startsWith('ready'))).toEqual(['checkpoint 7', 'reset 6']);
+  });
+
+  test('subtaskReset gives the subtask a fresh gateway and drops the old one with what it held; '
+    + 'the other subtasks\' gateways are untouched', () => {
+    const t = holder();
+    t.h.checkpointCoordinator(3);
+    const dropped = t.send(0, 'held-for-0');
+    void t.send(1, 'held-for-1');
+    t.check();
+    t.restart(t.vertices[0] as ExecutionVertex);
+    t.h.subtaskReset(0, 2);
+    t.check();
+    expect(t.c.calls.at(-1)).toBe('subtaskReset 0 2');
+    // As in Flink, the dropped gateway's events are never sent and their futures never complete.
+    expect(dropped.isDone()).toBe(false);
+    // The new attempt's gateway is open although checkpoint 3 is still closed for subtask 1.
+    t.ready(t.vertices[0] as ExecutionVertex);
+    void t.send(0, 'after-reset');
+    t.check();
+    expect(t.te.events()).toEqual(['after-reset']);
+    expect(t.te.sent[0]?.attemptId).toBe('v0#0@1');
+    // Subtask 1 still waits for its acknowledgement of 3, and the new checkpoint 4 marks both.
+    t.h.handleEventFromOperator(1, 0, { type: 'AcknowledgeCheckpointEvent', checkpointId: 3 });
+    t.check();
+    expect(t.te.events()).toEqual(['after-reset', 'held-for-1']);
+    expect(dropped.isDone()).toBe(false);
+  });
 });
 
 describe('OperatorCoordinatorHolder: the coordinator checkpoint', () => {

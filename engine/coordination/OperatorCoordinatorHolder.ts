@@ -1,22 +1,25 @@
 /**
  * Holds one OperatorCoordinator on the JobMaster main thread and connects it to the subtasks:
- * it builds each attempt's SubtaskGateway (events travel as `sendOperatorEventToTask` RPCs; a
- * failed send fails that subtask over), tells the coordinator about attempts becoming ready or
- * failing, and resets it on failover (subtaskReset for a regional restore, resetToCheckpoint for
- * a global one). It runs the coordinator's part of a checkpoint with the exactly-once event
- * valve (reference 1.6): mark every subtask, snapshot the coordinator, close the valves, and
- * complete only once every event sent before the snapshot was received; a subtask's valve opens
- * at its AcknowledgeCheckpointEvent, at completion or abort, or when triggering is aborted.
+ * it sets up a SubtaskGateway per subtask (events travel as `sendOperatorEventToTask` RPCs to the
+ * attempt the gateway was handed to; a failed send fails that subtask over), tells the coordinator
+ * about attempts becoming ready or failing, and resets it on failover (subtaskReset for a regional
+ * restore, resetToCheckpoint for a global one), each with fresh gateways. It runs the
+ * coordinator's part of a checkpoint with the exactly-once event valve (reference 1.6): mark every
+ * gateway, snapshot the coordinator, close the gateways, and complete only once every event sent
+ * before the snapshot was received; a gateway opens at its subtask's AcknowledgeCheckpointEvent,
+ * at completion or abort, when triggering is aborted, or (all of them, releasing everything held)
+ * at a global reset.
  *
- * A notification for a checkpoint a valve never marked (its trigger was aborted before the
- * coordinator step ran) makes Flink's gateway throw inside the holder's main-thread mail; the RPC
- * layer logs and swallows that, so the valves after it and the coordinator's own notification
- * are skipped for that checkpoint. This holder does the same (mark `coordinator-notify-skipped`),
- * without failing anything.
+ * A notification for a checkpoint a gateway never marked (its trigger was aborted before the
+ * coordinator step ran, or the gateway is fresh since a reset) makes Flink's gateway throw inside
+ * the holder's main-thread mail; the RPC layer logs and swallows that, so the gateways after it
+ * and the coordinator's own notification are skipped for that checkpoint. This holder does the
+ * same (mark `coordinator-notify-skipped`), without failing anything.
  *
  * @see org.apache.flink.runtime.operators.coordination.OperatorCoordinatorHolder, SubtaskGatewayImpl
- * Invariants: one valve per subtask, in subtask order (Flink iterates its HashMap of small
- * integer keys in that order); each valve's invariants.
+ * Invariants: one gateway per subtask in subtask order (Flink iterates its HashMap of small
+ * integer keys in that order); a gateway is handed to at most one attempt; each gateway's valve
+ * invariants.
  */
 import type { EngineEnv } from '../api/EngineEnv.ts';
 import type { Executor } from '../api/Executor.ts';
@@ -39,11 +42,21 @@ export interface HolderServices {
 /** The id a coordinator uses before any checkpoint (OperatorCoordinator.NO_CHECKPOINT). */
 export const NO_CHECKPOINT = -1;
 
+/** The attempt a gateway was handed to, and how to send it an event. */
+interface GatewayAttempt {
+  readonly attemptNumber: number;
+  readonly send: (event: unknown) => CompletableFuture<void>;
+}
+
+/** One subtask's current gateway: its valve and, once an attempt is ready, that attempt. */
+interface GatewayEntry {
+  readonly valve: SubtaskEventValve;
+  attempt: GatewayAttempt | undefined;
+}
+
 export class OperatorCoordinatorHolder {
-  /** Each subtask's valve, in subtask order. */
-  private readonly valves = new Map<number, SubtaskEventValve>();
-  /** The gateway of each subtask's current attempt. */
-  private readonly gateways = new Map<number, { attemptNumber: number; send: (e: unknown) => CompletableFuture<void> }>();
+  /** The current gateway of each subtask, in subtask order (Flink's subtaskGatewayMap). */
+  private readonly gateways = new Map<number, GatewayEntry>();
 
   constructor(
     private readonly env: EngineEnv,
@@ -54,7 +67,7 @@ export class OperatorCoordinatorHolder {
     private readonly services: HolderServices,
     private readonly parallelismOfVertex: number,
   ) {
-    for (let s = 0; s < this.parallelismOfVertex; s++) this.valve(s);
+    this.setupAllSubtaskGateways();
     env.invariants.register(`OperatorCoordinatorHolder ${operatorUid}`, () => this.checkInvariants());
   }
 
@@ -76,14 +89,15 @@ export class OperatorCoordinatorHolder {
   }
 
   /**
-   * An event from a subtask's current attempt. An AcknowledgeCheckpointEvent opens its valve.
-   * @throws AssertionError for an acknowledgement of a checkpoint the valve never marked: Flink
+   * An event from a subtask's current attempt. An AcknowledgeCheckpointEvent opens its gateway.
+   * @throws AssertionError for an acknowledgement of a checkpoint the gateway never marked: Flink
    *   fails the job globally there, and here it cannot happen (the JobMaster passes on events of
-   *   current attempts only, and an attempt snapshots only checkpoints it was triggered for).
+   *   current attempts only, and an attempt snapshots only checkpoints triggered after its
+   *   gateway was set up).
    */
   handleEventFromOperator(subtask: number, attemptNumber: number, event: unknown): void {
     if (isAcknowledgeCheckpointEvent(event)) {
-      const valve = this.valve(subtask);
+      const valve = this.gateway(subtask).valve;
       assert(valve.openGatewayAndUnmarkCheckpoint(event.checkpointId), () =>
         `${this.operatorUid}#${subtask}: acknowledgement of checkpoint ${event.checkpointId}, `
         + `above the latest marked ${valve.latestAttemptedCheckpointId}`);
@@ -95,11 +109,11 @@ export class OperatorCoordinatorHolder {
   /**
    * The coordinator's part of checkpoint `checkpointId`. The result carries the coordinator's
    * state and completes only after every event sent before the snapshot was received; it fails
-   * when no valve could be closed (the checkpoint was aborted before the snapshot completed).
+   * when no gateway could be closed (the checkpoint was aborted before the snapshot completed).
    */
   checkpointCoordinator(checkpointId: number): CompletableFuture<unknown> {
     const result = new CompletableFuture<unknown>();
-    for (const v of this.valves.values()) v.markForCheckpoint(checkpointId);
+    for (const g of this.gateways.values()) g.valve.markForCheckpoint(checkpointId);
     const snapshot = new CompletableFuture<unknown>();
     snapshot.whenComplete((state, error) => {
       if (error !== undefined) {
@@ -112,7 +126,7 @@ export class OperatorCoordinatorHolder {
         return;
       }
       const inFlight: CompletableFuture<void[]>[] = [];
-      for (const v of this.valves.values()) inFlight.push(v.eventsInFlightDone());
+      for (const g of this.gateways.values()) inFlight.push(g.valve.eventsInFlightDone());
       CompletableFuture.allOf(inFlight).whenComplete((_x, e) => {
         if (e !== undefined) {
           result.completeExceptionally(new Error('some OperatorEvents before this checkpoint barrier were not received'));
@@ -125,75 +139,95 @@ export class OperatorCoordinatorHolder {
     return result;
   }
 
-  /** Opens every valve for `checkpointId`, then notifies the coordinator (see the file comment). */
+  /** Opens every gateway for `checkpointId`, then notifies the coordinator (see the file comment). */
   notifyCheckpointComplete(checkpointId: number): void {
     if (this.openGatewaysAndUnmarkCheckpoint(checkpointId, 'complete')) {
       this.coordinator.notifyCheckpointComplete(checkpointId);
     }
   }
 
-  /** Opens every valve for `checkpointId`, then notifies the coordinator (see the file comment). */
+  /** Opens every gateway for `checkpointId`, then notifies the coordinator (see the file comment). */
   notifyCheckpointAborted(checkpointId: number): void {
     if (this.openGatewaysAndUnmarkCheckpoint(checkpointId, 'aborted')) {
       this.coordinator.notifyCheckpointAborted(checkpointId);
     }
   }
 
-  /** Triggering failed: reopen the latest marked checkpoint everywhere. */
+  /** Triggering failed: reopen each gateway's latest marked checkpoint. */
   abortCurrentTriggering(): void {
-    for (const v of this.valves.values()) v.openGatewayAndUnmarkLastCheckpointIfAny();
+    for (const g of this.gateways.values()) g.valve.openGatewayAndUnmarkLastCheckpointIfAny();
   }
 
-  /** Global restore: reopen everything and reset the coordinator to `state`. */
+  /**
+   * Global restore: every gateway opens for every checkpoint, so the events it held go out to the
+   * attempt it belonged to (the old one, which no longer takes them); then every subtask gets a
+   * fresh gateway and the coordinator is reset to `state`.
+   */
   resetToCheckpoint(checkpointId: number, state: unknown): void {
-    for (const v of this.valves.values()) v.reset();
+    for (const g of this.gateways.values()) g.valve.openGatewayAndUnmarkAllCheckpoint();
+    this.setupAllSubtaskGateways();
     this.coordinator.resetToCheckpoint(checkpointId, state);
   }
 
-  /** Regional restore of `subtask` to `checkpointId` (-1: none). */
+  /**
+   * Regional restore of `subtask` to `checkpointId` (-1: none): the subtask gets a fresh gateway
+   * first (so the coordinator may already see it), then the coordinator resets the subtask. As in
+   * Flink, the old gateway is dropped with its marks and whatever it held: those events are never
+   * sent and their futures never complete.
+   */
   subtaskReset(subtask: number, checkpointId: number): void {
-    this.valves.get(subtask)?.reset();
+    this.setupSubtaskGateway(subtask);
     this.coordinator.subtaskReset(subtask, checkpointId);
   }
 
   checkInvariants(): void {
     let previous = -1;
-    for (const [subtask, v] of this.valves) {
-      assert(subtask === previous + 1 && v.subtask === subtask,
-        () => `${this.operatorUid}: valve of subtask ${subtask} out of order`);
+    for (const [subtask, g] of this.gateways) {
+      assert(subtask === previous + 1 && g.valve.subtask === subtask,
+        () => `${this.operatorUid}: gateway of subtask ${subtask} out of order`);
       previous = subtask;
-      v.checkInvariants();
+      g.valve.checkInvariants();
     }
-    assert(previous === this.parallelismOfVertex - 1, () => `${this.operatorUid}: ${previous + 1} valves`);
+    assert(previous === this.parallelismOfVertex - 1, () => `${this.operatorUid}: ${previous + 1} gateways`);
   }
 
-  /** The attempt of `ev` is deployed and initializing: give the coordinator its gateway. */
+  /**
+   * The attempt of `ev` is deployed and initializing: hand it the subtask's current gateway (set
+   * up at the last reset, or at the start) and tell the coordinator.
+   * @throws AssertionError when that gateway was already handed to another attempt (every
+   *   redeployment goes through a reset, which sets up a fresh gateway).
+   */
   attemptReady(ev: ExecutionVertex): void {
     const ex = ev.current;
     const slot = ex.slot;
     if (slot === undefined) return;
+    const entry = this.gateway(ev.subtask);
+    const bound = entry.attempt?.attemptNumber;
+    assert(bound === undefined || bound === ex.attemptNumber, () =>
+      `${this.operatorUid}#${ev.subtask}: gateway of attempt ${String(bound)} reused for ${ex.attemptNumber}`);
     const send = (event: unknown): CompletableFuture<void> => {
-        const result = new CompletableFuture<void>();
-        this.services.gateway(slot.taskExecutor)
-          .sendOperatorEventToTask(ex.attemptId, this.operatorUid, event)
-          .whenCompleteAsync(this.main, 'operator-event-result', (_v, err) => {
-            if (err === undefined) {
-              result.complete(undefined);
-              return;
-            }
-            result.completeExceptionally(err);
-            if (ev.current === ex) {
-              this.env.tracer.event('coordinator.eventSendFailed', { task: ex.attemptId });
-              this.services.failSubtask(this.vertexId, ev.subtask, 'operator event could not be delivered');
-            }
-          });
-        return result;
+      const result = new CompletableFuture<void>();
+      this.services.gateway(slot.taskExecutor)
+        .sendOperatorEventToTask(ex.attemptId, this.operatorUid, event)
+        .whenCompleteAsync(this.main, 'operator-event-result', (_v, err) => {
+          if (err === undefined) {
+            result.complete(undefined);
+            return;
+          }
+          result.completeExceptionally(err);
+          if (ev.current === ex) {
+            this.env.tracer.event('coordinator.eventSendFailed', { task: ex.attemptId });
+            this.services.failSubtask(this.vertexId, ev.subtask, 'operator event could not be delivered');
+          }
+        });
+      return result;
     };
-    this.gateways.set(ev.subtask, { attemptNumber: ex.attemptNumber, send });
+    entry.attempt = { attemptNumber: ex.attemptNumber, send };
     const gateway: SubtaskGateway = {
       subtask: ev.subtask,
       attemptNumber: ex.attemptNumber,
-      sendEvent: (event) => this.valve(ev.subtask).sendEvent(event),
+      // Bound to this gateway's valve: after a reset, events sent through it stay with it.
+      sendEvent: (event) => entry.valve.sendEvent(event),
     };
     this.coordinator.executionAttemptReady(ev.subtask, ex.attemptNumber, gateway);
   }
@@ -217,15 +251,15 @@ export class OperatorCoordinatorHolder {
   }
 
   /**
-   * Opens every valve for `checkpointId` in subtask order. Returns false at the first valve that
-   * never marked it, leaving the rest alone: Flink's gateway throws there and the mail ends.
+   * Opens every gateway for `checkpointId` in subtask order. Returns false at the first gateway
+   * that never marked it, leaving the rest alone: Flink's gateway throws there and the mail ends.
    */
   private openGatewaysAndUnmarkCheckpoint(checkpointId: number,
     notification: 'complete' | 'aborted'): boolean {
-    for (const [subtask, v] of this.valves) {
-      if (v.openGatewayAndUnmarkCheckpoint(checkpointId)) continue;
+    for (const [subtask, g] of this.gateways) {
+      if (g.valve.openGatewayAndUnmarkCheckpoint(checkpointId)) continue;
       const attrs = { operator: this.operatorUid, checkpointId, subtask, notification };
-      const latestMarked = v.latestAttemptedCheckpointId;
+      const latestMarked = g.valve.latestAttemptedCheckpointId;
       this.env.tracer.event('coordinator.unseenCheckpoint', { ...attrs, latestMarked });
       this.env.tracer.mark('coordinator-notify-skipped', attrs);
       return false;
@@ -234,31 +268,41 @@ export class OperatorCoordinatorHolder {
   }
 
   /**
-   * Closes every valve for `checkpointId`; false when none was marked for it (aborted since).
+   * Closes every gateway for `checkpointId`; false when none was marked for it (aborted since).
    * @throws AssertionError when only some could close: Flink throws there too ("Some subtask
    *   gateway can be closed while others cannot"), and here the coordinator snapshots within the
    *   step that marked them, so no reset can come between.
    */
   private closeGateways(checkpointId: number): boolean {
     let closed = 0;
-    for (const v of this.valves.values()) if (v.tryCloseGateway(checkpointId)) closed++;
-    assert(closed === 0 || closed === this.valves.size,
-      () => `${this.operatorUid}: ${closed} of ${this.valves.size} valves closed for ${checkpointId}`);
+    for (const g of this.gateways.values()) if (g.valve.tryCloseGateway(checkpointId)) closed++;
+    assert(closed === 0 || closed === this.gateways.size,
+      () => `${this.operatorUid}: ${closed} of ${this.gateways.size} gateways closed for ${checkpointId}`);
     return closed > 0;
   }
 
-  /** The valve of `subtask`; events go to its current attempt's gateway. */
-  private valve(subtask: number): SubtaskEventValve {
-    let v = this.valves.get(subtask);
-    if (v === undefined) {
-      v = new SubtaskEventValve(subtask, (event) => {
-        const g = this.gateways.get(subtask);
-        if (g === undefined) return CompletableFuture.failed(new Error(`subtask ${subtask} has no gateway`));
-        return g.send(event);
-      }, (checkpointId) => this.env.tracer.mark('event-valve-held', { operator: this.operatorUid, subtask, checkpointId }));
-      this.valves.set(subtask, v);
-    }
-    return v;
+  private setupAllSubtaskGateways(): void {
+    for (let s = 0; s < this.parallelismOfVertex; s++) this.setupSubtaskGateway(s);
+  }
+
+  /** A fresh gateway for `subtask`, replacing its current one in place (Map order stays). */
+  private setupSubtaskGateway(subtask: number): void {
+    const send = (event: unknown): CompletableFuture<void> => {
+      const a = entry.attempt;
+      if (a === undefined) return CompletableFuture.failed(new Error(`subtask ${subtask} is not ready`));
+      return a.send(event);
+    };
+    const onHeld = (checkpointId: number): void =>
+      this.env.tracer.mark('event-valve-held', { operator: this.operatorUid, subtask, checkpointId });
+    const entry: GatewayEntry = { attempt: undefined, valve: new SubtaskEventValve(subtask, send, onHeld) };
+    this.gateways.set(subtask, entry);
+  }
+
+  /** The current gateway of `subtask`. @throws AssertionError outside [0, parallelism). */
+  private gateway(subtask: number): GatewayEntry {
+    const g = this.gateways.get(subtask);
+    assert(g !== undefined, () => `${this.operatorUid}: no subtask ${subtask}`);
+    return g;
   }
 }
 

@@ -82,17 +82,25 @@ describe('SubtaskEventValve (reference 1.6, the event valve)', () => {
     v.checkInvariants();
   });
 
-  test('reset drops held events with a failure and forgets the marks', () => {
+  test('openGatewayAndUnmarkAllCheckpoint sends every held event, by checkpoint then in order, '
+    + 'and unmarks everything; the latest attempted id stays', () => {
     const { v, events } = valve();
+    v.markForCheckpoint(5);
+    v.tryCloseGateway(5);
+    v.sendEvent('after-5');
     v.markForCheckpoint(6);
     v.tryCloseGateway(6);
-    const dropped = v.sendEvent('y');
-    expect(v.heldCount).toBe(1);
-    v.reset();
-    expect(dropped.isCompletedExceptionally()).toBe(true);
+    v.sendEvent('after-6a');
+    v.sendEvent('after-6b');
+    v.markForCheckpoint(7);
+    v.openGatewayAndUnmarkAllCheckpoint();
+    expect(events()).toEqual(['after-5', 'after-6a', 'after-6b']);
     expect(v.heldCount).toBe(0);
     v.sendEvent('open');
-    expect(events()).toEqual(['open']);
+    expect(events().at(-1)).toBe('open');
+    expect(v.tryCloseGateway(7)).toBe(false);
+    expect(v.latestAttemptedCheckpointId).toBe(7);
+    expect(() => v.markForCheckpoint(7)).toThrow(/Regressing/);
     v.checkInvariants();
   });
 

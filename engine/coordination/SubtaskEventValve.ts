@@ -6,8 +6,10 @@
  * It also tracks events in flight, because a coordinator checkpoint must wait until every event
  * sent before it was received.
  *
- * `latestAttemptedCheckpointId` is never lowered. Opening the valve for a checkpoint it never
- * marked is refused (returned, not thrown: see {@link openGatewayAndUnmarkCheckpoint}).
+ * A valve lives as long as the gateway it belongs to: the holder replaces it with a fresh one on
+ * a reset (Flink sets up a new SubtaskGatewayImpl), so `latestAttemptedCheckpointId` is never
+ * lowered. A fresh valve has seen no checkpoint, and opening one for a checkpoint it never marked
+ * is refused (returned, not thrown: see {@link openGatewayAndUnmarkCheckpoint}).
  *
  * @see org.apache.flink.runtime.operators.coordination.SubtaskGatewayImpl
  * Invariants: marked ids strictly increase and are at most latestAttemptedCheckpointId; events
@@ -110,15 +112,14 @@ export class SubtaskEventValve {
   }
 
   /**
-   * Forgets every mark and drops the held events with a failure (a reset); the latest attempted
-   * id stays, so notifications for checkpoints marked before are still known.
+   * Opens for every checkpoint (a global reset): every held event goes out now, in id order and
+   * then in the order sent, through this valve's sender, and nothing stays marked.
    */
-  reset(): void {
-    for (const list of this.held.values()) {
-      for (const h of list) h.result.completeExceptionally(new Error('event dropped: coordinator reset'));
-    }
+  openGatewayAndUnmarkAllCheckpoint(): void {
+    const lists = [...this.held.values()];
     this.held.clear();
     this.marked.length = 0;
+    for (const list of lists) for (const h of list) this.forward(h);
   }
 
   /**
