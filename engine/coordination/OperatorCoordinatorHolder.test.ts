@@ -122,6 +122,31 @@ describe('OperatorCoordinatorHolder: a notification for a checkpoint a gateway n
     t.check();
     expect(t.te.events()).toEqual(['split-for-1']);
   });
+  test('a gateway left closed by a skipped notification keeps holding, and later coordinator '
+    + 'checkpoints wait for what it holds, until a global reset sends it', () => {
+    const t = holder();
+    t.h.checkpointCoordinator(5);
+    const held = t.send(1, 'split-for-1');
+    t.restart(t.vertices[0] as ExecutionVertex);
+    t.h.subtaskReset(0, 4);
+    t.h.notifyCheckpointAborted(5);
+    t.ready(t.vertices[0] as ExecutionVertex);
+    // Subtask 1 never snapshots 5 (say its trigger was lost): its gateway stays closed for 5, and
+    // checkpoint 6, which closes after the held event was sent, waits for it.
+    const six = t.h.checkpointCoordinator(6);
+    t.h.handleEventFromOperator(1, 0, { type: 'AcknowledgeCheckpointEvent', checkpointId: 6 });
+    t.check();
+    expect(t.te.events()).toEqual([]);
+    expect(six.isDone()).toBe(false);
+    // A global reset sends it (to the old attempt) and leaves nothing closed.
+    for (const ev of t.vertices) t.restart(ev);
+    t.h.resetToCheckpoint(4, 'state 4');
+    t.check();
+    expect(t.te.events()).toEqual(['split-for-1']);
+    t.te.sent[0]?.answer.completeExceptionally(new Error('task gone'));
+    t.check();
+    expect(held.isCompletedExceptionally() && six.isCompletedExceptionally()).toBe(true);
+  });
 });
 
 describe('OperatorCoordinatorHolder: resets, as Flink', () => {
