@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Cancellable, Executor } from '../../api/Executor.ts';
+import { assert, AssertionError } from '../../util/assert.ts';
 import { MailboxProcessor } from './MailboxProcessor.ts';
 
 /**
@@ -104,5 +105,40 @@ describe('MailboxProcessor batching', () => {
     mailbox.put({ label: 'm', run: () => log.push(`mail@${executor.nowUs}`) });
     while (executor.runNext());
     expect(log).toEqual(['r2@0', 'r1@0', 'mail@100', 'r1@100']);
+  });
+});
+
+describe('MailboxProcessor failures', () => {
+  /** A mailbox whose onError records what it got instead of rethrowing. */
+  function recording() {
+    const executor = new TestingCostExecutor();
+    const failures: unknown[] = [];
+    const mailbox = new MailboxProcessor(executor, (e) => failures.push(e), () => executor.nowUs);
+    return { executor, failures, mailbox };
+  }
+
+  test('an AssertionError from a mail propagates out of the step; any other error fails the task', () => {
+    const planted = recording();
+    planted.mailbox.put({ label: 'm', run: () => assert(false, 'planted engine bug') });
+    expect(() => planted.executor.runNext()).toThrow(AssertionError);
+    expect(planted.failures).toEqual([]);
+    // A user function's own error stays a task failure, as in Flink: onError, and the mailbox
+    // closes, dropping what was queued behind.
+    const user = recording();
+    const boom = new Error('user function failed');
+    user.mailbox.put({ label: 'm', run: () => { throw boom; } });
+    user.mailbox.put({ label: 'later', run: () => user.failures.push('later ran') });
+    while (user.executor.runNext());
+    expect(user.failures).toEqual([boom]);
+    expect(user.mailbox.isClosed).toBe(true);
+  });
+
+  test('so does an AssertionError from the default action', () => {
+    const { executor, failures, mailbox } = recording();
+    mailbox.start(() => {
+      throw new AssertionError('planted in the default action');
+    });
+    expect(() => executor.runNext()).toThrow('planted in the default action');
+    expect(failures).toEqual([]);
   });
 });

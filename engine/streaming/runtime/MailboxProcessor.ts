@@ -17,13 +17,17 @@
  * saves simulator events: mails still run between records at batch boundaries, which the bounds
  * keep short in virtual time.
  *
+ * What a mail or the default action throws fails the task (`onError`), as in Flink, except an
+ * AssertionError: that is a bug of the engine (or of the job's use of the engine's `assert`),
+ * which stops the run so that the harness reports it as a counterexample instead of a failover.
+ *
  * @see org.apache.flink.streaming.runtime.tasks.mailbox.MailboxProcessor, TaskMailboxImpl
  * Invariants: at most one step is scheduled at a time; nothing runs after close(); no step
  * starts before the busy time of the previous one has elapsed (also when the action suspended
  * at the end of a batch and is resumed, or a mail comes, while the thread is still busy).
  */
 import type { Executor } from '../../api/Executor.ts';
-import { assert } from '../../util/assert.ts';
+import { assert, AssertionError } from '../../util/assert.ts';
 
 /** One mail: a labelled action. */
 export interface Mail {
@@ -74,7 +78,8 @@ export class MailboxProcessor {
 
   /**
    * @param executor the mailbox thread.
-   * @param onError called (on the mailbox thread) when a mail or the default action throws;
+   * @param onError called (on the mailbox thread) when a mail or the default action throws
+   *   anything but an AssertionError (that one propagates out of the step and stops the run);
    *   the loop stops processing until closed.
    * @param nowUs the current virtual time, µs.
    */
@@ -157,6 +162,10 @@ export class MailboxProcessor {
         busyUs = this.runDefaultActions();
       }
     } catch (e) {
+      // A programmer error stops the run (DESIGN.md: an engine assertion is a counterexample);
+      // failing the task instead would hide it behind a failover. Anything else a mail or the
+      // user's function throws fails the task, as in Flink.
+      if (e instanceof AssertionError) throw e;
       this.close();
       this.onError(e);
       return;
