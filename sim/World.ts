@@ -121,6 +121,11 @@ export class World {
     return this.clock.nowUs;
   }
 
+  /** Events run so far (all calls to run), the one that threw included. */
+  get eventsRun(): number {
+    return this.eventCount;
+  }
+
   /** The trace (events, hash, marks). */
   get trace(): Trace {
     return this.ctx.trace;
