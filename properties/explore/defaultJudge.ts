@@ -3,8 +3,9 @@
  * number of surplus records (committed copies beyond the reference fold's count per record
  * identity, for explore's duplicatesAfterRestore figure) and of missing records (the fold's
  * records never committed, for missingRecords), counted against the reference fold, never
- * against the engine. Both are counted only for a FINISHED job, as the output oracles judge
- * only those (an unfinished job's output is incomplete by design; liveness judges it).
+ * against the engine. Both are counted only for a FINISHED job that ran to its end, as the output
+ * oracles judge only those (an unfinished job's output is incomplete by design, and liveness
+ * judges it; a run an engine assertion ended lost its cleanup even if the job had finished).
  */
 import type { RunResult } from '../../sim/run/RunResult.ts';
 import { judgeRun } from '../oracles/judgeRun.ts';
@@ -15,7 +16,9 @@ import { surplusAndMissing, type RecordIdentity } from './surplusAndMissing.ts';
 /** Judges `result` against `expect`. */
 export function defaultJudge(result: RunResult, expect: Expectation): Judgement {
   const verdict = judgeRun(result, { expect });
-  if (result.jobStatus !== 'FINISHED') return { violations: verdict.violations, duplicates: 0, missing: 0 };
+  if (result.jobStatus !== 'FINISHED' || result.engineAssertion !== undefined) {
+    return { violations: verdict.violations, duplicates: 0, missing: 0 };
+  }
   // Oracle 3 held: every committed record paired with one of F's of its identity, none left on
   // either side, so there is nothing to count (most aligned runs; saves a pass over the output).
   const endToEndHeld = verdict.oracles.includes('end-to-end-exactly-once')
