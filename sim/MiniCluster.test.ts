@@ -138,8 +138,12 @@ describe('An engine assertion ends the run as a result; a harness assertion prop
     return env.getStreamGraph();
   }
 
+  // A budget, so that an engine which fails the task over instead (and restarts it for ever)
+  // ends the run too.
+  const PLANTED_WORLD = { seed: 'planted', budgets: { maxEvents: 200_000 } } as const;
+
   test('with its message, its place in the engine, its time and what the run produced until then', () => {
-    const run = () => new MiniCluster({ world: { seed: 'planted' }, streamGraph: plantedJob() }).run();
+    const run = () => new MiniCluster({ world: PLANTED_WORLD, streamGraph: plantedJob() }).run();
     const result = run();
     expect(result.run.reason).toBe('engine-assertion');
     const a = result.engineAssertion;
@@ -163,7 +167,7 @@ describe('An engine assertion ends the run as a result; a harness assertion prop
   });
 
   test('the trace ends with an engine.assertion event carrying the message', () => {
-    const cluster = new MiniCluster({ world: { seed: 'planted' }, streamGraph: plantedJob() });
+    const cluster = new MiniCluster({ world: PLANTED_WORLD, streamGraph: plantedJob() });
     const result = cluster.run();
     const last = cluster.world.trace.events.at(-1);
     expect(last?.type).toBe('engine.assertion');

@@ -297,6 +297,7 @@ describe('simulate: an engine assertion', () => {
 
   test('gives the same trace hash every time, and a run without it another', () => {
     const a = planted();
+    expect(a.outcome.reason).toBe('engine-assertion');
     const b = planted();
     expect(b.traceHash).toBe(a.traceHash);
     expect(b.outcome).toEqual(a.outcome);
