@@ -36,6 +36,10 @@ async function planted<T>(plant: () => () => void, body: () => Promise<T>): Prom
 /** The wordcount job's count operator fails the engine's own assert on the word `wheel`. */
 const wheel = () => plantEngineAssertion((r) => r.value === 'wheel', 'planted: count got wheel');
 
+/** A small search of the wordcount job writing into `out`. */
+const explore = (out: string): string[] =>
+  ['explore', '--job', 'wordcount', '--mode', 'aligned', '--runs', '3', '--seed', '1', '--out', out];
+
 const tmp = mkdtempSync(join(tmpdir(), 'checkpoint-sim-assertion-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -44,7 +48,7 @@ describe('an engine assertion on the command line', () => {
   const file = join(out, 'repro-wordcount-aligned-1.json');
 
   test('explore writes the shrunk repro, prints the replay command and exits 1', async () => {
-    const r = await planted(wheel, () => cli('explore', '--job', 'wordcount', '--mode', 'aligned', '--runs', '3', '--seed', '1', '--out', out));
+    const r = await planted(wheel, () => cli(...explore(out)));
     expect(r.stderr).toBe('');
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('VIOLATION in mode aligned: engine-assertion\n  planted: count got wheel\n');
@@ -87,7 +91,7 @@ describe('an assertion of the sim\'s own bookkeeping on the command line', () =>
         EventQueue.prototype.pop = original;
       };
     };
-    const r = await planted(brokenQueue, () => cli('explore', '--job', 'wordcount', '--mode', 'aligned', '--runs', '3', '--seed', '1', '--out', out));
+    const r = await planted(brokenQueue, () => cli(...explore(out)));
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^checkpoint-sim: internal error: HarnessAssertionError: planted: the event queue lost its order\n +at /);
     expect(r.stdout).toBe('');

@@ -175,7 +175,9 @@ export class ChoiceSource {
    * @throws HarnessAssertionError if `n` < 1.
    */
   order(label: string, n: number): number {
-    if (!(n >= 1 && Number.isInteger(n))) harnessAssert(false, `order ${label}: bad candidate count ${n}`);
+    if (!(n >= 1 && Number.isInteger(n))) {
+      harnessAssert(false, `order ${label}: bad candidate count ${n}`);
+    }
     const u = this.orderStream();
     const index = this.next++;
     const alt = this.overrides.size === 0 ? undefined : this.take(index);

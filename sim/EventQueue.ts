@@ -181,7 +181,9 @@ export class EventQueue {
       at[j + 1] = x;
     }
     const j = this.chooseOrder(count);
-    if (!(Number.isInteger(j) && j >= 0 && j < count)) harnessAssert(false, `order decision out of range: ${j} of ${count}`);
+    if (!(Number.isInteger(j) && j >= 0 && j < count)) {
+      harnessAssert(false, `order decision out of range: ${j} of ${count}`);
+    }
     const chosen = (this.slots[at[j] as number] as QueueSlot).entry;
     this.remove(chosen);
     return chosen;

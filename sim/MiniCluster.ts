@@ -22,7 +22,9 @@ import {
   startTaskManager, validateClusterConfiguration,
   type ClusterConfiguration, type DecodedCheckpoint, type ExecutionAttemptId, type OperatorSnapshot, type JobManagerProcess, type JobStatus, type StreamGraph, type TaskExecutor,
 } from '../engine/index.ts';
-import { describeEngineAssertion, isEngineAssertion, type EngineAssertionReport } from './engineAssertion.ts';
+import {
+  describeEngineAssertion, isEngineAssertion, type EngineAssertionReport,
+} from './engineAssertion.ts';
 import { SimInputError, requireNonNegativeInteger } from './SimInputError.ts';
 import type { CommittedRecord } from './SimTransactionalStore.ts';
 import { World, type RunResult, type StopReason } from './World.ts';
@@ -174,14 +176,15 @@ export class MiniCluster {
       return { run: this.world.run() };
     } catch (e) {
       if (!isEngineAssertion(e)) throw e;
-      const assertion: EngineAssertion = { ...describeEngineAssertion(e), timeUs: this.world.nowUs };
+      const nowUs = this.world.nowUs;
+      const assertion: EngineAssertion = { ...describeEngineAssertion(e), timeUs: nowUs };
       this.world.trace.record('sim', 'engine.assertion', { message: assertion.message });
       const where = assertion.location ?? 'an unknown place in the engine';
       return {
         run: {
           reason: 'engine-assertion',
           events: this.world.eventsRun,
-          timeUs: this.world.nowUs,
+          timeUs: nowUs,
           message: `engine assertion at ${where}: ${assertion.message}`,
         },
         engineAssertion: assertion,

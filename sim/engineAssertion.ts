@@ -71,18 +71,22 @@ interface Frame {
 /** V8's `    at fn (file:line:col)` or `    at file:line:col`, file a path or a file URL. */
 const FRAME = /^\s*at (?:(.+?) \()?((?:file:\/\/)?[^\s()]+):(\d+):(\d+)\)?\s*$/;
 
+/** A match of {@link FRAME}: the line, the function (if named), file, line and column. */
+type Match = [string, string | undefined, string, string, string];
+
 /** The frames of `stack` in files of the project (not node internals or node_modules). */
 function projectFrames(stack: string): Frame[] {
   const out: Frame[] = [];
   for (const lineText of stack.split('\n')) {
     const m = FRAME.exec(lineText);
     if (m === null) continue;
-    const [, fn, file, line, column] = m as unknown as [string, string | undefined, string, string, string];
+    const [, fn, file, line, column] = m as unknown as Match;
     const abs = filePath(file);
     if (!abs.startsWith(PROJECT_ROOT) || abs.includes('/node_modules/')) continue;
     const path = abs.slice(PROJECT_ROOT.length);
     const where = `${path}:${line}:${column}`;
-    out.push({ path, line: Number(line), text: fn === undefined ? `at ${where}` : `at ${fn} (${where})` });
+    const text = fn === undefined ? `at ${where}` : `at ${fn} (${where})`;
+    out.push({ path, line: Number(line), text });
   }
   return out;
 }

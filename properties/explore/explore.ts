@@ -115,7 +115,10 @@ export function expectationOf(mode: RunMode): Expectation {
   return mode === 'at-least-once' || mode === 'none' ? 'at-least-once' : 'exactly-once';
 }
 
-/** Runs the exploration; see the file comment. @throws HarnessError on a determinism mismatch. */
+/**
+ * Runs the exploration; see the file comment.
+ * @throws HarnessError on a determinism mismatch; whatever simulate or the judge throw, as it is.
+ */
 export function explore(o: ExploreOptions): ExploreReport {
   const started = o.clock();
   const deadline = o.timeBudgetMs === undefined ? Number.POSITIVE_INFINITY : started + o.timeBudgetMs;

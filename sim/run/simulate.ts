@@ -188,7 +188,9 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
     trace: world.trace.events,
     ...(world.trace.dropped > 0 ? { traceDropped: world.trace.dropped } : {}),
     outcome: { reason: r.run.reason, events: r.run.events, timeMs: r.run.timeUs / 1000, message: r.run.message },
-    ...(r.engineAssertion === undefined ? {} : { engineAssertion: engineAssertion(r.engineAssertion) }),
+    ...(r.engineAssertion === undefined ? {} : {
+      engineAssertion: engineAssertion(r.engineAssertion),
+    }),
     jobStatus: r.jobStatus,
     jobEndMs: r.jobEndUs === undefined ? undefined : r.jobEndUs / 1000,
     checkpoints: { triggered, completed: r.completedCheckpoints, aborted },
