@@ -322,7 +322,10 @@ export function printReport(r: ExploreReport, io: Io): void {
   const line = (cells: string[]) => `${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ')}\n`;
   io.out(line(head));
   for (const row of rows) io.out(line(row));
-  if (r.fanOut.runs > 0) io.out(`restore fan-out: ${r.fanOut.runs} forked runs, ${r.fanOut.violations} violations\n`);
+  if (r.fanOut.runs > 0) {
+    io.out(`restore fan-out: ${r.fanOut.runs} forked runs, ${r.fanOut.violations} violations`
+      + `${r.fanOut.unfired > 0 ? `, ${r.fanOut.unfired} whose failover never fired (no restore tested)` : ''}\n`);
+  }
   for (const c of r.counterexamples) {
     io.out(`\nVIOLATION in mode ${c.mode}: ${c.property}\n  ${c.summary}\n`);
     io.out(`  shrunk to ${c.faults} faults and ${c.overrides} overrides; trace hash ${c.traceHash}\n`);
