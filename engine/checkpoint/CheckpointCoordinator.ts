@@ -265,8 +265,9 @@ export class CheckpointCoordinator {
   // ---- abort --------------------------------------------------------------------------------
 
   /**
-   * Aborts every pending checkpoint with `reason` (failover: JOB_FAILOVER_REGION; stop:
-   * CHECKPOINT_COORDINATOR_SUSPEND; shutdown: CHECKPOINT_COORDINATOR_SHUTDOWN), savepoints too.
+   * Aborts every pending checkpoint with `reason` (a failover's restore: JOB_FAILOVER_REGION;
+   * stop: CHECKPOINT_COORDINATOR_SUSPEND; shutdown: CHECKPOINT_COORDINATOR_SHUTDOWN), savepoints
+   * too.
    */
   abortPendingCheckpoints(reason: CheckpointFailureReason): void {
     this.outcomes.abortPendingCheckpoints(reason);

@@ -88,7 +88,7 @@ const NO_TOLERANCE: Partial<CheckpointSpec> = { tolerableFailures: 0 };
 const CASES: readonly MutantCase[] = [
   {
     bug: 'failover-keeps-pending',
-    why: 'delayed acks hold up heartbeats behind them on the TaskExecutor-JobMaster link: a TaskManager is lost, and region failovers keep the pending checkpoints',
+    why: 'delayed acks hold up heartbeats behind them on the TaskExecutor-JobMaster link: a TaskManager is lost, and its failovers keep the pending checkpoints',
     arbitrary: targeted({
       job: 'generated', mode: 'aligned',
       faultPlans: [[{ type: 'rpc-delay', kind: 'ack', latency: { minMs: 1, medianMs: 5, maxMs: 50 } }]],
