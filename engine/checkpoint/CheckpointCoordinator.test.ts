@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { ExecutionAttemptId } from '../api/ids.ts';
+import { StorageError } from '../api/ObjectStore.ts';
 import { CompletableFuture } from '../util/CompletableFuture.ts';
 import type { CompletedCheckpoint } from './CompletedCheckpoint.ts';
 import { DefaultCompletedCheckpointStore } from './DefaultCompletedCheckpointStore.ts';
@@ -331,6 +332,32 @@ describe('acks, completion, failover', () => {
     h.scheduler.runAll();
     expect(h.coordinator.numberOfPendingCheckpoints).toBe(0);
     expect(h.ctx.failures).toHaveLength(0);
+  });
+
+  test('onTriggerFailure of an already disposed checkpoint is not aborted again but reported to the '
+    + 'failure manager at job level (CheckpointCoordinator.onTriggerFailure)', () => {
+    const source = new TestingOperatorCoordinator('source', 'src');
+    source.hang = true;
+    const h = createCheckpointHarness({ coordinators: () => [source] });
+    const f = trigger(h);
+    // It expires while its coordinator still snapshots: the abort reports it (counted, the job
+    // fails, the counter is cleared) and fails the trigger, whose failure handling finds it
+    // disposed and reports the same exception again, with no attempt, under its id.
+    h.scheduler.advanceTimeUs(1_000_000);
+    expect(h.tracer.eventsOf('checkpoint.aborted').map((e) => e.attrs['reason'])).toEqual(['CHECKPOINT_EXPIRED']);
+    expect(h.tracer.eventsOf('checkpoint.failureReported').map((e) => e.attrs)).toEqual([
+      { checkpointId: 1, reason: 'CHECKPOINT_EXPIRED', level: 'job' },
+      { checkpointId: 1, reason: 'CHECKPOINT_EXPIRED', level: 'job' },
+    ]);
+    // Counted afresh after the clear: a second failJob, as in Flink (the second one carries the
+    // disposed checkpoint's failure cause).
+    expect(h.ctx.failures).toEqual(['job: CHECKPOINT_EXPIRED', 'job: CHECKPOINT_EXPIRED: CHECKPOINT_EXPIRED']);
+    // The snapshot failing later changes nothing: the trigger already failed.
+    source.futures[0]?.completeExceptionally(new StorageError('disk full', 'failed'));
+    h.scheduler.runAll();
+    expect(h.tracer.eventsOf('checkpoint.failureReported')).toHaveLength(2);
+    expect(() => f.getNow()).toThrow('CHECKPOINT_EXPIRED');
+    expect(h.coordinator.isTriggering).toBe(false);
   });
 
   test('a decline from a dead attempt does not fail the restarted job', () => {

@@ -67,11 +67,19 @@ export class CheckpointFailureManager {
   /**
    * Handles a failure of checkpoint `checkpointId` (-1 when unknown) with `props` (undefined
    * when the request never got properties). `attemptId` is the failing task's attempt for a
-   * task-level failure (a decline), undefined for a job-level one.
+   * task-level failure (a decline), undefined for a job-level one. Every call is traced as
+   * `checkpoint.failureReported`, so the failure-handling oracle judges what the failure
+   * manager was told, not only which checkpoints were aborted.
    */
   handleCheckpointException(checkpointId: number, props: CheckpointProperties | undefined,
     exception: CheckpointException, attemptId: ExecutionAttemptId | undefined): void {
-    if (attemptId === undefined || isPreFlight(exception.reason)) {
+    const jobLevel = attemptId === undefined || isPreFlight(exception.reason);
+    this.env.tracer.event('checkpoint.failureReported', {
+      checkpointId, reason: exception.reason, level: jobLevel ? 'job' : 'task',
+      ...(attemptId === undefined ? {} : { task: attemptId }),
+      ...(props?.isSavepoint === true ? { savepoint: true, synchronous: props.isSynchronous } : {}),
+    });
+    if (jobLevel) {
       // Job-level savepoint failures are never counted (the operator acts by hand).
       if (props?.isSavepoint === true) return;
       this.checkFailureAgainstCounter(checkpointId, exception, () => this.callback.failJob(exception));

@@ -7,11 +7,13 @@ import { failureHandling } from './failureHandling.ts';
 import { doctor, event, sampleRun } from './testing/sampleRuns.ts';
 
 /** A copy of a real aligned run with `tolerable` failures allowed and `trace` as its trace. */
-function withTrace(trace: readonly Omit<TraceEvent, 'seq'>[], tolerable = 0, mode: 'aligned' | 'none' = 'aligned'): RunResult {
+type Step = Omit<TraceEvent, 'seq'> | readonly Omit<TraceEvent, 'seq'>[];
+
+function withTrace(trace: readonly Step[], tolerable = 0, mode: 'aligned' | 'none' = 'aligned'): RunResult {
   const r = sampleRun('aligned', false);
   return doctor(r, {
     spec: { ...r.spec, checkpoint: { ...r.spec.checkpoint, mode, tolerableFailures: tolerable } },
-    trace: trace.map((e, seq) => ({ ...e, seq })),
+    trace: trace.flat().map((e, seq) => ({ ...e, seq })),
   });
 }
 
@@ -20,10 +22,17 @@ const at = (ms: number, type: string, attrs: TraceEvent['attrs'] = {}): Omit<Tra
   return rest;
 };
 const running = at(1, 'job.status', { status: 'RUNNING' });
-const expired = (ms: number, id: number) => at(ms, 'checkpoint.aborted', { checkpointId: id, reason: 'CHECKPOINT_EXPIRED' });
-const declined = (ms: number, id: number, taskState: string) => at(ms, 'checkpoint.aborted', {
-  checkpointId: id, reason: 'CHECKPOINT_ASYNC_EXCEPTION', task: 'v1#0@1', taskState,
-});
+/** A job-level report of checkpoint `id`'s failure. */
+const reported = (ms: number, id: number, reason: string) => at(ms, 'checkpoint.failureReported',
+  { checkpointId: id, reason, level: 'job' });
+/** An abort of checkpoint `id` and its job-level report. */
+const aborted = (ms: number, id: number, reason: string) =>
+  [at(ms, 'checkpoint.aborted', { checkpointId: id, reason }), reported(ms, id, reason)];
+const expired = (ms: number, id: number) => aborted(ms, id, 'CHECKPOINT_EXPIRED');
+const declined = (ms: number, id: number, taskState: string) => [
+  at(ms, 'checkpoint.aborted', { checkpointId: id, reason: 'CHECKPOINT_ASYNC_EXCEPTION', task: 'v1#0@1', taskState }),
+  at(ms, 'checkpoint.failureReported', { checkpointId: id, reason: 'CHECKPOINT_ASYNC_EXCEPTION', level: 'task', task: 'v1#0@1' }),
+];
 const completed = (ms: number, id: number) => at(ms, 'checkpoint.completed', { checkpointId: id });
 const failover = (ms: number, cause: string) => at(ms, 'scheduler.globalFailure', { cause });
 const kinds = (r: RunResult): string[] => failureHandling(r).map((v) => (v.details as { kind: string }).kind);
@@ -39,7 +48,7 @@ describe('the failure-handling oracle', () => {
     expect(kinds(withTrace([running, completed(5, 1), expired(10, 2), expired(20, 3), failover(20, 'CHECKPOINT_EXPIRED')], 1)))
       .toEqual([]);
     // Ignored and not-counted failures need none.
-    expect(kinds(withTrace([running, at(10, 'checkpoint.aborted', { checkpointId: 1, reason: 'CHECKPOINT_SUBSUMED' }),
+    expect(kinds(withTrace([running, aborted(10, 1, 'CHECKPOINT_SUBSUMED'),
       declined(20, 2, 'SUPERSEDED'), completed(30, 3)]))).toEqual([]);
   });
 
@@ -61,8 +70,14 @@ describe('the failure-handling oracle', () => {
   });
 
   test('a store failure after an early success report is caught (FLINK-32347)', () => {
-    const finalize = at(10, 'checkpoint.aborted', { checkpointId: 3, reason: 'FINALIZE_CHECKPOINT_FAILURE' });
+    const finalize = aborted(10, 3, 'FINALIZE_CHECKPOINT_FAILURE');
     expect(kinds(withTrace([running, completed(5, 2), finalize, completed(40, 4)]))).toEqual(['missing-failover']);
+    // The planted bug does not report the store failure at all.
+    const abortOnly = finalize[0] as Omit<TraceEvent, 'seq'>;
+    const [v] = failureHandling(withTrace([running, completed(5, 2), abortOnly, completed(40, 4)]));
+    expect(v?.summary).toBe('unreported failure: checkpoint 3 was aborted (FINALIZE_CHECKPOINT_FAILURE) at 10 ms, '
+      + 'and the failure manager was never told');
+    expect(v?.timeMs).toBe(10);
   });
 
   test('a failover for a failure of a gone attempt is spurious (FLINK-13593)', () => {
@@ -79,6 +94,16 @@ describe('the failure-handling oracle', () => {
     expect(kinds(withTrace([running, completed(5, 3), expired(10, 2), failover(10, 'CHECKPOINT_EXPIRED')])))
       .toEqual(['spurious-failover']);
     expect(kinds(withTrace([running, expired(10, 1), failover(10, 'CHECKPOINT_EXPIRED')], 1))).toEqual(['spurious-failover']);
+  });
+
+  test('a failure reported without an abort counts like any other (a disposed checkpoint whose '
+    + 'trigger failed, CheckpointCoordinator.onTriggerFailure)', () => {
+    // Checkpoint 1 expires (counted, the job fails over, the counter is cleared); its trigger then
+    // fails, reported again with no attempt: counted afresh, another failover is due.
+    expect(kinds(withTrace([running, expired(10, 1), failover(10, 'CHECKPOINT_EXPIRED'),
+      reported(10, 1, 'CHECKPOINT_EXPIRED'), failover(10, 'CHECKPOINT_EXPIRED')]))).toEqual([]);
+    expect(kinds(withTrace([running, expired(10, 1), failover(10, 'CHECKPOINT_EXPIRED'),
+      reported(10, 1, 'CHECKPOINT_EXPIRED'), completed(50, 2)]))).toEqual(['missing-failover']);
   });
 
   test('a checkpoint-failure failover with no failure at that instant is spurious; others are not judged', () => {

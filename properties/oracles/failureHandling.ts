@@ -8,8 +8,11 @@
  *
  * It replays the trace through {@link ReferenceFailureManager} (the rule written from the
  * reference, never the engine's code), fed with what happened:
- * - `checkpoint.aborted` (id, reason; for a decline the attempt and its ExecutionGraph state) and
- *   `checkpoint.triggerFailed` (a trigger that failed before it had an id): the failures;
+ * - `checkpoint.failureReported` (id, reason, the declining attempt of a task-level failure,
+ *   savepoint flags): every failure handed to the failure manager, the failures; a decline's
+ *   attempt state is the one its `checkpoint.aborted` recorded;
+ * - `checkpoint.aborted`: every abort must be reported, at once (Flink's abortPendingCheckpoint
+ *   always hands the failure over);
  * - `checkpoint.completed`: the successes (a completion is reported only once the checkpoint is
  *   in the completed-checkpoint store, reference 1.9);
  * - `job.status`: a job that is not RUNNING or RESTARTING cannot be failed over;
@@ -19,6 +22,7 @@
  *
  * Violations (the first one only: after it the engine's counter and the rule's differ, and
  * later disagreements follow from the first):
+ * - `unreported-failure`: a checkpoint was aborted and the failure manager never heard of it;
  * - `spurious-failover` (SPURIOUS-FAIL): a failover caused by a checkpoint failure that the rule
  *   does not make fail the job (a failure it ignores, one within the tolerable number, or one of
  *   an attempt that is no longer current and running);
@@ -47,15 +51,34 @@ interface JudgedFailure {
   readonly counterBefore: number;
 }
 
-/** The checkpoint failure of a `checkpoint.aborted` or `checkpoint.triggerFailed` event. */
-function failureOf(e: TraceEvent): CheckpointFailure {
+/**
+ * The checkpoint failure of a `checkpoint.failureReported` event; a task-level one takes its
+ * attempt's state from `abort`, the abort it reports.
+ */
+function failureOf(e: TraceEvent, abort: TraceEvent | undefined): CheckpointFailure {
   const a = e.attrs;
-  const taskState = a['taskState'];
+  const taskState = abort?.attrs['taskState'];
   return {
     checkpointId: Number(a['checkpointId']),
     reason: String(a['reason']),
-    ...(typeof taskState === 'string' ? { taskState } : {}),
+    ...(a['task'] !== undefined ? { taskState: typeof taskState === 'string' ? taskState : 'UNKNOWN' } : {}),
     ...(a['savepoint'] === true ? { savepoint: true, synchronous: a['synchronous'] === true } : {}),
+  };
+}
+
+/** Whether report `r` hands over the failure of abort `a` (same instant, id and reason). */
+function reports(r: TraceEvent, a: TraceEvent): boolean {
+  return r.timeUs === a.timeUs && r.attrs['checkpointId'] === a.attrs['checkpointId']
+    && r.attrs['reason'] === a.attrs['reason'];
+}
+
+function unreported(a: TraceEvent): Violation {
+  return {
+    property: FAILURE_HANDLING,
+    summary: `unreported failure: checkpoint ${String(a.attrs['checkpointId'])} was aborted `
+      + `(${String(a.attrs['reason'])}) at ${a.timeUs / 1000} ms, and the failure manager was never told`,
+    details: { kind: 'unreported-failure', abort: a.attrs },
+    timeMs: a.timeUs / 1000,
   };
 }
 
@@ -107,6 +130,8 @@ export function failureHandling(result: RunResult): Violation[] {
   let instant: JudgedFailure[] = [];
   /** A failure that must fail the job over and has not yet. */
   let owed: JudgedFailure | undefined;
+  /** The latest abort not yet reported (reported at once, so at most one at a time). */
+  let abort: TraceEvent | undefined;
   const missing = (j: JudgedFailure, until: string, timeMs: number): Violation => ({
     property: FAILURE_HANDLING,
     summary: `missing failover: checkpoint ${j.failure.checkpointId} failed (${j.failure.reason}) `
@@ -120,6 +145,7 @@ export function failureHandling(result: RunResult): Violation[] {
   const trace = result.trace;
   for (let i = 0; i < trace.length; i++) {
     const e = trace[i] as TraceEvent;
+    if (abort !== undefined && e.timeUs > abort.timeUs) return [unreported(abort)];
     switch (e.type) {
       case 'job.status':
         status = String(e.attrs['status']);
@@ -131,8 +157,13 @@ export function failureHandling(result: RunResult): Violation[] {
         break;
       }
       case 'checkpoint.aborted':
-      case 'checkpoint.triggerFailed': {
-        const failure = failureOf(e);
+        if (abort !== undefined) return [unreported(abort)];
+        abort = e;
+        break;
+      case 'checkpoint.failureReported': {
+        const reported = abort !== undefined && reports(e, abort) ? abort : undefined;
+        if (reported !== undefined) abort = undefined;
+        const failure = failureOf(e, reported);
         const counterBefore = model.failureCounter;
         const decision = model.failure(failure);
         const judged: JudgedFailure = { event: e, failure, decision, counterBefore };
@@ -158,5 +189,6 @@ export function failureHandling(result: RunResult): Violation[] {
         break;
     }
   }
+  if (abort !== undefined) return [unreported(abort)];
   return owed === undefined ? [] : [missing(owed, 'the run ended', result.outcome.timeMs)];
 }

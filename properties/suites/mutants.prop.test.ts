@@ -186,10 +186,12 @@ for (const c of CASES) {
 }
 
 // fm-count-past-checkpoints is an equivalent mutant here: the coordinator hands the failure
-// manager only failures of pending checkpoints (a decline or a late trigger failure for a disposed
-// one is dropped, as in Flink's abortPendingCheckpoint), and completing checkpoint n aborts every
-// pending one below n as CHECKPOINT_SUBSUMED, which is not counted. So no counted failure of an id
-// at or below the last success ever reaches the counter (traced over 600 generated runs: only
-// CHECKPOINT_SUBSUMED did), and the missing "id <= last success" check changes nothing.
+// manager failures of pending checkpoints (a decline for a disposed one is dropped, as in Flink's
+// receiveDeclineMessage) and trigger failures of disposed ones, which carry the abort's own
+// reason a hop later (reported already, same id) or TRIGGER_CHECKPOINT_FAILURE (not
+// counted); completing checkpoint n aborts every pending one below n as CHECKPOINT_SUBSUMED, not
+// counted. So no counted failure of an id at or below the last success reaches the counter
+// (traced over 600 generated runs before trigger failures of disposed checkpoints were reported:
+// only CHECKPOINT_SUBSUMED did), and the missing "id <= last success" check changes nothing.
 test.todo('mutant fm-count-past-checkpoints: equivalent (no counted failure of an old checkpoint is ever reported)');
 test.todo('mutant tracker-recreates-aborted: not reached (needs crossed cancellation markers from two upstream channels); abort-once-per-task (oracle 5) would catch it');
