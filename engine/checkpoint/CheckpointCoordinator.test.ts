@@ -360,22 +360,23 @@ describe('acks, completion, failover', () => {
     expect(h.coordinator.isTriggering).toBe(false);
   });
 
-  test('a decline from a dead attempt does not fail the restarted job', () => {
+  test('a decline from a dead attempt is handed to failJobDueToTaskFailure with that attempt, which '
+    + 'checks it on the JobMaster main thread (JobMasterCheckpointContext.test.ts)', () => {
     const h = createCheckpointHarness();
     trigger(h);
     const old = h.ctx.attempt('src', 0).attemptId;
     h.ctx.setState('src', 0, 'RUNNING', 1);
     h.coordinator.receiveDeclineMessage({ attemptId: old, checkpointId: 1, reason: 'CHECKPOINT_DECLINED' });
-    expect(h.ctx.failures).toHaveLength(0);
+    expect(h.ctx.failures).toEqual([`task ${old}: CHECKPOINT_DECLINED`]);
   });
 
-  test('planted decline-any-attempt fails the job for a dead attempt', () => {
+  test('planted decline-any-attempt fails the job for a dead attempt, with no attempt to check', () => {
     const h = createCheckpointHarness({ bugs: [PLANTED_BUGS.declineAnyAttempt] });
     trigger(h);
     const old = h.ctx.attempt('src', 0).attemptId;
     h.ctx.setState('src', 0, 'RUNNING', 1);
     h.coordinator.receiveDeclineMessage({ attemptId: old, checkpointId: 1, reason: 'CHECKPOINT_DECLINED' });
-    expect(h.ctx.failures).toHaveLength(1);
+    expect(h.ctx.failures).toEqual(['job: CHECKPOINT_DECLINED']);
   });
 
   test('shutdown aborts and ignores later messages', () => {

@@ -157,7 +157,7 @@ const CASES: readonly MutantCase[] = [
   },
   {
     bug: 'decline-any-attempt',
-    why: 'a TaskManager crash restarts the region while failed async snapshots of its old attempts are declined',
+    why: 'failing async snapshots are declined with no tolerable failures: the failure manager calls failJob, not failJobDueToTaskFailure (whose mail checks the attempt still runs)',
     arbitrary: targeted({
       job: 'flights', mode: 'aligned', minParallelism: 3, checkpoint: NO_TOLERANCE,
       faultPlans: [
