@@ -46,9 +46,12 @@ export interface SchedulerContext {
   readonly slotPool: SlotPool;
   declareRequiredSlots(count: number): void;
   gateway(taskExecutor: RpcAddress): TaskExecutorGateway;
-  /** Coordinators hear about attempts becoming ready and failing. */
+  /**
+   * Coordinators hear about attempts becoming ready and failing: a failed attempt with its
+   * cause, an attempt a restart cancels with `null` (Flink passes no error then).
+   */
   attemptReady(ev: ExecutionVertex): void;
-  attemptFailed(ev: ExecutionVertex, cause: string): void;
+  attemptFailed(ev: ExecutionVertex, cause: string | null): void;
   /**
    * Called with the vertices about to be redeployed; `global` for a global failover. Returns the
    * state to restore them with per `<vertex>#<subtask>` (SchedulerBase.restoreState), if any.
@@ -162,7 +165,10 @@ export class DefaultScheduler {
     const set = this.addVerticesToRestartPending(vertices, notBeforeUs, global);
     this.pendingDeploy = this.pendingDeploy.filter((v) => !set.has(v));
     this.c.env.tracer.event('scheduler.restarting', { vertices: set.size, global, delayUs: this.backoff.getBackoffTimeUs() });
-    for (const v of set) this.cancelExecution(v.current);
+    for (const v of set) {
+      this.notifyCoordinatorOfCancellation(v.current);
+      this.cancelExecution(v.current);
+    }
     this.armRestartTimer(notBeforeUs);
     this.maybeRedeploy();
   }
@@ -203,6 +209,16 @@ export class DefaultScheduler {
       }
       this.maybeRedeploy();
     });
+  }
+
+  /**
+   * A restart cancels `ex`: the coordinators of its vertex hear executionAttemptFailed for it,
+   * unless it is FAILED, CANCELING or CANCELED (told already: a best effort against duplicates,
+   * as in Flink). A job that fails for good cancels its attempts without this, as Flink's failJob.
+   */
+  private notifyCoordinatorOfCancellation(ex: Execution): void {
+    if (ex.state === 'FAILED' || ex.state === 'CANCELING' || ex.state === 'CANCELED') return;
+    this.c.attemptFailed(ex.vertex, null);
   }
 
   private cancelExecution(ex: Execution): void {
