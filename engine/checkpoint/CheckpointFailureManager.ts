@@ -1,7 +1,8 @@
 /**
  * Decides which checkpoint failures count against the tolerable number and fails the job when
  * the count exceeds it: job-level failures (pre-flight reasons or no attempt) go to `failJob`,
- * task-level ones to `failJobDueToTaskFailure`. Only five reasons count, each checkpoint id at
+ * task-level ones to `failJobDueToTaskFailure`, except that a task-level failure of a
+ * synchronous savepoint goes to `failJob` at once, uncounted. Only five reasons count, each checkpoint id at
  * most once, and failures of checkpoints older than the last success are ignored.
  *
  * @see org.apache.flink.runtime.checkpoint.CheckpointFailureManager (reference 1.11)
@@ -86,7 +87,9 @@ export class CheckpointFailureManager {
       return;
     }
     if (props?.isSynchronous === true) {
-      this.callback.failJobDueToTaskFailure(exception, attemptId);
+      // A synchronous savepoint must never be left failing: the job would wait for it forever.
+      // Flink fails the job with failJob, with no check of the attempt.
+      this.callback.failJob(exception);
       return;
     }
     this.checkFailureAgainstCounter(checkpointId, exception,

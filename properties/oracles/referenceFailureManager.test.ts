@@ -78,7 +78,7 @@ describe('the reference CheckpointFailureManager', () => {
     const m = new ReferenceFailureManager(0);
     expect(m.failure({ checkpointId: 1, reason: 'CHECKPOINT_EXPIRED', savepoint: true }).action).toBe('ignored');
     expect(m.failure({ checkpointId: 2, reason: 'CHECKPOINT_DECLINED_TASK_CLOSING', task: 'v0#0@0',
-      savepoint: true, synchronous: true }).action).toBe('fail');
+      savepoint: true, synchronous: true })).toMatchObject({ action: 'fail', callback: 'failJob' });
     expect(m.failure({ checkpointId: 3, reason: 'CHECKPOINT_DECLINED', task: 'v0#0@0', savepoint: true })
       .action).toBe('fail');
   });

@@ -5,7 +5,8 @@
  * id counts once, that failures of checkpoints with an id at or below the last success are
  * ignored, that a success resets the counter, and that a counter above `tolerableFailures` fails
  * the job through one of two callbacks: `failJob` for a job-level failure (a global failover),
- * `failJobDueToTaskFailure` for a task-level one. Both run later on the JobMaster main thread;
+ * `failJobDueToTaskFailure` for a task-level one (a synchronous savepoint's task-level failure
+ * calls `failJob` at once, uncounted). Both run later on the JobMaster main thread;
  * the second fails the job only if the failing attempt is then still its subtask's current
  * attempt and RUNNING or INITIALIZING (FLINK-13593; {@link failsTheJobWhenRun}).
  *
@@ -127,7 +128,9 @@ export class ReferenceFailureManager {
     const callback: FailJobCallback = taskLevel ? 'failJobDueToTaskFailure' : 'failJob';
     if (!taskLevel && f.savepoint === true) return this.ignored('a job-level savepoint failure');
     if (taskLevel && f.synchronous === true) {
-      return { action: 'fail', why: 'a task-level failure of a synchronous savepoint', counter: this.counter, callback };
+      // failJob, not failJobDueToTaskFailure: Flink's handleTaskLevelCheckpointException.
+      return { action: 'fail', why: 'a task-level failure of a synchronous savepoint', counter: this.counter,
+        callback: 'failJob' };
     }
     if (f.checkpointId !== UNKNOWN_ID && f.checkpointId <= this.lastSucceededId) {
       return this.ignored(`checkpoint ${f.checkpointId} is not newer than the last success `
