@@ -173,6 +173,7 @@ export class CheckpointTriggering {
       coordinatorUids: this.s.ctx.coordinators.map((c) => c.operatorUid),
       masterHookIds: this.s.masterHooks.map((h) => h.identifier),
       matchAnyAttempt: env.bugs.has(PLANTED_BUGS.failoverKeepsPending),
+      oneAckShort: env.bugs.has(PLANTED_BUGS.pendingCompletesOneAckShort),
     });
     state.pending.set(id, pc);
     pc.completionFuture.whenComplete((cp, err) => {

@@ -96,6 +96,12 @@ const CASES: readonly MutantCase[] = [
     caughtBy: ['liveness', 'consistent-cut', 'end-to-end-exactly-once'],
   },
   {
+    bug: 'pending-completes-one-ack-short',
+    why: 'flights aligned at parallelism >= 2, no faults: a checkpoint completes without one subtask\'s state',
+    arbitrary: targeted({ job: 'flights', mode: 'aligned', minParallelism: 2, faultPlans: [[]] }),
+    caughtBy: ['consistent-cut'],
+  },
+  {
     bug: 'aligned-resume-immediately',
     why: 'flights aligned at parallelism >= 2, no faults: records after a barrier enter the snapshot',
     arbitrary: targeted({ job: 'flights', mode: 'aligned', minParallelism: 2, faultPlans: [[]] }),
