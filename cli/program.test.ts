@@ -10,8 +10,9 @@ import { REPRO_FORMAT_VERSION, type Repro } from '../properties/explore/Repro.ts
 import { regenerateSpec } from '../properties/explore/replay.ts';
 import { simulate } from '../sim/run/simulate.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
+import type { ExploreReport } from '../properties/explore/explore.ts';
 import {
-  parseExploreFlags, reproFileName, runExplore, type ExploreSettings,
+  parseExploreFlags, printReport, reproFileName, runExplore, toJson, type ExploreSettings,
 } from './commands/exploreCommand.ts';
 import { runStart } from './commands/startCommand.ts';
 import { prepareOutDir } from './outDir.ts';
@@ -264,6 +265,31 @@ describe('output directory', () => {
     expect([0, 1]).toContain(code);
     expect(io.stdout).toContain('exploring the flights job (aligned, at-least-once) under faults for 1 s\n');
     expect(existsSync(join(out, 'summary.json'))).toBe(true);
+  });
+});
+
+describe('explore summary', () => {
+  const mode = {
+    runs: 10, violations: 0, checkpointsCompleted: 40, restores: 3, duplicatesAfterRestore: 7,
+    stateUnjudged: 2, stateUnjudgedReasons: { 'hidden-search-inconclusive': 2 }, marks: {},
+  };
+  const report: ExploreReport = {
+    job: 'generated', seed: 5, runsPerMode: 10, counterexamples: [], fanOut: { runs: 0, violations: 0 },
+    timing: { wallMs: 1000 },
+    modes: { aligned: { ...mode, stateUnjudged: 0, stateUnjudgedReasons: {} }, 'at-least-once': mode },
+  };
+
+  test('the table and the JSON say per mode how many runs left the keyed state unjudged, and why', () => {
+    const io = capture();
+    printReport(report, io);
+    const lines = io.stdout.split('\n');
+    expect(lines[1]).toMatch(/^mode +runs +violations +checkpoints +restores +duplicates +state unjudged$/);
+    expect(lines[2]).toMatch(/^aligned +10 +0 +40 +3 +7 +0 *$/);
+    expect(lines[3]).toMatch(/^at-least-once +10 +0 +40 +3 +7 +2 *$/);
+    expect(lines[4]).toBe('at-least-once: final keyed state not judged in 2 run(s): 2 hidden-search-inconclusive');
+    expect(io.stdout).not.toContain('aligned: final keyed state');
+    const json = toJson(report) as { modes: Record<string, { stateUnjudged: number; stateUnjudgedReasons: unknown }> };
+    expect(json.modes['at-least-once']).toMatchObject({ stateUnjudged: 2, stateUnjudgedReasons: { 'hidden-search-inconclusive': 2 } });
   });
 });
 

@@ -15,6 +15,7 @@ import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import type { Fault, RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
 import { runSpecArbitrary, type ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
 import { REPRO_FORMAT_VERSION, type Repro } from './Repro.ts';
+import type { StateJudgement } from '../oracles/stateJudgement.ts';
 
 export type Expectation = 'exactly-once' | 'at-least-once';
 
@@ -23,6 +24,8 @@ export interface Judgement {
   readonly violations: readonly Violation[];
   /** Records committed more than once (at-least-once), 0 otherwise. */
   readonly duplicates: number;
+  /** Whether the final keyed state was judged, and if not, why. */
+  readonly keyedState: StateJudgement;
 }
 
 export type Simulate = (spec: RunSpec) => RunResult;
@@ -66,6 +69,10 @@ export interface ModeSummary {
   checkpointsCompleted: number;
   restores: number;
   duplicatesAfterRestore: number;
+  /** Runs whose final keyed state no oracle judged (never counted as passes of it). */
+  stateUnjudged: number;
+  /** Those runs per reason code (stateJudgement.ts). */
+  stateUnjudgedReasons: Record<string, number>;
   marks: Record<string, number>;
 }
 
@@ -129,7 +136,11 @@ export function explore(o: ExploreOptions): ExploreReport {
 }
 
 function emptySummary(): ModeSummary {
-  return { runs: 0, violations: 0, checkpointsCompleted: 0, restores: 0, duplicatesAfterRestore: 0, marks: {} };
+  return {
+    runs: 0, violations: 0, checkpointsCompleted: 0, restores: 0, duplicatesAfterRestore: 0,
+    stateUnjudged: 0, stateUnjudgedReasons: {},
+    marks: {},
+  };
 }
 
 function exploreMode(
@@ -212,6 +223,11 @@ function record(summary: ModeSummary, result: RunResult, verdict: Judgement): vo
   summary.checkpointsCompleted += result.checkpoints.completed.length;
   summary.restores += result.restores;
   summary.duplicatesAfterRestore += verdict.duplicates;
+  const state = verdict.keyedState;
+  if (!state.judged) {
+    summary.stateUnjudged++;
+    summary.stateUnjudgedReasons[state.reason] = (summary.stateUnjudgedReasons[state.reason] ?? 0) + 1;
+  }
   for (const [k, v] of Object.entries(result.marks)) summary.marks[k] = (summary.marks[k] ?? 0) + v;
 }
 

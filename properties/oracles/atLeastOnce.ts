@@ -23,7 +23,8 @@
  * state equal explains the run. A differing state key that no candidate's copy changes cannot be
  * explained: a violation. When every differing key could be, but the search ran out before trying
  * every set, the state is not judged (a duplicate the run never shows cannot be counted exactly);
- * the output still is. With more than {@link HIDDEN_CANDIDATES_MAX} candidate records (too many
+ * the output still is. Whether the state was judged, and if not why, comes back with the
+ * violations ({@link judgeAtLeastOnce}, stateJudgement.ts): an unjudged state is never a silent pass. With more than {@link HIDDEN_CANDIDATES_MAX} candidate records (too many
  * to fold each alone) nothing is searched and differences are reported.
  *
  * Interleaving-dependent numbers (flights' per-airport `seq`) must run 1..n+d per key; their order
@@ -47,6 +48,8 @@ import type { StreamGraph } from '../../engine/index.ts';
 import type { FoldResult } from '../referenceFold.ts';
 import { checkSequences } from './sequenceInvariants.ts';
 import { splitPositions } from './splitPositions.ts';
+import { STATE_JUDGED, stateUnjudged } from './stateJudgement.ts';
+import type { StateJudgement } from './stateJudgement.ts';
 
 /**
  * Most folds the search for duplicates that show only in the state runs per judged run (after
@@ -109,11 +112,24 @@ export function duplicatesAfterKeyedState(graph: StreamGraph): boolean {
   return graph.edges.some((e) => after.has(e.source) && e.partitioner !== 'forward');
 }
 
-/**
- * Judges `result` as an at-least-once run; returns at most two violations: unattributed
- * duplicates, and output or state that differs from F(all input + D).
- */
+/** What {@link judgeAtLeastOnce} says of a run. */
+export interface AtLeastOnceVerdict {
+  /** At most two: unattributed duplicates, and output or state that differs from F(all input + D). */
+  readonly violations: Violation[];
+  /** Whether the final keyed state was judged, and if not, why. */
+  readonly state: StateJudgement;
+}
+
+/** The violations of {@link judgeAtLeastOnce}. */
 export function atLeastOnce(result: RunResult, options: AtLeastOnceOptions = {}): Violation[] {
+  return judgeAtLeastOnce(result, options).violations;
+}
+
+/**
+ * Judges `result` as an at-least-once run: the violations, and whether the final keyed state was
+ * judged (see the file comment for when it is not).
+ */
+export function judgeAtLeastOnce(result: RunResult, options: AtLeastOnceOptions = {}): AtLeastOnceVerdict {
   const maxListed = options.maxListed ?? 20;
   const graph = result.graph;
   const endMs = result.jobEndMs ?? result.outcome.timeMs;
@@ -152,6 +168,8 @@ export function atLeastOnce(result: RunResult, options: AtLeastOnceOptions = {})
   // Then the output's D and the state's D differ, and only the output (completeness and
   // attribution) can be judged exactly.
   const stateJudged = !duplicatesAfterKeyedState(graph);
+  let judgement: StateJudgement = stateJudged ? STATE_JUDGED : stateUnjudged('duplicates-after-keyed-state',
+    'a non-forward edge after a keyed operator lets the state hold other duplicates than the output');
   // Without checkpointing (mode none) a failover restarts its tasks from scratch with empty
   // state: the final state is F(all input) with no copies, and a replayed record is numbered
   // from the start again, so per-key sequences do not run 1..n+d. Only the output carries D.
@@ -177,6 +195,8 @@ export function atLeastOnce(result: RunResult, options: AtLeastOnceOptions = {})
       state = compareStateTo(fold);
     } else if (search.inconclusive) {
       state = { diffs: [], diffCount: 0 };
+      judgement = stateUnjudged('hidden-search-inconclusive', `${search.relevant} candidate cop(ies) of records `
+        + `with no output could explain the state; not every set was tried (${HIDDEN_SEARCH_FOLDS} folds)`);
     }
   }
   const sequence = sequenced === null || !stateJudged || fromScratch ? undefined
@@ -218,7 +238,7 @@ export function atLeastOnce(result: RunResult, options: AtLeastOnceOptions = {})
       timeMs: endMs,
     });
   }
-  return violations;
+  return { violations, state: judgement };
 }
 
 /**
