@@ -249,6 +249,32 @@ describe('duplicatedInputs and foldWithDuplicates', () => {
     expect(atLeastOnce(noFailovers).map((v) => v.summary)).toEqual([expect.stringMatching(/explained by no restore/)]);
   });
 
+  test('mode none: the state is F(all input) even behind a rebalance after the keyed stage', () => {
+    const spec: RunSpec = {
+      version: 1, seed: 's4',
+      job: { kind: 'generated', spec: {
+        records: [[1, 2, 3, 4, 5, 6], [7, 8, 9]],
+        stages: [{ kind: 'keyed', key: 0, fn: 0, parallelism: 2 }, { kind: 'map', fn: 0, parallelism: 2, rebalance: true }],
+        sourceParallelism: 2, sinkParallelism: 2, maxParallelism: 128,
+      } },
+      parallelism: 2, taskManagers: 2,
+      checkpoint: { mode: 'none', intervalMs: 100 },
+      restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
+      // A sink subtask commits at its end of input; the global failure then replays everything.
+      faults: [{ type: 'global-failure', when: { at: { kind: 'sink', phase: 'pre-committed', nth: 1 } } }],
+      healTimeMs: 600, budgets: { maxEvents: 5_000_000, maxTimeMs: 30_000 }, overrides: [], mutations: [],
+    };
+    const result = simulate(spec);
+    expect(duplicatesAfterKeyedState(result.graph)).toBe(true);
+    expect(result.committed.length).toBe(18);
+    expect(judgeAtLeastOnce(result)).toEqual({ violations: [], state: { judged: true } });
+    // A count that kept a replayed record, as if the restart had not started from scratch.
+    const op = result.finalState['gen-0-keyed-rem4-count'] ?? {};
+    const doctored = doctor(result, { finalState: { 'gen-0-keyed-rem4-count': { ...op, count: { ...op['count'], 0: 3 } } } });
+    expect(atLeastOnce(doctored).map((v) => v.summary))
+      .toEqual(['committed output or final state differ from F(all input + D): 1 stateDiff']);
+  });
+
   test('two multi-output keyed stages in a row (explore, generated, mode none, seed 84): outputs keep distinct tags', () => {
     // 310 -> countAndSplit -> 310 and 155 -> countAndSplit -> 310, 155 (from 310) and 155 (from
     // 155): two records of value 155 from one input record, which once shared a tag. The sink

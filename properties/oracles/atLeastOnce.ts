@@ -27,6 +27,10 @@
  * violations ({@link judgeAtLeastOnce}, stateJudgement.ts): an unjudged state is never a silent pass. With more than {@link HIDDEN_CANDIDATES_MAX} candidate records (too many
  * to fold each alone) nothing is searched and differences are reported.
  *
+ * Without checkpointing (mode none) every failover restarts its tasks from scratch with empty
+ * state, so the final state must be F(all input) itself, whatever the graph; only the output
+ * carries D.
+ *
  * Interleaving-dependent numbers (flights' per-airport `seq`) must run 1..n+d per key; their order
  * by offset is not judged, since a replay numbers old offsets after newer ones.
  */
@@ -162,18 +166,19 @@ export function judgeAtLeastOnce(result: RunResult, options: AtLeastOnceOptions 
     expected: f.outputs, actual: records, maxListed,
     ...(sequenced === null ? {} : { project: sequenced.project }),
   });
-  // A task with several input channels after the keyed state (e.g. a sink behind a rebalance)
-  // takes records behind a barrier into its snapshot while the keyed state does not: after a
-  // restore those records are produced and committed again but counted in the state only once.
-  // Then the output's D and the state's D differ, and only the output (completeness and
-  // attribution) can be judged exactly.
-  const stateJudged = !duplicatesAfterKeyedState(graph);
+  // Without checkpointing (mode none) a failover restarts its tasks from scratch with empty
+  // state: the final state is F(all input) with no copies, whatever the graph, and a replayed
+  // record is numbered from the start again, so per-key sequences do not run 1..n+d. Only the
+  // output carries D.
+  const fromScratch = result.spec.checkpoint.mode === 'none';
+  // With checkpoints, a task with several input channels after the keyed state (e.g. a sink
+  // behind a rebalance) takes records behind a barrier into its snapshot while the keyed state
+  // does not: after a restore those records are produced and committed again but counted in the
+  // state only once. Then the output's D and the state's D differ, and only the output
+  // (completeness and attribution) can be judged exactly.
+  const stateJudged = fromScratch || !duplicatesAfterKeyedState(graph);
   let judgement: StateJudgement = stateJudged ? STATE_JUDGED : stateUnjudged('duplicates-after-keyed-state',
     'a non-forward edge after a keyed operator lets the state hold other duplicates than the output');
-  // Without checkpointing (mode none) a failover restarts its tasks from scratch with empty
-  // state: the final state is F(all input) with no copies, and a replayed record is numbered
-  // from the start again, so per-key sequences do not run 1..n+d. Only the output carries D.
-  const fromScratch = result.spec.checkpoint.mode === 'none';
   const compareStateTo = (f: FoldResult): ReturnType<typeof compareKeyedState> => (stateJudged
     ? compareKeyedState(fromScratch ? sharedReferenceFold(graph).state : f.state, result.finalState, maxListed)
     : { diffs: [], diffCount: 0 });
