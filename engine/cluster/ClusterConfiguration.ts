@@ -44,6 +44,13 @@ export interface ClusterConfiguration {
   readonly restartStrategy: RestartStrategy;
   /** Delay before a TaskExecutor retries its registration at the ResourceManager, µs. */
   readonly registrationRetryUs: number;
+  /**
+   * Keyed operators trace, at each snapshot, which records they processed since the previous one
+   * (KeyedInputLog.ts): the at-least-once oracle's evidence of what a restore read again. Not a
+   * Flink setting; off by default, as it adds about one record identity per keyed record to the
+   * trace.
+   */
+  readonly traceKeyedInputs: boolean;
 }
 
 /** The defaults (see the file comment). */
@@ -59,4 +66,5 @@ export const DEFAULT_CLUSTER_CONFIGURATION: ClusterConfiguration = {
   recordSizeBytes: 64,
   restartStrategy: { kind: 'fixed-delay', attempts: Number.POSITIVE_INFINITY, delayUs: 10_000 },
   registrationRetryUs: 5_000,
+  traceKeyedInputs: false,
 };

@@ -49,8 +49,11 @@ import type { FoldResult } from '../referenceFold.ts';
 import { checkSequences } from './sequenceInvariants.ts';
 import { explainHidden, HIDDEN_SEARCH_FOLDS, hiddenCandidates } from './hiddenCopies.ts';
 import { splitPositions } from './splitPositions.ts';
+import { duplicatesAfterKeyedState } from '../../sim/run/keyedInputEvidence.ts';
 import { STATE_JUDGED, stateUnjudged } from './stateJudgement.ts';
 import type { StateJudgement } from './stateJudgement.ts';
+
+export { duplicatesAfterKeyedState } from '../../sim/run/keyedInputEvidence.ts';
 
 /** Options of {@link atLeastOnce}. */
 export interface AtLeastOnceOptions {
@@ -77,26 +80,6 @@ export interface UnexplainedDuplicate {
   readonly copies: number;
   readonly explainedBy: readonly number[];
   readonly attempts: readonly string[];
-}
-
-/**
- * True when a record can be duplicated downstream of a keyed operator without its state: some
- * edge that leaves a keyed operator, or anything after one, is not a single-channel (forward)
- * edge.
- */
-export function duplicatesAfterKeyedState(graph: StreamGraph): boolean {
-  const after = new Set<number>(graph.nodes.filter((n) => n.spec.kind === 'keyedProcess').map((n) => n.id));
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const e of graph.edges) {
-      if (after.has(e.source) && !after.has(e.target)) {
-        after.add(e.target);
-        grew = true;
-      }
-    }
-  }
-  return graph.edges.some((e) => after.has(e.source) && e.partitioner !== 'forward');
 }
 
 /** What {@link judgeAtLeastOnce} says of a run. */
