@@ -80,7 +80,8 @@ describe('oracle 4: at-least-once with attributed duplicates', () => {
     expect(duplicatesAfterKeyedState(SAMPLE_GRAPH)).toBe(true);
     expect(judgeAtLeastOnce(sampleRun('at-least-once', true)).state).toEqual({
       judged: false, reason: 'duplicates-after-keyed-state',
-      detail: 'a non-forward edge after a keyed operator lets the state hold other duplicates than the output',
+      detail: 'a non-forward edge after a keyed operator lets the state hold other duplicates than the output, '
+        + 'and the trace holds no evidence of what the keyed stages read',
     });
     expect(duplicatesAfterKeyedState(flightsJob({ selection: { from: 0, to: 10 }, parallelism: 2, sink: twoPhaseCommitSink('c') })))
       .toBe(false);

@@ -12,9 +12,12 @@
 export type StateUnjudgedReason =
   /**
    * A non-forward edge follows a keyed operator, so the state's duplicates need not be the
-   * output's.
+   * output's, and the trace holds no evidence of what the keyed stages read (the run did not
+   * trace it: ClusterConfiguration.traceKeyedInputs).
    */
   | 'duplicates-after-keyed-state'
+  /** The trace's evidence of what the keyed stages read is incomplete or inconsistent. */
+  | 'evidence-incomplete'
   /** Duplicates that show only in the state: the search for a set that explains them ran out. */
   | 'hidden-search-inconclusive'
   /** The job did not finish, so no output oracle ran (liveness judges such runs). */
@@ -24,7 +27,8 @@ export type StateUnjudgedReason =
 
 /** Every reason, in a fixed order (for reports that list them all). */
 export const STATE_UNJUDGED_REASONS: readonly StateUnjudgedReason[] = [
-  'duplicates-after-keyed-state', 'hidden-search-inconclusive', 'job-not-finished', 'oracle-skipped',
+  'duplicates-after-keyed-state', 'evidence-incomplete', 'hidden-search-inconclusive', 'job-not-finished',
+  'oracle-skipped',
 ];
 
 /** The verdict on the keyed state: judged, or not judged with a reason and a line for people. */
