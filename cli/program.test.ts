@@ -8,6 +8,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { InvalidConfigurationError, InvalidJobError } from '../engine/index.ts';
 import { REPRO_FORMAT_VERSION, type Repro } from '../properties/explore/Repro.ts';
 import { regenerateSpec } from '../properties/explore/replay.ts';
+import type { RunSpec } from '../sim/run/RunSpec.ts';
 import { simulate } from '../sim/run/simulate.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
 import type { ExploreReport } from '../properties/explore/explore.ts';
@@ -265,13 +266,18 @@ describe('output directory', () => {
     expect([0, 1]).toContain(code);
     expect(io.stdout).toContain('exploring the flights job (aligned, at-least-once) under faults for 1 s\n');
     expect(existsSync(join(out, 'summary.json'))).toBe(true);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { modes: Record<string, object> };
+    for (const mode of ['aligned', 'at-least-once']) {
+      expect(Object.keys(summary.modes[mode] ?? {})).toEqual(expect.arrayContaining(['missingRecords', 'unfiredFaults']));
+    }
+    expect(io.stdout).toMatch(/\nmode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged\n/);
   });
 });
 
-describe('explore summary', () => {
+describe('explore summary: unjudged state', () => {
   const mode = {
-    runs: 10, violations: 0, checkpointsCompleted: 40, restores: 3, duplicatesAfterRestore: 7,
-    stateUnjudged: 2, stateUnjudgedReasons: { 'hidden-search-inconclusive': 2 }, marks: {},
+    runs: 10, violations: 0, checkpointsCompleted: 40, restores: 3, duplicatesAfterRestore: 7, missingRecords: 0,
+    unfiredFaults: 1, stateUnjudged: 2, stateUnjudgedReasons: { 'hidden-search-inconclusive': 2 }, marks: {},
   };
   const report: ExploreReport = {
     job: 'generated', seed: 5, runsPerMode: 10, counterexamples: [], fanOut: { runs: 0, violations: 0 },
@@ -283,9 +289,9 @@ describe('explore summary', () => {
     const io = capture();
     printReport(report, io);
     const lines = io.stdout.split('\n');
-    expect(lines[1]).toMatch(/^mode +runs +violations +checkpoints +restores +duplicates +state unjudged$/);
-    expect(lines[2]).toMatch(/^aligned +10 +0 +40 +3 +7 +0 *$/);
-    expect(lines[3]).toMatch(/^at-least-once +10 +0 +40 +3 +7 +2 *$/);
+    expect(lines[1]).toMatch(/^mode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged$/);
+    expect(lines[2]).toMatch(/^aligned +10 +0 +40 +3 +7 +0 +1 +0 *$/);
+    expect(lines[3]).toMatch(/^at-least-once +10 +0 +40 +3 +7 +0 +1 +2 *$/);
     expect(lines[4]).toBe('at-least-once: final keyed state not judged in 2 run(s): 2 hidden-search-inconclusive');
     expect(io.stdout).not.toContain('aligned: final keyed state');
     const json = toJson(report) as { modes: Record<string, { stateUnjudged: number; stateUnjudgedReasons: unknown }> };
@@ -316,6 +322,28 @@ describe('repro file names', () => {
     expect(odd).not.toBe(reproFileName({ ...base, mutants: ['..%etc%passwd'] }, 'aligned'));
     const many = reproFileName({ ...base, mutants: Array.from({ length: 12 }, (_x, i) => `planted-bug-number-${i}`) }, 'aligned');
     expect(many.length).toBeLessThan(80);
+  });
+});
+
+describe('explore summary', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'checkpoint-sim-summary-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  const args = ['explore', '--job', 'generated', '--mode', 'aligned', '--runs', '2', '--seed', '1', '--max-records', '10', '--out', tmp];
+
+  test('--json counts missing records and unfired faults per mode', async () => {
+    const r = await cli(...args, '--json');
+    expect(r.code).toBe(0);
+    const mode = (JSON.parse(r.stdout) as { modes: Record<string, Record<string, unknown>> }).modes['aligned'];
+    expect(mode).toMatchObject({ runs: 2, missingRecords: 0 });
+    expect(typeof mode?.['unfiredFaults']).toBe('number');
+  });
+
+  test('the table has columns of missing records and unfired faults', async () => {
+    const r = await cli(...args);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[1]).toMatch(/^mode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged$/);
+    expect(lines[2]).toMatch(/^aligned +2 +0 +\d+ +\d+ +0 +0 +\d+ +0 *$/);
   });
 });
 
@@ -371,11 +399,64 @@ describe('replay --json', () => {
     expect(r.code).toBe(1);
   });
 
+  describe('faults that never fired', () => {
+    const faults = [
+      { type: 'pause', host: 'taskmanager-1', durationMs: 5, when: { atMs: 10 } },
+      { type: 'crash', host: 'taskmanager-1', when: { at: { kind: 'task', checkpoint: 900, phase: 'acked' } } },
+      { type: 'global-failure', when: { at: { kind: 'sink', phase: 'committed', nth: 5000 } } },
+    ] as const;
+    const lines = [
+      'fault 1 (crash taskmanager-1 at checkpoint 900 acked on any task) never fired',
+      'fault 2 (global failure at the 5000th sink transaction committed) never fired',
+    ];
+    /** A repro of a small flights run with `faults` and this time budget. */
+    const reproFile = (name: string, maxTimeMs: number): string => {
+      const spec: RunSpec = {
+        version: 2, seed: 's1', job: { kind: 'flights', selection: { from: 0, to: 40 } }, parallelism: 2,
+        checkpoint: { mode: 'aligned', intervalMs: 20 }, faults, healTimeMs: 100,
+        budgets: { maxEvents: 1_000_000, maxTimeMs }, overrides: [], mutations: [],
+      };
+      const repro: Repro = {
+        format: 'checkpoint-sim-repro', formatVersion: REPRO_FORMAT_VERSION, checkpointSimVersion: 'test',
+        property: 'liveness', expect: 'exactly-once', summary: 'x', traceHash: 'unknown', stage: 'shrunk', spec,
+      };
+      const file = join(tmp, name);
+      writeFileSync(file, JSON.stringify(repro));
+      return file;
+    };
+
+    test('are printed one a line when the property holds', async () => {
+      const r = await cli('replay', reproFile('holds.json', 10_000));
+      expect(r.code).toBe(0);
+      const out = r.stdout.split('\n');
+      expect(out).toContain('the property holds now');
+      expect(out.filter((l) => l.startsWith('fault '))).toEqual(lines);
+    });
+
+    test('and when it fails', async () => {
+      // A 1 ms budget ends the run before anything fires: liveness fails.
+      const r = await cli('replay', reproFile('fails.json', 1));
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain('the property still fails: liveness');
+      expect(r.stdout.split('\n').filter((l) => l.startsWith('fault '))).toEqual(['fault 0 (pause taskmanager-1 for 5 ms at 10 ms) never fired', ...lines]);
+    });
+
+    test('are a list in --json', async () => {
+      const r = await cli('replay', reproFile('holds-json.json', 10_000), '--json');
+      const json = JSON.parse(r.stdout) as { unfiredFaults: unknown };
+      expect(json.unfiredFaults).toEqual([
+        { index: 1, description: 'crash taskmanager-1 at checkpoint 900 acked on any task', fault: faults[1] },
+        { index: 2, description: 'global failure at the 5000th sink transaction committed', fault: faults[2] },
+      ]);
+    });
+  });
+
   test('replay --seed --path --json prints one JSON object', async () => {
     const r = await cli('replay', '--seed', '1', '--path', '0', '--mode', 'aligned', '--job', 'generated', '--max-records', '10', '--json');
     expect(r.stderr).toBe('');
     const json = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(json).toMatchObject({ seed: 1, path: '0', job: 'generated', mode: 'aligned', sameAsRecorded: null });
     expect(typeof json['traceHash']).toBe('string');
+    expect(Array.isArray(json['unfiredFaults'])).toBe(true);
   });
 });

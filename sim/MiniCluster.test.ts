@@ -91,3 +91,30 @@ describe('MiniCluster', () => {
     expect(cluster.run().jobStatus).toBe('FINISHED');
   });
 });
+
+describe('The JobMaster ioExecutor is a pool (ExecutionGraphHandler submits each ack and decline on its own)', () => {
+  function ackWorkers(ioPoolSize: number): Set<string> {
+    const env = new StreamExecutionEnvironment({ jobName: 'acks', parallelism: 4 });
+    env.enableCheckpointing(10, { mode: 'EXACTLY_ONCE' });
+    env.fromSource(splitSource(consecutiveSplits(Array.from({ length: 400 }, (_x, i) => `r${i}`), 8)), { name: 'src' })
+      .map<string>((s) => s.toUpperCase())
+      .sinkTo(twoPhaseCommitSink('acks'));
+    const cluster = new MiniCluster({
+      world: { seed: 'io-pool', traceTasks: true }, streamGraph: env.getStreamGraph(),
+      config: { jobManagerIoPoolSize: ioPoolSize },
+    });
+    const result = cluster.run();
+    expect(result.jobStatus).toBe('FINISHED');
+    expect(result.completedCheckpoints.length).toBeGreaterThan(0);
+    return new Set(cluster.world.trace.events
+      .filter((e) => e.type === 'task' && e.attrs['label'] === 'receive-ack')
+      .map((e) => String(e.attrs['executor'])));
+  }
+
+  test('acks run on the workers of a pool of the configured size', () => {
+    const workers = ackWorkers(4);
+    expect(workers.size).toBeGreaterThan(0);
+    expect([...workers].every((w) => /^jobmanager\/jobmaster\/io-[1-4]$/.test(w))).toBe(true);
+    expect(ackWorkers(1)).toEqual(new Set(['jobmanager/jobmaster/io-1']));
+  });
+});

@@ -6,9 +6,13 @@
  * head task's cost has elapsed. So tasks of one executor never reorder, and tasks of different
  * executors interleave only through the queue (ties are order decisions).
  *
- * Invariants: a non-empty, unpaused, live executor is queued (except while it runs a task);
- * a dead executor holds no tasks and drops new ones silently; tasks run only while the host
- * is not paused.
+ * A task may block its thread (`block`): from the end of that task the executor starts nothing
+ * until the waker it got is given a task, which then runs first. A pool's worker reports when it
+ * becomes idle (`onIdle`), so the pool can hand it the next task of its shared queue.
+ *
+ * Invariants: a non-empty, unpaused, unblocked, live executor is queued (except while it runs a
+ * task); a blocked executor is never queued; a dead executor holds no tasks and drops new ones
+ * silently; tasks run only while the host is not paused.
  */
 import { assert } from '../engine/api/index.ts';
 import type { Cancellable, Executor } from '../engine/api/index.ts';
@@ -38,6 +42,17 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
   private headSinceUs = 0;
   private headLeftUs = 0;
   private headFactor = 1;
+  /** True while `fire` runs a task of this executor. */
+  private running = false;
+  /** The label of the wait this thread is blocked in (see {@link block}), else undefined. */
+  private blockedIn: string | undefined;
+  /** The waker of the current block. */
+  private waker: SimExecutorWaker | undefined;
+  /**
+   * Set by a pool on its workers: called when the worker has nothing queued and neither runs a
+   * task nor is blocked, so that the pool can hand it its next task.
+   */
+  onIdle: ((worker: SimExecutor) => void) | undefined;
 
   /** `localName` is the name on the host; the full name is `${host}/${localName}`. */
   constructor(
@@ -60,6 +75,50 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
     return this.tasks.length - this.head;
   }
 
+  /** True while a task of this executor runs. */
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** Live, with nothing queued, not running a task and not blocked: a pool may hand it work. */
+  get idle(): boolean {
+    return !this.dead && !this.running && this.blockedIn === undefined && this.tasks.length === this.head;
+  }
+
+  /** See {@link Executor.block}. */
+  block(label: string): Executor {
+    assert(this.running, () => `${this.name}: block ${label} outside a task of this executor`);
+    if (this.blockedIn !== undefined && this.waker !== undefined) return this.waker;
+    this.blockedIn = label;
+    // A task the current one queued here already waits for the wake like every other.
+    if (this.heapIndex >= 0) this.ctx.queue.remove(this);
+    this.ctx.trace.task(this.name, this.nameHash, `blocked: ${label}`);
+    this.waker = new SimExecutorWaker(this);
+    return this.waker;
+  }
+
+  /** @internal Ends the block: `task` goes to the head of the FIFO and the thread goes on. */
+  wake(label: string, task: () => void, costUs: number): void {
+    if (!(Number.isSafeInteger(costUs) && costUs >= 0)) {
+      assert(false, `${this.name}: wake ${label}: costUs must be a non-negative integer, got ${costUs}`);
+    }
+    this.blockedIn = undefined;
+    this.waker = undefined;
+    if (this.dead) return;
+    if (this.head > 0) {
+      this.head--;
+      this.tasks[this.head] = task;
+      this.labels[this.head] = label;
+      this.costs[this.head] = costUs;
+    } else {
+      this.tasks.unshift(task);
+      this.labels.unshift(label);
+      this.costs.unshift(costUs);
+    }
+    this.headCostPaid = false;
+    if (!this.running && this.heapIndex < 0 && !this.host.paused) this.queueHead(costUs);
+  }
+
   execute(label: string, task: () => void, costUs = 0): void {
     if (!(Number.isSafeInteger(costUs) && costUs >= 0)) {
       assert(false, `${this.name}: execute ${label}: costUs must be a non-negative integer, got ${costUs}`);
@@ -68,7 +127,8 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
     this.labels.push(label);
     this.tasks.push(task);
     this.costs.push(costUs);
-    if (this.heapIndex < 0 && !this.host.paused && this.tasks.length - this.head === 1) this.queueHead(costUs);
+    if (this.heapIndex < 0 && !this.host.paused && this.blockedIn === undefined
+      && this.tasks.length - this.head === 1) this.queueHead(costUs);
   }
 
   /** Queues the head task, which has `costUs` of its cost (at factor 1) left to pay. */
@@ -115,9 +175,16 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
    */
   runOrQueue(label: string, task: () => void): void {
     if (this.dead) return;
-    if (this.heapIndex < 0 && this.tasks.length === this.head && !this.host.paused) {
+    if (this.heapIndex < 0 && this.tasks.length === this.head && !this.host.paused
+      && this.blockedIn === undefined && !this.running) {
       this.ctx.trace.task(this.name, this.nameHash, label);
-      task();
+      this.running = true;
+      try {
+        task();
+      } finally {
+        this.running = false;
+      }
+      this.afterTask();
     } else {
       this.execute(label, task, 0);
     }
@@ -149,15 +216,28 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
     }
     this.headCostPaid = false;
     this.ctx.trace.task(this.name, this.nameHash, label);
-    task();
-    if (!this.dead && this.heapIndex < 0 && this.tasks.length > this.head && !this.host.paused) {
-      this.queueHead(this.costs[this.head] as number);
+    this.running = true;
+    try {
+      task();
+    } finally {
+      this.running = false;
+    }
+    this.afterTask();
+  }
+
+  /** After a task: queue the next one, or tell the pool this worker is idle. */
+  private afterTask(): void {
+    if (this.dead || this.blockedIn !== undefined) return;
+    if (this.tasks.length > this.head) {
+      if (this.heapIndex < 0 && !this.host.paused) this.queueHead(this.costs[this.head] as number);
+    } else if (this.onIdle !== undefined) {
+      this.onIdle(this);
     }
   }
 
   /** Queues the executor again after its host resumed, if it has work. */
   unpark(): void {
-    if (this.dead || this.heapIndex >= 0 || this.tasks.length === this.head) return;
+    if (this.dead || this.heapIndex >= 0 || this.blockedIn !== undefined || this.tasks.length === this.head) return;
     this.queueHead(this.headCostPaid ? 0 : (this.costs[this.head] as number));
   }
 
@@ -169,5 +249,37 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
     this.labels = [];
     this.costs = [];
     this.head = 0;
+  }
+}
+
+/** The waker {@link SimExecutor.block} returns: its first task ends the block (see Executor.block). */
+class SimExecutorWaker implements Executor {
+  private woken = false;
+
+  constructor(private readonly owner: SimExecutor) {}
+
+  get name(): string {
+    return this.owner.name;
+  }
+
+  get alive(): boolean {
+    return this.owner.alive;
+  }
+
+  execute(label: string, task: () => void, costUs = 0): void {
+    if (this.woken) {
+      this.owner.execute(label, task, costUs);
+      return;
+    }
+    this.woken = true;
+    this.owner.wake(label, task, costUs);
+  }
+
+  schedule(label: string, delayUs: number, task: () => void): Cancellable {
+    return this.owner.schedule(label, delayUs, task);
+  }
+
+  block(label: string): Executor {
+    return this.owner.block(label);
   }
 }

@@ -6,9 +6,11 @@
  * is dropped silently. A paused host runs nothing: its executors park until it resumes, and work
  * that arrives meanwhile (timers, messages) waits in their queues.
  */
+import { assert } from '../engine/api/index.ts';
 import type { Executor, ExecutorFactory, HostId } from '../engine/api/index.ts';
 import type { SimContext } from './SimContext.ts';
 import { SimExecutor } from './SimExecutor.ts';
+import { SimExecutorPool } from './SimExecutorPool.ts';
 import { SimTimer } from './SimTimer.ts';
 import { stringHash } from './TraceHash.ts';
 
@@ -17,8 +19,10 @@ export class SimHost {
   incarnation = 0;
   alive = false;
   paused = false;
-  /** Live executors of the current incarnation, in creation order. */
+  /** Live executors of the current incarnation, in creation order (pool workers too). */
   executors = new Map<string, SimExecutor>();
+  /** Live pools of the current incarnation, by local name. */
+  pools = new Map<string, SimExecutorPool>();
   /** The string hash of `id`, for recording this host's events ({@link Trace.recordOn}). */
   readonly idHash: number;
 
@@ -41,6 +45,8 @@ export class SimHost {
     this.alive = false;
     for (const e of this.executors.values()) e.kill();
     this.executors = new Map();
+    for (const p of this.pools.values()) p.kill();
+    this.pools = new Map();
     // A timer is queued exactly while pending, so the queue holds every pending timer: finding
     // them there at a crash is cheaper than adding and deleting each timer in a set of the host
     // (the set's per-object hashing cost about 1% of a run). The order they leave the queue in
@@ -64,19 +70,34 @@ export class SimHost {
   /** The executor factory of the current incarnation (dead executors once it crashed). */
   executorFactory(): ExecutorFactory {
     const incarnation = this.incarnation;
+    const live = (): boolean => this.alive && this.incarnation === incarnation;
+    const get = (name: string): SimExecutor => {
+      if (!live()) {
+        const dead = new SimExecutor(this.ctx, this, name);
+        dead.kill();
+        return dead;
+      }
+      let e = this.executors.get(name);
+      if (e === undefined) {
+        e = new SimExecutor(this.ctx, this, name);
+        this.executors.set(name, e);
+      }
+      return e;
+    };
     return {
-      get: (name: string): Executor => {
-        if (!this.alive || this.incarnation !== incarnation) {
-          const dead = new SimExecutor(this.ctx, this, name);
-          dead.kill();
-          return dead;
+      get,
+      pool: (name: string, size: number): Executor => {
+        assert(Number.isInteger(size) && size >= 1, () => `pool ${name}: size must be a positive integer, got ${size}`);
+        let p = live() ? this.pools.get(name) : undefined;
+        if (p !== undefined) {
+          assert(p.size === size, () => `pool ${name} exists with ${p?.size} workers, asked for ${size}`);
+          return p;
         }
-        let e = this.executors.get(name);
-        if (e === undefined) {
-          e = new SimExecutor(this.ctx, this, name);
-          this.executors.set(name, e);
-        }
-        return e;
+        const workers = Array.from({ length: size }, (_x, i) => get(`${name}-${i + 1}`));
+        p = new SimExecutorPool(this.ctx, this, name, workers);
+        if (live()) this.pools.set(name, p);
+        else p.kill();
+        return p;
       },
     };
   }

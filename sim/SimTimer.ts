@@ -9,8 +9,13 @@
 import type { Cancellable } from '../engine/api/index.ts';
 import { QueueEntry } from './EventQueue.ts';
 import type { SimContext } from './SimContext.ts';
-import type { SimExecutor } from './SimExecutor.ts';
 import type { SimHost } from './SimHost.ts';
+
+/** What a timer runs its task on: an executor, or a pool (which hands it to a worker). */
+export interface TimerTarget {
+  /** Runs `task` at once if idle (a timer waking the thread), else queues it. */
+  runOrQueue(label: string, task: () => void): void;
+}
 
 export class SimTimer extends QueueEntry implements Cancellable {
   private label = '';
@@ -20,7 +25,7 @@ export class SimTimer extends QueueEntry implements Cancellable {
     private readonly ctx: SimContext,
     /** The host whose incarnation the timer dies with. */
     readonly host: SimHost,
-    private readonly executor: SimExecutor,
+    private readonly executor: TimerTarget,
   ) {
     super();
   }

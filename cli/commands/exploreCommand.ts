@@ -315,9 +315,10 @@ export function reproFileName(
 /** The summary table and the counterexamples, for people. */
 export function printReport(r: ExploreReport, io: Io): void {
   io.out(`explore ${r.job}, fast-check seed ${r.seed}, ${r.runsPerMode ?? 'time-budgeted'} runs per mode, ${(r.timing.wallMs / 1000).toFixed(1)} s\n`);
-  const head = ['mode', 'runs', 'violations', 'checkpoints', 'restores', 'duplicates', 'state unjudged'];
+  const head = ['mode', 'runs', 'violations', 'checkpoints', 'restores', 'duplicates', 'missing', 'unfired faults',
+    'state unjudged'];
   const rows = Object.entries(r.modes).map(([m, x]) => [m, x.runs, x.violations, x.checkpointsCompleted, x.restores,
-    x.duplicatesAfterRestore, x.stateUnjudged].map(String));
+    x.duplicatesAfterRestore, x.missingRecords, x.unfiredFaults, x.stateUnjudged].map(String));
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: string[]) => `${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ')}\n`;
   io.out(line(head));

@@ -1,8 +1,9 @@
 /**
  * `checkpoint-sim replay <repro.json>` and `checkpoint-sim replay --seed S --path P` (with the
  * flags explore generated the run with): run the same run again and print the trace hash,
- * whether it is the one recorded, whether the property still fails, and the trace excerpt before
- * the violation (or all of it as one JSON object with --json).
+ * whether it is the one recorded, whether the property still fails, each fault that never fired
+ * (whatever the verdict), and the trace excerpt before the violation (or all of it as one JSON
+ * object with --json).
  * Exit codes: 1 the property still fails, 0 it holds now, 2 bad input.
  */
 import { readFileSync } from 'node:fs';
@@ -141,6 +142,7 @@ function outcomeJson(o: ReplayOutcome): Record<string, unknown> {
     sameAsRecorded: o.sameTraceHash ?? null,
     stillFails: o.stillFails,
     violation: o.violation === undefined ? null : { property: o.violation.property, summary: o.violation.summary },
+    unfiredFaults: o.unfiredFaults.map((u) => ({ index: u.index, description: u.description, fault: u.fault })),
     excerpt: o.excerpt.map((e) => ({ timeUs: e.timeUs, host: e.host, type: e.type, attrs: e.attrs })),
   };
 }
@@ -157,6 +159,7 @@ function printOutcome(o: ReplayOutcome, io: Io, recorded?: string): number {
       ? 'the property still fails' : `a different property fails (recorded: ${recorded})`;
     io.out(`${what}: ${o.violation.property}: ${o.violation.summary}\n`);
   }
+  for (const u of o.unfiredFaults) io.out(`fault ${u.index} (${u.description}) never fired\n`);
   io.out('trace excerpt:\n');
   for (const e of o.excerpt) io.out(`  ${(e.timeUs / 1000).toFixed(3)} ms ${e.host} ${e.type} ${JSON.stringify(e.attrs)}\n`);
   return o.stillFails ? 1 : 0;

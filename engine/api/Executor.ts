@@ -1,9 +1,11 @@
 /**
  * Executors: the simulated threads of a host. Models Flink's single-threaded executors (an RPC
  * endpoint's main thread, a task's mailbox thread, the ioExecutor, the async snapshot pool, the
- * checkpoint coordinator timer). Work submitted to one executor runs in submission order, one task
- * at a time; work on different executors interleaves only through the sim's event queue, where
- * the order of tasks due at the same instant is a recorded decision.
+ * checkpoint coordinator timer) and its fixed thread pools (the JobMaster's ioExecutor). Work
+ * submitted to one executor runs in submission order, one task at a time; work on different
+ * executors (or different workers of a pool) interleaves only through the sim's event queue,
+ * where the order of tasks due at the same instant is a recorded decision. A thread can block
+ * (on a lock, in blocking IO) and be woken ({@link Executor.block}).
  *
  * Invariants the sim keeps: a task never runs after its host crashed (the executor vanishes with
  * its queued tasks and timers); a paused host runs nothing until it resumes.
@@ -36,6 +38,19 @@ export interface Executor {
   schedule(label: string, delayUs: number, task: () => void): Cancellable;
   /** False once the host crashed; work given to a dead executor is silently dropped. */
   readonly alive: boolean;
+  /**
+   * Blocks the thread that runs the current task, as a Java thread blocks on a monitor or in a
+   * blocking call: from the end of the current task it starts nothing, neither queued tasks nor
+   * timer tasks, until it is woken. The returned executor wakes it: the first task given to it
+   * (`execute`) runs on this thread before anything queued here, and the thread then goes on as
+   * usual (later tasks given to it are ordinary tasks of this thread). Hand it to whatever ends
+   * the wait: an object store call as its `on` executor (blocking IO), a lock's release.
+   * For a pool, blocks the worker that runs the current task; the other workers go on. Called
+   * again by the task that blocked the thread, it returns the same waker (a thread blocks once).
+   * @param label short, stable text for the trace.
+   * @throws AssertionError when no task of this executor is running.
+   */
+  block(label: string): Executor;
 }
 
 /** Creates the executors of one host incarnation. */
@@ -45,4 +60,13 @@ export interface ExecutorFactory {
    * gives the same executor until the host crashes.
    */
   get(name: string): Executor;
+  /**
+   * Returns the pool called `name` on this host, creating it on first use: `size` threads
+   * (`<name>-1` to `<name>-<size>`) that share one FIFO, as a fixed ThreadPoolExecutor. A task
+   * goes to the lowest-numbered idle worker at once, else it waits in submission order for the
+   * next worker that becomes idle; so two tasks submitted back to back may run in either order
+   * (which is an order decision when both are due at the same instant). The pool dies with the host.
+   * @throws AssertionError if `size` is not a positive integer, or differs from an existing pool's.
+   */
+  pool(name: string, size: number): Executor;
 }

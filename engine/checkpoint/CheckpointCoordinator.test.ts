@@ -14,16 +14,22 @@ function state(path: string): TaskStateSnapshot {
     isTaskDeployedAsFinished: false, isTaskFinished: false };
 }
 
-function ack(h: CheckpointHarness, subtask: number, id: number, s: TaskStateSnapshot | null = null): boolean {
-  const r = h.coordinator.receiveAcknowledgeMessage({
-    attemptId: h.ctx.attempt('src', subtask).attemptId, checkpointId: id, subtaskState: s,
+/** An ack as the JobMaster hands it over: a task on the ioExecutor (ExecutionGraphHandler). */
+function ack(h: CheckpointHarness, subtask: number, id: number, s: TaskStateSnapshot | null = null): boolean | undefined {
+  let r: boolean | undefined;
+  h.ctx.ioExecutor.execute('receive-ack', () => {
+    r = h.coordinator.receiveAcknowledgeMessage({
+      attemptId: h.ctx.attempt('src', subtask).attemptId, checkpointId: id, subtaskState: s,
+    });
   });
   h.scheduler.runAll();
   return r;
 }
 
 function decline(h: CheckpointHarness, subtask: number, id: number, reason: 'CHECKPOINT_DECLINED' | 'CHECKPOINT_ASYNC_EXCEPTION' = 'CHECKPOINT_DECLINED'): void {
-  h.coordinator.receiveDeclineMessage({ attemptId: h.ctx.attempt('src', subtask).attemptId, checkpointId: id, reason });
+  h.ctx.ioExecutor.execute('receive-decline', () => {
+    h.coordinator.receiveDeclineMessage({ attemptId: h.ctx.attempt('src', subtask).attemptId, checkpointId: id, reason });
+  });
   h.scheduler.runAll();
 }
 
@@ -148,6 +154,28 @@ describe('Coordinator: trigger, ack, decline, timeout', () => {
     expect(h.ctx.failures).toHaveLength(0);
   });
 
+  for (const state of ['DEPLOYING', 'INITIALIZING'] as const) {
+    test(`calculateCheckpointPlan checks every task to wait for is RUNNING (FLINK-22379), not only the tasks to trigger (${state})`, () => {
+      const h = createCheckpointHarness({
+        vertices: [
+          { id: 'src', parallelism: 2, isSource: true, operatorUids: ['source'] },
+          { id: 'map', parallelism: 2, isSource: false, operatorUids: ['map'] },
+        ],
+        edges: [{ source: 'src', target: 'map', pattern: 'ALL_TO_ALL' }],
+      });
+      h.ctx.setState('map', 1, state);
+      const f = trigger(h);
+      expect(() => f.getNow()).toThrow('NOT_ALL_REQUIRED_TASKS_RUNNING');
+      expect(h.ctx.triggers).toHaveLength(0);
+      expect(h.coordinator.idCounter.get()).toBe(1);
+      // Pre-flight: not counted, so the job does not fail.
+      expect(h.ctx.failures).toHaveLength(0);
+      h.ctx.setState('map', 1, 'RUNNING');
+      trigger(h);
+      expect(h.ctx.triggers.map((t) => t.checkpointId)).toEqual([1, 1]);
+    });
+  }
+
   test('11. checkpoints with some tasks finished', () => {
     const h = createCheckpointHarness({
       vertices: [
@@ -253,6 +281,37 @@ describe('Coordinator: triggering and the queue', () => {
     expect(h.coordinator.isTriggering).toBe(false);
     expect(h.ctx.triggers).toHaveLength(0);
     expect(oc?.calls).toContain('abortCurrentTriggering');
+  });
+});
+
+describe('startTriggeringCheckpoint skips the coordinator and master-hook steps of a disposed checkpoint', () => {
+  test('an abort that overtakes a queued trigger leaves no coordinator or hook snapshotting it', () => {
+    let oc: TestingOperatorCoordinator | undefined;
+    const h = createCheckpointHarness({ coordinators: () => [oc = new TestingOperatorCoordinator('source', 'src')] });
+    const hooked: number[] = [];
+    h.coordinator.addMasterHook({
+      identifier: 'hook', triggerCheckpoint: (id) => { hooked.push(id); return CompletableFuture.completed<unknown>(null); },
+      restoreCheckpoint: () => undefined, reset: () => undefined, close: () => undefined,
+    });
+    h.coordinator.startCheckpointScheduler();
+    const f = h.coordinator.triggerCheckpoint();
+    // The PendingCheckpoint exists; its coordinator step is queued on the timer.
+    h.scheduler.runUntilNext('jobmaster/checkpoint-timer:checkpoint-coordinators');
+    expect(h.coordinator.numberOfPendingCheckpoints).toBe(1);
+    h.coordinator.stopCheckpointScheduler();
+    h.scheduler.runAll();
+    expect(() => f.getNow()).toThrow('CHECKPOINT_COORDINATOR_SUSPEND');
+    expect(oc?.calls).not.toContain('checkpoint 1');
+    expect(hooked).toEqual([]);
+    expect(oc?.calls).toContain('aborted 1');
+    expect(oc?.calls).toContain('abortCurrentTriggering');
+    expect(h.ctx.triggers).toHaveLength(0);
+    expect(h.coordinator.isTriggering).toBe(false);
+    // The next checkpoint goes through every step.
+    trigger(h);
+    expect(oc?.calls).toContain('checkpoint 2');
+    expect(hooked).toEqual([2]);
+    expect(h.ctx.triggers.map((t) => t.checkpointId)).toEqual([2, 2]);
   });
 });
 
@@ -400,5 +459,74 @@ describe('restore', () => {
     expect(h.coordinator.isPeriodicCheckpointingStarted).toBe(true);
     a.jobStatusChanges('RESTARTING');
     expect(h.coordinator.isPeriodicCheckpointingStarted).toBe(false);
+  });
+});
+
+describe('completePendingCheckpoint holds the coordinator lock across the _metadata write (finalizeCheckpoint runs inside synchronized (lock))', () => {
+  /** Checkpoint 1 fully acknowledged, its metadata write taking `writeUs` of virtual time. */
+  function finalizing(writeUs: number, config = {}, before = (_h: CheckpointHarness): void => undefined): CheckpointHarness {
+    const h = createCheckpointHarness({ config: { timeoutUs: 50_000, ...config } });
+    h.objectStore.slowPuts(h.scheduler.get('store'), writeUs, (p) => p.endsWith('_metadata'));
+    trigger(h);
+    before(h);
+    ack(h, 0, 1);
+    ack(h, 1, 1);
+    expect(h.coordinator.lock.heldBy).toBe('completePendingCheckpoint 1');
+    expect(h.coordinator.store.getAllCheckpoints()).toHaveLength(0);
+    return h;
+  }
+
+  test('the CheckpointCanceller waits on the timer thread and finds the checkpoint completed, not expired', () => {
+    const h = finalizing(200_000);
+    h.scheduler.advanceTimeUs(300_000);
+    expect(h.coordinator.store.getLatestCheckpointId()).toBe(1);
+    expect(h.tracer.hasMark('checkpoint-expired')).toBe(false);
+    expect(h.tracer.eventsOf('checkpoint.lockWait').map((e) => e.attrs['waiter'])).toEqual(['CheckpointCanceller']);
+    expect(h.ctx.completes.map((c) => c.checkpointId)).toEqual([1, 1]);
+    expect(h.ctx.failures).toEqual([]);
+    expect(h.coordinator.lock.heldBy).toBeUndefined();
+  });
+
+  test('a decline on another io worker waits for the write and then finds nothing pending', () => {
+    const h = finalizing(20_000);
+    decline(h, 0, 1);
+    expect(h.tracer.eventsOf('checkpoint.lockWait').map((e) => e.attrs['waiter'])).toEqual(['receiveDeclineMessage']);
+    expect(h.tracer.eventsOf('checkpoint.declined')).toHaveLength(0);
+    h.scheduler.advanceTimeUs(20_000);
+    expect(h.coordinator.store.getLatestCheckpointId()).toBe(1);
+    expect(h.tracer.eventsOf('checkpoint.declined').map((e) => e.attrs['pending'])).toEqual([false]);
+    expect(h.ctx.failures).toEqual([]);
+  });
+
+  test('stopCheckpointScheduler waits on the main thread, and whatever the main thread does next waits too', () => {
+    const h = finalizing(20_000, { intervalUs: 100_000 }, (x) => x.coordinator.startCheckpointScheduler());
+    const main: string[] = [];
+    h.ctx.mainExecutor.execute('failover', () => {
+      h.coordinator.stopCheckpointScheduler();
+      main.push(`stop returned at ${h.scheduler.nowUs()}`);
+    });
+    h.ctx.mainExecutor.execute('next', () => main.push(`next at ${h.scheduler.nowUs()}`));
+    h.scheduler.runAll();
+    expect(main).toEqual(['stop returned at 0']);
+    expect(h.coordinator.isPeriodicCheckpointingStarted).toBe(true);
+    h.scheduler.advanceTimeUs(20_000);
+    expect(main).toEqual(['stop returned at 0', 'next at 20000']);
+    expect(h.coordinator.isPeriodicCheckpointingStarted).toBe(false);
+    // The checkpoint completed; the stop found nothing to abort (no CHECKPOINT_COORDINATOR_SUSPEND).
+    expect(h.coordinator.store.getLatestCheckpointId()).toBe(1);
+    expect(h.tracer.eventsOf('checkpoint.aborted')).toHaveLength(0);
+  });
+
+  test('an ack of the next checkpoint waits too, and completes it once the lock is free', () => {
+    const h = finalizing(20_000, { maxConcurrent: 2 }, (x) => void trigger(x));
+    ack(h, 0, 2);
+    ack(h, 1, 2);
+    expect(h.coordinator.numberOfPendingCheckpoints).toBe(2);
+    expect(h.coordinator.lock.numberOfWaiters).toBe(2);
+    h.scheduler.advanceTimeUs(20_000);
+    expect(h.coordinator.lock.heldBy).toBe('completePendingCheckpoint 2');
+    h.scheduler.advanceTimeUs(20_000);
+    expect(h.coordinator.store.getAllCheckpoints().map((c) => c.checkpointId)).toEqual([2]);
+    expect(h.tracer.eventsOf('checkpoint.aborted')).toHaveLength(0);
   });
 });

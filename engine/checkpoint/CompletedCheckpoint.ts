@@ -1,7 +1,7 @@
 /**
  * A checkpoint that every task, coordinator and master hook acknowledged, whose `_metadata` was
  * written and which the store accepted: the operator states per (operator uid, subtask), the
- * coordinator and master states, and which tasks had finished.
+ * coordinator and master states, which tasks had finished and each vertex's parallelism.
  *
  * @see org.apache.flink.runtime.checkpoint.CompletedCheckpoint (reference 1.9, 1.12)
  * Invariants: immutable once built; every operator state's subtask index is >= 0.
@@ -33,6 +33,12 @@ export interface CompletedCheckpointData {
   readonly masterStates: ReadonlyMap<string, unknown>;
   readonly finishedTasks: readonly SubtaskRef[];
   readonly fullyFinishedVertices: readonly string[];
+  /**
+   * Each job vertex's parallelism when the checkpoint was triggered (Flink keeps it per operator
+   * in OperatorState; every operator of a vertex has the vertex's), so a restore can tell a
+   * parallelism change from subtasks that simply had no state.
+   */
+  readonly vertexParallelism: ReadonlyMap<string, number>;
 }
 
 /** A plain-JSON view for oracles and reports. */
@@ -60,6 +66,7 @@ export class CompletedCheckpoint implements CompletedCheckpointData {
   readonly masterStates: ReadonlyMap<string, unknown>;
   readonly finishedTasks: readonly SubtaskRef[];
   readonly fullyFinishedVertices: readonly string[];
+  readonly vertexParallelism: ReadonlyMap<string, number>;
   /**
    * The decoded view, built on the first {@link decode} and then returned by every call: the
    * coordinator writes it to `_metadata` at completion and the simulator's trace hook reads it
@@ -77,6 +84,7 @@ export class CompletedCheckpoint implements CompletedCheckpointData {
     this.masterStates = data.masterStates;
     this.finishedTasks = Object.freeze([...data.finishedTasks]);
     this.fullyFinishedVertices = Object.freeze([...data.fullyFinishedVertices]);
+    this.vertexParallelism = data.vertexParallelism;
     Object.freeze(this);
   }
 

@@ -40,8 +40,8 @@ export class DefaultCheckpointPlanCalculator {
   /**
    * Computes the plan from the attempts now current.
    * @throws CheckpointException NOT_ALL_REQUIRED_TASKS_RUNNING when a subtask has no attempt,
-   *   when a task finished while checkpoints after finish are off, or when a task to trigger is
-   *   not RUNNING.
+   *   when a task finished while checkpoints after finish are off, or when a task to wait for
+   *   (any unfinished task, not only a task to trigger) is not RUNNING.
    */
   calculateCheckpointPlan(): CheckpointPlan {
     const vertices = this.ctx.jobVertices();
@@ -65,7 +65,9 @@ export class DefaultCheckpointPlanCalculator {
     const plan = hasFinished
       ? this.afterTasksFinished(vertices, attempts)
       : this.allTasksRunning(vertices, attempts);
-    for (const t of plan.tasksToTrigger) {
+    // Every task to wait for, not only the tasks to trigger (FLINK-22379): no checkpoint starts
+    // while a downstream task is still deploying or restoring its state.
+    for (const t of plan.tasksToWaitFor) {
       if (t.state !== 'RUNNING') {
         throw new CheckpointException('NOT_ALL_REQUIRED_TASKS_RUNNING',
           `task ${t.attemptId} is ${t.state}, not RUNNING`);

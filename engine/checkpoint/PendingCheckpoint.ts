@@ -231,6 +231,11 @@ export class PendingCheckpoint {
     }
     const operatorStates = new Map<string, ReadonlyMap<number, OperatorSubtaskStateHandle>>();
     for (const [uid, per] of this.operatorStates) operatorStates.set(uid, new Map(per));
+    // The plan's tasks to wait for and finished tasks together are every subtask of the job.
+    const vertexParallelism = new Map<string, number>();
+    for (const tasks of [this.plan.tasksToWaitFor, this.plan.finishedTasks]) {
+      for (const t of tasks) vertexParallelism.set(t.vertexId, (vertexParallelism.get(t.vertexId) ?? 0) + 1);
+    }
     return new CompletedCheckpoint({
       checkpointId: this.checkpointId,
       triggerTimestampUs: this.triggerTimestampUs,
@@ -241,6 +246,7 @@ export class PendingCheckpoint {
       masterStates: new Map(this.masterStates),
       finishedTasks,
       fullyFinishedVertices: fullyFinished,
+      vertexParallelism,
     });
   }
 

@@ -6,8 +6,10 @@
  * (re-spread); subtasks of fully finished vertices, and finished subtasks, are deployed as
  * finished with no state. Vertices without state in the checkpoint get no restore.
  *
- * Rescaling (key-group clipping, split redistribution, channel state) is the extension point
- * for a later issue: it would replace {@link assignOperator} and drop the parallelism check.
+ * A restore at another parallelism than the checkpoint's (as the checkpoint recorded it per
+ * vertex) is refused with an error. Rescaling (key-group clipping, split redistribution, channel
+ * state) is the extension point for a later issue: it would replace {@link assignOperator} and
+ * drop {@link checkParallelismPreconditions}.
  *
  * @see org.apache.flink.runtime.checkpoint.StateAssignmentOperation (reference 4.2, 4.3)
  */
@@ -48,6 +50,7 @@ export class StateAssignmentOperation {
    */
   assignStates(subtasks: readonly SubtaskRef[]): Map<string, JobManagerTaskRestore> {
     this.checkStateMappingCompleteness();
+    for (const v of this.vertices) this.checkParallelismPreconditions(v);
     const out = new Map<string, JobManagerTaskRestore>();
     const wanted = new Set(subtasks.map((s) => subtaskKey(s.vertexId, s.subtask)));
     const finished = new Set(this.checkpoint.finishedTasks.map((t) => subtaskKey(t.vertexId, t.subtask)));
@@ -85,6 +88,20 @@ export class StateAssignmentOperation {
     for (const uid of this.checkpoint.operatorStates.keys()) {
       assert(uids.has(uid), () => `There is no operator for the state ${uid}`);
     }
+  }
+
+  /**
+   * Refuses any change of a vertex's parallelism since the checkpoint, up or down: without
+   * rescaling, a scale-up would hand the new subtasks nothing and a scale-down would lose the
+   * state of the removed ones. A vertex the checkpoint does not know is not checked here (the
+   * subtask-index check in {@link assignOperator} still refuses state of too many subtasks).
+   * @throws AssertionError naming the vertex's operators and both parallelisms.
+   */
+  private checkParallelismPreconditions(v: CheckpointJobVertex): void {
+    const before = this.checkpoint.vertexParallelism.get(v.id);
+    assert(before === undefined || before === v.parallelism, () =>
+      `operator ${v.operatorUids.join(' -> ')} (vertex ${v.id}) has parallelism ${String(before)} in checkpoint `
+      + `${this.checkpoint.checkpointId} but ${v.parallelism} in the job: rescaling is not supported`);
   }
 
   /**

@@ -51,6 +51,11 @@ export interface ClusterConfiguration {
    * trace.
    */
   readonly traceKeyedInputs: boolean;
+  /**
+   * Threads of the JobMaster's ioExecutor (Flink's `cluster.io-pool.size`): acks, declines,
+   * discards and checkpoint storage work run there, each submitted on its own.
+   */
+  readonly jobManagerIoPoolSize: number;
 }
 
 /** The defaults (see the file comment). */
@@ -67,4 +72,5 @@ export const DEFAULT_CLUSTER_CONFIGURATION: ClusterConfiguration = {
   restartStrategy: { kind: 'fixed-delay', attempts: Number.POSITIVE_INFINITY, delayUs: 10_000 },
   registrationRetryUs: 5_000,
   traceKeyedInputs: false,
+  jobManagerIoPoolSize: 4,
 };

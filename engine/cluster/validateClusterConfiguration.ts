@@ -17,6 +17,7 @@ const FIELDS: readonly (keyof ClusterConfiguration)[] = [
   'recordsPerBuffer', 'bufferTimeoutUs', 'exclusiveBuffersPerChannel',
   'floatingBuffersPerPartition', 'recordSizeBytes', 'restartStrategy', 'registrationRetryUs',
   'traceKeyedInputs',
+  'jobManagerIoPoolSize',
 ];
 
 /**
@@ -54,6 +55,7 @@ export function validateClusterConfiguration(config: ClusterConfiguration): void
   if (typeof config.traceKeyedInputs !== 'boolean') {
     throw new InvalidConfigurationError('traceKeyedInputs', `must be a boolean, got ${describe(config.traceKeyedInputs)}`);
   }
+  requireInteger(config.jobManagerIoPoolSize, 'jobManagerIoPoolSize', 1);
   validateRestartStrategy(config.restartStrategy);
 }
 

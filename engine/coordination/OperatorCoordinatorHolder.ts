@@ -1,14 +1,25 @@
 /**
  * Holds one OperatorCoordinator on the JobMaster main thread and connects it to the subtasks:
- * it builds each attempt's SubtaskGateway (events travel as `sendOperatorEventToTask` RPCs; a
- * failed send fails that subtask over), tells the coordinator about attempts becoming ready or
- * failing, and resets it on failover (subtaskReset for a regional restore, resetToCheckpoint for
- * a global one). It runs the coordinator's part of a checkpoint with the exactly-once event
- * valve (reference 1.6): mark every subtask, snapshot the coordinator, close the valves, and
- * complete only once every event sent before the snapshot was received; a subtask's valve opens
- * at its AcknowledgeCheckpointEvent, at completion or abort, or when triggering is aborted.
+ * it sets up a SubtaskGateway per subtask (events travel as `sendOperatorEventToTask` RPCs to the
+ * attempt the gateway was handed to; a failed send fails that subtask over), tells the coordinator
+ * about attempts becoming ready or failing, and resets it on failover (subtaskReset for a regional
+ * restore, resetToCheckpoint for a global one), each with fresh gateways. It runs the
+ * coordinator's part of a checkpoint with the exactly-once event valve (reference 1.6): mark every
+ * gateway, snapshot the coordinator, close the gateways, and complete only once every event sent
+ * before the snapshot was received; a gateway opens at its subtask's AcknowledgeCheckpointEvent,
+ * at completion or abort, when triggering is aborted, or (all of them, releasing everything held)
+ * at a global reset.
+ *
+ * A notification for a checkpoint a gateway never marked (its trigger was aborted before the
+ * coordinator step ran, or the gateway is fresh since a reset) makes Flink's gateway throw inside
+ * the holder's main-thread mail; the RPC layer logs and swallows that, so the gateways after it
+ * and the coordinator's own notification are skipped for that checkpoint. This holder does the
+ * same (mark `coordinator-notify-skipped`), without failing anything.
  *
  * @see org.apache.flink.runtime.operators.coordination.OperatorCoordinatorHolder, SubtaskGatewayImpl
+ * Invariants: one gateway per subtask in subtask order (Flink iterates its HashMap of small
+ * integer keys in that order); a gateway is handed to at most one attempt; each gateway's valve
+ * invariants.
  */
 import type { EngineEnv } from '../api/EngineEnv.ts';
 import type { Executor } from '../api/Executor.ts';
@@ -16,6 +27,7 @@ import type { RpcAddress } from '../api/ids.ts';
 import type { JobGraph } from '../jobgraph/JobGraph.ts';
 import type { ExecutionVertex } from '../jobmaster/ExecutionGraph.ts';
 import type { TaskExecutorGateway } from '../rpc/TaskExecutorGateway.ts';
+import { assert } from '../util/assert.ts';
 import { CompletableFuture } from '../util/CompletableFuture.ts';
 import type { OperatorCoordinator, SubtaskGateway } from './OperatorCoordinator.ts';
 import { createCoordinator } from '../streaming/operators/OperatorFactory.ts';
@@ -30,16 +42,21 @@ export interface HolderServices {
 /** The id a coordinator uses before any checkpoint (OperatorCoordinator.NO_CHECKPOINT). */
 export const NO_CHECKPOINT = -1;
 
+/** The attempt a gateway was handed to, and how to send it an event. */
+interface GatewayAttempt {
+  readonly attemptNumber: number;
+  readonly send: (event: unknown) => CompletableFuture<void>;
+}
+
+/** One subtask's current gateway: its valve and, once an attempt is ready, that attempt. */
+interface GatewayEntry {
+  readonly valve: SubtaskEventValve;
+  attempt: GatewayAttempt | undefined;
+}
+
 export class OperatorCoordinatorHolder {
-  private readonly valves = new Map<number, SubtaskEventValve>();
-  /** The gateway of each subtask's current attempt. */
-  private readonly gateways = new Map<number, { attemptNumber: number; send: (e: unknown) => CompletableFuture<void> }>();
-  /**
-   * The latest checkpoint the coordinator was asked to snapshot, or the one it was reset to.
-   * Notifications for a higher id are for a checkpoint this holder never saw (its trigger was
-   * aborted before reaching the coordinator, or the coordinator was reset since) and are ignored.
-   */
-  private latestAttemptedCheckpointId = NO_CHECKPOINT;
+  /** The current gateway of each subtask, in subtask order (Flink's subtaskGatewayMap). */
+  private readonly gateways = new Map<number, GatewayEntry>();
 
   constructor(
     private readonly env: EngineEnv,
@@ -50,6 +67,7 @@ export class OperatorCoordinatorHolder {
     private readonly services: HolderServices,
     private readonly parallelismOfVertex: number,
   ) {
+    this.setupAllSubtaskGateways();
     env.invariants.register(`OperatorCoordinatorHolder ${operatorUid}`, () => this.checkInvariants());
   }
 
@@ -70,9 +88,19 @@ export class OperatorCoordinatorHolder {
     this.coordinator.start();
   }
 
+  /**
+   * An event from a subtask's current attempt. An AcknowledgeCheckpointEvent opens its gateway.
+   * @throws AssertionError for an acknowledgement of a checkpoint the gateway never marked: Flink
+   *   fails the job globally there, and here it cannot happen (the JobMaster passes on events of
+   *   current attempts only, and an attempt snapshots only checkpoints triggered after its
+   *   gateway was set up).
+   */
   handleEventFromOperator(subtask: number, attemptNumber: number, event: unknown): void {
     if (isAcknowledgeCheckpointEvent(event)) {
-      this.valve(subtask).openGatewayAndUnmarkCheckpoint(event.checkpointId);
+      const valve = this.gateway(subtask).valve;
+      assert(valve.openGatewayAndUnmarkCheckpoint(event.checkpointId), () =>
+        `${this.operatorUid}#${subtask}: acknowledgement of checkpoint ${event.checkpointId}, `
+        + `above the latest marked ${valve.latestAttemptedCheckpointId}`);
       return;
     }
     this.coordinator.handleEventFromOperator(subtask, attemptNumber, event);
@@ -80,13 +108,12 @@ export class OperatorCoordinatorHolder {
 
   /**
    * The coordinator's part of checkpoint `checkpointId`. The result carries the coordinator's
-   * state and completes only after every event sent before the snapshot was received.
+   * state and completes only after every event sent before the snapshot was received; it fails
+   * when no gateway could be closed (the checkpoint was aborted before the snapshot completed).
    */
   checkpointCoordinator(checkpointId: number): CompletableFuture<unknown> {
     const result = new CompletableFuture<unknown>();
-    this.latestAttemptedCheckpointId = checkpointId;
-    const parallelism = this.parallelism();
-    for (let s = 0; s < parallelism; s++) this.valve(s).markForCheckpoint(checkpointId);
+    for (const g of this.gateways.values()) g.valve.markForCheckpoint(checkpointId);
     const snapshot = new CompletableFuture<unknown>();
     snapshot.whenComplete((state, error) => {
       if (error !== undefined) {
@@ -94,11 +121,12 @@ export class OperatorCoordinatorHolder {
         return;
       }
       // Closing happens in the same step as the completion: nothing can slip in between.
-      const inFlight: CompletableFuture<void[]>[] = [];
-      for (const v of this.valves.values()) {
-        v.tryCloseGateway(checkpointId);
-        inFlight.push(v.eventsInFlightDone());
+      if (!this.closeGateways(checkpointId)) {
+        result.completeExceptionally(new Error('Cannot close gateway'));
+        return;
       }
+      const inFlight: CompletableFuture<void[]>[] = [];
+      for (const g of this.gateways.values()) inFlight.push(g.valve.eventsInFlightDone());
       CompletableFuture.allOf(inFlight).whenComplete((_x, e) => {
         if (e !== undefined) {
           result.completeExceptionally(new Error('some OperatorEvents before this checkpoint barrier were not received'));
@@ -111,81 +139,95 @@ export class OperatorCoordinatorHolder {
     return result;
   }
 
-  /** Opens the valves for `checkpointId` and notifies the coordinator, unless the id is unknown. */
+  /** Opens every gateway for `checkpointId`, then notifies the coordinator (see the file comment). */
   notifyCheckpointComplete(checkpointId: number): void {
-    if (this.isUnknownCheckpointId(checkpointId)) return;
-    for (const v of this.valves.values()) v.openGatewayAndUnmarkCheckpoint(checkpointId);
-    this.coordinator.notifyCheckpointComplete(checkpointId);
+    if (this.openGatewaysAndUnmarkCheckpoint(checkpointId, 'complete')) {
+      this.coordinator.notifyCheckpointComplete(checkpointId);
+    }
   }
 
-  /** Opens the valves for `checkpointId` and notifies the coordinator, unless the id is unknown. */
+  /** Opens every gateway for `checkpointId`, then notifies the coordinator (see the file comment). */
   notifyCheckpointAborted(checkpointId: number): void {
-    if (this.isUnknownCheckpointId(checkpointId)) return;
-    for (const v of this.valves.values()) v.openGatewayAndUnmarkCheckpoint(checkpointId);
-    this.coordinator.notifyCheckpointAborted(checkpointId);
+    if (this.openGatewaysAndUnmarkCheckpoint(checkpointId, 'aborted')) {
+      this.coordinator.notifyCheckpointAborted(checkpointId);
+    }
+  }
+
+  /** Triggering failed: reopen each gateway's latest marked checkpoint. */
+  abortCurrentTriggering(): void {
+    for (const g of this.gateways.values()) g.valve.openGatewayAndUnmarkLastCheckpointIfAny();
   }
 
   /**
-   * A notification for a checkpoint above the latest attempted one: its trigger was aborted
-   * before the coordinator step (e.g. by a failover), or the coordinator was reset to an older
-   * checkpoint since. Flink's holder ignores these too (isUnknownCheckpointId); opening a valve
-   * for an id it never marked would be an error.
+   * Global restore: every gateway opens for every checkpoint, so the events it held go out to the
+   * attempt it belonged to (the old one, which no longer takes them); then every subtask gets a
+   * fresh gateway and the coordinator is reset to `state`.
    */
-  private isUnknownCheckpointId(checkpointId: number): boolean {
-    if (checkpointId <= this.latestAttemptedCheckpointId) return false;
-    this.env.tracer.event('coordinator.unknownCheckpointNotification', { operator: this.operatorUid, checkpointId });
-    return true;
-  }
-
-  /** Triggering failed: reopen the latest marked checkpoint everywhere. */
-  abortCurrentTriggering(): void {
-    for (const v of this.valves.values()) v.openLatest();
-  }
-
-  /** Global restore: reopen everything and reset the coordinator to `state`. */
   resetToCheckpoint(checkpointId: number, state: unknown): void {
-    for (const v of this.valves.values()) v.reset();
-    this.latestAttemptedCheckpointId = checkpointId;
+    for (const g of this.gateways.values()) g.valve.openGatewayAndUnmarkAllCheckpoint();
+    this.setupAllSubtaskGateways();
     this.coordinator.resetToCheckpoint(checkpointId, state);
   }
 
-  /** Regional restore of `subtask` to `checkpointId` (-1: none). */
+  /**
+   * Regional restore of `subtask` to `checkpointId` (-1: none): the subtask gets a fresh gateway
+   * first (so the coordinator may already see it), then the coordinator resets the subtask. As in
+   * Flink, the old gateway is dropped with its marks and whatever it held: those events are never
+   * sent and their futures never complete.
+   */
   subtaskReset(subtask: number, checkpointId: number): void {
-    this.valves.get(subtask)?.reset();
+    this.setupSubtaskGateway(subtask);
     this.coordinator.subtaskReset(subtask, checkpointId);
   }
 
   checkInvariants(): void {
-    for (const v of this.valves.values()) v.checkInvariants();
+    let previous = -1;
+    for (const [subtask, g] of this.gateways) {
+      assert(subtask === previous + 1 && g.valve.subtask === subtask,
+        () => `${this.operatorUid}: gateway of subtask ${subtask} out of order`);
+      previous = subtask;
+      g.valve.checkInvariants();
+    }
+    assert(previous === this.parallelismOfVertex - 1, () => `${this.operatorUid}: ${previous + 1} gateways`);
   }
 
-  /** The attempt of `ev` is deployed and initializing: give the coordinator its gateway. */
+  /**
+   * The attempt of `ev` is deployed and initializing: hand it the subtask's current gateway (set
+   * up at the last reset, or at the start) and tell the coordinator.
+   * @throws AssertionError when that gateway was already handed to another attempt (every
+   *   redeployment goes through a reset, which sets up a fresh gateway).
+   */
   attemptReady(ev: ExecutionVertex): void {
     const ex = ev.current;
     const slot = ex.slot;
     if (slot === undefined) return;
+    const entry = this.gateway(ev.subtask);
+    const bound = entry.attempt?.attemptNumber;
+    assert(bound === undefined || bound === ex.attemptNumber, () =>
+      `${this.operatorUid}#${ev.subtask}: gateway of attempt ${String(bound)} reused for ${ex.attemptNumber}`);
     const send = (event: unknown): CompletableFuture<void> => {
-        const result = new CompletableFuture<void>();
-        this.services.gateway(slot.taskExecutor)
-          .sendOperatorEventToTask(ex.attemptId, this.operatorUid, event)
-          .whenCompleteAsync(this.main, 'operator-event-result', (_v, err) => {
-            if (err === undefined) {
-              result.complete(undefined);
-              return;
-            }
-            result.completeExceptionally(err);
-            if (ev.current === ex) {
-              this.env.tracer.event('coordinator.eventSendFailed', { task: ex.attemptId });
-              this.services.failSubtask(this.vertexId, ev.subtask, 'operator event could not be delivered');
-            }
-          });
-        return result;
+      const result = new CompletableFuture<void>();
+      this.services.gateway(slot.taskExecutor)
+        .sendOperatorEventToTask(ex.attemptId, this.operatorUid, event)
+        .whenCompleteAsync(this.main, 'operator-event-result', (_v, err) => {
+          if (err === undefined) {
+            result.complete(undefined);
+            return;
+          }
+          result.completeExceptionally(err);
+          if (ev.current === ex) {
+            this.env.tracer.event('coordinator.eventSendFailed', { task: ex.attemptId });
+            this.services.failSubtask(this.vertexId, ev.subtask, 'operator event could not be delivered');
+          }
+        });
+      return result;
     };
-    this.gateways.set(ev.subtask, { attemptNumber: ex.attemptNumber, send });
+    entry.attempt = { attemptNumber: ex.attemptNumber, send };
     const gateway: SubtaskGateway = {
       subtask: ev.subtask,
       attemptNumber: ex.attemptNumber,
-      sendEvent: (event) => this.valve(ev.subtask).sendEvent(event),
+      // Bound to this gateway's valve: after a reset, events sent through it stay with it.
+      sendEvent: (event) => entry.valve.sendEvent(event),
     };
     this.coordinator.executionAttemptReady(ev.subtask, ex.attemptNumber, gateway);
   }
@@ -208,22 +250,59 @@ export class OperatorCoordinatorHolder {
     }
   }
 
-  private parallelism(): number {
-    return this.parallelismOfVertex;
+  /**
+   * Opens every gateway for `checkpointId` in subtask order. Returns false at the first gateway
+   * that never marked it, leaving the rest alone: Flink's gateway throws there and the mail ends.
+   */
+  private openGatewaysAndUnmarkCheckpoint(checkpointId: number,
+    notification: 'complete' | 'aborted'): boolean {
+    for (const [subtask, g] of this.gateways) {
+      if (g.valve.openGatewayAndUnmarkCheckpoint(checkpointId)) continue;
+      const attrs = { operator: this.operatorUid, checkpointId, subtask, notification };
+      const latestMarked = g.valve.latestAttemptedCheckpointId;
+      this.env.tracer.event('coordinator.unseenCheckpoint', { ...attrs, latestMarked });
+      this.env.tracer.mark('coordinator-notify-skipped', attrs);
+      return false;
+    }
+    return true;
   }
 
-  /** The valve of `subtask`; events go to its current attempt's gateway. */
-  private valve(subtask: number): SubtaskEventValve {
-    let v = this.valves.get(subtask);
-    if (v === undefined) {
-      v = new SubtaskEventValve(subtask, (event) => {
-        const g = this.gateways.get(subtask);
-        if (g === undefined) return CompletableFuture.failed(new Error(`subtask ${subtask} has no gateway`));
-        return g.send(event);
-      }, (checkpointId) => this.env.tracer.mark('event-valve-held', { operator: this.operatorUid, subtask, checkpointId }));
-      this.valves.set(subtask, v);
-    }
-    return v;
+  /**
+   * Closes every gateway for `checkpointId`; false when none was marked for it (aborted since).
+   * @throws AssertionError when only some could close: Flink throws there too ("Some subtask
+   *   gateway can be closed while others cannot"), and here the coordinator snapshots within the
+   *   step that marked them, so no reset can come between.
+   */
+  private closeGateways(checkpointId: number): boolean {
+    let closed = 0;
+    for (const g of this.gateways.values()) if (g.valve.tryCloseGateway(checkpointId)) closed++;
+    assert(closed === 0 || closed === this.gateways.size,
+      () => `${this.operatorUid}: ${closed} of ${this.gateways.size} gateways closed for ${checkpointId}`);
+    return closed > 0;
+  }
+
+  private setupAllSubtaskGateways(): void {
+    for (let s = 0; s < this.parallelismOfVertex; s++) this.setupSubtaskGateway(s);
+  }
+
+  /** A fresh gateway for `subtask`, replacing its current one in place (Map order stays). */
+  private setupSubtaskGateway(subtask: number): void {
+    const send = (event: unknown): CompletableFuture<void> => {
+      const a = entry.attempt;
+      if (a === undefined) return CompletableFuture.failed(new Error(`subtask ${subtask} is not ready`));
+      return a.send(event);
+    };
+    const onHeld = (checkpointId: number): void =>
+      this.env.tracer.mark('event-valve-held', { operator: this.operatorUid, subtask, checkpointId });
+    const entry: GatewayEntry = { attempt: undefined, valve: new SubtaskEventValve(subtask, send, onHeld) };
+    this.gateways.set(subtask, entry);
+  }
+
+  /** The current gateway of `subtask`. @throws AssertionError outside [0, parallelism). */
+  private gateway(subtask: number): GatewayEntry {
+    const g = this.gateways.get(subtask);
+    assert(g !== undefined, () => `${this.operatorUid}: no subtask ${subtask}`);
+    return g;
   }
 }
 

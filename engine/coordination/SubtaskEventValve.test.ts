@@ -42,13 +42,22 @@ describe('SubtaskEventValve (reference 1.6, the event valve)', () => {
     expect(events()).toEqual(['after-1', 'after-2']);
   });
 
-  test('regressing ids throw; unknown ids are ignored; an id above every marked one throws', () => {
+  test('markForCheckpoint: an id not above every marked one is "Regressing checkpoint IDs"; '
+    + 'an open for an id never marked is refused, one no longer marked ignored', () => {
     const { v } = valve();
+    // A fresh gateway has seen no checkpoint: Flink throws "Trying to open gateway for unseen checkpoint".
+    expect(v.openGatewayAndUnmarkCheckpoint(1)).toBe(false);
     v.markForCheckpoint(3);
     expect(() => v.markForCheckpoint(2)).toThrow(/Regressing checkpoint IDs/);
-    expect(() => v.openGatewayAndUnmarkCheckpoint(1)).not.toThrow();
-    expect(() => v.openGatewayAndUnmarkCheckpoint(4)).toThrow(/above the latest marked/);
+    expect(() => v.markForCheckpoint(3)).toThrow(/Regressing checkpoint IDs/);
+    expect(v.openGatewayAndUnmarkCheckpoint(1)).toBe(true);
+    expect(v.openGatewayAndUnmarkCheckpoint(4)).toBe(false);
     expect(v.tryCloseGateway(7)).toBe(false);
+    // Once opened, 3 is no longer marked: it cannot close again, and opening it again is ignored.
+    expect(v.openGatewayAndUnmarkCheckpoint(3)).toBe(true);
+    expect(v.tryCloseGateway(3)).toBe(false);
+    expect(v.openGatewayAndUnmarkCheckpoint(3)).toBe(true);
+    v.checkInvariants();
   });
 
   test('events in flight: done only when every sent event was accepted, failed if one was lost', () => {
@@ -62,21 +71,36 @@ describe('SubtaskEventValve (reference 1.6, the event valve)', () => {
     expect(done.isCompletedExceptionally()).toBe(true);
   });
 
-  test('openLatest reopens the most recent marked checkpoint; reset drops held events', () => {
+  test('openGatewayAndUnmarkLastCheckpointIfAny reopens the most recent marked checkpoint', () => {
+    const { v, events } = valve();
+    v.openGatewayAndUnmarkLastCheckpointIfAny();
+    v.markForCheckpoint(5);
+    v.tryCloseGateway(5);
+    v.sendEvent('x');
+    v.openGatewayAndUnmarkLastCheckpointIfAny();
+    expect(events()).toEqual(['x']);
+    v.checkInvariants();
+  });
+
+  test('openGatewayAndUnmarkAllCheckpoint sends every held event, by checkpoint then in order, '
+    + 'and unmarks everything; the latest attempted id stays', () => {
     const { v, events } = valve();
     v.markForCheckpoint(5);
     v.tryCloseGateway(5);
-    const r = v.sendEvent('x');
-    v.openLatest();
-    expect(events()).toEqual(['x']);
+    v.sendEvent('after-5');
     v.markForCheckpoint(6);
     v.tryCloseGateway(6);
-    const dropped = v.sendEvent('y');
-    expect(v.heldCount).toBe(1);
-    v.reset();
-    expect(dropped.isCompletedExceptionally()).toBe(true);
+    v.sendEvent('after-6a');
+    v.sendEvent('after-6b');
+    v.markForCheckpoint(7);
+    v.openGatewayAndUnmarkAllCheckpoint();
+    expect(events()).toEqual(['after-5', 'after-6a', 'after-6b']);
     expect(v.heldCount).toBe(0);
-    expect(r.isDone()).toBe(false);
+    v.sendEvent('open');
+    expect(events().at(-1)).toBe('open');
+    expect(v.tryCloseGateway(7)).toBe(false);
+    expect(v.latestAttemptedCheckpointId).toBe(7);
+    expect(() => v.markForCheckpoint(7)).toThrow(/Regressing/);
     v.checkInvariants();
   });
 

@@ -49,7 +49,7 @@ export class JobMaster {
     jobGraph: JobGraph,
   ) {
     this.main = env.executors.get('jobmaster/main');
-    this.io = env.executors.get('jobmaster/io');
+    this.io = env.executors.pool('jobmaster/io', config.jobManagerIoPoolSize);
     this.graph = new ExecutionGraph(jobGraph);
     this.rm = new ResourceManagerGatewayClient(env.rpc, JOB_MASTER_ADDRESS, RESOURCE_MANAGER_ADDRESS, config.rpcTimeoutUs);
     this.heartbeats = new HeartbeatManager({
@@ -87,6 +87,7 @@ export class JobMaster {
         config: cpConfig,
         context: createCheckpointCoordinatorContext({
           env,
+          io: this.io,
           graph: this.graph,
           coordinators: this.coordinators,
           gateway: (te) => this.gateway(te),
@@ -122,9 +123,18 @@ export class JobMaster {
     this.scheduler.startScheduling();
   }
 
-  /** Fails the job globally (a global failover), e.g. from a fault plan. */
+  /** Fails the job globally (a global failover), on the main thread (the caller is on it). */
   failGlobal(cause: string): void {
     this.scheduler.handleGlobalFailure(cause);
+  }
+
+  /**
+   * Fails the job globally from outside the JobMaster (a fault plan): as a mail on the main
+   * thread, where Flink handles every global failure, so it waits behind whatever the main
+   * thread is doing (or blocked in) at that moment.
+   */
+  scheduleGlobalFailure(cause: string): void {
+    this.main.execute('global-failure', () => this.failGlobal(cause));
   }
 
   private handle(call: RpcCall): unknown {

@@ -6,6 +6,7 @@
  * @see org.apache.flink.runtime.executiongraph.DefaultExecutionGraph (enableCheckpointing wiring)
  */
 import type { EngineEnv } from '../api/EngineEnv.ts';
+import type { Executor } from '../api/Executor.ts';
 import type { ExecutionAttemptId, RpcAddress } from '../api/ids.ts';
 import type { CheckpointOptions } from '../checkpoint/CheckpointBarrier.ts';
 import type {
@@ -18,6 +19,8 @@ import type { Execution, ExecutionGraph } from './ExecutionGraph.ts';
 
 export interface JobMasterCheckpointContextOptions {
   readonly env: EngineEnv;
+  /** The JobMaster's ioExecutor (a pool). */
+  readonly io: Executor;
   readonly graph: ExecutionGraph;
   readonly coordinators: readonly OperatorCoordinatorCheckpointContext[];
   gateway(taskExecutor: RpcAddress): TaskExecutorGateway;
@@ -45,7 +48,7 @@ export function createCheckpointCoordinatorContext(o: JobMasterCheckpointContext
     env: o.env,
     timerExecutor: o.env.executors.get('jobmaster/checkpoint-timer'),
     mainExecutor: o.env.executors.get('jobmaster/main'),
-    ioExecutor: o.env.executors.get('jobmaster/io'),
+    ioExecutor: o.io,
     jobVertices: () => vertices,
     jobEdges: () => edges,
     currentAttempt: (vertexId, subtask) => {

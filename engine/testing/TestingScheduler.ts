@@ -6,16 +6,21 @@
  *
  * @see org.apache.flink.util.concurrent.ManuallyTriggeredScheduledExecutorService
  *
- * Invariants: tasks run in submission order (so each executor's tasks run in its own order);
- * timers fire in (due time, submission order); the clock never goes backwards; a killed
- * executor runs nothing more.
+ * A task may block its thread (Executor.block): that executor's tasks stay queued, skipped by
+ * the FIFO, until its waker is given a task, which runs next. A pool runs each task on the first
+ * worker that is not blocked (tasks still run in one FIFO: no two run at once here).
+ *
+ * Invariants: tasks run in submission order, skipping those of blocked executors (so each
+ * executor's tasks run in its own order); timers fire in (due time, submission order), their
+ * tasks queued when their executor is blocked; the clock never goes backwards; a killed executor
+ * runs nothing more.
  */
 import type { Clock } from '../api/Clock.ts';
 import type { Cancellable, Executor, ExecutorFactory } from '../api/Executor.ts';
 import { assert } from '../util/assert.ts';
 
 interface QueuedTask {
-  readonly executor: TestingExecutor;
+  readonly executor: TestingExecutor | TestingPool;
   readonly label: string;
   readonly task: () => void;
 }
@@ -29,11 +34,36 @@ interface Timer extends QueuedTask {
 /** One executor of a {@link TestingScheduler}. */
 export class TestingExecutor implements Executor {
   private isAlive = true;
+  /** True while one of its tasks runs. */
+  running = false;
+  /** The wait it is blocked in, else undefined. */
+  blockedIn: string | undefined;
+  private waker: TestingWaker | undefined;
 
   constructor(readonly name: string, private readonly scheduler: TestingScheduler) {}
 
   get alive(): boolean {
     return this.isAlive;
+  }
+
+  /** This executor, when a task of it may run now. */
+  claim(): TestingExecutor | undefined {
+    return this.blockedIn === undefined ? this : undefined;
+  }
+
+  block(label: string): Executor {
+    assert(this.running, `${this.name}: block ${label} outside a task of this executor`);
+    if (this.blockedIn !== undefined && this.waker !== undefined) return this.waker;
+    this.blockedIn = label;
+    this.waker = new TestingWaker(this);
+    return this.waker;
+  }
+
+  /** @internal The waker's first task: unblock and run `task` before anything queued. */
+  wake(label: string, task: () => void): void {
+    this.blockedIn = undefined;
+    this.waker = undefined;
+    if (this.isAlive) this.scheduler.enqueueFirst({ executor: this, label, task });
   }
 
   execute(label: string, task: () => void, costUs = 0): void {
@@ -52,6 +82,75 @@ export class TestingExecutor implements Executor {
   }
 }
 
+/** What {@link TestingExecutor.block} returns: its first task ends the block. */
+class TestingWaker implements Executor {
+  private woken = false;
+
+  constructor(private readonly owner: TestingExecutor) {}
+
+  get name(): string {
+    return this.owner.name;
+  }
+
+  get alive(): boolean {
+    return this.owner.alive;
+  }
+
+  execute(label: string, task: () => void, costUs?: number): void {
+    if (this.woken) {
+      this.owner.execute(label, task, costUs);
+      return;
+    }
+    this.woken = true;
+    this.owner.wake(label, task);
+  }
+
+  schedule(label: string, delayUs: number, task: () => void): Cancellable {
+    return this.owner.schedule(label, delayUs, task);
+  }
+
+  block(label: string): Executor {
+    return this.owner.block(label);
+  }
+}
+
+/** A fixed pool of a {@link TestingScheduler}: each task runs on its first unblocked worker. */
+export class TestingPool implements Executor {
+  readonly workers: TestingExecutor[];
+
+  constructor(readonly name: string, size: number, private readonly scheduler: TestingScheduler) {
+    this.workers = Array.from({ length: size }, (_x, i) => new TestingExecutor(`${name}-${i + 1}`, scheduler));
+  }
+
+  get alive(): boolean {
+    return this.workers.every((w) => w.alive);
+  }
+
+  claim(): TestingExecutor | undefined {
+    return this.workers.find((w) => w.alive && w.blockedIn === undefined);
+  }
+
+  execute(label: string, task: () => void, costUs = 0): void {
+    assert(Number.isInteger(costUs) && costUs >= 0, `costUs must be a non-negative integer`);
+    if (this.alive) this.scheduler.enqueue({ executor: this, label, task });
+  }
+
+  schedule(label: string, delayUs: number, task: () => void): Cancellable {
+    assert(Number.isInteger(delayUs) && delayUs >= 0, `delayUs must be a non-negative integer`);
+    return this.scheduler.addTimer({ executor: this, label, task }, delayUs);
+  }
+
+  block(label: string): Executor {
+    const w = this.workers.find((x) => x.running);
+    assert(w !== undefined, `${this.name}: block ${label} outside a task of this pool`);
+    return w.block(label);
+  }
+
+  kill(): void {
+    for (const w of this.workers) w.kill();
+  }
+}
+
 export class TestingScheduler implements ExecutorFactory, Clock {
   /** Runs after every task, e.g. to check invariants. */
   afterEachTask: (() => void) | undefined;
@@ -60,6 +159,7 @@ export class TestingScheduler implements ExecutorFactory, Clock {
   private readonly ready: QueuedTask[] = [];
   private timers: Timer[] = [];
   private readonly executors = new Map<string, TestingExecutor>();
+  private readonly pools = new Map<string, TestingPool>();
   private readonly ran: string[] = [];
 
   /** The executor called `name`, created on first use. */
@@ -70,6 +170,17 @@ export class TestingScheduler implements ExecutorFactory, Clock {
       this.executors.set(name, executor);
     }
     return executor;
+  }
+
+  /** The pool called `name`, created on first use with `size` workers. */
+  pool(name: string, size: number): TestingPool {
+    let p = this.pools.get(name);
+    if (p === undefined) {
+      p = new TestingPool(name, size, this);
+      this.pools.set(name, p);
+    }
+    assert(p.workers.length === size, `pool ${name} exists with another size`);
+    return p;
   }
 
   nowUs(): number {
@@ -97,13 +208,35 @@ export class TestingScheduler implements ExecutorFactory, Clock {
    */
   runAll(limit = 1_000_000): number {
     let count = 0;
-    while (this.ready.length > 0) {
+    for (let i = this.nextRunnable(); i >= 0; i = this.nextRunnable()) {
       assert(count < limit, `runAll: more than ${limit} tasks`);
-      const next = this.ready.shift() as QueuedTask;
+      const [next] = this.ready.splice(i, 1) as [QueuedTask];
       count++;
       this.runTask(next);
     }
     return count;
+  }
+
+  /** The index of the first ready task whose executor may run it now, or -1. */
+  private nextRunnable(): number {
+    return this.ready.findIndex((t) => t.executor.claim() !== undefined || !t.executor.alive);
+  }
+
+  /**
+   * Runs ready tasks until the next one is `executor:label` (as in {@link history}), which is left
+   * queued; lets a test act between two steps of a pipeline.
+   * @throws AssertionError when no such task comes before the queue runs dry.
+   */
+  runUntilNext(task: string, limit = 1_000_000): void {
+    for (let count = 0; ; count++) {
+      const i = this.nextRunnable();
+      const next = this.ready[i];
+      assert(next !== undefined, `runUntilNext: no task ${task} came`);
+      if (`${next.executor.name}:${next.label}` === task) return;
+      assert(count < limit, `runUntilNext: more than ${limit} tasks`);
+      this.ready.splice(i, 1);
+      this.runTask(next);
+    }
   }
 
   /** Runs ready tasks, then fires the timers due within `deltaUs`, in order, running tasks. */
@@ -114,7 +247,8 @@ export class TestingScheduler implements ExecutorFactory, Clock {
     for (let timer = this.nextTimer(target); timer !== undefined; timer = this.nextTimer(target)) {
       this.now = timer.dueUs;
       timer.pending = false;
-      this.runTask(timer);
+      if (timer.executor.claim() === undefined && timer.executor.alive) this.enqueue(timer);
+      else this.runTask(timer);
       this.runAll();
     }
     this.now = target;
@@ -132,6 +266,11 @@ export class TestingScheduler implements ExecutorFactory, Clock {
   /** @internal Used by {@link TestingExecutor}. */
   enqueue(task: QueuedTask): void {
     this.ready.push(task);
+  }
+
+  /** @internal A waker's task: it runs before anything queued. */
+  enqueueFirst(task: QueuedTask): void {
+    this.ready.unshift(task);
   }
 
   /** @internal Used by {@link TestingExecutor}. */
@@ -163,9 +302,15 @@ export class TestingScheduler implements ExecutorFactory, Clock {
   }
 
   private runTask(task: QueuedTask): void {
-    if (!task.executor.alive) return;
+    const worker = task.executor.alive ? task.executor.claim() : undefined;
+    if (worker === undefined) return;
     this.ran.push(`${task.executor.name}:${task.label}`);
-    task.task();
+    worker.running = true;
+    try {
+      task.task();
+    } finally {
+      worker.running = false;
+    }
     this.afterEachTask?.();
   }
 }

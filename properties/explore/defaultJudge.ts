@@ -1,21 +1,29 @@
 /**
  * The judge explore and replay use by default: every applicable oracle of judgeRun, plus the
- * number of records committed more than once (for explore's duplicatesAfterRestore figure),
- * counted against the reference fold, never against the engine, and whether the final keyed
- * state was judged (for explore's stateUnjudged figure).
+ * number of surplus records (committed copies beyond the reference fold's count per record
+ * identity, for explore's duplicatesAfterRestore figure) and of missing records (the fold's
+ * records never committed, for missingRecords), counted against the reference fold, never
+ * against the engine. Both are counted only for a FINISHED job, as the output oracles judge
+ * only those (an unfinished job's output is incomplete by design; liveness judges it). Also
+ * whether the final keyed state was judged (for explore's stateUnjudged figure).
  */
 import type { RunResult } from '../../sim/run/RunResult.ts';
 import { judgeRun } from '../oracles/judgeRun.ts';
 import { sharedReferenceFold } from '../sharedReferenceFold.ts';
 import type { Expectation, Judgement } from './explore.ts';
+import { surplusAndMissing, type RecordIdentity } from './surplusAndMissing.ts';
 
 /** Judges `result` against `expect`. */
 export function defaultJudge(result: RunResult, expect: Expectation): Judgement {
   const verdict = judgeRun(result, { expect });
-  let duplicates = 0;
-  if (result.jobStatus === 'FINISHED') {
-    const expected = sharedReferenceFold(result.graph).outputs.length;
-    duplicates = Math.max(0, result.committed.length - expected);
-  }
-  return { violations: verdict.violations, duplicates, keyedState: verdict.keyedState };
+  const { violations, keyedState } = verdict;
+  if (result.jobStatus !== 'FINISHED') return { violations, duplicates: 0, missing: 0, keyedState };
+  // Oracle 3 held: every committed record paired with one of F's of its identity, none left on
+  // either side, so there is nothing to count (most aligned runs; saves a pass over the output).
+  const endToEndHeld = verdict.oracles.includes('end-to-end-exactly-once')
+    && !verdict.violations.some((v) => v.property === 'end-to-end-exactly-once');
+  if (endToEndHeld) return { violations, duplicates: 0, missing: 0, keyedState };
+  const counts = surplusAndMissing(sharedReferenceFold(result.graph).outputs,
+    result.committed.map((c) => c.record as RecordIdentity));
+  return { violations, duplicates: counts.surplus, missing: counts.missing, keyedState };
 }

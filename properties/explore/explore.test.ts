@@ -1,29 +1,175 @@
-import { expect, test } from 'vitest';
+/**
+ * explore's per-mode figures and what it does with a counterexample, with the real simulator of
+ * small generated jobs and judges written for the test (explore takes its judge as a parameter).
+ */
+import { describe, expect, test } from 'vitest';
+import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
+import type { RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import { STATE_JUDGED, stateUnjudged } from '../oracles/stateJudgement.ts';
+import { canonicalFaults } from './canonicalFaults.ts';
 import { defaultJudge } from './defaultJudge.ts';
-import { explore, type Judge } from './explore.ts';
+import { explore, type ExploreOptions, type ExploreReport, type Judge } from './explore.ts';
+import type { Repro } from './Repro.ts';
 
-test('explore counts the runs whose keyed state was not judged, per mode and per reason', () => {
-  let calls = 0;
-  // Every other judged run says its state was not judged, for one of two reasons.
-  const judge: Judge = (result, expect) => {
-    const verdict = defaultJudge(result, expect);
-    const n = calls++;
-    if (n % 2 === 0) return { ...verdict, keyedState: STATE_JUDGED };
-    const reason = n % 4 === 1 ? 'hidden-search-inconclusive' : 'duplicates-after-keyed-state';
-    return { ...verdict, keyedState: stateUnjudged(reason, 'made up by the test') };
-  };
-  const report = explore({
-    job: 'generated', modes: ['at-least-once'], runs: 8, seed: 3, maxRecords: 20,
-    determinismEvery: 0, fanOutEvery: 0, simulate: (spec) => simulate(spec), judge, clock: () => 0,
+/** Options of a small search: generated jobs of at most 10 records, no sampled extra runs. */
+function small(judge: Judge, over: Partial<ExploreOptions> = {}): ExploreOptions {
+  return {
+    job: 'generated', modes: ['aligned'], runs: 4, seed: 7, maxRecords: 10,
+    determinismEvery: 0, fanOutEvery: 0,
+    simulate: (spec) => simulate(spec), judge, clock: () => 0, version: 'test',
     writeRepro: () => {
       throw new Error('no repro expected');
     },
-    version: 'test',
+    ...over,
+  };
+}
+
+describe('explore per-mode figures', () => {
+  test('missingRecords sums what the judge counted missing in each run', () => {
+    const judge: Judge = (result: RunResult, expect) => ({ ...defaultJudge(result, expect), missing: 2 });
+    const report = explore(small(judge));
+    expect(report.modes['aligned']?.runs).toBe(4);
+    expect(report.modes['aligned']?.missingRecords).toBe(8);
+    expect(report.counterexamples).toEqual([]);
   });
-  const summary = report.modes['at-least-once'];
-  expect(summary?.runs).toBe(8);
-  expect(summary?.stateUnjudged).toBe(4);
-  expect(summary?.stateUnjudgedReasons).toEqual({ 'hidden-search-inconclusive': 2, 'duplicates-after-keyed-state': 2 });
+});
+
+describe('explore per-mode figures: unjudged state', () => {
+  test('stateUnjudged counts the runs whose keyed state was not judged, per mode and per reason', () => {
+    let calls = 0;
+    // Every other judged run says its state was not judged, for one of two reasons.
+    const judge: Judge = (result, expect) => {
+      const verdict = defaultJudge(result, expect);
+      const n = calls++;
+      if (n % 2 === 0) return { ...verdict, keyedState: STATE_JUDGED };
+      const reason = n % 4 === 1 ? 'hidden-search-inconclusive' : 'duplicates-after-keyed-state';
+      return { ...verdict, keyedState: stateUnjudged(reason, 'made up by the test') };
+    };
+    const report = explore(small(judge, { modes: ['at-least-once'], runs: 8, seed: 3, maxRecords: 20 }));
+    const summary = report.modes['at-least-once'];
+    expect(summary?.runs).toBe(8);
+    expect(summary?.stateUnjudged).toBe(4);
+    expect(summary?.stateUnjudgedReasons).toEqual({ 'hidden-search-inconclusive': 2, 'duplicates-after-keyed-state': 2 });
+  });
+});
+
+describe('explore per-mode figures: unfired faults', () => {
+  test('unfiredFaults sums the faults that never fired over the mode\'s runs', () => {
+    const seen: number[] = [];
+    const report = explore(small(defaultJudge, {
+      runs: 30,
+      simulate: (spec) => {
+        const r = simulate(spec);
+        seen.push(r.unfiredFaults.length);
+        return r;
+      },
+    }));
+    const total = seen.reduce((a, b) => a + b, 0);
+    // Not vacuous: some of these runs have faults whose point they never reach.
+    expect(total).toBeGreaterThan(0);
+    expect(report.modes['aligned']?.unfiredFaults).toBe(total);
+  });
+});
+
+const key = (spec: RunSpec): string => JSON.stringify(spec);
+const without = (spec: RunSpec, indices: readonly number[]): RunSpec =>
+  ({ ...spec, faults: spec.faults.filter((_f, i) => !indices.includes(i)) });
+
+/** A counterexample fast-check cannot shrink, and the specs that fail with it. */
+interface Planted {
+  /** The first generated spec `capture` accepted: fast-check's counterexample. */
+  readonly captured: RunSpec;
+  /** Its run. */
+  readonly result: RunResult;
+  /** Spec (by key) to the property its run violates; any other spec holds. */
+  readonly failing: Map<string, string>;
+}
+
+/**
+ * Explores with a judge that fails exactly the specs of `plant`'s map: the first spec whose run
+ * `capture` accepts, plus those `plant` adds. Every shrink of the captured spec holds (unless
+ * planted), so fast-check's counterexample is the captured spec itself. Runs of specs that hold
+ * after the capture are not simulated (the judge decides by spec), which keeps shrinking cheap.
+ */
+function plantedSearch(
+  capture: (spec: RunSpec, result: RunResult) => boolean,
+  plant: (p: Omit<Planted, 'failing'>) => [RunSpec, string][],
+  seed = 2,
+): { report: ExploreReport; planted: Planted; writes: Repro[] } {
+  const specOf = new WeakMap<RunResult, RunSpec>();
+  let planted: Planted | undefined;
+  const writes: Repro[] = [];
+  const report = explore(small((result) => {
+    const spec = specOf.get(result) as RunSpec;
+    if (planted === undefined && capture(spec, result)) {
+      planted = { captured: spec, result, failing: new Map([[key(spec), 'liveness']]) };
+      for (const [s, property] of plant(planted)) planted.failing.set(key(s), property);
+    }
+    const property = planted?.failing.get(key(spec));
+    const violation: Violation = { property: property ?? '', summary: 'planted', details: {}, timeMs: 0 };
+    return { violations: property === undefined ? [] : [violation], duplicates: 0, missing: 0, keyedState: STATE_JUDGED };
+  }, {
+    runs: 300,
+    seed,
+    simulate: (spec) => {
+      const r = planted === undefined || planted.failing.has(key(spec)) ? simulate(spec) : { ...planted.result };
+      specOf.set(r, spec);
+      return r;
+    },
+    writeRepro: (_mode: RunMode, repro: Repro) => {
+      writes.push(repro);
+      return 'repro.json';
+    },
+  }));
+  if (planted === undefined) throw new Error('no generated run was captured: change the seed');
+  return { report, planted, writes };
+}
+
+/** The run has faults that never fired, of two types or more (no one shrink step drops them all). */
+const twoUnfiredTypes = (spec: RunSpec, r: RunResult): boolean =>
+  new Set(r.unfiredFaults.map((i) => spec.faults[i]?.type)).size >= 2;
+
+describe('explore drops faults that never fired from a counterexample', () => {
+  test('when the same property still fails without them, after the shrunk repro was written', () => {
+    const { report, planted, writes } = plantedSearch(twoUnfiredTypes,
+      ({ captured, result }) => [[without(captured, result.unfiredFaults), 'liveness']]);
+    const smaller = without(planted.captured, planted.result.unfiredFaults);
+    expect(smaller.faults.length).toBeLessThan(planted.captured.faults.length);
+    expect(writes.map((w) => [w.stage, w.spec])).toEqual([
+      ['unshrunk', planted.captured], ['shrunk', planted.captured], ['shrunk', smaller],
+    ]);
+    expect(report.counterexamples[0]?.spec).toEqual(smaller);
+    expect(report.counterexamples[0]?.faults).toBe(smaller.faults.length);
+  });
+
+  test('but keeps them when the run without them holds or fails another property', () => {
+    for (const other of [undefined, 'storage-invariants']) {
+      const { report, planted, writes } = plantedSearch(twoUnfiredTypes, ({ captured, result }) =>
+        (other === undefined ? [] : [[without(captured, result.unfiredFaults), other]]));
+      expect(writes.map((w) => [w.stage, w.spec])).toEqual([['unshrunk', planted.captured], ['shrunk', planted.captured]]);
+      expect(report.counterexamples[0]?.spec).toEqual(planted.captured);
+      expect(report.counterexamples[0]?.property).toBe('liveness');
+    }
+  });
+
+  test('also after merging world-setting faults', () => {
+    // Two faults of one kind that merge to a probability fast-check never draws (0.2, 0.5, 1), so
+    // the merged spec is not one shrink step away from the captured one.
+    const mergesAnew = (spec: RunSpec, r: RunResult): boolean => {
+      const merged = canonicalFaults(spec);
+      return twoUnfiredTypes(spec, r) && merged !== spec
+        && merged.faults.some((f) => 'probability' in f && ![0.2, 0.5, 1].includes(f.probability));
+    };
+    const { report, planted, writes } = plantedSearch(mergesAnew, ({ captured }) => {
+      const merged = canonicalFaults(captured);
+      // Only the merged spec fails without its unfired faults, not the captured one.
+      return [[merged, 'liveness'], [without(merged, simulate(merged).unfiredFaults), 'liveness']];
+    });
+    const merged = canonicalFaults(planted.captured);
+    const smaller = without(merged, simulate(merged).unfiredFaults);
+    expect(smaller.faults.length).toBeLessThan(merged.faults.length);
+    expect(writes.map((w) => w.spec)).toEqual([planted.captured, planted.captured, smaller]);
+    expect(report.counterexamples[0]?.spec).toEqual(smaller);
+  });
 });

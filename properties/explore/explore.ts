@@ -22,8 +22,13 @@ export type Expectation = 'exactly-once' | 'at-least-once';
 /** What a judge says of one run. */
 export interface Judgement {
   readonly violations: readonly Violation[];
-  /** Records committed more than once (at-least-once), 0 otherwise. */
+  /**
+   * Surplus records: committed copies beyond the reference fold's count per record identity
+   * (a FINISHED job; 0 otherwise).
+   */
   readonly duplicates: number;
+  /** Records of the reference fold never committed (a FINISHED job; 0 otherwise). */
+  readonly missing: number;
   /** Whether the final keyed state was judged, and if not, why. */
   readonly keyedState: StateJudgement;
 }
@@ -69,6 +74,10 @@ export interface ModeSummary {
   checkpointsCompleted: number;
   restores: number;
   duplicatesAfterRestore: number;
+  /** Records the reference fold produces that were never committed (finished jobs only). */
+  missingRecords: number;
+  /** Faults whose trigger the run never reached, so they never fired (RunResult.unfiredFaults). */
+  unfiredFaults: number;
   /** Runs whose final keyed state no oracle judged (never counted as passes of it). */
   stateUnjudged: number;
   /** Those runs per reason code (stateJudgement.ts). */
@@ -137,9 +146,8 @@ export function explore(o: ExploreOptions): ExploreReport {
 
 function emptySummary(): ModeSummary {
   return {
-    runs: 0, violations: 0, checkpointsCompleted: 0, restores: 0, duplicatesAfterRestore: 0,
-    stateUnjudged: 0, stateUnjudgedReasons: {},
-    marks: {},
+    runs: 0, violations: 0, checkpointsCompleted: 0, restores: 0, duplicatesAfterRestore: 0, missingRecords: 0,
+    unfiredFaults: 0, stateUnjudged: 0, stateUnjudgedReasons: {}, marks: {},
   };
 }
 
@@ -193,15 +201,13 @@ function exploreMode(
   if (e0.violation === undefined) {
     throw new HarnessError('the shrunk counterexample no longer fails when simulated again (nondeterminism?)');
   }
-  // Several world-setting faults of one kind act as one: merged, the repro is smaller (kept only
-  // if the same property still fails).
-  const canonical = canonicalFaults(e0.spec);
-  const e1 = canonical === e0.spec ? undefined : evaluate(o, canonical, expect, undefined);
-  const e = e1?.violation?.property === e0.violation.property ? e1 : e0;
+  const fastCheck = { seed: details.seed, path: details.counterexamplePath ?? '' };
+  // Written before the runs below, so what fast-check shrank is on disk whatever they do.
+  reproPath = o.writeRepro(mode, { ...repro(o, e0.spec, e0.result, e0.violation, 'shrunk'), fastCheck });
+  const e = smallerCounterexample(o, e0, expect);
   const { violation, result, spec: shrunk } = e;
   if (violation === undefined) throw new HarnessError('unreachable: the kept counterexample holds');
-  const r = { ...repro(o, shrunk, result, violation, 'shrunk'), fastCheck: { seed: details.seed, path: details.counterexamplePath ?? '' } };
-  reproPath = o.writeRepro(mode, r);
+  if (e !== e0) reproPath = o.writeRepro(mode, { ...repro(o, shrunk, result, violation, 'shrunk'), fastCheck });
   return {
     summary,
     counterexample: {
@@ -219,10 +225,49 @@ function exploreMode(
   };
 }
 
+/**
+ * The shrunk counterexample made smaller where fast-check cannot: without the faults that never
+ * fired in its run, then with its world-setting faults merged (canonicalFaults), then again
+ * without the faults that never fired. Each step is kept only if the same property still fails.
+ */
+function smallerCounterexample(o: ExploreOptions, e0: Evaluation, expect: Expectation): Evaluation {
+  const property = e0.violation?.property;
+  let e = withoutUnfiredFaults(o, e0, expect);
+  // Several world-setting faults of one kind act as one: merged, the repro is smaller.
+  const canonical = canonicalFaults(e.spec);
+  if (canonical !== e.spec) {
+    const merged = evaluate(o, canonical, expect, undefined);
+    if (merged.violation?.property === property) e = withoutUnfiredFaults(o, merged, expect);
+  }
+  return e;
+}
+
+/**
+ * `e` without the faults that never fired in its failing run (their trigger was never reached),
+ * as long as the same property still fails. Such a fault did nothing in this run, yet fast-check
+ * may have kept it: it drops faults one family or one element at a time, each step only if the
+ * property still fails after it. The run without them can differ (the faults after them are
+ * renumbered), hence the check, and it can leave other faults unfired, hence the loop; each pass
+ * drops at least one fault, so it ends.
+ */
+function withoutUnfiredFaults(o: ExploreOptions, e: Evaluation, expect: Expectation): Evaluation {
+  let best = e;
+  while (best.result.unfiredFaults.length > 0) {
+    const unfired = new Set(best.result.unfiredFaults);
+    const spec: RunSpec = { ...best.spec, faults: best.spec.faults.filter((_f, i) => !unfired.has(i)) };
+    const next = evaluate(o, spec, expect, undefined);
+    if (next.violation?.property !== best.violation?.property) return best;
+    best = next;
+  }
+  return best;
+}
+
 function record(summary: ModeSummary, result: RunResult, verdict: Judgement): void {
   summary.checkpointsCompleted += result.checkpoints.completed.length;
   summary.restores += result.restores;
   summary.duplicatesAfterRestore += verdict.duplicates;
+  summary.missingRecords += verdict.missing;
+  summary.unfiredFaults += result.unfiredFaults.length;
   const state = verdict.keyedState;
   if (!state.judged) {
     summary.stateUnjudged++;

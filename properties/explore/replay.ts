@@ -1,15 +1,27 @@
 /**
  * replay: runs a repro's RunSpec again (or regenerates a RunSpec from fast-check's seed and
- * path) and says whether the trace hash is still the same and whether the property still fails.
+ * path) and says whether the trace hash is still the same, whether the property still fails,
+ * and which of its faults never fired (their trigger was never reached), whatever the verdict:
+ * a fault that never fired explains nothing in the run, and a reader should not look for it.
  */
 import fc from 'fast-check';
 import type { TraceEvent } from '../../sim/Trace.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
-import type { RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
+import type { Fault, RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
 import { runSpecArbitrary, type ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
+import { describeFault } from '../describeFault.ts';
 import { decisiveEvents } from '../oracles/decisiveEvents.ts';
 import type { Expectation, Judge, Simulate } from './explore.ts';
 import type { Repro } from './Repro.ts';
+
+/** A fault of the replayed spec that never fired. */
+export interface UnfiredFault {
+  /** Its index in `spec.faults`. */
+  readonly index: number;
+  readonly fault: Fault;
+  /** describeFault's phrase, e.g. `crash taskmanager-1 at checkpoint 9 acked on v1#0`. */
+  readonly description: string;
+}
 
 export interface ReplayOutcome {
   readonly spec: RunSpec;
@@ -23,6 +35,8 @@ export interface ReplayOutcome {
    * the last events before it; oracles/decisiveEvents.ts), or the last events when it holds.
    */
   readonly excerpt: readonly TraceEvent[];
+  /** The spec's faults that never fired in this run, in index order. */
+  readonly unfiredFaults: readonly UnfiredFault[];
   readonly result: RunResult;
 }
 
@@ -39,6 +53,10 @@ export function replaySpec(
     stillFails: violation !== undefined,
     violation,
     excerpt: violation === undefined ? result.trace.slice(-20) : decisiveEvents(result.trace, violation.timeMs, 20),
+    unfiredFaults: result.unfiredFaults.map((index) => {
+      const fault = spec.faults[index] as Fault;
+      return { index, fault, description: describeFault(fault) };
+    }),
     result,
   };
 }

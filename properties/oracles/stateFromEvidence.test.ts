@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { RunResult } from '../../sim/run/RunResult.ts';
-import type { RunSpec } from '../../sim/run/RunSpec.ts';
+import { RUN_SPEC_VERSION, type RunSpec } from '../../sim/run/RunSpec.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import type { TraceEvent } from '../../sim/Trace.ts';
 import { AIRPORT_STATS_STATE, FLIGHTS_UIDS, type AirportStats, type FlightOutput } from '../../sim/workloads/flights.ts';
@@ -9,11 +9,21 @@ import { sharedReferenceFold } from '../sharedReferenceFold.ts';
 import { atLeastOnce, duplicatesAfterKeyedState, judgeAtLeastOnce } from './atLeastOnce.ts';
 import { doctor, sampleRun } from './testing/sampleRuns.ts';
 
-/** `r`'s trace with the `records` of the keyed.inputs events `pick` selects rewritten. */
-function withRecords(r: RunResult, pick: (e: TraceEvent) => boolean, records: (old: string) => string): RunResult {
-  const trace = r.trace.map((e) => (e.type === 'keyed.inputs' && pick(e)
-    ? { ...e, attrs: { ...e.attrs, records: records(String(e.attrs['records'])) } } : e));
+/** `r`'s trace with the record items of the keyed.inputs events `pick` selects rewritten. */
+function withItems(r: RunResult, pick: (e: TraceEvent) => boolean, items: (old: string[]) => string[]): RunResult {
+  const trace = r.trace.map((e) => {
+    if (e.type !== 'keyed.inputs' || !pick(e)) return e;
+    const old = String(e.attrs['records']);
+    return { ...e, attrs: { ...e.attrs, records: items(old === '' ? [] : old.split(',')).join(',') } };
+  });
   return doctor(r, { trace });
+}
+
+/** The final-state event of `uid`'s latest attempt of subtask `subtask` that traced one. */
+function finalEvent(r: RunResult, uid: string, subtask: string): TraceEvent {
+  const finals = r.trace.filter((e) => e.type === 'keyed.inputs' && e.attrs['operator'] === uid
+    && e.attrs['checkpoint'] === -1 && String(e.attrs['task']).startsWith(`${subtask}@`));
+  return finals.at(-1) as TraceEvent;
 }
 
 // Found by explore (generated, at-least-once): two keyed stages in a row, the second behind a
@@ -22,7 +32,7 @@ function withRecords(r: RunResult, pick: (e: TraceEvent) => boolean, records: (o
 // says 6); the distinct set holds it twice as well, and one copy reached the sink twice. So the
 // state's duplicates (2) are not the output's (1), and only the trace's evidence can judge it.
 const TWO_KEYED: RunSpec = {
-  version: 1, seed: 's1848741632',
+  version: RUN_SPEC_VERSION, seed: 's1848741632',
   job: { kind: 'generated', spec: {
     records: [[-985, -497, 904, -87, 493], [956]],
     stages: [{ kind: 'map', fn: 5, parallelism: 2, rebalance: false }, { kind: 'keyed', key: 4, fn: 0, parallelism: 1 },
@@ -66,28 +76,37 @@ describe('oracle 4 judges the keyed state from the evidence of what the keyed st
 
   test('a record read again before its checkpoint position is unexplained; one the state never saw is missing', () => {
     const result = simulate(TWO_KEYED);
-    const finalOf = (task: string) => (e: TraceEvent): boolean => e.attrs['task'] === task && e.attrs['checkpoint'] === -1;
-    // 0:0 was in checkpoint 2's snapshot, before its position of split 0: no restore reads it again.
-    const reread = withRecords(result, finalOf('v1#1@2'), (old) => `${old},0:0`);
+    // 0:0 lies before the position of split 0 in checkpoint 2, which every later attempt of the
+    // count restored: no restore reads it again, so a second copy is unexplained.
+    const last = finalEvent(result, COUNT, 'v1#1');
+    const reread = withItems(result, (e) => e === last, (items) => [...items, '0:0']);
     const vs = atLeastOnce(doctor(reread, { finalState: { ...result.finalState, [COUNT]: { count: { all: 8 } } } }));
     expect(vs.map((v) => v.summary)).toEqual(['committed output or final state differ from F(all input + D): 1 stateUnexplained']);
     expect(vs[0]?.details).toMatchObject({
       keyedInputs: { unexplained: [{ operator: COUNT, split: 0, offset: 0, tag: '', expected: 1, held: 2, explained: 0 }] },
     });
-    // The last record, as if the count had never processed it: F(all + D) still counts it.
-    const dropped = withRecords(result, finalOf('v1#1@2'), (old) => old.replace('0:4', ''));
+    // 0:0 as if the count had never processed it: F(all + D) still counts it.
+    const dropped = withItems(result, (e) => e.attrs['operator'] === COUNT, (items) => items.filter((x) => x !== '0:0'));
     const ws = atLeastOnce(dropped);
     expect(ws.map((v) => v.summary)).toEqual(['committed output or final state differ from F(all input + D): 1 stateMissing']);
+    expect(ws[0]?.details).toMatchObject({
+      keyedInputs: { missing: [{ operator: COUNT, split: 0, offset: 0, tag: '', expected: 1, held: 0 }] },
+    });
   });
 
   test('incomplete evidence leaves the state unjudged, with the reason', () => {
     const result = simulate(TWO_KEYED);
-    const noFinal = doctor(result, { trace: result.trace.filter((e) => !(e.type === 'keyed.inputs' && e.attrs['task'] === 'v1#1@2')) });
+    const finalTask = String(finalEvent(result, COUNT, 'v1#1').attrs['task']);
+    const noFinal = doctor(result, { trace: result.trace.filter((e) => !(e.type === 'keyed.inputs' && e.attrs['task'] === finalTask)) });
     expect(judgeAtLeastOnce(noFinal).state).toEqual({
       judged: false, reason: 'evidence-incomplete',
       detail: `${COUNT}: subtask v1#1 has no finished attempt with a final state`,
     });
-    const noSnapshot = doctor(result, { trace: result.trace.filter((e) => !(e.type === 'keyed.inputs' && e.attrs['task'] === 'v1#1@1')) });
+    // The attempt whose snapshot of checkpoint 2 the final attempt restored.
+    const restored = result.trace.find((e) => e.type === 'keyed.inputs' && e.attrs['operator'] === COUNT
+      && e.attrs['checkpoint'] === 2 && String(e.attrs['task']).startsWith('v1#1@'));
+    expect(finalEvent(result, COUNT, 'v1#1').attrs['restored']).toBe(2);
+    const noSnapshot = doctor(result, { trace: result.trace.filter((e) => !(e.type === 'keyed.inputs' && e.attrs['task'] === restored?.attrs['task'])) });
     expect(judgeAtLeastOnce(noSnapshot).state).toMatchObject({
       judged: false, reason: 'evidence-incomplete', detail: `${COUNT}: no attempt of v1#1 traced checkpoint 2, which an attempt restored`,
     });
@@ -121,7 +140,7 @@ describe('oracle 4 judges the keyed state from the evidence of what the keyed st
       sourceParallelism: 1, sinkParallelism: 1, maxParallelism: 128,
     };
     const result = simulate({
-      version: 1, seed: 's1', job: { kind: 'generated', spec: base }, parallelism: 1, taskManagers: 1,
+      version: RUN_SPEC_VERSION, seed: 's1', job: { kind: 'generated', spec: base }, parallelism: 1, taskManagers: 1,
       network: { recordsPerBuffer: 1 }, costsMs: { 'gen-source': 5 },
       checkpoint: { mode: 'at-least-once', intervalMs: 20 }, restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
       faults: [{ type: 'global-failure', when: { atMs: 75 } }],

@@ -179,7 +179,7 @@ export class FaultPlan {
         return;
       case 'global-failure':
         this.note(index, 'global-failure', 'global-failure');
-        this.cluster.jobManagerProcess.jobMaster.failGlobal(`fault[${index}]: global failure`);
+        this.cluster.jobManagerProcess.jobMaster.scheduleGlobalFailure(`fault[${index}]: global failure`);
         return;
       case 'pause':
         this.note(index, 'pause', 'pause');

@@ -12,7 +12,7 @@
 import type { RpcKind } from '../../engine/index.ts';
 import type { GeneratedJobSpec } from '../workloads/generatedJob.ts';
 
-export const RUN_SPEC_VERSION = 1;
+export const RUN_SPEC_VERSION = 2;
 
 /** The checkpointing modes of DESIGN.md; `none` turns checkpointing off. */
 export type RunMode = 'aligned' | 'at-least-once' | 'unaligned' | 'aligned-timeout' | 'none';
@@ -123,6 +123,12 @@ export type RestartStrategySpec =
   | { readonly kind: 'exponential-delay'; readonly initialDelayMs: number; readonly maxDelayMs: number;
       readonly multiplier: number; readonly attempts: number | 'unlimited' };
 
+/** The JobManager's thread pools (Flink's `cluster.io-pool.size` for the ioExecutor). */
+export interface JobManagerSpec {
+  /** Threads of the ioExecutor, where acks, declines and discards run, each submitted on its own. */
+  readonly ioPoolSize?: number;
+}
+
 export interface NetworkSpec {
   readonly recordsPerBuffer?: number;
   readonly bufferTimeoutMs?: number;
@@ -154,6 +160,8 @@ export interface RunSpec {
   /** Object store latency per operation. */
   readonly storeLatency?: DelayMs;
   readonly heartbeat?: { readonly intervalMs: number; readonly timeoutMs: number };
+  /** The JobManager's threads: `ioPoolSize` workers of the JobMaster ioExecutor (default 4, 1..64). */
+  readonly jobManager?: JobManagerSpec;
   readonly checkpoint: CheckpointSpec;
   /** Default: fixed delay, unlimited attempts, 10 ms. */
   readonly restartStrategy?: RestartStrategySpec;
@@ -175,6 +183,7 @@ export interface ExpandedRunSpec extends RunSpec {
   readonly network: Required<NetworkSpec>;
   readonly storeLatency: DelayMs;
   readonly heartbeat: { readonly intervalMs: number; readonly timeoutMs: number };
+  readonly jobManager: Required<JobManagerSpec>;
   readonly checkpoint: Required<Omit<CheckpointSpec, 'alignedTimeoutMs'>>
     & { readonly alignedTimeoutMs?: number };
   readonly restartStrategy: RestartStrategySpec;

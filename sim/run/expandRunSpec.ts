@@ -140,6 +140,7 @@ export function expandRunSpecWithGraph(spec: RunSpec): { expanded: ExpandedRunSp
     heartbeat: spec.heartbeat ?? {
       intervalMs: C.heartbeatIntervalUs / 1000, timeoutMs: C.heartbeatTimeoutUs / 1000,
     },
+    jobManager: { ioPoolSize: spec.jobManager?.ioPoolSize ?? C.jobManagerIoPoolSize },
     checkpoint,
     restartStrategy: spec.restartStrategy ?? DEFAULT_RESTART_STRATEGY,
     faults: spec.faults,

@@ -92,6 +92,7 @@ function clusterConfig(spec: ExpandedRunSpec, graph: StreamGraph): Partial<Clust
     bufferTimeoutUs: us(spec.network.bufferTimeoutMs),
     restartStrategy: restartStrategy(spec.restartStrategy),
     traceKeyedInputs: tracesKeyedInputs(spec.checkpoint.mode, graph),
+    jobManagerIoPoolSize: spec.jobManager.ioPoolSize,
   };
 }
 

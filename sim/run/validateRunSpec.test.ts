@@ -53,10 +53,14 @@ describe('validateRunSpec', () => {
     ['not an object', [1], 'run spec must be an object, got an array'],
     ['an unknown field', { ...base(), healTime: 5 },
       'run spec: unknown field "healTime" (fields: version, seed, job, parallelism, maxParallelism, taskManagers, '
-      + 'slotsPerTaskManager, costsMs, network, storeLatency, heartbeat, checkpoint, restartStrategy, faults, '
+      + 'slotsPerTaskManager, costsMs, network, storeLatency, heartbeat, jobManager, checkpoint, restartStrategy, faults, '
       + 'healTimeMs, budgets, overrides, mutations)'],
-    ['a version mismatch', { ...base(), version: 2 },
-      "version must be 1 (this checkpoint-sim's run spec format), got 2"],
+    ['a version mismatch (a repro of the format before jobManager.ioPoolSize)', { ...base(), version: 1 },
+      "version must be 2 (this checkpoint-sim's run spec format), got 1"],
+    ['an io pool of no threads', { ...base(), jobManager: { ioPoolSize: 0 } },
+      'jobManager.ioPoolSize must be an integer in 1..64, got 0'],
+    ['an unknown jobManager field', { ...base(), jobManager: { mainThreads: 2 } },
+      'jobManager: unknown field "mainThreads" (fields: ioPoolSize)'],
     ['a seed that is no string', { ...base(), seed: 7 }, 'seed must be a string, got 7'],
     ['an unknown job', { ...base(), job: { kind: 'tpch' } },
       'job.kind must be one of flights, wordcount, generated, got "tpch"'],

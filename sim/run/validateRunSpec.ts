@@ -28,9 +28,12 @@ import { requireUid, validateFaults } from './validateFaults.ts';
 
 const SPEC_FIELDS = [
   'version', 'seed', 'job', 'parallelism', 'maxParallelism', 'taskManagers', 'slotsPerTaskManager',
-  'costsMs', 'network', 'storeLatency', 'heartbeat', 'checkpoint', 'restartStrategy', 'faults',
+  'costsMs', 'network', 'storeLatency', 'heartbeat', 'jobManager', 'checkpoint', 'restartStrategy', 'faults',
   'healTimeMs', 'budgets', 'overrides', 'mutations',
 ];
+
+/** The most threads a run's JobMaster ioExecutor may have. */
+export const MAX_IO_POOL_SIZE = 64;
 
 /** The largest parallelism a run may ask for (keeps a typo from booting a thousand hosts). */
 export const MAX_RUN_PARALLELISM = 64;
@@ -74,6 +77,10 @@ export function validateRunSpec(spec: unknown): RunSpec {
     const interval = requireAbove(hb['intervalMs'], 'heartbeat.intervalMs', 0);
     const timeout = requireAbove(hb['timeoutMs'], 'heartbeat.timeoutMs', 0);
     if (timeout <= interval) fail(`heartbeat.timeoutMs (${timeout}) must be above heartbeat.intervalMs (${interval})`);
+  }
+  if (o['jobManager'] !== undefined) {
+    const jm = requireObject(o['jobManager'], 'jobManager', ['ioPoolSize']);
+    optional(jm['ioPoolSize'], (v) => requireInt(v, 'jobManager.ioPoolSize', 1, MAX_IO_POOL_SIZE));
   }
   validateCheckpoint(o['checkpoint']);
   validateRestartStrategy(o['restartStrategy']);

@@ -62,7 +62,7 @@ export class TestingCheckpointCoordinatorContext implements CheckpointCoordinato
   constructor(readonly env: EngineEnv, readonly vertices: CheckpointJobVertex[], readonly edges: CheckpointJobEdge[] = []) {
     this.timerExecutor = env.executors.get('jobmaster/checkpoint-timer');
     this.mainExecutor = env.executors.get('jobmaster/main');
-    this.ioExecutor = env.executors.get('jobmaster/io');
+    this.ioExecutor = env.executors.pool('jobmaster/io', 4);
     for (const v of vertices) for (let i = 0; i < v.parallelism; i++) this.setState(v.id, i, 'RUNNING');
   }
 

@@ -61,7 +61,6 @@ describe('CheckpointBarrierTracker (at-least-once), reference section 7', () => 
     // then the triggered sequence is 1, 2, 4.
     expect(p.task.triggered).toEqual([1, 2, 4]);
     expect(p.task.aborted).toEqual([]);
-    expect(p.handler.getLatestCheckpointId()).toBe(4);
   });
 
   test('testSingleChannelWithSkippedBarriers: the fast path triggers each at once', () => {
@@ -73,8 +72,73 @@ describe('CheckpointBarrierTracker (at-least-once), reference section 7', () => 
     }
     expect(p.task.triggered).toEqual([1, 3, 4, 6, 7, 10]);
     expect(p.handler.isCheckpointPending()).toBe(false);
-    expect(p.handler.getLatestCheckpointId()).toBe(10);
     expect(p.tracer.eventsOf('checkpoint.aligned')).toHaveLength(6);
+  });
+
+  test('testSingleChannelAbortCheckpoint: a marker for a new id on the only open channel '
+    + 'notifies the abort and queues nothing (fast path)', () => {
+    const p = tracker(1);
+    barriers(p, [[1, 0], [2, 0]]);
+    p.cancel(4, 0);
+    expect(p.handler.isCheckpointPending()).toBe(false);
+    p.barrier(5, 0);
+    p.cancel(6, 0);
+    // Flink's sequence 1, 2, -4, 5, -6, and nothing is left behind.
+    expect(p.task.triggered).toEqual([1, 2, 5]);
+    expect(p.task.aborted).toEqual([{ id: 4, reason: CANCELLED }, { id: 6, reason: CANCELLED }]);
+    expect((p.handler as CheckpointBarrierTracker).getPendingCheckpointIds()).toEqual([]);
+  });
+
+  test('fast path for a marker also when other channels ended: older pending entries stay', () => {
+    // Channel 1 delivered 1 and ended: entry 1 waits for channel 0 only, which is the only open one.
+    const p = tracker(2);
+    p.barrier(1, 1);
+    p.endOfPartition(1);
+    p.cancel(2, 0);
+    // As in Flink the marker for the new id 2 takes the fast path: it aborts 2 alone and neither
+    // aborts nor removes entry 1, nor queues an aborted entry for 2.
+    expect(p.task.abortedIds()).toEqual([2]);
+    expect((p.handler as CheckpointBarrierTracker).getPendingCheckpointIds()).toEqual([1]);
+  });
+
+  test('the fast path leaves latestPendingCheckpointID alone, so a marker for an older id '
+    + 'still takes the fast path (as Flink)', () => {
+    const p = tracker(1);
+    p.barrier(5, 0);
+    p.cancel(3, 0);
+    expect(p.task.triggered).toEqual([5]);
+    expect(p.task.abortedIds()).toEqual([3]);
+    expect(p.handler.isCheckpointPending()).toBe(false);
+  });
+
+  test('testNoFastPathWithChannelFinishedDuringCheckpointsCancel: a marker for a pending id '
+    + 'takes the general path', () => {
+    const p = tracker(2);
+    p.barrier(1, 0);
+    p.endOfPartition(0);
+    p.cancel(1, 1);
+    expect(p.task.abortedIds()).toEqual([1]);
+    expect(p.handler.isCheckpointPending()).toBe(false);
+  });
+
+  test('getLatestCheckpointId is the newest pending id, -1 when nothing is pending', () => {
+    const p = tracker(2);
+    expect(p.handler.getLatestCheckpointId()).toBe(-1);
+    p.barrier(3, 0);
+    p.barrier(4, 0);
+    expect(p.handler.getLatestCheckpointId()).toBe(4);
+    p.barrier(4, 1);
+    // 4 completed and dropped 3: nothing is pending.
+    expect(p.task.triggered).toEqual([4]);
+    expect(p.handler.getLatestCheckpointId()).toBe(-1);
+    p.cancel(5, 0);
+    expect(p.handler.getLatestCheckpointId()).toBe(5);
+    p.cancel(5, 1);
+    expect(p.handler.getLatestCheckpointId()).toBe(-1);
+    // A single channel's fast path never queues anything.
+    const q = tracker(1);
+    barriers(q, [[1, 0], [2, 0]]);
+    expect(q.handler.getLatestCheckpointId()).toBe(-1);
   });
 
   test('testInterleavedCancellationBarriers: each id is aborted once', () => {

@@ -4,7 +4,8 @@
  * at its first barrier delivered it (or ended). Completing an id drops every older pending id
  * silently; a late barrier may still complete an older pending id after a newer one started.
  * A CancelCheckpointMarker aborts every older pending id and its own id, each with one
- * notification, and is remembered as an aborted entry so trailing markers do nothing.
+ * notification, and is remembered as an aborted entry so trailing markers do nothing; with one
+ * open channel, a marker (like a barrier) for a new id takes a fast path that only notifies.
  *
  * Records that arrive on a channel after its barrier are processed before the snapshot, so
  * after a restore they are replayed: at-least-once, with duplicates.
@@ -88,8 +89,7 @@ export class CheckpointBarrierTracker implements CheckpointBarrierHandler {
       // Fast path: X is complete with its first barrier. As in Flink, older pending entries and
       // latestPendingCheckpointID are left alone, so an older entry that a later EndOfPartition
       // completes can still trigger after X (the task's SubtaskCheckpointCoordinator then skips
-      // it as out of order).
-      this.latestPendingCheckpointId = id;
+      // it as out of order), and a later marker for an id below X still takes the fast path.
       this.tracer.event('checkpoint.firstBarrier', this.attrs(id));
       this.trigger(barrier);
       return;
@@ -117,6 +117,13 @@ export class CheckpointBarrierTracker implements CheckpointBarrierHandler {
    */
   processCancellationBarrier(checkpointId: number, channel: ChannelInfo): void {
     this.assertUsable(channel);
+    if (checkpointId > this.latestPendingCheckpointId && this.numOpenChannels === 1) {
+      // Fast path, as for barriers: with one open channel the marker is the only one for this
+      // id, so there is nothing to count and no entry to keep. Older pending entries (waiting
+      // for this channel after the others ended) are left alone, as in Flink.
+      this.task.abortCheckpointOnBarrier(checkpointId, 'CHECKPOINT_DECLINED_ON_CANCELLATION_BARRIER');
+      return;
+    }
     let head = this.pending[0];
     while (head !== undefined && head.checkpointId < checkpointId) {
       this.pending.shift();
@@ -171,8 +178,9 @@ export class CheckpointBarrierTracker implements CheckpointBarrierHandler {
     }
   }
 
+  /** The newest pending checkpoint id, or -1 when nothing is pending (as Flink's). */
   getLatestCheckpointId(): number {
-    return this.latestPendingCheckpointId;
+    return this.pending.at(-1)?.checkpointId ?? -1;
   }
 
   isCheckpointPending(): boolean {

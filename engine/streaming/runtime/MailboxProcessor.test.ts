@@ -22,6 +22,10 @@ class TestingCostExecutor implements Executor {
     throw new Error('not used');
   }
 
+  block(): Executor {
+    throw new Error('not used');
+  }
+
   /** Runs the head task at its due time; returns false when idle. */
   runNext(): boolean {
     const head = this.queue.shift();

@@ -81,6 +81,7 @@ export function clusterRunResult(o: ClusterRunOptions): { cluster: MiniCluster; 
     },
     storeLatency: latency(DEFAULT_STORE_LATENCY),
     heartbeat: { intervalMs: ms(d.heartbeatIntervalUs), timeoutMs: ms(d.heartbeatTimeoutUs) },
+    jobManager: { ioPoolSize: d.jobManagerIoPoolSize },
     checkpoint: {
       timeoutMs: 1000, minPauseMs: 0, maxConcurrent: 1, tolerableFailures: 0, retained: 1, ...c,
     },

@@ -1,0 +1,50 @@
+import { describe, expect, test } from 'vitest';
+import { FAULT_TYPES, type Fault } from '../sim/run/RunSpec.ts';
+import { describeFault, describePoint, describeTrigger } from './describeFault.ts';
+
+describe('describeFault', () => {
+  test('protocol points name the checkpoint, the phase and where', () => {
+    expect(describePoint({ kind: 'task', checkpoint: 9, phase: 'acked', task: 'v1#0' })).toBe('checkpoint 9 acked on v1#0');
+    expect(describePoint({ kind: 'task', checkpoint: 3, phase: 'first-barrier' })).toBe('checkpoint 3 first-barrier on any task');
+    expect(describePoint({ kind: 'jobmaster', checkpoint: 2, phase: 'completed' })).toBe('checkpoint 2 completed on the jobmaster');
+    expect(describePoint({ kind: 'sink', phase: 'pre-committed', nth: 2 })).toBe('the 2nd sink transaction pre-committed');
+  });
+
+  test('sink points count in English ordinals', () => {
+    const nth = (n: number) => describePoint({ kind: 'sink', phase: 'committed', nth: n }).split(' ')[1];
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111].map(nth))
+      .toEqual(['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd', '101st', '111th']);
+  });
+
+  test('triggers by time and by point', () => {
+    expect(describeTrigger({ atMs: 120 })).toBe('at 120 ms');
+    expect(describeTrigger({ at: { kind: 'jobmaster', checkpoint: 4, phase: 'triggered' } })).toBe('at checkpoint 4 triggered on the jobmaster');
+  });
+
+  test('each fault type says what it does, to what, for how long and when', () => {
+    const cases: [Fault, string][] = [
+      [{ type: 'crash', host: 'taskmanager-1', when: { at: { kind: 'task', checkpoint: 9, phase: 'acked' } } },
+        'crash taskmanager-1 at checkpoint 9 acked on any task'],
+      [{ type: 'crash', host: 'taskmanager-2', downMs: 50, when: { atMs: 30 } }, 'crash taskmanager-2 for 50 ms at 30 ms'],
+      [{ type: 'global-failure', when: { at: { kind: 'sink', phase: 'committed', nth: 1 } } },
+        'global failure at the 1st sink transaction committed'],
+      [{ type: 'pause', host: 'taskmanager-1', durationMs: 20, when: { atMs: 5 } }, 'pause taskmanager-1 for 20 ms at 5 ms'],
+      [{ type: 'partition', a: 'taskmanager-1', b: 'jobmanager', durationMs: 30, when: { atMs: 7 } },
+        'partition taskmanager-1 <-> jobmanager for 30 ms at 7 ms'],
+      [{ type: 'partition', a: 'taskmanager-1', b: 'jobmanager', oneWay: true, durationMs: 30, when: { atMs: 7 } },
+        'partition taskmanager-1 -> jobmanager (one way) for 30 ms at 7 ms'],
+      [{ type: 'slow-task', operator: 'stats', factor: 10, durationMs: 100, when: { atMs: 0 } },
+        'slow task of stats (10x) for 100 ms at 0 ms'],
+      [{ type: 'rpc-loss', kind: 'ack', probability: 0.5 }, 'rpc-loss of ack RPCs (probability 0.5)'],
+      [{ type: 'rpc-delay', kind: 'trigger', latency: { minMs: 1, medianMs: 5, maxMs: 50 } },
+        'rpc-delay of trigger RPCs (1/5/50 ms min/median/max)'],
+      [{ type: 'store-failure', probability: 0.2 }, 'store-failure (probability 0.2)'],
+      [{ type: 'store-unknown-outcome', probability: 1 }, 'store-unknown-outcome (probability 1)'],
+      [{ type: 'async-snapshot-failure', probability: 0.5 }, 'async-snapshot-failure (probability 0.5)'],
+      [{ type: 'slow-store', factor: 100 }, 'slow-store (100x)'],
+    ];
+    for (const [fault, text] of cases) expect(describeFault(fault)).toBe(text);
+    // Every fault type is covered above.
+    expect(new Set(cases.map(([f]) => f.type))).toEqual(new Set(FAULT_TYPES));
+  });
+});

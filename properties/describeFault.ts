@@ -1,0 +1,66 @@
+/**
+ * describeFault: a fault of a RunSpec and its trigger as one short phrase for people, e.g.
+ * `crash taskmanager-1 for 50 ms at checkpoint 9 acked on v1#0` or `rpc-loss of trigger RPCs
+ * (probability 0.5)`. Pure and total over the Fault union (the compiler checks every case), so
+ * replay and reports can name a fault the same way. Times are in ms, as a RunSpec has them.
+ */
+import type { Fault, FaultTrigger, ProtocolPoint } from '../sim/run/RunSpec.ts';
+
+/** `1st`, `2nd`, `3rd`, `4th`, ..., `11th`, `12th`, `13th`, `21st`. */
+function ordinal(n: number): string {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  const suffix = teen ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  return `${n}${suffix}`;
+}
+
+/**
+ * A protocol point: `checkpoint 9 acked on v1#0` (a task; `on any task` when none is named),
+ * `checkpoint 3 completed on the jobmaster`, `the 2nd sink transaction pre-committed`.
+ */
+export function describePoint(point: ProtocolPoint): string {
+  switch (point.kind) {
+    case 'task':
+      return `checkpoint ${point.checkpoint} ${point.phase} on ${point.task ?? 'any task'}`;
+    case 'jobmaster':
+      return `checkpoint ${point.checkpoint} ${point.phase} on the jobmaster`;
+    case 'sink':
+      return `the ${ordinal(point.nth)} sink transaction ${point.phase}`;
+  }
+}
+
+/** A trigger: `at 120 ms` or `at <point>`. */
+export function describeTrigger(when: FaultTrigger): string {
+  return 'atMs' in when ? `at ${when.atMs} ms` : `at ${describePoint(when.at)}`;
+}
+
+const forMs = (ms: number | undefined): string => (ms === undefined ? '' : ` for ${ms} ms`);
+
+/** The fault, with its trigger when it has one (world-setting faults hold from the start). */
+export function describeFault(fault: Fault): string {
+  switch (fault.type) {
+    case 'crash':
+      return `crash ${fault.host}${forMs(fault.downMs)} ${describeTrigger(fault.when)}`;
+    case 'global-failure':
+      return `global failure ${describeTrigger(fault.when)}`;
+    case 'pause':
+      return `pause ${fault.host}${forMs(fault.durationMs)} ${describeTrigger(fault.when)}`;
+    case 'partition': {
+      const link = fault.oneWay === true ? `${fault.a} -> ${fault.b} (one way)` : `${fault.a} <-> ${fault.b}`;
+      return `partition ${link}${forMs(fault.durationMs)} ${describeTrigger(fault.when)}`;
+    }
+    case 'slow-task':
+      return `slow task of ${fault.operator} (${fault.factor}x)${forMs(fault.durationMs)} ${describeTrigger(fault.when)}`;
+    case 'rpc-loss':
+      return `rpc-loss of ${fault.kind} RPCs (probability ${fault.probability})`;
+    case 'rpc-delay': {
+      const l = fault.latency;
+      return `rpc-delay of ${fault.kind} RPCs (${l.minMs}/${l.medianMs}/${l.maxMs} ms min/median/max)`;
+    }
+    case 'store-failure':
+    case 'store-unknown-outcome':
+    case 'async-snapshot-failure':
+      return `${fault.type} (probability ${fault.probability})`;
+    case 'slow-store':
+      return `slow-store (${fault.factor}x)`;
+  }
+}

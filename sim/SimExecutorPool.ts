@@ -1,0 +1,102 @@
+/**
+ * SimExecutorPool: a fixed pool of simulated threads sharing one FIFO, as a Java
+ * ThreadPoolExecutor with a fixed number of threads (Flink's JobMaster ioExecutor). Each worker
+ * is an ordinary SimExecutor of the host (`<name>-1` to `<name>-<size>`, so the trace names the
+ * thread that ran a task). A task goes to the lowest-numbered idle worker at once, else waits in
+ * the pool's FIFO until a worker becomes idle; so tasks submitted back to back can run on
+ * different workers, and when both are due at the same instant their order is an order decision
+ * of the event queue, never a fixed FIFO order.
+ *
+ * Invariants: a task waits in the pool's FIFO only while no worker is idle; the pool holds
+ * nothing once its host crashed.
+ */
+import { assert } from '../engine/api/index.ts';
+import type { Cancellable, Executor } from '../engine/api/index.ts';
+import type { SimContext } from './SimContext.ts';
+import type { SimExecutor } from './SimExecutor.ts';
+import type { SimHost } from './SimHost.ts';
+import { SimTimer, type TimerTarget } from './SimTimer.ts';
+
+const NOT_PENDING: Cancellable = Object.freeze({ cancel: () => {}, pending: false });
+
+interface QueuedTask {
+  readonly label: string;
+  readonly task: () => void;
+  readonly costUs: number;
+}
+
+export class SimExecutorPool implements Executor, TimerTarget {
+  readonly name: string;
+  private readonly waiting: QueuedTask[] = [];
+  private dead = false;
+
+  /**
+   * @param workers the pool's threads, already created on `host` (they die with it).
+   */
+  constructor(
+    private readonly ctx: SimContext,
+    private readonly host: SimHost,
+    localName: string,
+    readonly workers: readonly SimExecutor[],
+  ) {
+    assert(workers.length >= 1, `pool ${localName} needs at least one worker`);
+    this.name = `${host.id}/${localName}`;
+    for (const w of workers) w.onIdle = (worker) => this.workerIdle(worker);
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  get alive(): boolean {
+    return !this.dead;
+  }
+
+  /** Tasks waiting for a worker. */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
+  execute(label: string, task: () => void, costUs = 0): void {
+    if (!(Number.isSafeInteger(costUs) && costUs >= 0)) {
+      assert(false, `${this.name}: execute ${label}: costUs must be a non-negative integer, got ${costUs}`);
+    }
+    if (this.dead) return;
+    const idle = this.waiting.length === 0 ? this.workers.find((w) => w.idle) : undefined;
+    if (idle !== undefined) idle.execute(label, task, costUs);
+    else this.waiting.push({ label, task, costUs });
+  }
+
+  schedule(label: string, delayUs: number, task: () => void): Cancellable {
+    if (!(Number.isSafeInteger(delayUs) && delayUs >= 0)) {
+      assert(false, `${this.name}: schedule ${label}: delayUs must be a non-negative integer, got ${delayUs}`);
+    }
+    if (this.dead) return NOT_PENDING;
+    const timer = new SimTimer(this.ctx, this.host, this);
+    timer.start(label, delayUs, task);
+    return timer;
+  }
+
+  /** A timer of the pool fell due: its task is submitted like any other. */
+  runOrQueue(label: string, task: () => void): void {
+    this.execute(label, task);
+  }
+
+  /** Blocks the worker that runs the current task (see Executor.block). */
+  block(label: string): Executor {
+    const worker = this.workers.find((w) => w.isRunning);
+    assert(worker !== undefined, () => `${this.name}: block ${label} outside a task of this pool`);
+    return worker.block(label);
+  }
+
+  /** The host crashed: forget the waiting tasks (the workers died with the host). */
+  kill(): void {
+    this.dead = true;
+    this.waiting.length = 0;
+  }
+
+  private workerIdle(worker: SimExecutor): void {
+    const next = this.waiting.shift();
+    if (next !== undefined) worker.execute(next.label, next.task, next.costUs);
+  }
+}
