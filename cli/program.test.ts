@@ -280,7 +280,7 @@ describe('explore summary: unjudged state', () => {
     unfiredFaults: 1, stateUnjudged: 2, stateUnjudgedReasons: { 'hidden-search-inconclusive': 2 }, marks: {},
   };
   const report: ExploreReport = {
-    job: 'generated', seed: 5, runsPerMode: 10, counterexamples: [], fanOut: { runs: 0, violations: 0 },
+    job: 'generated', seed: 5, runsPerMode: 10, counterexamples: [], fanOut: { runs: 0, violations: 0, unfired: 0 },
     timing: { wallMs: 1000 },
     modes: { aligned: { ...mode, stateUnjudged: 0, stateUnjudgedReasons: {} }, 'at-least-once': mode },
   };

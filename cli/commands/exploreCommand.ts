@@ -328,7 +328,10 @@ export function printReport(r: ExploreReport, io: Io): void {
     const reasons = Object.entries(x.stateUnjudgedReasons).map(([k, n]) => `${n} ${k}`);
     if (reasons.length > 0) io.out(`${m}: final keyed state not judged in ${x.stateUnjudged} run(s): ${reasons.join(', ')}\n`);
   }
-  if (r.fanOut.runs > 0) io.out(`restore fan-out: ${r.fanOut.runs} forked runs, ${r.fanOut.violations} violations\n`);
+  if (r.fanOut.runs > 0) {
+    io.out(`restore fan-out: ${r.fanOut.runs} forked runs, ${r.fanOut.violations} violations`
+      + `${r.fanOut.unfired > 0 ? `, ${r.fanOut.unfired} whose failover never fired (no restore tested)` : ''}\n`);
+  }
   for (const c of r.counterexamples) {
     io.out(`\nVIOLATION in mode ${c.mode}: ${c.property}\n  ${c.summary}\n`);
     io.out(`  shrunk to ${c.faults} faults and ${c.overrides} overrides; trace hash ${c.traceHash}\n`);

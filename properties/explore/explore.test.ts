@@ -173,3 +173,35 @@ describe('explore drops faults that never fired from a counterexample', () => {
     expect(report.counterexamples[0]?.spec).toEqual(smaller);
   });
 });
+
+describe('restore fan-out (oracle 2) never counts a fork that tested no restore as one that did', () => {
+  test('forks fork at checkpoints completed before the heal time, and count forks whose failover never fired', () => {
+    const forks: RunSpec[] = [];
+    const mains = new Set<string>();
+    const report = explore(small(defaultJudge, {
+      runs: 40, fanOutEvery: 1,
+      simulate: (spec) => {
+        const r = simulate(spec);
+        // A fork is a spec already run, with one more fault at the end.
+        if (!mains.has(key(without(spec, [spec.faults.length - 1])))) {
+          mains.add(key(spec));
+          return r;
+        }
+        forks.push(spec);
+        // Pretend every other fork's schedule moved its checkpoint past the heal time.
+        return forks.length % 2 === 0 ? { ...r, unfiredFaults: [...r.unfiredFaults, spec.faults.length - 1] } : r;
+      },
+    }));
+    expect(report.fanOut.runs).toBe(forks.length);
+    expect(report.fanOut.runs).toBeGreaterThan(1);
+    expect(report.fanOut.unfired).toBe(Math.floor(forks.length / 2));
+    // Every fork targets a checkpoint that completed before the heal time in the main run.
+    for (const fork of forks) {
+      const main = simulate({ ...fork, faults: fork.faults.slice(0, -1) });
+      const f = fork.faults[fork.faults.length - 1];
+      const id = f !== undefined && 'when' in f && 'at' in f.when && f.when.at.kind === 'jobmaster' ? f.when.at.checkpoint : -1;
+      const c = main.checkpoints.completed.find((x) => x.checkpointId === id);
+      expect(c?.completionTimestampUs).toBeLessThan(main.spec.healTimeMs * 1000);
+    }
+  });
+});

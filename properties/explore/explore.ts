@@ -56,7 +56,7 @@ export interface ExploreOptions {
   readonly maxParallelism?: number;
   /** Every k-th run is simulated twice; 0 turns the check off. Default 10. */
   readonly determinismEvery?: number;
-  /** Every k-th run is forked at a completed checkpoint (exactly-once modes); 0 off. Default 10. */
+  /** Every k-th run is forked at a completed checkpoint (every mode); 0 off. Default 10. */
   readonly fanOutEvery?: number;
   readonly simulate: Simulate;
   readonly judge: Judge;
@@ -98,13 +98,23 @@ export interface Counterexample {
   readonly violation: Violation;
 }
 
+/**
+ * The restore fan-out forks (oracle 2): forks run, forks that violated a property, and forks
+ * whose "fail globally when c completes" fault never fired (they tested no restore from c).
+ */
+export interface FanOutSummary {
+  runs: number;
+  violations: number;
+  unfired: number;
+}
+
 export interface ExploreReport {
   readonly job: ExploreJob;
   readonly seed: number;
   readonly runsPerMode: number | null;
   readonly modes: Record<string, ModeSummary>;
   readonly counterexamples: Counterexample[];
-  readonly fanOut: { runs: number; violations: number };
+  readonly fanOut: FanOutSummary;
   readonly timing: { wallMs: number };
 }
 
@@ -124,7 +134,7 @@ export function explore(o: ExploreOptions): ExploreReport {
   const deadline = o.timeBudgetMs === undefined ? Number.POSITIVE_INFINITY : started + o.timeBudgetMs;
   const modes: Record<string, ModeSummary> = {};
   const counterexamples: Counterexample[] = [];
-  const fanOut = { runs: 0, violations: 0 };
+  const fanOut: FanOutSummary = { runs: 0, violations: 0, unfired: 0 };
   o.modes.forEach((mode, i) => {
     const remainingModes = o.modes.length - i;
     const modeDeadline = started + (deadline === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY
@@ -155,7 +165,7 @@ function exploreMode(
   o: ExploreOptions,
   mode: RunMode,
   deadline: number,
-  fanOut: { runs: number; violations: number },
+  fanOut: FanOutSummary,
 ): { summary: ModeSummary; counterexample: Counterexample | undefined } {
   const expect = o.expect ?? expectationOf(mode);
   const summary = emptySummary();
@@ -316,14 +326,16 @@ interface Evaluation {
  * completes", for the middle completed checkpoint c, judged with the same expectation. Sampling
  * depends on the spec's seed (which never shrinks), so a shrunk spec is forked the same way.
  */
-function evaluate(o: ExploreOptions, spec: RunSpec, expect: Expectation, fanOut: { runs: number; violations: number } | undefined): Evaluation {
+function evaluate(o: ExploreOptions, spec: RunSpec, expect: Expectation, fanOut: FanOutSummary | undefined): Evaluation {
   const main = o.simulate(spec);
   const mainVerdict = o.judge(main, expect);
   const first = mainVerdict.violations[0];
   const base = { main, mainVerdict, result: main, spec, violation: first };
   const every = o.fanOutEvery ?? 10;
   if (first !== undefined || every <= 0 || seedNumber(spec.seed) % every !== 0) return base;
-  const completed = main.checkpoints.completed;
+  // Only checkpoints that completed before the heal time: a fault reached later never fires.
+  const healUs = main.spec.healTimeMs * 1000;
+  const completed = main.checkpoints.completed.filter((cp) => cp.completionTimestampUs < healUs);
   const c = completed[Math.floor(completed.length / 2)];
   if (c === undefined) return base;
   const fault: Fault = { type: 'global-failure', when: { at: { kind: 'jobmaster', checkpoint: c.checkpointId, phase: 'completed' } } };
@@ -334,6 +346,9 @@ function evaluate(o: ExploreOptions, spec: RunSpec, expect: Expectation, fanOut:
   if (fanOut !== undefined) {
     fanOut.runs++;
     if (violation !== undefined) fanOut.violations++;
+    // The fork's schedule can differ from the main run's (c may complete at or after the heal
+    // time there, or not at all): then it tested no restore from c, and says so.
+    if (forked.unfiredFaults.includes(forkedSpec.faults.length - 1)) fanOut.unfired++;
   }
   return violation === undefined ? base : { main, mainVerdict, result: forked, spec: forkedSpec, violation };
 }

@@ -147,11 +147,12 @@ describe('simulate', () => {
     expect(flightIds(r)).toEqual(ALL_IDS);
   });
 
-  test('a protocol point reached after the heal time fires nothing', () => {
+  test('a protocol point reached after the heal time fires nothing, and the fault counts as unfired', () => {
     const faults: Fault[] = [{ type: 'crash', host: 'taskmanager-1', when: { at: { kind: 'sink', phase: 'committed', nth: 6 } } }];
     const r = simulate(spec({ faults, healTimeMs: 10 }));
     expect(r.faults.map((f) => f.action)).toEqual(['skipped']);
     expect(r.marks['crash']).toBeUndefined();
+    expect(r.unfiredFaults).toEqual([0]);
   });
 
   test('world-setting faults start at 0, end at the heal time and mark what they did', () => {
