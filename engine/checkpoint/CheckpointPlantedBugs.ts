@@ -13,7 +13,11 @@ export const PLANTED_BUGS = {
   declineAnyAttempt: 'decline-any-attempt',
   /** 7a (FLINK-40482): tasks-to-wait-for computed by "is terminal" instead of "is FINISHED". */
   planTerminalAsFinished: 'plan-terminal-as-finished',
-  /** 7b (FLINK-10712): failover keeps pending checkpoints; acks of new attempts are accepted. */
+  /**
+   * 7b (FLINK-10712): failover keeps pending checkpoints (neither the RESTARTING stop's
+   * CHECKPOINT_COORDINATOR_SUSPEND abort nor the restore's JOB_FAILOVER_REGION abort happens);
+   * acks of new attempts are accepted.
+   */
   failoverKeepsPending: 'failover-keeps-pending',
   /** 8 (FLINK-5063): state of late or unknown acks is dropped without being discarded. */
   lateAckStateLeak: 'late-ack-state-leak',

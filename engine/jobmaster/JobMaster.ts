@@ -175,10 +175,11 @@ export class JobMaster {
   }
 
   /**
-   * SchedulerBase.restoreState: abort every pending checkpoint, then restore the vertices from
-   * the latest completed checkpoint (all of them and the coordinators for a global failover; the
-   * subtasks, with subtaskReset, for a regional one). Without checkpointing only the coordinators
-   * are reset.
+   * SchedulerBase.restoreState: abort every pending checkpoint (those pending at the failure
+   * were aborted when the job went RESTARTING; this aborts any triggered since, a savepoint), then
+   * restore the vertices from the latest completed checkpoint (all of them and the coordinators
+   * for a global failover; the subtasks, with subtaskReset, for a regional one). Without
+   * checkpointing only the coordinators are reset.
    */
   private restoreState(vertices: readonly ExecutionVertex[], global: boolean): ReadonlyMap<string, JobManagerTaskRestore> | undefined {
     const cc = this.checkpointCoordinator;
