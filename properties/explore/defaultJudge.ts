@@ -4,7 +4,8 @@
  * identity, for explore's duplicatesAfterRestore figure) and of missing records (the fold's
  * records never committed, for missingRecords), counted against the reference fold, never
  * against the engine. Both are counted only for a FINISHED job, as the output oracles judge
- * only those (an unfinished job's output is incomplete by design; liveness judges it).
+ * only those (an unfinished job's output is incomplete by design; liveness judges it). Also
+ * whether the final keyed state was judged (for explore's stateUnjudged figure).
  */
 import type { RunResult } from '../../sim/run/RunResult.ts';
 import { judgeRun } from '../oracles/judgeRun.ts';
@@ -15,13 +16,14 @@ import { surplusAndMissing, type RecordIdentity } from './surplusAndMissing.ts';
 /** Judges `result` against `expect`. */
 export function defaultJudge(result: RunResult, expect: Expectation): Judgement {
   const verdict = judgeRun(result, { expect });
-  if (result.jobStatus !== 'FINISHED') return { violations: verdict.violations, duplicates: 0, missing: 0 };
+  const { violations, keyedState } = verdict;
+  if (result.jobStatus !== 'FINISHED') return { violations, duplicates: 0, missing: 0, keyedState };
   // Oracle 3 held: every committed record paired with one of F's of its identity, none left on
   // either side, so there is nothing to count (most aligned runs; saves a pass over the output).
   const endToEndHeld = verdict.oracles.includes('end-to-end-exactly-once')
     && !verdict.violations.some((v) => v.property === 'end-to-end-exactly-once');
-  if (endToEndHeld) return { violations: verdict.violations, duplicates: 0, missing: 0 };
+  if (endToEndHeld) return { violations, duplicates: 0, missing: 0, keyedState };
   const counts = surplusAndMissing(sharedReferenceFold(result.graph).outputs,
     result.committed.map((c) => c.record as RecordIdentity));
-  return { violations: verdict.violations, duplicates: counts.surplus, missing: counts.missing };
+  return { violations, duplicates: counts.surplus, missing: counts.missing, keyedState };
 }

@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import type { RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
 import { simulate } from '../../sim/run/simulate.ts';
+import { STATE_JUDGED, stateUnjudged } from '../oracles/stateJudgement.ts';
 import { canonicalFaults } from './canonicalFaults.ts';
 import { defaultJudge } from './defaultJudge.ts';
 import { explore, type ExploreOptions, type ExploreReport, type Judge } from './explore.ts';
@@ -31,6 +32,25 @@ describe('explore per-mode figures', () => {
     expect(report.modes['aligned']?.runs).toBe(4);
     expect(report.modes['aligned']?.missingRecords).toBe(8);
     expect(report.counterexamples).toEqual([]);
+  });
+});
+
+describe('explore per-mode figures: unjudged state', () => {
+  test('stateUnjudged counts the runs whose keyed state was not judged, per mode and per reason', () => {
+    let calls = 0;
+    // Every other judged run says its state was not judged, for one of two reasons.
+    const judge: Judge = (result, expect) => {
+      const verdict = defaultJudge(result, expect);
+      const n = calls++;
+      if (n % 2 === 0) return { ...verdict, keyedState: STATE_JUDGED };
+      const reason = n % 4 === 1 ? 'hidden-search-inconclusive' : 'duplicates-after-keyed-state';
+      return { ...verdict, keyedState: stateUnjudged(reason, 'made up by the test') };
+    };
+    const report = explore(small(judge, { modes: ['at-least-once'], runs: 8, seed: 3, maxRecords: 20 }));
+    const summary = report.modes['at-least-once'];
+    expect(summary?.runs).toBe(8);
+    expect(summary?.stateUnjudged).toBe(4);
+    expect(summary?.stateUnjudgedReasons).toEqual({ 'hidden-search-inconclusive': 2, 'duplicates-after-keyed-state': 2 });
   });
 });
 
@@ -88,7 +108,7 @@ function plantedSearch(
     }
     const property = planted?.failing.get(key(spec));
     const violation: Violation = { property: property ?? '', summary: 'planted', details: {}, timeMs: 0 };
-    return { violations: property === undefined ? [] : [violation], duplicates: 0, missing: 0 };
+    return { violations: property === undefined ? [] : [violation], duplicates: 0, missing: 0, keyedState: STATE_JUDGED };
   }, {
     runs: 300,
     seed,

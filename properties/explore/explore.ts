@@ -15,6 +15,7 @@ import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import type { Fault, RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
 import { runSpecArbitrary, type ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
 import { REPRO_FORMAT_VERSION, type Repro } from './Repro.ts';
+import type { StateJudgement } from '../oracles/stateJudgement.ts';
 
 export type Expectation = 'exactly-once' | 'at-least-once';
 
@@ -28,6 +29,8 @@ export interface Judgement {
   readonly duplicates: number;
   /** Records of the reference fold never committed (a FINISHED job; 0 otherwise). */
   readonly missing: number;
+  /** Whether the final keyed state was judged, and if not, why. */
+  readonly keyedState: StateJudgement;
 }
 
 export type Simulate = (spec: RunSpec) => RunResult;
@@ -75,6 +78,10 @@ export interface ModeSummary {
   missingRecords: number;
   /** Faults whose trigger the run never reached, so they never fired (RunResult.unfiredFaults). */
   unfiredFaults: number;
+  /** Runs whose final keyed state no oracle judged (never counted as passes of it). */
+  stateUnjudged: number;
+  /** Those runs per reason code (stateJudgement.ts). */
+  stateUnjudgedReasons: Record<string, number>;
   marks: Record<string, number>;
 }
 
@@ -150,7 +157,7 @@ export function explore(o: ExploreOptions): ExploreReport {
 function emptySummary(): ModeSummary {
   return {
     runs: 0, violations: 0, checkpointsCompleted: 0, restores: 0, duplicatesAfterRestore: 0, missingRecords: 0,
-    unfiredFaults: 0, marks: {},
+    unfiredFaults: 0, stateUnjudged: 0, stateUnjudgedReasons: {}, marks: {},
   };
 }
 
@@ -271,6 +278,11 @@ function record(summary: ModeSummary, result: RunResult, verdict: Judgement): vo
   summary.duplicatesAfterRestore += verdict.duplicates;
   summary.missingRecords += verdict.missing;
   summary.unfiredFaults += result.unfiredFaults.length;
+  const state = verdict.keyedState;
+  if (!state.judged) {
+    summary.stateUnjudged++;
+    summary.stateUnjudgedReasons[state.reason] = (summary.stateUnjudgedReasons[state.reason] ?? 0) + 1;
+  }
   for (const [k, v] of Object.entries(result.marks)) summary.marks[k] = (summary.marks[k] ?? 0) + v;
 }
 

@@ -260,3 +260,32 @@ describe('simulate', () => {
     expect(capped.checkpoints.triggered).toBe(full.checkpoints.triggered);
   });
 });
+
+describe('keyed input evidence', () => {
+  const generated = (mode: RunMode, rebalance: boolean): RunSpec => ({
+    version: RUN_SPEC_VERSION, seed: 's4',
+    job: { kind: 'generated', spec: {
+      records: [[1, 2, 3, 4, 5, 6], [7, 8, 9]],
+      stages: [{ kind: 'keyed', key: 0, fn: 0, parallelism: 2 }, { kind: 'map', fn: 0, parallelism: 2, rebalance }],
+      sourceParallelism: 2, sinkParallelism: 2, maxParallelism: 128,
+    } },
+    parallelism: 2, checkpoint: { mode, intervalMs: 10 }, faults: [], healTimeMs: 100,
+    budgets: { maxEvents: 1_000_000, maxTimeMs: 10_000 }, overrides: [], mutations: [],
+  });
+  const evidence = (r: RunResult): TraceEvent[] => r.trace.filter((e) => e.type === 'keyed.inputs');
+
+  test('only at-least-once runs with a non-forward edge after a keyed stage trace what it read', () => {
+    const traced = simulate(generated('at-least-once', true));
+    const finals = evidence(traced).filter((e) => e.attrs['checkpoint'] === -1);
+    expect(finals.map((e) => e.attrs['task']).sort()).toEqual(['v1#0@0', 'v1#1@0']);
+    // Every record the keyed stage read is in some event of the attempt: 9 in all.
+    const items = evidence(traced).flatMap((e) => String(e.attrs['records']).split(',').filter((x) => x !== ''));
+    const count = items.reduce((n, x) => {
+      const m = /^\d+:(\d+)-(\d+)$/.exec(x);
+      return n + (m === null ? 1 : Number(m[2]) - Number(m[1]) + 1);
+    }, 0);
+    expect(count).toBe(9);
+    expect(evidence(simulate(generated('aligned', true)))).toEqual([]);
+    expect(evidence(simulate(generated('at-least-once', false)))).toEqual([]);
+  });
+});

@@ -20,6 +20,7 @@ import { expandRunSpecWithGraph } from './expandRunSpec.ts';
 import { FaultPlan } from './FaultPlan.ts';
 import { faultTask } from './faultTasks.ts';
 import { delayUs, faultWorldOptions } from './faultWorldOptions.ts';
+import { tracesKeyedInputs } from './keyedInputEvidence.ts';
 import type { RunResult } from './RunResult.ts';
 import { buildJobGraph, parallelismByUid, withCosts } from './RunJob.ts';
 import type { ExpandedRunSpec, RestartStrategySpec, RunSpec } from './RunSpec.ts';
@@ -81,7 +82,7 @@ function restartStrategy(s: RestartStrategySpec): RestartStrategy {
 }
 
 /** The cluster configuration overrides of `spec`. */
-function clusterConfig(spec: ExpandedRunSpec): Partial<ClusterConfiguration> {
+function clusterConfig(spec: ExpandedRunSpec, graph: StreamGraph): Partial<ClusterConfiguration> {
   return {
     slotsPerTaskManager: spec.slotsPerTaskManager,
     rpcTimeoutUs: us(spec.network.rpcTimeoutMs),
@@ -90,6 +91,7 @@ function clusterConfig(spec: ExpandedRunSpec): Partial<ClusterConfiguration> {
     recordsPerBuffer: spec.network.recordsPerBuffer,
     bufferTimeoutUs: us(spec.network.bufferTimeoutMs),
     restartStrategy: restartStrategy(spec.restartStrategy),
+    traceKeyedInputs: tracesKeyedInputs(spec.checkpoint.mode, graph),
     jobManagerIoPoolSize: spec.jobManager.ioPoolSize,
   };
 }
@@ -149,7 +151,7 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
   const cluster = new MiniCluster({
     world: worldOptions(expanded, options),
     streamGraph: graph,
-    config: clusterConfig(expanded),
+    config: clusterConfig(expanded, graph),
     taskManagers: expanded.taskManagers,
   });
   const world = cluster.world;

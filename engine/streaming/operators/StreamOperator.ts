@@ -44,6 +44,12 @@ export interface StreamOperatorContext {
   readonly eventGateway: OperatorEventGateway;
   /** The task fails with `error` (an operator that hits a non-recoverable error). */
   failTask(error: Error): void;
+  /**
+   * Set when keyed operators trace which records they processed between snapshots
+   * (ClusterConfiguration.traceKeyedInputs, KeyedInputLog.ts): the attempt's id and the
+   * checkpoint it restored from (-1 for none).
+   */
+  readonly keyedInputTrace?: { readonly attemptId: string; readonly restoredCheckpointId: number };
 }
 
 /**

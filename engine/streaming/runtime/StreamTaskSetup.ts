@@ -93,6 +93,9 @@ export function createOperators(c: StreamTaskSetupContext): StreamOperator[] {
       processingTime: c.processingTime,
       eventGateway: { sendEventToCoordinator: (event) => c.sendEventToCoordinator(node.uid, event) },
       failTask: (e) => c.fail(e),
+      ...(c.config.traceKeyedInputs && node.spec.kind === 'keyedProcess' ? {
+        keyedInputTrace: { attemptId: c.tdd.attemptId, restoredCheckpointId: c.tdd.restore?.restoreCheckpointId ?? -1 },
+      } : {}),
     };
     const keySelector = i === 0 ? inEdge?.keySelector : undefined;
     return createOperator(node, ctx, {

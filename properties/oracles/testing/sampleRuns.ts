@@ -21,10 +21,12 @@ const memo = new Map<string, RunResult>();
 
 /**
  * A flights run in `mode` (checkpoint every 20 ms, heal at 500 ms, seed `a4`), with a crash of
- * taskmanager-2 for 50 ms from 178 ms on when `crash` (at-least-once: see below).
+ * taskmanager-2 for 50 ms from 178 ms on when `crash` (at-least-once: see below). With
+ * `tracedInputs` the keyed operators trace what they read (ClusterConfiguration.traceKeyedInputs),
+ * which changes no decision: the same schedule.
  */
-export function sampleRun(mode: RunMode, crash: boolean): RunResult {
-  const key = `${mode}/${crash}`;
+export function sampleRun(mode: RunMode, crash: boolean, tracedInputs = false): RunResult {
+  const key = `${mode}/${crash}/${tracedInputs}`;
   const cached = memo.get(key);
   if (cached !== undefined) return cached;
   // At-least-once duplicates need a crash at the right moment: try crash times in 3 ms steps
@@ -32,7 +34,7 @@ export function sampleRun(mode: RunMode, crash: boolean): RunResult {
   const wantDuplicates = mode === 'at-least-once' && crash;
   let result: RunResult | undefined;
   for (let step = 0; step < (wantDuplicates ? 120 : 1); step++) {
-    result = run(mode, crash, (wantDuplicates ? 60_000 : 178_000) + step * 3_000);
+    result = run(mode, crash, (wantDuplicates ? 60_000 : 178_000) + step * 3_000, tracedInputs);
     if (!wantDuplicates || result.committed.length > 2000) break;
   }
   if (result === undefined || (wantDuplicates && result.committed.length <= 2000)) {
@@ -42,13 +44,13 @@ export function sampleRun(mode: RunMode, crash: boolean): RunResult {
   return result;
 }
 
-function run(mode: RunMode, crash: boolean, crashAtUs: number): RunResult {
+function run(mode: RunMode, crash: boolean, crashAtUs: number, tracedInputs: boolean): RunResult {
   return clusterRunResult({
     graph: SAMPLE_GRAPH,
     seed: 'a4',
     checkpoint: { mode, intervalMs: 20 },
     healTimeMs: 500,
-    cluster: { config: { slotsPerTaskManager: 1 } },
+    cluster: { config: { slotsPerTaskManager: 1, traceKeyedInputs: tracedInputs } },
     setUp: (c) => {
       if (!crash) return;
       if (mode === 'at-least-once') {
