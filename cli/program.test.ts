@@ -297,6 +297,11 @@ describe('explore summary: unjudged state', () => {
     const json = toJson(report) as { modes: Record<string, { stateUnjudged: number; stateUnjudgedReasons: unknown }> };
     expect(json.modes['at-least-once']).toMatchObject({ stateUnjudged: 2, stateUnjudgedReasons: { 'hidden-search-inconclusive': 2 } });
   });
+
+  test('the JSON carries the restore fan-out figures, forks whose failover never fired included', () => {
+    const json = toJson({ ...report, fanOut: { runs: 4, violations: 0, unfired: 1 } }) as { fanOut: unknown };
+    expect(json.fanOut).toEqual({ runs: 4, violations: 0, unfired: 1 });
+  });
 });
 
 describe('repro file names', () => {

@@ -277,6 +277,7 @@ export function toJson(r: ExploreReport): unknown {
     runsPerMode: r.runsPerMode,
     modes: r.modes,
     counterexamples: r.counterexamples.map((c) => ({ mode: c.mode, property: c.property, repro: c.repro, replay: c.replay })),
+    fanOut: r.fanOut,
     timing: r.timing,
   };
 }
