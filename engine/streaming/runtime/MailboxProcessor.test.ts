@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { Cancellable, Executor } from '../../api/Executor.ts';
+import type { Cancellable, Executor, PreemptibleTask } from '../../api/Executor.ts';
 import { MailboxProcessor } from './MailboxProcessor.ts';
 
 /**
@@ -16,6 +16,10 @@ class TestingCostExecutor implements Executor {
   execute(_label: string, task: () => void, costUs = 0): void {
     this.queue.push({ task, costUs });
     this.headDueUs ??= this.nowUs + costUs;
+  }
+
+  executePreemptible(): PreemptibleTask {
+    throw new Error('not used');
   }
 
   schedule(): Cancellable {
