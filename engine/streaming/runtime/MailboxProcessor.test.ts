@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Cancellable, Executor, PreemptibleTask } from '../../api/Executor.ts';
-import { MailboxProcessor } from './MailboxProcessor.ts';
+import { MailboxProcessor, MAX_PRIORITY, MIN_PRIORITY } from './MailboxProcessor.ts';
 
 /**
  * A single-thread executor stepped by hand that honours task costs: a task submitted with cost
@@ -104,5 +104,41 @@ describe('MailboxProcessor batching', () => {
     mailbox.put({ label: 'm', run: () => log.push(`mail@${executor.nowUs}`) });
     while (executor.runNext());
     expect(log).toEqual(['r2@0', 'r1@0', 'mail@100', 'r1@100']);
+  });
+});
+
+describe('MailboxProcessor: mail order and priorities (TaskMailboxImpl)', () => {
+  const mail = (log: string[], label: string, priority?: number) => ({
+    label, ...(priority === undefined ? {} : { priority }), run: () => log.push(label),
+  });
+
+  test('the loop takes mails in the order they were put: a MAX_PRIORITY notification after an '
+    + 'earlier normal mail', () => {
+    const { executor, log, mailbox } = setup(1);
+    mailbox.put(mail(log, 'operator-event'));
+    mailbox.put(mail(log, 'notify-checkpoint-complete', MAX_PRIORITY));
+    mailbox.put(mail(log, 'trigger-checkpoint'));
+    while (executor.runNext());
+    expect(log).toEqual(['operator-event', 'notify-checkpoint-complete', 'trigger-checkpoint']);
+  });
+
+  test('a nested tryYield at a priority takes only mails of at least that priority, skipping '
+    + 'the others', () => {
+    const { executor, log, mailbox } = setup(1);
+    mailbox.put({
+      label: 'yielding',
+      run: () => {
+        log.push(`yield MAX: ${mailbox.tryYield(MAX_PRIORITY)}`);
+        log.push(`yield MAX: ${mailbox.tryYield(MAX_PRIORITY)}`);
+        log.push(`yield MIN: ${mailbox.tryYield(MIN_PRIORITY)}`);
+      },
+    });
+    mailbox.put(mail(log, 'normal-1'));
+    mailbox.put(mail(log, 'notify', MAX_PRIORITY));
+    mailbox.put(mail(log, 'normal-2'));
+    while (executor.runNext());
+    expect(log).toEqual([
+      'notify', 'yield MAX: true', 'yield MAX: false', 'normal-1', 'yield MIN: true', 'normal-2',
+    ]);
   });
 });

@@ -1,7 +1,9 @@
 /**
  * The task's mailbox loop on its single mailbox thread. Control actions from other threads
  * (checkpoint triggers, notifications, operator events, timers) enter as mails; between mails
- * the default action processes one input. Mails are taken FIFO (`putFirst` for urgent ones); the
+ * the default action processes one input. Mails are taken FIFO (`putFirst` for urgent ones)
+ * whatever their priority: a priority only limits which mails a nested
+ * {@link MailboxProcessor.tryYield} may take, as in Flink's TaskMailbox.take(priority). The
  * default action runs only when no mail is waiting, and is suspended while it reports that
  * nothing is available, until something resumes it.
  *
@@ -17,7 +19,8 @@
  * saves simulator events: mails still run between records at batch boundaries, which the bounds
  * keep short in virtual time.
  *
- * @see org.apache.flink.streaming.runtime.tasks.mailbox.MailboxProcessor, TaskMailboxImpl
+ * @see org.apache.flink.streaming.runtime.tasks.mailbox.MailboxProcessor, TaskMailboxImpl,
+ *      MailboxExecutorImpl (tryYield)
  * Invariants: at most one step is scheduled at a time; nothing runs after close(); no step
  * starts before the busy time of the previous one has elapsed (also when the action suspended
  * at the end of a batch and is resumed, or a mail comes, while the thread is still busy).
@@ -25,10 +28,16 @@
 import type { Executor } from '../../api/Executor.ts';
 import { assert } from '../../util/assert.ts';
 
-/** One mail: a labelled action. */
+/** The priority of ordinary mails (TaskMailbox.MIN_PRIORITY, the main mailbox executor's). */
+export const MIN_PRIORITY = -1;
+/** The priority of checkpoint notifications (TaskMailbox.MAX_PRIORITY, Integer.MAX_VALUE). */
+export const MAX_PRIORITY = 2 ** 31 - 1;
+
+/** One mail: a labelled action, {@link MIN_PRIORITY} unless given. */
 export interface Mail {
   readonly label: string;
   readonly run: () => void;
+  readonly priority?: number;
 }
 
 /**
@@ -117,6 +126,21 @@ export class MailboxProcessor {
     if (this.closed || this.defaultActionDone) return;
     this.suspended = false;
     this.ensureStep(this.remainingBusyUs());
+  }
+
+  /**
+   * From a mail or the default action (on the mailbox thread): runs the first waiting mail whose
+   * priority is at least `priority`, skipping the others, and says whether there was one
+   * (MailboxExecutor.tryYield; Flink's blocking yield has no run-to-completion counterpart).
+   * @throws AssertionError outside a step.
+   */
+  tryYield(priority: number): boolean {
+    assert(this.inStep, 'tryYield outside the mailbox thread');
+    const i = this.mails.findIndex((m) => (m.priority ?? MIN_PRIORITY) >= priority);
+    if (i < 0) return false;
+    const [mail] = this.mails.splice(i, 1);
+    mail?.run();
+    return true;
   }
 
   /** Stops the loop; pending mails are dropped and nothing runs any more. */

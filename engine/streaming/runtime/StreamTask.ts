@@ -38,7 +38,7 @@ import { CompletableFuture } from '../../util/CompletableFuture.ts';
 import type { StreamRecord } from '../api/StreamRecord.ts';
 import type { OperatorSnapshot, Output, SourceStreamOperator } from '../operators/StreamOperator.ts';
 import type { CheckpointResponder } from './CheckpointResponder.ts';
-import { MailboxProcessor } from './MailboxProcessor.ts';
+import { MailboxProcessor, MAX_PRIORITY } from './MailboxProcessor.ts';
 import { OperatorChain } from './OperatorChain.ts';
 import { createOperators, setUpInputs, setUpOutputs, type StreamTaskSetupContext } from './StreamTaskSetup.ts';
 import { SubtaskCheckpointCoordinator } from './SubtaskCheckpointCoordinator.ts';
@@ -181,15 +181,23 @@ export class StreamTask {
     });
   }
 
-  /** notifyCheckpointComplete as a mail. */
+  /** notifyCheckpointComplete as a MAX_PRIORITY mail (StreamTask.notifyCheckpointOperation). */
   notifyCheckpointCompleteAsync(checkpointId: number): void {
-    this.mailbox.put({ label: 'notify-checkpoint-complete', run: () => this.notifyCheckpointComplete(checkpointId) });
+    this.mailbox.put({
+      label: 'notify-checkpoint-complete',
+      priority: MAX_PRIORITY,
+      run: () => this.notifyCheckpointComplete(checkpointId),
+    });
   }
 
-  /** notifyCheckpointAborted as a mail; catches up on a lost completion first (reference 2.2). */
+  /**
+   * notifyCheckpointAborted as a MAX_PRIORITY mail; catches up on a lost completion first
+   * (reference 2.2).
+   */
   notifyCheckpointAbortAsync(checkpointId: number, latestCompletedId: number): void {
     this.mailbox.put({
       label: 'notify-checkpoint-aborted',
+      priority: MAX_PRIORITY,
       run: () => {
         if (latestCompletedId > 0) this.notifyCheckpointComplete(latestCompletedId);
         this.checkpointCoordinator.notifyCheckpointAborted(checkpointId);

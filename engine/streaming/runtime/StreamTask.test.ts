@@ -1,0 +1,72 @@
+import { describe, expect, test } from 'vitest';
+import type { ExecutionAttemptId, HostId } from '../../api/ids.ts';
+import { DEFAULT_CLUSTER_CONFIGURATION } from '../../cluster/ClusterConfiguration.ts';
+import { createJobGraph } from '../../jobgraph/StreamingJobGraphGenerator.ts';
+import type { TaskDeploymentDescriptor } from '../../taskexecutor/TaskDeploymentDescriptor.ts';
+import { createTestingEngineEnv } from '../../testing/TestingEngineEnv.ts';
+import { TestingScheduler } from '../../testing/TestingScheduler.ts';
+import { TestingTracer } from '../../testing/TestingTracer.ts';
+import { collectSink, splitSource } from '../api/sources.ts';
+import { StreamExecutionEnvironment } from '../api/StreamExecutionEnvironment.ts';
+import type { CollectedRecord } from '../api/sources.ts';
+import { MAX_PRIORITY } from './MailboxProcessor.ts';
+import { StreamTask } from './StreamTask.ts';
+
+const ATTEMPT = 'v0#0@0' as ExecutionAttemptId;
+
+/**
+ * A source task (a source chained to a collecting sink, no network) on a TestingScheduler,
+ * invoked and waiting for its first split unless `invoke` is false.
+ */
+function sourceTask(invoke = true) {
+  const scheduler = new TestingScheduler();
+  const tracer = new TestingTracer();
+  const env = createTestingEngineEnv({ host: 'taskmanager-1' as HostId, clock: scheduler, executors: scheduler, tracer });
+  const job = new StreamExecutionEnvironment({ jobName: 'notify', parallelism: 1 });
+  job.enableCheckpointing(100);
+  const out: CollectedRecord[] = [];
+  job.fromSource(splitSource([{ id: 0, records: [1, 2, 3] }]), { name: 'src', uid: 'src' }).sinkTo(collectSink(out));
+  const jobGraph = createJobGraph(job.getStreamGraph());
+  const tdd: TaskDeploymentDescriptor = {
+    jobGraph, vertexId: jobGraph.vertices[0]?.id as string, subtaskIndex: 0, attemptNumber: 0,
+    attemptId: ATTEMPT, slotIndex: 0, allocationId: 'a1', inputGates: [], producedPartitions: [],
+    checkpointingEnabled: true,
+    checkpointing: { mode: 'EXACTLY_ONCE', maxConcurrent: 1, checkpointsAfterTasksFinish: true },
+  };
+  const task = new StreamTask(env, DEFAULT_CLUSTER_CONFIGURATION, tdd, scheduler.get(`mailbox/${ATTEMPT}`), {
+    switchToInitializing: () => {},
+    switchToRunning: () => {},
+    finished: () => {},
+    failed: (e) => { throw e; },
+    sendEventToCoordinator: () => {},
+    responder: { acknowledgeCheckpoint: () => {}, declineCheckpoint: () => {} },
+  });
+  if (invoke) {
+    task.invoke();
+    scheduler.runAll();
+  }
+  /** The checkpoint notification events the task traced, as `type id`. */
+  const notifications = (): string[] => tracer.events
+    .filter((e) => e.type === 'checkpoint.taskNotified' || e.type === 'source.no-more-splits-received')
+    .map((e) => `${e.type.replace(/^.*\./, '')} ${String(e.attrs['checkpointId'] ?? '')}`.trim());
+  return { task, scheduler, notifications };
+}
+
+describe('StreamTask: checkpoint notifications are MAX_PRIORITY mails (notifyCheckpointOperation)', () => {
+  test('the loop takes a notification after an earlier normal mail, in the order they came', () => {
+    const { task, scheduler, notifications } = sourceTask();
+    task.dispatchOperatorEvent('src', { type: 'NoMoreSplitsEvent' });
+    task.notifyCheckpointCompleteAsync(1);
+    scheduler.runAll();
+    expect(notifications()).toEqual(['no-more-splits-received', 'taskNotified 1']);
+  });
+
+  test('a nested tryYield(MAX_PRIORITY) takes the notification ahead of the earlier normal mail', () => {
+    const { task, scheduler, notifications } = sourceTask();
+    task.mailbox.put({ label: 'yielding', run: () => { task.mailbox.tryYield(MAX_PRIORITY); } });
+    task.dispatchOperatorEvent('src', { type: 'NoMoreSplitsEvent' });
+    task.notifyCheckpointCompleteAsync(1);
+    scheduler.runAll();
+    expect(notifications()).toEqual(['taskNotified 1', 'no-more-splits-received']);
+  });
+});
