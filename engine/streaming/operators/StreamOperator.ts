@@ -3,7 +3,7 @@
  * mailbox thread: records enter the head and each operator emits into the next (or into the
  * task's RecordWriters at the tail). The checkpoint hooks follow Flink's order: the chain calls
  * prepareSnapshotPreBarrier head to tail, and snapshotState / notifyCheckpointComplete /
- * notifyCheckpointAborted tail to head.
+ * notifyCheckpointAborted / notifyCheckpointSubsumed tail to head.
  *
  * @see org.apache.flink.streaming.api.operators.StreamOperator, OneInputStreamOperator,
  *      BoundedOneInput, org.apache.flink.streaming.api.operators.SourceOperator
@@ -84,6 +84,12 @@ export interface StreamOperator {
   snapshotState(checkpointId: number): OperatorSnapshot | undefined;
   notifyCheckpointComplete(checkpointId: number): void;
   notifyCheckpointAborted(checkpointId: number): void;
+  /**
+   * Checkpoint `checkpointId` was subsumed by a newer completed one (-1: none was); the
+   * built-in operators do nothing (Flink hands it to the keyed state backend, which may forget
+   * what only that checkpoint still used).
+   */
+  notifyCheckpointSubsumed(checkpointId: number): void;
   /** An OperatorEvent from the coordinator, delivered as a mail. */
   handleOperatorEvent(event: unknown): void;
 }

@@ -47,7 +47,8 @@ function sourceTask(invoke = true) {
   }
   /** The checkpoint notification events the task traced, as `type id`. */
   const notifications = (): string[] => tracer.events
-    .filter((e) => e.type === 'checkpoint.taskNotified' || e.type === 'source.no-more-splits-received')
+    .filter((e) => e.type === 'checkpoint.taskNotified' || e.type === 'checkpoint.taskSubsumed'
+      || e.type === 'source.no-more-splits-received')
     .map((e) => `${e.type.replace(/^.*\./, '')} ${String(e.attrs['checkpointId'] ?? '')}`.trim());
   return { task, scheduler, notifications };
 }
@@ -57,8 +58,9 @@ describe('StreamTask: checkpoint notifications are MAX_PRIORITY mails (notifyChe
     const { task, scheduler, notifications } = sourceTask();
     task.dispatchOperatorEvent('src', { type: 'NoMoreSplitsEvent' });
     task.notifyCheckpointCompleteAsync(1);
+    task.notifyCheckpointSubsumedAsync(-1);
     scheduler.runAll();
-    expect(notifications()).toEqual(['no-more-splits-received', 'taskNotified 1']);
+    expect(notifications()).toEqual(['no-more-splits-received', 'taskNotified 1', 'taskSubsumed -1']);
   });
 
   test('a nested tryYield(MAX_PRIORITY) takes the notification ahead of the earlier normal mail', () => {
@@ -68,5 +70,26 @@ describe('StreamTask: checkpoint notifications are MAX_PRIORITY mails (notifyChe
     task.notifyCheckpointCompleteAsync(1);
     scheduler.runAll();
     expect(notifications()).toEqual(['taskNotified 1', 'no-more-splits-received']);
+  });
+});
+
+describe('StreamTask.notifyCheckpointSubsumedAsync (Flink: forwarded as is while the task runs)', () => {
+  test('a subsumed id at or below the latest completed one still reaches the chain, unlike a '
+    + 'completion; -1 (nothing subsumed) is forwarded too', () => {
+    const { task, scheduler, notifications } = sourceTask();
+    task.notifyCheckpointCompleteAsync(5);
+    task.notifyCheckpointCompleteAsync(3);
+    task.notifyCheckpointSubsumedAsync(3);
+    task.notifyCheckpointSubsumedAsync(5);
+    task.notifyCheckpointSubsumedAsync(-1);
+    scheduler.runAll();
+    expect(notifications()).toEqual(['taskNotified 5', 'taskSubsumed 3', 'taskSubsumed 5', 'taskSubsumed -1']);
+  });
+
+  test('a task that is not running yet ignores it (SubtaskCheckpointCoordinatorImpl isRunning)', () => {
+    const { task, scheduler, notifications } = sourceTask(false);
+    task.notifyCheckpointSubsumedAsync(1);
+    scheduler.runAll();
+    expect(notifications()).toEqual([]);
   });
 });

@@ -191,6 +191,19 @@ export class StreamTask {
   }
 
   /**
+   * notifyCheckpointSubsumed as a MAX_PRIORITY mail: forwarded to the operators, tail to head,
+   * while the task runs. Unlike a completion it is not compared with the latest completed id,
+   * and INVALID_CHECKPOINT_ID (-1, nothing subsumed) is forwarded too, as in Flink.
+   */
+  notifyCheckpointSubsumedAsync(checkpointId: number): void {
+    this.mailbox.put({
+      label: 'notify-checkpoint-subsumed',
+      priority: MAX_PRIORITY,
+      run: () => this.checkpointCoordinator.notifyCheckpointSubsumed(checkpointId, this.chain),
+    });
+  }
+
+  /**
    * notifyCheckpointAborted as a MAX_PRIORITY mail; catches up on a lost completion first
    * (reference 2.2).
    */

@@ -161,6 +161,8 @@ export class SourceOperator implements SourceStreamOperator {
 
   notifyCheckpointAborted(_checkpointId: number): void {}
 
+  notifyCheckpointSubsumed(_checkpointId: number): void {}
+
   /**
    * Decodes a snapshot's (or a restore's) splits to plain JSON: split id -> next offset, over
    * every piece. @throws AssertionError when `data` is not an OperatorSubtaskState.
