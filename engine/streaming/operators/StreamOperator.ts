@@ -101,8 +101,11 @@ export type InputStatus = 'MORE_AVAILABLE' | 'NOTHING_AVAILABLE' | 'END_OF_INPUT
 export interface SourceStreamOperator extends StreamOperator {
   /** Emits at most one record into `output`; the record's read cost is the operator's costUs. */
   emitNext(output: Output): InputStatus;
-  /** True when the next `emitNext` would emit a record (not NOTHING_AVAILABLE or the end). */
-  hasRecordAvailable(): boolean;
+  /**
+   * How many of the next `emitNext` calls are sure to emit a record and to do nothing else that
+   * anything outside the task could see (a split request, say), so they may run late.
+   */
+  quietRecordsAhead(): number;
   /** Registers a one-shot callback for when NOTHING_AVAILABLE turns into available input. */
   onAvailable(callback: () => void): void;
 }
