@@ -103,9 +103,10 @@ describe('MailboxProcessor: lazy batches', () => {
     const { executor, log } = setup({ records: 8, costUs: 10, lazyCalls: () => 3 });
     executor.runAll();
     expect(log).toEqual(['r1@0', 'r2@10', 'r3@20', 'r4@30', 'r5@40', 'r6@50', 'r7@60', 'r8@70']);
-    // The step with r1, the batch ending at 40 (lazily r2-r4, then r5), and the batch ending at
-    // 80 (lazily r6-r8, then the call that finds the end of input).
-    expect(executor.ran).toBe(3);
+    // r1 runs within start (an idle thread resumes at once); then the batch ending at 40
+    // (lazily r2-r4, then r5) and the batch ending at 80 (lazily r6-r8, then the call that
+    // finds the end of input).
+    expect(executor.ran).toBe(2);
   });
 
   test('a mail put during a batch is taken when the record in progress ends, after exactly the '
@@ -199,5 +200,14 @@ describe('MailboxProcessor: mail order and priorities (TaskMailboxImpl)', () => 
     expect(log).toEqual([
       'notify', 'yield MAX: true', 'yield MAX: false', 'normal-1', 'yield MIN: true', 'normal-2',
     ]);
+  });
+
+  test('a step runs the mails waiting when it starts; mails they put wait for the next round', () => {
+    const { executor, log, mailbox, mail } = setup({ records: 3, costUs: 10, lazyCalls: () => 0 });
+    executor.runUntil(5);
+    mailbox.put({ label: 'first', run: () => { log.push('first'); mailbox.put(mail('put-by-first')); } });
+    mailbox.put(mail('second'));
+    executor.runAll();
+    expect(log).toEqual(['r1@0', 'first', 'second@10 after 1', 'r2@10', 'put-by-first@20 after 2', 'r3@20']);
   });
 });

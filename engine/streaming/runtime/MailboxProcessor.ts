@@ -1,11 +1,12 @@
 /**
  * The task's mailbox loop on its single mailbox thread. Control actions from other threads
  * (checkpoint triggers, notifications, operator events, timers) enter as mails; between mails
- * the default action processes one input element per call. Mails are taken in the order they
- * were put (`putFirst` for urgent ones) whatever their priority: a priority only limits which
- * mails a nested {@link MailboxProcessor.tryYield} may take, as in Flink's
- * TaskMailbox.take(priority). The default action runs only when no mail is waiting, and is
- * suspended while it reports that nothing is available, until something resumes it.
+ * the default action processes one input element per call. A step takes every mail waiting when
+ * it starts (a round: Flink's createBatch), runs them in the order they were put (`putFirst` for
+ * urgent ones) whatever their priority, then calls the default action; mails put meanwhile wait
+ * for the next round. A priority only limits which mails a nested
+ * {@link MailboxProcessor.tryYield} may take, as in Flink's TaskMailbox.take(priority). The
+ * default action is suspended while it reports that nothing is available, until resumed.
  *
  * Time. A call of the default action returns the µs it keeps the thread busy (one record's
  * processing cost, or 0 for taking a buffer or an event). Its effects happen when it is called;
@@ -90,7 +91,10 @@ const NO_BATCHING: DefaultActionBatching = Object.freeze({
 });
 
 export class MailboxProcessor {
+  /** Mails put and not yet taken into a round (TaskMailboxImpl's queue). */
   private readonly mails: Mail[] = [];
+  /** The mails the running step took to run (TaskMailboxImpl's batch). */
+  private round: Mail[] = [];
   /** A step or a batch is queued on the executor. */
   private stepScheduled = false;
   /** True while a step runs: mails put meanwhile are picked up when it ends. */
@@ -148,18 +152,27 @@ export class MailboxProcessor {
     this.mailArrived();
   }
 
-  /** Queues a mail ahead of the others (TaskMailbox.putFirst). */
+  /**
+   * Queues a mail ahead of the others (TaskMailbox.putFirst): from the mailbox thread, ahead of
+   * the mails of the running round too.
+   */
   putFirst(mail: Mail): void {
     if (this.closed) return;
-    this.mails.unshift(mail);
+    if (this.inStep) this.round.unshift(mail);
+    else this.mails.unshift(mail);
     this.mailArrived();
   }
 
-  /** The default action may have work again. */
+  /**
+   * The default action may have work again. Called on the mailbox thread (an availability
+   * listener), so when the thread is idle the step runs at once, within the caller's task,
+   * which spares the simulator the event of a queued step.
+   */
   resume(): void {
     if (this.closed || this.defaultActionDone) return;
     this.suspended = false;
-    this.ensureStep();
+    if (this.stepScheduled || this.inStep) return;
+    this.run(0);
   }
 
   /**
@@ -178,10 +191,9 @@ export class MailboxProcessor {
    */
   tryYield(priority: number): boolean {
     assert(this.inStep, 'tryYield outside the mailbox thread');
-    const i = this.mails.findIndex((m) => (m.priority ?? MIN_PRIORITY) >= priority);
-    if (i < 0) return false;
-    const [mail] = this.mails.splice(i, 1);
-    mail?.run();
+    const mail = takeFirst(this.round, priority) ?? takeFirst(this.mails, priority);
+    if (mail === undefined) return false;
+    mail.run();
     return true;
   }
 
@@ -189,6 +201,7 @@ export class MailboxProcessor {
   close(): void {
     this.closed = true;
     this.mails.length = 0;
+    this.round.length = 0;
   }
 
   get isClosed(): boolean {
@@ -197,11 +210,12 @@ export class MailboxProcessor {
 
   /** Mails waiting, for tests. */
   get pendingMails(): number {
-    return this.mails.length;
+    return this.mails.length + this.round.length;
   }
 
   checkInvariants(): void {
-    assert(!this.closed || this.mails.length === 0, 'a closed mailbox holds mails');
+    assert(!this.closed || this.pendingMails === 0, 'a closed mailbox holds mails');
+    assert(this.inStep || this.round.length === 0, 'a round of mails outside a step');
     assert(this.batch === undefined || this.stepScheduled, 'a batch in flight is not queued');
     assert(this.lazyTimeUs < 0 || this.inStep, 'a lazy time outside a step');
   }
@@ -218,7 +232,11 @@ export class MailboxProcessor {
     this.executor.execute('mailbox', this.runStep);
   }
 
-  /** Makes the `owedCalls` calls of a paid batch, then runs one mail or the default action. */
+  /**
+   * Makes the `owedCalls` calls of a paid batch, runs the mails waiting now, then a round of the
+   * default action (Flink's loop: processMail takes every mail queued when it starts, then the
+   * default action runs once; mails put meanwhile wait for the next round).
+   */
   private run(owedCalls: number): void {
     if (this.closed) return;
     this.inStep = true;
@@ -227,11 +245,11 @@ export class MailboxProcessor {
         this.catchUp(owedCalls);
         if (!this.closed) this.batching.batchEnded();
       }
-      const mail = this.closed ? undefined : this.mails.shift();
-      if (mail !== undefined) mail.run();
-      else if (!this.closed && !this.suspended && !this.defaultActionDone) this.runDefaultAction();
+      if (this.mails.length > 0) this.runMails();
+      if (!this.closed && !this.suspended && !this.defaultActionDone) this.runDefaultAction();
     } catch (e) {
       this.lazyTimeUs = -1;
+      this.round = [];
       this.close();
       this.onError(e);
       return;
@@ -240,6 +258,16 @@ export class MailboxProcessor {
     }
     if (this.closed || this.stepScheduled) return;
     if (this.mails.length > 0 || (!this.suspended && !this.defaultActionDone)) this.ensureStep();
+  }
+
+  /** Takes every mail queued now into a round and runs them (mails they put wait). */
+  private runMails(): void {
+    this.round = this.mails.splice(0);
+    for (let mail = this.round.shift(); mail !== undefined; mail = this.round.shift()) {
+      mail.run();
+      if (this.closed) break;
+    }
+    this.round = [];
   }
 
   /**
@@ -307,3 +335,8 @@ export class MailboxProcessor {
   }
 }
 
+/** Removes and returns the first mail of `queue` whose priority is at least `priority`. */
+function takeFirst(queue: Mail[], priority: number): Mail | undefined {
+  const i = queue.findIndex((m) => (m.priority ?? MIN_PRIORITY) >= priority);
+  return i < 0 ? undefined : queue.splice(i, 1)[0];
+}
