@@ -23,6 +23,7 @@ const RECORDS = 60;
 const SOURCE_TASK = 'v0#0@0';
 
 interface Output { readonly offset: number; readonly atMs: number }
+interface TimerOutput { readonly timerAtMs: number; readonly seen: number }
 
 /**
  * One source subtask reading one split of {@link RECORDS} records at {@link SOURCE_COST_US}
@@ -157,5 +158,42 @@ describe('records of a lazy batch keep their own times (MailboxProcessor)', () =
     for (const x of outputs) {
       expect(x.atMs * 1000, `record ${x.offset}`).toBeGreaterThanOrEqual(startUs + x.offset * SOURCE_COST_US);
     }
+  });
+});
+
+describe('processing-time timers end a lazy batch (SystemProcessingTimeService puts a mail)', () => {
+  test('given a timer due while a buffer\'s records are processed, then its callback runs when '
+    + 'the record in progress at the due time ends, before the next record', () => {
+    const env = new StreamExecutionEnvironment({ jobName: 'timer', parallelism: 1 });
+    const out: CollectedRecord[] = [];
+    let seen = 0;
+    env.fromSource(splitSource([{ id: 0, records: [0, 1, 2, 3, 4, 5, 6, 7] }]),
+      { name: 'src', uid: 'src', costUs: SOURCE_COST_US })
+      .keyBy<number>(() => 0)
+      .process<Output | TimerOutput>({
+        processElement: (offset, ctx, collector) => {
+          seen++;
+          const nowMs = ctx.timerService().currentProcessingTimeMs();
+          // The first record of the second buffer sets a timer 2.5 records' cost ahead.
+          if (offset === 4) ctx.timerService().registerProcessingTimeTimer(nowMs + 2.5);
+          collector.collect({ offset, atMs: nowMs });
+        },
+        onTimer: (_timestampMs, ctx, collector) =>
+          collector.collect({ timerAtMs: ctx.timerService().currentProcessingTimeMs(), seen }),
+      }, { name: 'stamp', uid: 'stamp', costUs: 1_000 })
+      .sinkTo(collectSink(out));
+    const cluster = new MiniCluster({
+      world: { seed: 'timer' }, streamGraph: env.getStreamGraph(),
+      config: { recordsPerBuffer: 4, bufferTimeoutUs: 1_000_000 },
+    });
+    expect(cluster.run().jobStatus).toBe('FINISHED');
+    const values = out.map((c) => c.value as Partial<Output & TimerOutput>);
+    const at = (offset: number): number => values.find((v) => v.offset === offset)?.atMs ?? NaN;
+    const timer = values.find((v) => v.timerAtMs !== undefined);
+    expect(timer?.seen).toBe(7);
+    // Records 4-6 started before the due time (record 4's time + 2.5 ms), 7 after the callback.
+    expect(at(6)).toBeLessThan(at(4) + 2.5);
+    expect(Math.round(((timer?.timerAtMs ?? 0) - at(6)) * 1000)).toBe(CONSUMER_CHAIN_COST_US);
+    expect(at(7)).toBe(timer?.timerAtMs);
   });
 });
