@@ -1,11 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import type { ExecutionAttemptId, HostId } from '../../api/ids.ts';
+import type { ObjectStore, StoredObject } from '../../api/ObjectStore.ts';
 import { DEFAULT_CLUSTER_CONFIGURATION } from '../../cluster/ClusterConfiguration.ts';
 import { createJobGraph } from '../../jobgraph/StreamingJobGraphGenerator.ts';
 import type { TaskDeploymentDescriptor } from '../../taskexecutor/TaskDeploymentDescriptor.ts';
 import { createTestingEngineEnv } from '../../testing/TestingEngineEnv.ts';
 import { TestingScheduler } from '../../testing/TestingScheduler.ts';
 import { TestingTracer } from '../../testing/TestingTracer.ts';
+import { CompletableFuture } from '../../util/CompletableFuture.ts';
 import { collectSink, splitSource } from '../api/sources.ts';
 import { StreamExecutionEnvironment } from '../api/StreamExecutionEnvironment.ts';
 import type { CollectedRecord } from '../api/sources.ts';
@@ -16,12 +18,16 @@ const ATTEMPT = 'v0#0@0' as ExecutionAttemptId;
 
 /**
  * A source task (a source chained to a collecting sink, no network) on a TestingScheduler,
- * invoked and waiting for its first split unless `invoke` is false.
+ * invoked and waiting for its first split; with `restoring`, invoked but still reading its
+ * restored state (an object store read that never completes), so not running yet.
  */
-function sourceTask(invoke = true) {
+function sourceTask(restoring = false) {
   const scheduler = new TestingScheduler();
   const tracer = new TestingTracer();
-  const env = createTestingEngineEnv({ host: 'taskmanager-1' as HostId, clock: scheduler, executors: scheduler, tracer });
+  const objectStore = { get: () => new CompletableFuture<StoredObject>() } as unknown as ObjectStore;
+  const env = createTestingEngineEnv({
+    host: 'taskmanager-1' as HostId, clock: scheduler, executors: scheduler, tracer, objectStore,
+  });
   const job = new StreamExecutionEnvironment({ jobName: 'notify', parallelism: 1 });
   job.enableCheckpointing(100);
   const out: CollectedRecord[] = [];
@@ -32,6 +38,13 @@ function sourceTask(invoke = true) {
     attemptId: ATTEMPT, slotIndex: 0, allocationId: 'a1', inputGates: [], producedPartitions: [],
     checkpointingEnabled: true,
     checkpointing: { mode: 'EXACTLY_ONCE', maxConcurrent: 1, checkpointsAfterTasksFinish: true },
+    ...(restoring ? { restore: {
+      restoreCheckpointId: 1,
+      taskStateSnapshot: {
+        operators: [{ operatorUid: 'src', handle: { path: 'chk-1/src', sizeBytes: 0 }, data: undefined }],
+        isTaskDeployedAsFinished: false, isTaskFinished: false,
+      },
+    } } : {}),
   };
   const task = new StreamTask(env, DEFAULT_CLUSTER_CONFIGURATION, tdd, scheduler.get(`mailbox/${ATTEMPT}`), {
     switchToInitializing: () => {},
@@ -41,10 +54,8 @@ function sourceTask(invoke = true) {
     sendEventToCoordinator: () => {},
     responder: { acknowledgeCheckpoint: () => {}, declineCheckpoint: () => {} },
   });
-  if (invoke) {
-    task.invoke();
-    scheduler.runAll();
-  }
+  task.invoke();
+  scheduler.runAll();
   /** The checkpoint notification events the task traced, as `type id`. */
   const notifications = (): string[] => tracer.events
     .filter((e) => e.type === 'checkpoint.taskNotified' || e.type === 'checkpoint.taskSubsumed'
@@ -87,7 +98,7 @@ describe('StreamTask.notifyCheckpointSubsumedAsync (Flink: forwarded as is while
   });
 
   test('a task that is not running yet ignores it (SubtaskCheckpointCoordinatorImpl isRunning)', () => {
-    const { task, scheduler, notifications } = sourceTask(false);
+    const { task, scheduler, notifications } = sourceTask(true);
     task.notifyCheckpointSubsumedAsync(1);
     scheduler.runAll();
     expect(notifications()).toEqual([]);
