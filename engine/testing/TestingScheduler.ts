@@ -16,7 +16,7 @@
  * runs nothing more.
  */
 import type { Clock } from '../api/Clock.ts';
-import type { Cancellable, Executor, ExecutorFactory } from '../api/Executor.ts';
+import type { Cancellable, Executor, ExecutorFactory, PreemptibleTask } from '../api/Executor.ts';
 import { assert } from '../util/assert.ts';
 
 interface QueuedTask {
@@ -71,6 +71,24 @@ export class TestingExecutor implements Executor {
     if (this.isAlive) this.scheduler.enqueue({ executor: this, label, task });
   }
 
+  /**
+   * Costs are not modelled here: the task runs in its turn with every part paid, or with one
+   * part when preempted before it ran.
+   */
+  executePreemptible(
+    label: string, unitCostUs: number, units: number, task: (paidUnits: number) => void,
+  ): PreemptibleTask {
+    assert(Number.isInteger(unitCostUs) && unitCostUs > 0 && Number.isInteger(units) && units > 0,
+      'unitCostUs and units must be positive integers');
+    let parts = units;
+    let done = false;
+    this.execute(label, () => {
+      done = true;
+      task(parts);
+    });
+    return { preempt: () => { if (!done) parts = 1; } };
+  }
+
   schedule(label: string, delayUs: number, task: () => void): Cancellable {
     assert(Number.isInteger(delayUs) && delayUs >= 0, `delayUs must be a non-negative integer`);
     return this.scheduler.addTimer({ executor: this, label, task }, delayUs);
@@ -105,6 +123,12 @@ class TestingWaker implements Executor {
     this.owner.wake(label, task);
   }
 
+  executePreemptible(
+    label: string, unitCostUs: number, units: number, task: (paidUnits: number) => void,
+  ): PreemptibleTask {
+    return this.owner.executePreemptible(label, unitCostUs, units, task);
+  }
+
   schedule(label: string, delayUs: number, task: () => void): Cancellable {
     return this.owner.schedule(label, delayUs, task);
   }
@@ -133,6 +157,20 @@ export class TestingPool implements Executor {
   execute(label: string, task: () => void, costUs = 0): void {
     assert(Number.isInteger(costUs) && costUs >= 0, `costUs must be a non-negative integer`);
     if (this.alive) this.scheduler.enqueue({ executor: this, label, task });
+  }
+
+  executePreemptible(
+    label: string, unitCostUs: number, units: number, task: (paidUnits: number) => void,
+  ): PreemptibleTask {
+    assert(Number.isInteger(unitCostUs) && unitCostUs > 0 && Number.isInteger(units) && units > 0,
+      'unitCostUs and units must be positive integers');
+    let parts = units;
+    let done = false;
+    this.execute(label, () => {
+      done = true;
+      task(parts);
+    });
+    return { preempt: () => { if (!done) parts = 1; } };
   }
 
   schedule(label: string, delayUs: number, task: () => void): Cancellable {

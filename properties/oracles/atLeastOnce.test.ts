@@ -134,9 +134,10 @@ describe('duplicatedInputs and foldWithDuplicates', () => {
   // Found by explore (generated, at-least-once, seed 22) once runs were paced: both records of
   // split 0 feed a keyed count and are then filtered out, so nothing is committed; the restore
   // read a record the restored count already held, and the count ended 2 above F(all input).
-  // That duplicate shows only in the state; it is attributed by offset to the restore.
+  // That duplicate shows only in the state; it is attributed by offset to the restore. (Seed s2
+  // gives that schedule now that tasks take mails between records; explore's seed no longer does.)
   const HIDDEN: RunSpec = {
-    version: 2, seed: 's309622308',
+    version: 2, seed: 's2',
     job: { kind: 'generated', spec: {
       records: [[0, 0]],
       stages: [{ kind: 'flatMap', fn: 0, parallelism: 1, rebalance: true }, { kind: 'keyed', key: 0, fn: 0, parallelism: 1 },

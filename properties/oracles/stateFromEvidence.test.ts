@@ -31,8 +31,9 @@ function finalEvent(r: RunResult, uid: string, subtask: string): TraceEvent {
 // which lies at checkpoint 2's position of split 0: read again, it is counted twice (7 where F
 // says 6); the distinct set holds it twice as well, and one copy reached the sink twice. So the
 // state's duplicates (2) are not the output's (1), and only the trace's evidence can judge it.
+// (Seed s5 without overrides gives that schedule since tasks take mails between records.)
 const TWO_KEYED: RunSpec = {
-  version: RUN_SPEC_VERSION, seed: 's1848741632',
+  version: RUN_SPEC_VERSION, seed: 's5',
   job: { kind: 'generated', spec: {
     records: [[-985, -497, 904, -87, 493], [956]],
     stages: [{ kind: 'map', fn: 5, parallelism: 2, rebalance: false }, { kind: 'keyed', key: 4, fn: 0, parallelism: 1 },
@@ -48,7 +49,7 @@ const TWO_KEYED: RunSpec = {
     { type: 'global-failure', when: { at: { kind: 'sink', phase: 'pre-committed', nth: 2 } } },
   ],
   healTimeMs: 600, budgets: { maxEvents: 5_000_000, maxTimeMs: 30_000 },
-  overrides: [{ decision: 18637, alternative: 3 }, { decision: 19028, alternative: 1 }], mutations: [],
+  overrides: [], mutations: [],
   network: { bufferTimeoutMs: 0, recordsPerBuffer: 1 },
   costsMs: { 'gen-source': 100, 'gen-0-map-halve': 5, 'gen-1-keyed-constant-count': 5, 'gen-2-keyed-str7-distinct': 5, 'gen-sink': 5 },
 };

@@ -54,9 +54,10 @@ function run(mode: RunMode, crash: boolean, crashAtUs: number, tracedInputs: boo
     setUp: (c) => {
       if (!crash) return;
       if (mode === 'at-least-once') {
-        // Short pauses of one source's host skew its barriers behind the others' records, so
-        // the barrier tracker lets records past the cut into checkpoints: replays duplicate them.
-        for (let t = 30_000; t < crashAtUs; t += 20_000) {
+        // Short pauses of one source's host as checkpoints are triggered (every 20 ms from about
+        // 20 ms on) skew its barriers behind the others' records, so the barrier tracker lets
+        // records past the cut into checkpoints: replays duplicate them.
+        for (let t = 20_000; t < crashAtUs; t += 20_000) {
           c.world.at(t, 'pause', () => c.world.pause('taskmanager-1'));
           c.world.at(t + 8_000, 'resume', () => c.world.resume('taskmanager-1'));
         }
