@@ -255,14 +255,7 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
     if (this.dead) return;
     if (this.heapIndex < 0 && this.tasks.length === this.head && !this.host.paused
       && this.blockedIn === undefined && !this.running) {
-      this.ctx.trace.task(this.name, this.nameHash, label);
-      this.running = true;
-      try {
-        task();
-      } finally {
-        this.running = false;
-      }
-      this.afterTask();
+      this.runTask(label, task);
     } else {
       this.execute(label, task, 0);
     }
@@ -293,6 +286,11 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
       this.head = 0;
     }
     this.headCostPaid = false;
+    this.runTask(label, task);
+  }
+
+  /** Runs one task on this thread (traced), then goes on with the next or reports idle. */
+  private runTask(label: string, task: () => void): void {
     this.ctx.trace.task(this.name, this.nameHash, label);
     this.running = true;
     try {

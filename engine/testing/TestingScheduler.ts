@@ -68,7 +68,7 @@ export class TestingExecutor implements Executor {
 
   execute(label: string, task: () => void, costUs = 0): void {
     assert(Number.isInteger(costUs) && costUs >= 0, `costUs must be a non-negative integer`);
-    if (this.isAlive) this.scheduler.enqueue({ executor: this, label, task });
+    if (this.alive) this.scheduler.enqueue({ executor: this, label, task });
   }
 
   /**
@@ -78,15 +78,7 @@ export class TestingExecutor implements Executor {
   executePreemptible(
     label: string, unitCostUs: number, units: number, task: (paidUnits: number) => void,
   ): PreemptibleTask {
-    assert(Number.isInteger(unitCostUs) && unitCostUs > 0 && Number.isInteger(units) && units > 0,
-      'unitCostUs and units must be positive integers');
-    let parts = units;
-    let done = false;
-    this.execute(label, () => {
-      done = true;
-      task(parts);
-    });
-    return { preempt: () => { if (!done) parts = 1; } };
+    return preemptibleOn(this, label, unitCostUs, units, task);
   }
 
   schedule(label: string, delayUs: number, task: () => void): Cancellable {
@@ -98,6 +90,23 @@ export class TestingExecutor implements Executor {
   kill(): void {
     this.isAlive = false;
   }
+}
+
+/**
+ * A preemptible task on `executor` of a TestingScheduler, which has no costs: it runs as one task,
+ * with every part paid unless it was preempted before it ran (then one).
+ */
+function preemptibleOn(executor: Executor, label: string, unitCostUs: number, units: number,
+  task: (paidUnits: number) => void): PreemptibleTask {
+  assert(Number.isInteger(unitCostUs) && unitCostUs > 0 && Number.isInteger(units) && units > 0,
+    'unitCostUs and units must be positive integers');
+  let parts = units;
+  let done = false;
+  executor.execute(label, () => {
+    done = true;
+    task(parts);
+  });
+  return { preempt: () => { if (!done) parts = 1; } };
 }
 
 /** What {@link TestingExecutor.block} returns: its first task ends the block. */
@@ -139,52 +148,30 @@ class TestingWaker implements Executor {
 }
 
 /** A fixed pool of a {@link TestingScheduler}: each task runs on its first unblocked worker. */
-export class TestingPool implements Executor {
+export class TestingPool extends TestingExecutor {
   readonly workers: TestingExecutor[];
 
-  constructor(readonly name: string, size: number, private readonly scheduler: TestingScheduler) {
+  constructor(name: string, size: number, scheduler: TestingScheduler) {
+    super(name, scheduler);
     this.workers = Array.from({ length: size }, (_x, i) => new TestingExecutor(`${name}-${i + 1}`, scheduler));
   }
 
-  get alive(): boolean {
+  override get alive(): boolean {
     return this.workers.every((w) => w.alive);
   }
 
-  claim(): TestingExecutor | undefined {
+  override claim(): TestingExecutor | undefined {
     return this.workers.find((w) => w.alive && w.blockedIn === undefined);
   }
 
-  execute(label: string, task: () => void, costUs = 0): void {
-    assert(Number.isInteger(costUs) && costUs >= 0, `costUs must be a non-negative integer`);
-    if (this.alive) this.scheduler.enqueue({ executor: this, label, task });
-  }
-
-  executePreemptible(
-    label: string, unitCostUs: number, units: number, task: (paidUnits: number) => void,
-  ): PreemptibleTask {
-    assert(Number.isInteger(unitCostUs) && unitCostUs > 0 && Number.isInteger(units) && units > 0,
-      'unitCostUs and units must be positive integers');
-    let parts = units;
-    let done = false;
-    this.execute(label, () => {
-      done = true;
-      task(parts);
-    });
-    return { preempt: () => { if (!done) parts = 1; } };
-  }
-
-  schedule(label: string, delayUs: number, task: () => void): Cancellable {
-    assert(Number.isInteger(delayUs) && delayUs >= 0, `delayUs must be a non-negative integer`);
-    return this.scheduler.addTimer({ executor: this, label, task }, delayUs);
-  }
-
-  block(label: string): Executor {
+  override block(label: string): Executor {
     const w = this.workers.find((x) => x.running);
     assert(w !== undefined, `${this.name}: block ${label} outside a task of this pool`);
     return w.block(label);
   }
 
-  kill(): void {
+  override kill(): void {
+    super.kill();
     for (const w of this.workers) w.kill();
   }
 }
