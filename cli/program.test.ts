@@ -11,8 +11,9 @@ import { regenerateSpec } from '../properties/explore/replay.ts';
 import type { RunSpec } from '../sim/run/RunSpec.ts';
 import { simulate } from '../sim/run/simulate.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
+import type { ExploreReport } from '../properties/explore/explore.ts';
 import {
-  parseExploreFlags, reproFileName, runExplore, type ExploreSettings,
+  parseExploreFlags, printReport, reproFileName, runExplore, toJson, type ExploreSettings,
 } from './commands/exploreCommand.ts';
 import { runStart } from './commands/startCommand.ts';
 import { prepareOutDir } from './outDir.ts';
@@ -269,7 +270,37 @@ describe('output directory', () => {
     for (const mode of ['aligned', 'at-least-once']) {
       expect(Object.keys(summary.modes[mode] ?? {})).toEqual(expect.arrayContaining(['missingRecords', 'unfiredFaults']));
     }
-    expect(io.stdout).toMatch(/\nmode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults\n/);
+    expect(io.stdout).toMatch(/\nmode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged\n/);
+  });
+});
+
+describe('explore summary: unjudged state', () => {
+  const mode = {
+    runs: 10, violations: 0, checkpointsCompleted: 40, restores: 3, duplicatesAfterRestore: 7, missingRecords: 0,
+    unfiredFaults: 1, stateUnjudged: 2, stateUnjudgedReasons: { 'hidden-search-inconclusive': 2 }, marks: {},
+  };
+  const report: ExploreReport = {
+    job: 'generated', seed: 5, runsPerMode: 10, counterexamples: [], fanOut: { runs: 0, violations: 0, unfired: 0 },
+    timing: { wallMs: 1000 },
+    modes: { aligned: { ...mode, stateUnjudged: 0, stateUnjudgedReasons: {} }, 'at-least-once': mode },
+  };
+
+  test('the table and the JSON say per mode how many runs left the keyed state unjudged, and why', () => {
+    const io = capture();
+    printReport(report, io);
+    const lines = io.stdout.split('\n');
+    expect(lines[1]).toMatch(/^mode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged$/);
+    expect(lines[2]).toMatch(/^aligned +10 +0 +40 +3 +7 +0 +1 +0 *$/);
+    expect(lines[3]).toMatch(/^at-least-once +10 +0 +40 +3 +7 +0 +1 +2 *$/);
+    expect(lines[4]).toBe('at-least-once: final keyed state not judged in 2 run(s): 2 hidden-search-inconclusive');
+    expect(io.stdout).not.toContain('aligned: final keyed state');
+    const json = toJson(report) as { modes: Record<string, { stateUnjudged: number; stateUnjudgedReasons: unknown }> };
+    expect(json.modes['at-least-once']).toMatchObject({ stateUnjudged: 2, stateUnjudgedReasons: { 'hidden-search-inconclusive': 2 } });
+  });
+
+  test('the JSON carries the restore fan-out figures, forks whose failover never fired included', () => {
+    const json = toJson({ ...report, fanOut: { runs: 4, violations: 0, unfired: 1 } }) as { fanOut: unknown };
+    expect(json.fanOut).toEqual({ runs: 4, violations: 0, unfired: 1 });
   });
 });
 
@@ -316,8 +347,8 @@ describe('explore summary', () => {
     const r = await cli(...args);
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[1]).toMatch(/^mode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults$/);
-    expect(lines[2]).toMatch(/^aligned +2 +0 +\d+ +\d+ +0 +0 +\d+ *$/);
+    expect(lines[1]).toMatch(/^mode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged$/);
+    expect(lines[2]).toMatch(/^aligned +2 +0 +\d+ +\d+ +0 +0 +\d+ +0 *$/);
   });
 });
 

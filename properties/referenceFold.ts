@@ -36,11 +36,12 @@ export interface FoldOptions {
    */
   readonly prefixes?: ReadonlyMap<number, number>;
   /**
-   * Records for which this returns false are dropped where they would be delivered (`atSink`:
-   * the target is a sink). Default: keep everything. The at-least-once oracle uses it to fold a
-   * copy of an input record whose outputs were only partly processed again.
+   * Records for which this returns false are dropped where they would be delivered (`node`: the
+   * target). Default: keep everything. The at-least-once oracle uses it to fold a copy of an
+   * input record whose outputs (or inputs of one keyed stage) were only partly processed again,
+   * and to see which records reach a keyed stage.
    */
-  readonly keep?: (record: StreamRecord, atSink: boolean) => boolean;
+  readonly keep?: (record: StreamRecord, node: StreamNode) => boolean;
 }
 
 /** What F yields. */
@@ -176,7 +177,7 @@ class Fold {
 
   constructor(
     private readonly graph: StreamGraph,
-    private readonly keep: ((record: StreamRecord, atSink: boolean) => boolean) | undefined,
+    private readonly keep: ((record: StreamRecord, node: StreamNode) => boolean) | undefined,
     /**
      * Only the keyed state is wanted ({@link PrefixFold}): records are not passed on along edges
      * that lead to no keyed operator, so sinks collect nothing and the functions of stages after
@@ -320,7 +321,7 @@ class Fold {
     node: StreamNode, edge: StreamEdge, value: unknown, split: number, offset: number, tag: string,
   ): void {
     const spec = node.spec;
-    if (this.keep !== undefined && !this.keep({ value, split, offset, tag }, spec.kind === 'sink')) return;
+    if (this.keep !== undefined && !this.keep({ value, split, offset, tag }, node)) return;
     switch (spec.kind) {
       case 'map':
         this.emit(node, spec.fn(value), split, offset, tag);

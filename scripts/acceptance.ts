@@ -13,6 +13,9 @@
  *    faults and 10 overrides that replays with the bug planted.
  * 4. Bad input exits 2 with one line (also out-of-range seeds and limits, an unusable --out and
  *    a replay path that leads nowhere).
+ * 5. (issue 12) `explore --job flights --mode all --runs 300 --seed 11` and `--job generated
+ *    --seed 12` exit 0, report stateUnjudged and unfiredFaults per mode, restore in every mode,
+ *    and leave the keyed state unjudged in at most 5% of the runs of the at-least-once modes.
  * Repro paths are read from explore's JSON, never built from a file-name pattern.
  */
 import { readFileSync } from 'node:fs';
@@ -29,7 +32,10 @@ const check = (ok: boolean, what: string): void => {
   if (!ok) failures.push(what);
 };
 
-interface ModeJson { runs: number; violations: number; checkpointsCompleted: number; restores: number; duplicatesAfterRestore: number }
+interface ModeJson {
+  runs: number; violations: number; checkpointsCompleted: number; restores: number; duplicatesAfterRestore: number;
+  stateUnjudged?: number; unfiredFaults?: number;
+}
 interface ExploreJson { modes: Record<string, ModeJson>; counterexamples: { mode: string; property: string; repro: string; replay: string }[]; timing: unknown }
 
 async function explore(args: string[]): Promise<{ code: number; json: ExploreJson | undefined; stderr: string }> {
@@ -86,7 +92,10 @@ const MUTANT_SEARCHES: readonly (readonly [string, readonly string[]])[] = [
   // no acks from terminal tasks (liveness).
   ['late-ack-state-leak', ['--job', 'flights', '--mode', 'aligned', '--runs', '1000', '--seed', '1']],
   ['dispose-clears-before-discard', ['--job', 'flights', '--mode', 'aligned', '--runs', '1000', '--seed', '1']],
-  ['plan-terminal-as-finished', ['--job', 'flights', '--mode', 'aligned', '--runs', '1000', '--seed', '1']],
+  // plan-terminal-as-finished is latent since every failover goes RESTARTING (docs/planted-bugs.md);
+  // its family, a checkpoint that waits for too few acks, is the next one.
+  ['pending-completes-one-ack-short', ['--job', 'flights', '--mode', 'aligned', '--runs', '300', '--seed', '1']],
+  ['failover-keeps-pending', ['--job', 'generated', '--mode', 'aligned', '--runs', '1000', '--seed', '1']],
 ];
 for (const [mutant, args] of MUTANT_SEARCHES) {
   const m = await explore([...args, '--mutant', mutant, '--json']);
@@ -97,6 +106,21 @@ for (const [mutant, args] of MUTANT_SEARCHES) {
     check(repro.spec.faults.length <= 3 && repro.spec.overrides.length <= 10,
       `${mutant}: shrunk to ${repro.spec.faults.length} faults and ${repro.spec.overrides.length} overrides`);
     check(await replays(x.repro, [mutant]), `${mutant}: the repro replays with the bug planted`);
+  }
+}
+
+// 5 (issue 12): the fidelity explores exit 0 and say what they could not judge and which faults
+// never fired, with restores in every mode.
+for (const [job, seed] of [['flights', '11'], ['generated', '12']] as const) {
+  const f = await explore(['--job', job, '--mode', 'all', '--runs', '300', '--seed', seed, '--json']);
+  check(f.code === 0, `explore ${job} all 300 seed ${seed} exits 0 (got ${f.code}) ${f.stderr.split('\n')[0] ?? ''}`);
+  for (const [mode, m] of Object.entries(f.json?.modes ?? {})) {
+    check(typeof m.stateUnjudged === 'number' && typeof m.unfiredFaults === 'number',
+      `${job} ${mode}: stateUnjudged ${m.stateUnjudged} and unfiredFaults ${m.unfiredFaults} are reported`);
+    check(m.restores > 0, `${job} ${mode}: restores ${m.restores} above 0`);
+    if (mode !== 'aligned') {
+      check((m.stateUnjudged ?? 0) <= 0.05 * m.runs, `${job} ${mode}: state unjudged in at most 5% of ${m.runs} runs`);
+    }
   }
 }
 

@@ -10,12 +10,17 @@
  * until the waker it got is given a task, which then runs first. A pool's worker reports when it
  * becomes idle (`onIdle`), so the pool can hand it the next task of its shared queue.
  *
+ * A preemptible task (executePreemptible) is an ordinary task whose cost is `units` parts;
+ * preempting it while it pays re-times the lane to the end of the part in progress, computed
+ * from the cost paid so far at the rates in force (slowdowns included), so it is still one event.
+ *
  * Invariants: a non-empty, unpaused, unblocked, live executor is queued (except while it runs a
  * task); a blocked executor is never queued; a dead executor holds no tasks and drops new ones
- * silently; tasks run only while the host is not paused.
+ * silently; tasks run only while the host is not paused; a preemptible task's queued cost is
+ * always a whole number of its parts.
  */
 import { assert } from '../engine/api/index.ts';
-import type { Cancellable, Executor } from '../engine/api/index.ts';
+import type { Cancellable, Executor, PreemptibleTask } from '../engine/api/index.ts';
 import { QueueEntry } from './EventQueue.ts';
 import type { RateChangeListener } from './ExecutorSlowdowns.ts';
 import type { SimContext } from './SimContext.ts';
@@ -26,6 +31,31 @@ import { SimTimer } from './SimTimer.ts';
 const COMPACT_AT = 1024;
 
 const NOT_PENDING: Cancellable = Object.freeze({ cancel: () => {}, pending: false });
+
+/** A task of {@link SimExecutor.executePreemptible}: the parts it will pay and its callback. */
+class SimPreemptibleTask implements PreemptibleTask {
+  /** Parts it pays: `units` until preempted, then the parts paid by the end of the cut. */
+  parts: number;
+  done = false;
+  /** The task as queued on the executor. */
+  readonly run = (): void => {
+    this.done = true;
+    this.task(this.parts);
+  };
+
+  constructor(
+    private readonly executor: SimExecutor,
+    readonly unitCostUs: number,
+    units: number,
+    private readonly task: (paidUnits: number) => void,
+  ) {
+    this.parts = units;
+  }
+
+  preempt(): void {
+    if (!this.done) this.executor.preempt(this);
+  }
+}
 
 export class SimExecutor extends QueueEntry implements Executor, RateChangeListener {
   readonly name: string;
@@ -131,6 +161,54 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
       && this.tasks.length - this.head === 1) this.queueHead(costUs);
   }
 
+  executePreemptible(
+    label: string, unitCostUs: number, units: number, task: (paidUnits: number) => void,
+  ): PreemptibleTask {
+    const valid = Number.isSafeInteger(unitCostUs) && unitCostUs > 0
+      && Number.isSafeInteger(units) && units > 0;
+    if (!valid) {
+      assert(false, `${this.name}: executePreemptible ${label}: unitCostUs and units must be `
+        + `positive integers, got ${unitCostUs} and ${units}`);
+    }
+    const p = new SimPreemptibleTask(this, unitCostUs, units, task);
+    this.execute(label, p.run, unitCostUs * units);
+    return p;
+  }
+
+  /**
+   * Cuts `p` to the parts paid by the end of the part in progress: the head being paid is
+   * re-timed (as {@link rateChanged} does); a task still waiting behind others will pay one part.
+   */
+  preempt(p: SimPreemptibleTask): void {
+    if (this.dead) return;
+    let i = this.head;
+    while (i < this.tasks.length && this.tasks[i] !== p.run) i++;
+    if (i === this.tasks.length) return;
+    if (i !== this.head || this.heapIndex < 0) {
+      // Not paying yet (queued behind other work, or behind the task that is running now); a
+      // head whose cost elapsed while the host was paused is paid in full and left alone.
+      if (i !== this.head || !this.headCostPaid) {
+        this.costs[i] = p.unitCostUs;
+        p.parts = 1;
+      }
+      return;
+    }
+    const now = this.ctx.clock.nowUs;
+    const cost = this.costs[i] as number;
+    // Rounded so that, without slowdowns, whole-µs costs give exact part boundaries.
+    const paid = Math.round(cost - this.headLeftUs + (now - this.headSinceUs) / this.headFactor);
+    const parts = Math.min(p.parts, Math.max(1, Math.ceil(paid / p.unitCostUs)));
+    if (parts >= p.parts) return;
+    const left = Math.max(0, parts * p.unitCostUs - paid);
+    p.parts = parts;
+    this.costs[i] = parts * p.unitCostUs;
+    this.headSinceUs = now;
+    this.headLeftUs = left;
+    this.ctx.queue.remove(this);
+    const factor = this.headFactor;
+    this.ctx.queue.push(this, now + (factor === 1 ? left : Math.round(left * factor)));
+  }
+
   /** Queues the head task, which has `costUs` of its cost (at factor 1) left to pay. */
   private queueHead(costUs: number): void {
     const now = this.ctx.clock.nowUs;
@@ -177,14 +255,7 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
     if (this.dead) return;
     if (this.heapIndex < 0 && this.tasks.length === this.head && !this.host.paused
       && this.blockedIn === undefined && !this.running) {
-      this.ctx.trace.task(this.name, this.nameHash, label);
-      this.running = true;
-      try {
-        task();
-      } finally {
-        this.running = false;
-      }
-      this.afterTask();
+      this.runTask(label, task);
     } else {
       this.execute(label, task, 0);
     }
@@ -215,6 +286,11 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
       this.head = 0;
     }
     this.headCostPaid = false;
+    this.runTask(label, task);
+  }
+
+  /** Runs one task on this thread (traced), then goes on with the next or reports idle. */
+  private runTask(label: string, task: () => void): void {
     this.ctx.trace.task(this.name, this.nameHash, label);
     this.running = true;
     try {
@@ -273,6 +349,12 @@ class SimExecutorWaker implements Executor {
     }
     this.woken = true;
     this.owner.wake(label, task, costUs);
+  }
+
+  executePreemptible(
+    label: string, unitCostUs: number, units: number, task: (paidUnits: number) => void,
+  ): PreemptibleTask {
+    return this.owner.executePreemptible(label, unitCostUs, units, task);
   }
 
   schedule(label: string, delayUs: number, task: () => void): Cancellable {

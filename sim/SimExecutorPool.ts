@@ -12,7 +12,7 @@
  */
 import { assert } from '../engine/api/index.ts';
 import { harnessAssert } from './harnessAssert.ts';
-import type { Cancellable, Executor } from '../engine/api/index.ts';
+import type { Cancellable, Executor, PreemptibleTask } from '../engine/api/index.ts';
 import type { SimContext } from './SimContext.ts';
 import type { SimExecutor } from './SimExecutor.ts';
 import type { SimHost } from './SimHost.ts';
@@ -67,6 +67,34 @@ export class SimExecutorPool implements Executor, TimerTarget {
     const idle = this.waiting.length === 0 ? this.workers.find((w) => w.idle) : undefined;
     if (idle !== undefined) idle.execute(label, task, costUs);
     else this.waiting.push({ label, task, costUs });
+  }
+
+  /**
+   * A preemptible task on the pool: it goes to a worker like any task and is paid there part by
+   * part; a preempt before a worker took it leaves it one part.
+   */
+  executePreemptible(
+    label: string, unitCostUs: number, units: number, task: (paidUnits: number) => void,
+  ): PreemptibleTask {
+    const valid = Number.isSafeInteger(unitCostUs) && unitCostUs > 0 && Number.isSafeInteger(units) && units > 0;
+    if (!valid) {
+      assert(false, `${this.name}: executePreemptible ${label}: unitCostUs and units must be `
+        + `positive integers, got ${unitCostUs} and ${units}`);
+    }
+    let parts = units;
+    let inner: PreemptibleTask | undefined;
+    const idle = this.waiting.length === 0 ? this.workers.find((w) => w.idle) : undefined;
+    if (idle !== undefined) return idle.executePreemptible(label, unitCostUs, units, task);
+    // Waits for a worker as one part-sized task; the worker then pays the parts left.
+    this.waiting.push({ label, costUs: 0, task: () => {
+      const worker = this.workers.find((w) => w.isRunning);
+      if (worker === undefined) return;
+      inner = worker.executePreemptible(label, unitCostUs, parts, task);
+    } });
+    return { preempt: () => {
+      if (inner !== undefined) inner.preempt();
+      else parts = 1;
+    } };
   }
 
   schedule(label: string, delayUs: number, task: () => void): Cancellable {

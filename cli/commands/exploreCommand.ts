@@ -277,6 +277,7 @@ export function toJson(r: ExploreReport): unknown {
     runsPerMode: r.runsPerMode,
     modes: r.modes,
     counterexamples: r.counterexamples.map((c) => ({ mode: c.mode, property: c.property, repro: c.repro, replay: c.replay })),
+    fanOut: r.fanOut,
     timing: r.timing,
   };
 }
@@ -315,14 +316,23 @@ export function reproFileName(
 /** The summary table and the counterexamples, for people. */
 export function printReport(r: ExploreReport, io: Io): void {
   io.out(`explore ${r.job}, fast-check seed ${r.seed}, ${r.runsPerMode ?? 'time-budgeted'} runs per mode, ${(r.timing.wallMs / 1000).toFixed(1)} s\n`);
-  const head = ['mode', 'runs', 'violations', 'checkpoints', 'restores', 'duplicates', 'missing', 'unfired faults'];
+  const head = ['mode', 'runs', 'violations', 'checkpoints', 'restores', 'duplicates', 'missing', 'unfired faults',
+    'state unjudged'];
   const rows = Object.entries(r.modes).map(([m, x]) => [m, x.runs, x.violations, x.checkpointsCompleted, x.restores,
-    x.duplicatesAfterRestore, x.missingRecords, x.unfiredFaults].map(String));
+    x.duplicatesAfterRestore, x.missingRecords, x.unfiredFaults, x.stateUnjudged].map(String));
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: string[]) => `${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ')}\n`;
   io.out(line(head));
   for (const row of rows) io.out(line(row));
-  if (r.fanOut.runs > 0) io.out(`restore fan-out: ${r.fanOut.runs} forked runs, ${r.fanOut.violations} violations\n`);
+  // Runs whose state no oracle judged are no passes of it: say why, per mode.
+  for (const [m, x] of Object.entries(r.modes)) {
+    const reasons = Object.entries(x.stateUnjudgedReasons).map(([k, n]) => `${n} ${k}`);
+    if (reasons.length > 0) io.out(`${m}: final keyed state not judged in ${x.stateUnjudged} run(s): ${reasons.join(', ')}\n`);
+  }
+  if (r.fanOut.runs > 0) {
+    io.out(`restore fan-out: ${r.fanOut.runs} forked runs, ${r.fanOut.violations} violations`
+      + `${r.fanOut.unfired > 0 ? `, ${r.fanOut.unfired} whose failover never fired (no restore tested)` : ''}\n`);
+  }
   for (const c of r.counterexamples) {
     io.out(`\nVIOLATION in mode ${c.mode}: ${c.property}\n  ${c.summary}\n`);
     io.out(`  shrunk to ${c.faults} faults and ${c.overrides} overrides; trace hash ${c.traceHash}\n`);

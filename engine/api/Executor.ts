@@ -7,6 +7,11 @@
  * where the order of tasks due at the same instant is a recorded decision. A thread can block
  * (on a lock, in blocking IO) and be woken ({@link Executor.block}).
  *
+ * A task's cost may be paid in parts that the submitter can cut short ({@link
+ * Executor.executePreemptible}): that is how a thread that works through a batch of equal parts
+ * and checks between parts whether to stop (Flink's mailbox loop, which looks for mail between
+ * records) is modelled with one event per batch instead of one per part.
+ *
  * Invariants the sim keeps: a task never runs after its host crashed (the executor vanishes with
  * its queued tasks and timers); a paused host runs nothing until it resumes.
  */
@@ -16,6 +21,16 @@ export interface Cancellable {
   cancel(): void;
   /** True until the timer fired or was cancelled. */
   readonly pending: boolean;
+}
+
+/** A task queued with {@link Executor.executePreemptible}. */
+export interface PreemptibleTask {
+  /**
+   * Stop paying at the end of the part in progress (now, if a part has just ended; after the
+   * first part, if payment has not started yet); the task then runs with the number of parts
+   * paid. Idempotent; a no-op once the task has run or its executor died.
+   */
+  preempt(): void;
 }
 
 /** One simulated thread. */
@@ -30,6 +45,18 @@ export interface Executor {
    * @param costUs non-negative integer; default 0. @throws AssertionError if negative.
    */
   execute(label: string, task: () => void, costUs?: number): void;
+  /**
+   * Queues `task` behind everything already submitted, like {@link execute} with a cost of
+   * `units × unitCostUs`, but paid part by part: after {@link PreemptibleTask.preempt} the thread
+   * stops at the end of the part it is paying (the first part is always paid) and `task` runs
+   * then, with the number of parts paid (1..units; `units` when never preempted). Other work
+   * submitted meanwhile queues behind it as behind any task; only `preempt` cuts it short.
+   * @param unitCostUs positive integer. @param units positive integer.
+   * @throws AssertionError if either is not a positive integer.
+   */
+  executePreemptible(
+    label: string, unitCostUs: number, units: number, task: (paidUnits: number) => void,
+  ): PreemptibleTask;
   /**
    * Runs `task` on this executor once `delayUs` virtual microseconds have passed (a
    * ScheduledExecutorService timer). The timer dies with the host.

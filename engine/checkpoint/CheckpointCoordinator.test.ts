@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { ExecutionAttemptId } from '../api/ids.ts';
+import { StorageError } from '../api/ObjectStore.ts';
 import { CompletableFuture } from '../util/CompletableFuture.ts';
 import type { CompletedCheckpoint } from './CompletedCheckpoint.ts';
 import { DefaultCompletedCheckpointStore } from './DefaultCompletedCheckpointStore.ts';
@@ -392,22 +393,49 @@ describe('acks, completion, failover', () => {
     expect(h.ctx.failures).toHaveLength(0);
   });
 
-  test('a decline from a dead attempt does not fail the restarted job', () => {
+  test('onTriggerFailure of an already disposed checkpoint is not aborted again but reported to the '
+    + 'failure manager at job level (CheckpointCoordinator.onTriggerFailure)', () => {
+    const source = new TestingOperatorCoordinator('source', 'src');
+    source.hang = true;
+    const h = createCheckpointHarness({ coordinators: () => [source] });
+    const f = trigger(h);
+    // It expires while its coordinator still snapshots: the abort reports it (counted, the job
+    // fails, the counter is cleared) and fails the trigger, whose failure handling finds it
+    // disposed and reports the same exception again, with no attempt, under its id.
+    h.scheduler.advanceTimeUs(1_000_000);
+    expect(h.tracer.eventsOf('checkpoint.aborted').map((e) => e.attrs['reason'])).toEqual(['CHECKPOINT_EXPIRED']);
+    expect(h.tracer.eventsOf('checkpoint.failureReported').map((e) => e.attrs)).toEqual([
+      { checkpointId: 1, reason: 'CHECKPOINT_EXPIRED', level: 'job' },
+      { checkpointId: 1, reason: 'CHECKPOINT_EXPIRED', level: 'job' },
+    ]);
+    // Counted afresh after the clear: a second failJob, as in Flink (the second one carries the
+    // disposed checkpoint's failure cause).
+    expect(h.ctx.failures).toEqual(['job: CHECKPOINT_EXPIRED', 'job: CHECKPOINT_EXPIRED: CHECKPOINT_EXPIRED']);
+    // The snapshot failing later changes nothing: the trigger already failed.
+    source.futures[0]?.completeExceptionally(new StorageError('disk full', 'failed'));
+    h.scheduler.runAll();
+    expect(h.tracer.eventsOf('checkpoint.failureReported')).toHaveLength(2);
+    expect(() => f.getNow()).toThrow('CHECKPOINT_EXPIRED');
+    expect(h.coordinator.isTriggering).toBe(false);
+  });
+
+  test('a decline from a dead attempt is handed to failJobDueToTaskFailure with that attempt, which '
+    + 'checks it on the JobMaster main thread (JobMasterCheckpointContext.test.ts)', () => {
     const h = createCheckpointHarness();
     trigger(h);
     const old = h.ctx.attempt('src', 0).attemptId;
     h.ctx.setState('src', 0, 'RUNNING', 1);
     h.coordinator.receiveDeclineMessage({ attemptId: old, checkpointId: 1, reason: 'CHECKPOINT_DECLINED' });
-    expect(h.ctx.failures).toHaveLength(0);
+    expect(h.ctx.failures).toEqual([`task ${old}: CHECKPOINT_DECLINED`]);
   });
 
-  test('planted decline-any-attempt fails the job for a dead attempt', () => {
+  test('planted decline-any-attempt fails the job for a dead attempt, with no attempt to check', () => {
     const h = createCheckpointHarness({ bugs: [PLANTED_BUGS.declineAnyAttempt] });
     trigger(h);
     const old = h.ctx.attempt('src', 0).attemptId;
     h.ctx.setState('src', 0, 'RUNNING', 1);
     h.coordinator.receiveDeclineMessage({ attemptId: old, checkpointId: 1, reason: 'CHECKPOINT_DECLINED' });
-    expect(h.ctx.failures).toHaveLength(1);
+    expect(h.ctx.failures).toEqual(['job: CHECKPOINT_DECLINED']);
   });
 
   test('shutdown aborts and ignores later messages', () => {

@@ -27,7 +27,7 @@ import { CheckpointCoordinatorState } from './CheckpointCoordinatorState.ts';
 import { CheckpointException, type CheckpointFailureReason } from './CheckpointFailureReason.ts';
 import { CheckpointFailureManager } from './CheckpointFailureManager.ts';
 import { CheckpointIDCounter } from './CheckpointIDCounter.ts';
-import { subtaskOfAttemptId, type SubtaskRef } from './CheckpointPlan.ts';
+import type { SubtaskRef } from './CheckpointPlan.ts';
 import { PLANTED_BUGS } from './CheckpointPlantedBugs.ts';
 import { CheckpointProperties } from './CheckpointProperties.ts';
 import { CheckpointRequestDecider } from './CheckpointRequestDecider.ts';
@@ -286,23 +286,22 @@ export class CheckpointCoordinator {
     this.outcomes.abortPendingCheckpoint(pc, new CheckpointException(decline.reason, decline.message), decline.attemptId);
   }
 
+  /**
+   * The failure manager's task-level callback. The JobMaster checks, on its main thread, that the
+   * attempt still runs before it fails the job (FLINK-13593); the planted `decline-any-attempt`
+   * fails the job without that check.
+   */
   private failJobDueToTaskFailure(cause: Error, attemptId: ExecutionAttemptId): void {
-    if (this.env.bugs.has(PLANTED_BUGS.declineAnyAttempt)) {
-      this.ctx.failJob(cause);
-      return;
-    }
-    // Only a still current, running attempt may fail the job (FLINK-13593).
-    const ref = subtaskOfAttemptId(attemptId);
-    const current = ref === undefined ? undefined : this.ctx.currentAttempt(ref.vertexId, ref.subtask);
-    if (current === undefined || current.attemptId !== attemptId || current.state !== 'RUNNING') return;
-    this.ctx.failJobDueToTaskFailure(cause, attemptId);
+    if (this.env.bugs.has(PLANTED_BUGS.declineAnyAttempt)) this.ctx.failJob(cause);
+    else this.ctx.failJobDueToTaskFailure(cause, attemptId);
   }
 
   // ---- abort --------------------------------------------------------------------------------
 
   /**
-   * Aborts every pending checkpoint with `reason` (failover: JOB_FAILOVER_REGION; stop:
-   * CHECKPOINT_COORDINATOR_SUSPEND; shutdown: CHECKPOINT_COORDINATOR_SHUTDOWN), savepoints too.
+   * Aborts every pending checkpoint with `reason` (a failover's restore: JOB_FAILOVER_REGION;
+   * stop: CHECKPOINT_COORDINATOR_SUSPEND; shutdown: CHECKPOINT_COORDINATOR_SHUTDOWN), savepoints
+   * too.
    */
   abortPendingCheckpoints(reason: CheckpointFailureReason): void {
     this.outcomes.abortPendingCheckpoints(reason);

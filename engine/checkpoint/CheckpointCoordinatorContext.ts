@@ -91,11 +91,12 @@ export interface CheckpointCoordinatorContext {
     latestCompletedId: number, timestampUs: number): void;
   /** The job's OperatorCoordinators (holders), in a fixed order. */
   readonly coordinators: readonly OperatorCoordinatorCheckpointContext[];
-  /** A global failover (failGlobal). */
+  /** A global failover (failGlobal), as a mail on the JobMaster main thread. */
   failJob(cause: Error): void;
   /**
-   * A global failover on behalf of a task; the JobMaster acts only if `attemptId` is still the
-   * current, running attempt of its subtask (DefaultExecutionGraph.failJobDueToTaskFailure).
+   * A global failover on behalf of a task, as a mail on the JobMaster main thread, which acts
+   * only if `attemptId` is then still the current attempt of its subtask and RUNNING or
+   * INITIALIZING (DefaultExecutionGraph.failGlobalIfExecutionIsStillRunning).
    */
   failJobDueToTaskFailure(cause: Error, attemptId: ExecutionAttemptId): void;
 }

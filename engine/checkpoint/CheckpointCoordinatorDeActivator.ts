@@ -1,7 +1,10 @@
 /**
  * A job status listener that starts the periodic checkpoint scheduler when the job becomes
- * RUNNING and stops it on any other status (so a global failover stops and restarts it, and a
- * region failover, which keeps the job RUNNING, leaves it going).
+ * RUNNING and stops it on any other status. Every failover, global or regional, moves the job
+ * RUNNING -> RESTARTING when its vertices become restart-pending, so the scheduler stops at
+ * failure time, which aborts the pending and queued checkpoints with
+ * CHECKPOINT_COORDINATOR_SUSPEND, and starts again once the job is RUNNING (DefaultScheduler).
+ * (Flink also keeps it stopped for a job with blocking edges; jobs here have none.)
  *
  * @see org.apache.flink.runtime.checkpoint.CheckpointCoordinatorDeActivator (reference 1.2)
  */

@@ -1,7 +1,8 @@
 /**
  * Decides which checkpoint failures count against the tolerable number and fails the job when
  * the count exceeds it: job-level failures (pre-flight reasons or no attempt) go to `failJob`,
- * task-level ones to `failJobDueToTaskFailure`. Only five reasons count, each checkpoint id at
+ * task-level ones to `failJobDueToTaskFailure`, except that a task-level failure of a
+ * synchronous savepoint goes to `failJob` at once, uncounted. Only five reasons count, each checkpoint id at
  * most once, and failures of checkpoints older than the last success are ignored.
  *
  * @see org.apache.flink.runtime.checkpoint.CheckpointFailureManager (reference 1.11)
@@ -67,18 +68,28 @@ export class CheckpointFailureManager {
   /**
    * Handles a failure of checkpoint `checkpointId` (-1 when unknown) with `props` (undefined
    * when the request never got properties). `attemptId` is the failing task's attempt for a
-   * task-level failure (a decline), undefined for a job-level one.
+   * task-level failure (a decline), undefined for a job-level one. Every call is traced as
+   * `checkpoint.failureReported`, so the failure-handling oracle judges what the failure
+   * manager was told, not only which checkpoints were aborted.
    */
   handleCheckpointException(checkpointId: number, props: CheckpointProperties | undefined,
     exception: CheckpointException, attemptId: ExecutionAttemptId | undefined): void {
-    if (attemptId === undefined || isPreFlight(exception.reason)) {
+    const jobLevel = attemptId === undefined || isPreFlight(exception.reason);
+    this.env.tracer.event('checkpoint.failureReported', {
+      checkpointId, reason: exception.reason, level: jobLevel ? 'job' : 'task',
+      ...(attemptId === undefined ? {} : { task: attemptId }),
+      ...(props?.isSavepoint === true ? { savepoint: true, synchronous: props.isSynchronous } : {}),
+    });
+    if (jobLevel) {
       // Job-level savepoint failures are never counted (the operator acts by hand).
       if (props?.isSavepoint === true) return;
       this.checkFailureAgainstCounter(checkpointId, exception, () => this.callback.failJob(exception));
       return;
     }
     if (props?.isSynchronous === true) {
-      this.callback.failJobDueToTaskFailure(exception, attemptId);
+      // A synchronous savepoint must never be left failing: the job would wait for it forever.
+      // Flink fails the job with failJob, with no check of the attempt.
+      this.callback.failJob(exception);
       return;
     }
     this.checkFailureAgainstCounter(checkpointId, exception,

@@ -62,6 +62,15 @@ describe('Failure manager', () => {
     f.m.handleCheckpointException(-1, SP, new CheckpointException('IO_EXCEPTION'), undefined);
     expect(f.calls).toEqual(['job']);
   });
+  test('a task-level failure of a synchronous savepoint fails the job at once through failJob, whatever '
+    + 'the counter (CheckpointFailureManager.handleTaskLevelCheckpointException)', () => {
+    const f = fm(5);
+    f.m.handleCheckpointSuccess(9);
+    f.m.handleCheckpointException(3, SYNC, new CheckpointException('CHECKPOINT_DECLINED_TASK_CLOSING'),
+      executionAttemptId('v#0@0'));
+    expect(f.calls).toEqual(['job']);
+    expect(f.m.failureCounter).toBe(0);
+  });
   test('planted fm-ignore-expired and fm-count-past-checkpoints', () => {
     const a = fm(0, [PLANTED_BUGS.fmIgnoreExpired]);
     a.fail(1, 'CHECKPOINT_EXPIRED');

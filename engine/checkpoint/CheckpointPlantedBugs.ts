@@ -13,8 +13,18 @@ export const PLANTED_BUGS = {
   declineAnyAttempt: 'decline-any-attempt',
   /** 7a (FLINK-40482): tasks-to-wait-for computed by "is terminal" instead of "is FINISHED". */
   planTerminalAsFinished: 'plan-terminal-as-finished',
-  /** 7b (FLINK-10712): failover keeps pending checkpoints; acks of new attempts are accepted. */
+  /**
+   * 7b (FLINK-10712): failover keeps pending checkpoints (neither the RESTARTING stop's
+   * CHECKPOINT_COORDINATOR_SUSPEND abort nor the restore's JOB_FAILOVER_REGION abort happens);
+   * acks of new attempts are accepted.
+   */
   failoverKeepsPending: 'failover-keeps-pending',
+  /**
+   * 7a, second form (FLINK-40482: a checkpoint that waits for too few acks): a pending checkpoint
+   * is fully acknowledged with one task's ack still missing. The first form,
+   * `plan-terminal-as-finished`, is latent once every failover goes RESTARTING, as in Flink.
+   */
+  pendingCompletesOneAckShort: 'pending-completes-one-ack-short',
   /** 8 (FLINK-5063): state of late or unknown acks is dropped without being discarded. */
   lateAckStateLeak: 'late-ack-state-leak',
   /** 8 (FLINK-5660): disposal clears the state list before handing it to the discarder. */

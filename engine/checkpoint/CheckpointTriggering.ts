@@ -173,6 +173,7 @@ export class CheckpointTriggering {
       coordinatorUids: this.s.ctx.coordinators.map((c) => c.operatorUid),
       masterHookIds: this.s.masterHooks.map((h) => h.identifier),
       matchAnyAttempt: env.bugs.has(PLANTED_BUGS.failoverKeepsPending),
+      oneAckShort: env.bugs.has(PLANTED_BUGS.pendingCompletesOneAckShort),
     });
     state.pending.set(id, pc);
     pc.completionFuture.whenComplete((cp, err) => {
@@ -305,8 +306,10 @@ export class CheckpointTriggering {
 
   /**
    * A trigger failed before its RPCs went out. A pending checkpoint still live is aborted (and
-   * reported); one already disposed was reported when it was aborted, so it is not reported again
-   * (Flink reports it twice; the second report could fail the job a second time).
+   * reported). Otherwise the failure is reported to the failure manager at job level: with no
+   * checkpoint yet under the unknown id, and for one already disposed (expired, or aborted by a
+   * failover) under its id, although its abort was reported already, as Flink does (the failure
+   * manager counts an id once).
    */
   private onTriggerFailure(pc: PendingCheckpoint | undefined, request: CheckpointTriggerRequest, error: unknown): void {
     const { env, ctx, state, outcomes } = this.s;
@@ -316,11 +319,13 @@ export class CheckpointTriggering {
         for (const c of ctx.coordinators) c.abortCurrentTriggering();
       });
       if (pc !== undefined && !pc.isDisposed()) outcomes.abortPendingCheckpoint(pc, exception, undefined);
-      else if (pc === undefined) {
+      else {
+        const id = pc?.checkpointId ?? UNKNOWN_CHECKPOINT_ID;
+        const props = pc?.props ?? request.props;
         env.tracer.event('checkpoint.triggerFailed', {
-          checkpointId: UNKNOWN_CHECKPOINT_ID, reason: exception.reason, ...outcomes.failureFacts(request.props, undefined),
+          checkpointId: id, reason: exception.reason, ...outcomes.failureFacts(props, undefined),
         });
-        this.s.failureManager.handleCheckpointException(UNKNOWN_CHECKPOINT_ID, request.props, exception, undefined);
+        this.s.failureManager.handleCheckpointException(id, props, exception, undefined);
       }
       request.future.completeExceptionally(exception);
     } finally {

@@ -155,11 +155,15 @@ export class PendingCheckpointOutcomes {
   // ---- abort --------------------------------------------------------------------------------
 
   /**
-   * Aborts every pending checkpoint with `reason` (failover: JOB_FAILOVER_REGION; stop:
+   * Aborts every pending checkpoint with `reason` (a failover's restore: JOB_FAILOVER_REGION; the
+   * scheduler stopping, which every failover does when the job goes RESTARTING:
    * CHECKPOINT_COORDINATOR_SUSPEND; shutdown: CHECKPOINT_COORDINATOR_SHUTDOWN), savepoints too.
+   * The planted `failover-keeps-pending` skips the first two, so a failover keeps them (any other
+   * stop is followed by the shutdown, which still aborts them).
    */
   abortPendingCheckpoints(reason: CheckpointFailureReason): void {
-    if (reason === 'JOB_FAILOVER_REGION' && this.s.env.bugs.has(PLANTED_BUGS.failoverKeepsPending)) return;
+    if ((reason === 'JOB_FAILOVER_REGION' || reason === 'CHECKPOINT_COORDINATOR_SUSPEND')
+      && this.s.env.bugs.has(PLANTED_BUGS.failoverKeepsPending)) return;
     for (const pc of [...this.s.state.pending.values()]) {
       this.abortPendingCheckpoint(pc, new CheckpointException(reason), undefined);
     }

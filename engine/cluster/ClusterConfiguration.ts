@@ -45,6 +45,13 @@ export interface ClusterConfiguration {
   /** Delay before a TaskExecutor retries its registration at the ResourceManager, µs. */
   readonly registrationRetryUs: number;
   /**
+   * Keyed operators trace, at each snapshot, which records they processed since the previous one
+   * (KeyedInputLog.ts): the at-least-once oracle's evidence of what a restore read again. Not a
+   * Flink setting; off by default, as it adds about one record identity per keyed record to the
+   * trace.
+   */
+  readonly traceKeyedInputs: boolean;
+  /**
    * Threads of the JobMaster's ioExecutor (Flink's `cluster.io-pool.size`): acks, declines,
    * discards and checkpoint storage work run there, each submitted on its own.
    */
@@ -64,5 +71,6 @@ export const DEFAULT_CLUSTER_CONFIGURATION: ClusterConfiguration = {
   recordSizeBytes: 64,
   restartStrategy: { kind: 'fixed-delay', attempts: Number.POSITIVE_INFINITY, delayUs: 10_000 },
   registrationRetryUs: 5_000,
+  traceKeyedInputs: false,
   jobManagerIoPoolSize: 4,
 };

@@ -49,6 +49,7 @@ describe('validateClusterConfiguration', () => {
     [{ registrationRetryUs: 0 }, 'registrationRetryUs must be a positive integer (µs), got 0'],
     [{ registrationRetryUs: '5' }, 'registrationRetryUs must be a positive integer (µs), got "5"'],
     [{ rpcTimeoutUs: undefined }, 'rpcTimeoutUs must be a positive integer (µs), got nothing'],
+    [{ traceKeyedInputs: 'yes' }, 'traceKeyedInputs must be a boolean, got "yes"'],
     [{ heartbeatIntervalMs: 5 }, 'heartbeatIntervalMs is not a configuration field'],
     [{ restartStrategy: 'none' }, 'restartStrategy must be an object with kind'],
     [{ restartStrategy: { kind: 'sometimes' } }, `restartStrategy.kind must be 'none', 'fixed-delay' or`],

@@ -16,6 +16,7 @@ const FIELDS: readonly (keyof ClusterConfiguration)[] = [
   'slotsPerTaskManager', 'rpcTimeoutUs', 'heartbeatIntervalUs', 'heartbeatTimeoutUs',
   'recordsPerBuffer', 'bufferTimeoutUs', 'exclusiveBuffersPerChannel',
   'floatingBuffersPerPartition', 'recordSizeBytes', 'restartStrategy', 'registrationRetryUs',
+  'traceKeyedInputs',
   'jobManagerIoPoolSize',
 ];
 
@@ -51,6 +52,9 @@ export function validateClusterConfiguration(config: ClusterConfiguration): void
   requireInteger(config.floatingBuffersPerPartition, 'floatingBuffersPerPartition', 0);
   requireInteger(config.recordSizeBytes, 'recordSizeBytes', 1, 'bytes');
   requireInteger(config.registrationRetryUs, 'registrationRetryUs', 1, 'µs');
+  if (typeof config.traceKeyedInputs !== 'boolean') {
+    throw new InvalidConfigurationError('traceKeyedInputs', `must be a boolean, got ${describe(config.traceKeyedInputs)}`);
+  }
   requireInteger(config.jobManagerIoPoolSize, 'jobManagerIoPoolSize', 1);
   validateRestartStrategy(config.restartStrategy);
 }

@@ -232,7 +232,8 @@ export class OperatorCoordinatorHolder {
     this.coordinator.executionAttemptReady(ev.subtask, ex.attemptNumber, gateway);
   }
 
-  attemptFailed(ev: ExecutionVertex, cause: string): void {
+  /** The current attempt of `ev` failed (`cause`) or a restart cancels it (`null`). */
+  attemptFailed(ev: ExecutionVertex, cause: string | null): void {
     this.coordinator.executionAttemptFailed(ev.subtask, ev.current.attemptNumber, cause);
   }
 

@@ -82,6 +82,11 @@ export class PipelinedSubpartition {
     return this.partial.length > 0;
   }
 
+  /** Records in the partial buffer. */
+  get numberOfPartialRecords(): number {
+    return this.partial.length;
+  }
+
   /** Finished buffers and events waiting for transmission. */
   getNumberOfQueuedBuffers(): number {
     return this.queue.length;

@@ -52,6 +52,14 @@ export class RecordWriter {
     this.partition.flushAll();
   }
 
+  /**
+   * How many more records, one at a time, can be emitted here with no buffer finished and the
+   * partition still available (see {@link ResultPartition.quietRecordCapacity}).
+   */
+  quietRecordCapacity(): number {
+    return this.partition.quietRecordCapacity(this.broadcast);
+  }
+
   /** See {@link ResultPartition.isAvailable}. */
   isAvailable(): boolean {
     return this.partition.isAvailable();

@@ -331,3 +331,74 @@ describe('ResultPartition', () => {
     expect(() => world.runAll()).toThrow(/unblocked subpartition/);
   });
 });
+
+describe('ResultPartition and lazy batches (MailboxProcessor)', () => {
+  test('quietRecordCapacity: records that can go in with no buffer finished and the pool '
+    + 'still available before each', () => {
+    const world = new TestingIoWorld();
+    // 2 subpartitions, 4 records per buffer, a pool of 4 buffers.
+    const { partition } = makePartition(world, { poolSize: 4 });
+    expect(partition.quietRecordCapacity(false)).toBe(3);
+    partition.emitRecord(rec(0), 0);
+    partition.emitRecord(rec(1), 0);
+    // The fullest partial buffer has room for one more record before it is full.
+    expect(partition.quietRecordCapacity(false)).toBe(1);
+    expect(partition.quietRecordCapacity(true)).toBe(1);
+    expect(makePartition(new TestingIoWorld(), { bufferTimeoutUs: 0 }).partition.quietRecordCapacity(false)).toBe(0);
+  });
+
+  test('quietRecordCapacity: as many records as free buffers when empty subpartitions could '
+    + 'take them all; one when broadcast', () => {
+    const world = new TestingIoWorld();
+    const { partition } = makePartition(world, { numSubpartitions: 3, poolSize: 2, recordsPerBuffer: 32 });
+    expect(partition.quietRecordCapacity(false)).toBe(2);
+    expect(partition.quietRecordCapacity(true)).toBe(1);
+    partition.emitRecord(rec(0), 0);
+    // One free buffer, two empty subpartitions: the next record may take it, then no more.
+    expect(partition.quietRecordCapacity(false)).toBe(1);
+    partition.emitRecord(rec(1), 1);
+    expect(partition.quietRecordCapacity(false)).toBe(0);
+  });
+
+  test('runOverdueFlusher flushes when the flusher fired but still waits for the thread, and '
+    + 'the flush found queued later does nothing', () => {
+    const world = new TestingIoWorld();
+    // An executor whose timers fire by hand and leave their task waiting, as behind a busy step.
+    const timers: { task: () => void; pending: boolean }[] = [];
+    const executor = {
+      name: world.producerExecutor.name,
+      alive: true,
+      execute: world.producerExecutor.execute.bind(world.producerExecutor),
+      executePreemptible: world.producerExecutor.executePreemptible.bind(world.producerExecutor),
+      block: world.producerExecutor.block.bind(world.producerExecutor),
+      schedule: (_label: string, _delayUs: number, task: () => void) => {
+        const t = { task, pending: true, cancel: () => { t.pending = false; } };
+        timers.push(t);
+        return t;
+      },
+    };
+    const { partition } = makePartition(world, { numSubpartitions: 1, executor });
+    const c = new RawConsumer(world, subpartitionKey('e0/0@0', 0), 10);
+    world.runAll();
+    partition.emitRecord(rec(0), 0);
+    partition.runOverdueFlusher();
+    world.runAll();
+    expect(c.trace()).toEqual([]);
+    const fired = timers[0];
+    if (fired === undefined) throw new Error('no flusher timer');
+    fired.pending = false;
+    partition.runOverdueFlusher();
+    world.runAll();
+    expect(c.trace()).toEqual([0]);
+    partition.emitRecord(rec(1), 0);
+    fired.task();
+    world.runAll();
+    expect(c.trace()).toEqual([0]);
+    // The early flush rescheduled the flusher, which sends the next record.
+    expect(timers).toHaveLength(2);
+    if (timers[1] !== undefined) timers[1].pending = false;
+    timers[1]?.task();
+    world.runAll();
+    expect(c.trace()).toEqual([0, 1]);
+  });
+});

@@ -3,7 +3,8 @@
  * subpartition per consumer channel, a bounded buffer pool, and the output flusher. Records are
  * batched into buffers of `recordsPerBuffer` records; a partial buffer is finished when it is
  * full, after every record when `bufferTimeoutUs` is 0, or else by the flusher, which runs on
- * the task's executor every `bufferTimeoutUs` while records are pending.
+ * the task's executor every `bufferTimeoutUs` while records are pending (a flush that fell due
+ * while the thread was busy runs when the task ends that work, runOverdueFlusher).
  *
  * Every subpartition is served on the data network under `subpartitionKey(partitionId, i)`; a
  * consumer may connect before or after records are produced. All callbacks (connections, credit,
@@ -67,6 +68,7 @@ export class ResultPartition {
   private readonly env: EngineEnv;
   private readonly executor: Executor;
   private readonly bufferTimeoutUs: number;
+  private readonly recordsPerBuffer: number;
   private readonly onErrorCallback: (error: Error) => void;
   private readonly pool: LocalBufferPool;
   private readonly subpartitions: PipelinedSubpartition[] = [];
@@ -89,6 +91,7 @@ export class ResultPartition {
     this.env = options.env;
     this.executor = options.executor;
     this.bufferTimeoutUs = options.bufferTimeoutUs;
+    this.recordsPerBuffer = options.recordsPerBuffer;
     this.onErrorCallback = options.onError;
     const poolSize = options.poolSize ?? n + 8;
     this.pool = new LocalBufferPool({
@@ -196,6 +199,43 @@ export class ResultPartition {
   flushAll(): void {
     if (this.state === 'released') return;
     for (const sp of this.subpartitions) sp.flush();
+  }
+
+  /**
+   * How many more records can be emitted here, each adding at most one record to one
+   * subpartition (to every one, with `broadcast`), while no buffer is finished (so nothing can
+   * leave) and the pool stays available before each of them. The task's lazy batches (see
+   * MailboxProcessor) process that many records late, where nobody can tell. 0 when every record
+   * is flushed at once or the partition is not producing.
+   */
+  quietRecordCapacity(broadcast: boolean): number {
+    if (this.bufferTimeoutUs === 0 || this.state !== 'running') return 0;
+    const free = this.pool.poolSize - this.pool.buffersInUse;
+    if (free <= 0) return 0;
+    let fullest = 0;
+    let empty = 0;
+    for (const sp of this.subpartitions) {
+      const n = sp.numberOfPartialRecords;
+      if (n > fullest) fullest = n;
+      if (n === 0) empty++;
+    }
+    const room = this.recordsPerBuffer - 1 - fullest;
+    // Only a record into an empty partial buffer takes a pooled buffer: with fewer empty ones
+    // than free buffers the pool cannot run out; else one record (broadcast: all at once) per
+    // free buffer.
+    if (empty < free) return room;
+    return Math.min(room, broadcast ? 1 : free);
+  }
+
+  /**
+   * Runs the output flusher now if its timer has fired while its flush still waits for the
+   * task's thread, which it shares (the thread was busy with a batch of records, see
+   * MailboxProcessor): the end of that work, before the next record, is when the thread would
+   * first take it. The flush found queued later then does nothing.
+   */
+  runOverdueFlusher(): void {
+    const timer = this.flusher;
+    if (timer !== undefined && !timer.pending) this.flush();
   }
 
   /** False while the buffer pool is exhausted: the task must not process more input. */
@@ -306,14 +346,19 @@ export class ResultPartition {
    * when a period passes with nothing pending so that an idle partition leaves no timers.
    */
   private scheduleFlusher(): void {
-    this.flusher = this.executor.schedule('io.output-flusher', this.bufferTimeoutUs, () => {
-      this.flusher = undefined;
-      if (this.state !== 'running') return;
-      if (this.subpartitions.some((sp) => sp.hasPartialRecords())) {
-        this.flushAll();
-        this.scheduleFlusher();
-      }
+    const timer = this.executor.schedule('io.output-flusher', this.bufferTimeoutUs, () => {
+      if (this.flusher === timer) this.flush();
     });
+    this.flusher = timer;
+  }
+
+  private flush(): void {
+    this.flusher = undefined;
+    if (this.state !== 'running') return;
+    if (this.subpartitions.some((sp) => sp.hasPartialRecords())) {
+      this.flushAll();
+      this.scheduleFlusher();
+    }
   }
 
   private cancelFlusher(): void {

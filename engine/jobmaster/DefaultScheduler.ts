@@ -1,15 +1,24 @@
 /**
  * The scheduler: deploys the ExecutionGraph into shared slots (subtask i of every vertex shares
  * slot i), applies task state updates, and handles failures through the region failover
- * strategy and the restart backoff. A task failure restarts its pipelined region while the job
- * stays RUNNING; a global failure goes through RESTARTING and restarts everything. A region is
- * redeployed only after all of its old attempts reached a terminal state and the backoff delay
- * passed.
+ * strategy and the restart backoff. A task failure restarts its pipelined region, a global
+ * failure every vertex. Either way the vertices become restart-pending, which moves the job
+ * RUNNING -> RESTARTING (a failure that arrives while RESTARTING keeps it there), and once no
+ * vertex waits for its restart any more the job goes back to RUNNING, before the vertices are
+ * reset and their state is restored (DefaultScheduler.addVerticesToRestartPending,
+ * removeVerticesFromRestartPending, restartTasks). So the checkpoint coordinator's activator
+ * stops periodic checkpoints at failure time and starts them again at redeployment. A region
+ * is redeployed only after all of its old attempts reached a terminal state and the backoff
+ * delay passed. Restarts that overlap are merged into one: every waiting vertex is redeployed
+ * after the latest backoff, where Flink restarts each failover's vertices after its own delay
+ * (still RESTARTING until the last one); the job statuses are the same.
  *
- * Restore from checkpoints hooks in at `beforeRedeploy` (the checkpoint issue).
+ * Restore from checkpoints hooks in at `beforeRedeploy` (SchedulerBase.restoreState).
  *
  * @see org.apache.flink.runtime.scheduler.DefaultScheduler, SchedulerBase,
  *      org.apache.flink.runtime.executiongraph.failover.RestartPipelinedRegionFailoverStrategy
+ * Invariants: while the job is RUNNING or RESTARTING, it is RESTARTING exactly when vertices
+ * wait for their restart.
  */
 import type { EngineEnv } from '../api/EngineEnv.ts';
 import type { Executor } from '../api/Executor.ts';
@@ -24,6 +33,7 @@ import {
 import type { TaskExecutorGateway } from '../rpc/TaskExecutorGateway.ts';
 import { computePipelinedRegions } from './FailoverRegions.ts';
 import type { Execution, ExecutionGraph, ExecutionVertex } from './ExecutionGraph.ts';
+import { assert } from '../util/assert.ts';
 import { RestartBackoffTimeStrategy } from './RestartBackoffTimeStrategy.ts';
 import type { AllocatedSlot, SlotPool } from './SlotPool.ts';
 
@@ -36,9 +46,12 @@ export interface SchedulerContext {
   readonly slotPool: SlotPool;
   declareRequiredSlots(count: number): void;
   gateway(taskExecutor: RpcAddress): TaskExecutorGateway;
-  /** Coordinators hear about attempts becoming ready and failing. */
+  /**
+   * Coordinators hear about attempts becoming ready and failing: a failed attempt with its
+   * cause, an attempt a restart cancels with `null` (Flink passes no error then).
+   */
   attemptReady(ev: ExecutionVertex): void;
-  attemptFailed(ev: ExecutionVertex, cause: string): void;
+  attemptFailed(ev: ExecutionVertex, cause: string | null): void;
   /**
    * Called with the vertices about to be redeployed; `global` for a global failover. Returns the
    * state to restore them with per `<vertex>#<subtask>` (SchedulerBase.restoreState), if any.
@@ -59,6 +72,7 @@ export class DefaultScheduler {
   constructor(private readonly c: SchedulerContext) {
     this.regions = computePipelinedRegions(c.graph.jobGraph);
     this.backoff = new RestartBackoffTimeStrategy(c.config.restartStrategy);
+    c.env.invariants.register('DefaultScheduler', () => this.checkInvariants());
   }
 
   /** Restarts done so far. */
@@ -131,12 +145,11 @@ export class DefaultScheduler {
     this.restartVertices(vertices, false, cause);
   }
 
-  /** A global failure: RESTARTING, then everything restarts (failGlobal). */
+  /** A global failure: every vertex restarts (failGlobal). */
   handleGlobalFailure(cause: string): void {
     const status = this.c.graph.jobStatus;
     if (status !== 'RUNNING' && status !== 'RESTARTING') return;
     this.c.env.tracer.event('scheduler.globalFailure', { cause });
-    this.c.graph.transitionState('RESTARTING');
     this.restartVertices(this.c.graph.allVertices(), true, cause);
   }
 
@@ -149,14 +162,41 @@ export class DefaultScheduler {
       return;
     }
     const notBeforeUs = this.c.env.clock.nowUs() + this.backoff.getBackoffTimeUs();
+    const set = this.addVerticesToRestartPending(vertices, notBeforeUs, global);
+    this.pendingDeploy = this.pendingDeploy.filter((v) => !set.has(v));
+    this.c.env.tracer.event('scheduler.restarting', { vertices: set.size, global, delayUs: this.backoff.getBackoffTimeUs() });
+    for (const v of set) {
+      this.notifyCoordinatorOfCancellation(v.current);
+      this.cancelExecution(v.current);
+    }
+    this.armRestartTimer(notBeforeUs);
+    this.maybeRedeploy();
+  }
+
+  /**
+   * Adds `vertices` to the restart-pending ones (merged with a restart already pending) and moves
+   * a RUNNING job to RESTARTING; a job already RESTARTING stays so. The job status listeners run
+   * now, before the old attempts are cancelled, as in Flink: the checkpoint coordinator's
+   * activator stops periodic checkpoints and aborts the pending ones while the attempts that
+   * would ack them still run. @returns every vertex now waiting for its restart.
+   */
+  private addVerticesToRestartPending(vertices: readonly ExecutionVertex[], notBeforeUs: number,
+    global: boolean): Set<ExecutionVertex> {
     const set = this.restart?.vertices ?? new Set<ExecutionVertex>();
     for (const v of vertices) set.add(v);
     this.restart = { vertices: set, notBeforeUs, global: global || (this.restart?.global ?? false) };
-    this.pendingDeploy = this.pendingDeploy.filter((v) => !set.has(v));
-    this.c.env.tracer.event('scheduler.restarting', { vertices: set.size, global, delayUs: this.backoff.getBackoffTimeUs() });
-    for (const v of set) this.cancelExecution(v.current);
-    this.armRestartTimer(notBeforeUs);
-    this.maybeRedeploy();
+    if (this.c.graph.jobStatus === 'RUNNING') this.c.graph.transitionState('RESTARTING');
+    return set;
+  }
+
+  /**
+   * No vertex waits for its restart any more: a RESTARTING job is RUNNING again, before its
+   * vertices are reset and restored (DefaultScheduler.restartTasks), so the activator starts
+   * periodic checkpoints first and the restore then aborts whatever was triggered in between.
+   */
+  private removeVerticesFromRestartPending(): void {
+    this.restart = undefined;
+    if (this.c.graph.jobStatus === 'RESTARTING') this.c.graph.transitionState('RUNNING');
   }
 
   private armRestartTimer(atUs: number): void {
@@ -169,6 +209,16 @@ export class DefaultScheduler {
       }
       this.maybeRedeploy();
     });
+  }
+
+  /**
+   * A restart cancels `ex`: the coordinators of its vertex hear executionAttemptFailed for it,
+   * unless it is FAILED, CANCELING or CANCELED (told already: a best effort against duplicates,
+   * as in Flink). A job that fails for good cancels its attempts without this, as Flink's failJob.
+   */
+  private notifyCoordinatorOfCancellation(ex: Execution): void {
+    if (ex.state === 'FAILED' || ex.state === 'CANCELING' || ex.state === 'CANCELED') return;
+    this.c.attemptFailed(ex.vertex, null);
   }
 
   private cancelExecution(ex: Execution): void {
@@ -192,16 +242,15 @@ export class DefaultScheduler {
     const r = this.restart;
     if (r === undefined || r.notBeforeUs > this.c.env.clock.nowUs()) return;
     for (const v of r.vertices) if (!isTerminal(v.current.state)) return;
-    this.restart = undefined;
+    this.removeVerticesFromRestartPending();
     const vertices = this.c.graph.allVertices().filter((v) => r.vertices.has(v));
+    for (const v of vertices) v.resetForNewExecution();
     const restores = this.c.beforeRedeploy(vertices, r.global);
     for (const v of vertices) {
-      v.resetForNewExecution();
       const restore = restores?.get(v.name);
       if (restore === undefined) this.restores.delete(v.name);
       else this.restores.set(v.name, restore);
     }
-    if (this.c.graph.jobStatus === 'RESTARTING') this.c.graph.transitionState('RUNNING');
     this.schedule(vertices);
   }
 
@@ -281,6 +330,13 @@ export class DefaultScheduler {
       }),
       ...(restore === undefined ? {} : { restore }),
     };
+  }
+
+  checkInvariants(): void {
+    const status = this.c.graph.jobStatus;
+    if (status !== 'RUNNING' && status !== 'RESTARTING') return;
+    assert((status === 'RESTARTING') === (this.restart !== undefined),
+      () => `job ${status} with ${this.restart === undefined ? 'no' : 'a'} restart pending`);
   }
 
   private checkJobFinished(): void {

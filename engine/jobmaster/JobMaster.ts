@@ -22,6 +22,8 @@ import { ResourceManagerGatewayClient } from '../rpc/ResourceManagerGateway.ts';
 import { TaskExecutorGatewayClient } from '../rpc/TaskExecutorGateway.ts';
 import { isTerminal, type TaskExecutionState } from '../taskexecutor/ExecutionState.ts';
 import { CheckpointCoordinator } from '../checkpoint/CheckpointCoordinator.ts';
+import { PLANTED_BUGS } from '../checkpoint/CheckpointPlantedBugs.ts';
+import { assert } from '../util/assert.ts';
 import type { AcknowledgeCheckpoint, DeclineCheckpoint, JobManagerTaskRestore } from '../checkpoint/TaskStateSnapshot.ts';
 import { DefaultScheduler } from './DefaultScheduler.ts';
 import { ExecutionGraph, type ExecutionVertex, type JobStatus } from './ExecutionGraph.ts';
@@ -175,10 +177,11 @@ export class JobMaster {
   }
 
   /**
-   * SchedulerBase.restoreState: abort every pending checkpoint, then restore the vertices from
-   * the latest completed checkpoint (all of them and the coordinators for a global failover; the
-   * subtasks, with subtaskReset, for a regional one). Without checkpointing only the coordinators
-   * are reset.
+   * SchedulerBase.restoreState: abort every pending checkpoint (those pending at the failure
+   * were aborted when the job went RESTARTING; this aborts any triggered since, a savepoint), then
+   * restore the vertices from the latest completed checkpoint (all of them and the coordinators
+   * for a global failover; the subtasks, with subtaskReset, for a regional one). Without
+   * checkpointing only the coordinators are reset.
    */
   private restoreState(vertices: readonly ExecutionVertex[], global: boolean): ReadonlyMap<string, JobManagerTaskRestore> | undefined {
     const cc = this.checkpointCoordinator;
@@ -186,6 +189,12 @@ export class JobMaster {
       for (const c of this.coordinators) c.beforeRedeploy(vertices, global);
       return undefined;
     }
+    // In Flink the restore takes the coordinator lock. Here it cannot wait (the redeploy needs
+    // its result at once), and it need not: it follows the RESTARTING stop, which waited for the
+    // lock and aborted every pending checkpoint, and nothing triggers while the job restarts; so
+    // no completion can hold the lock now, unless a planted bug kept a pending checkpoint.
+    assert(cc.lock.heldBy === undefined || this.env.bugs.has(PLANTED_BUGS.failoverKeepsPending),
+      () => `restore while ${cc.lock.heldBy ?? ''} holds the checkpoint coordinator lock`);
     cc.abortPendingCheckpoints('JOB_FAILOVER_REGION');
     const refs = vertices.map((v) => ({ vertexId: v.jobVertex.id, subtask: v.subtask }));
     const result = global ? cc.restoreLatestCheckpointedStateToAll(refs) : cc.restoreLatestCheckpointedStateToSubtasks(refs);

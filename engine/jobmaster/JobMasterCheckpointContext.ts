@@ -3,7 +3,17 @@
  * attempts from the ExecutionGraph, checkpoint RPCs to the TaskExecutors that run the attempts,
  * the coordinator holders, and the two ways to fail the job.
  *
- * @see org.apache.flink.runtime.executiongraph.DefaultExecutionGraph (enableCheckpointing wiring)
+ * The failure manager calls those two on the ioExecutor or the checkpoint timer; each only
+ * enqueues a mail on the JobMaster main thread, which fails the job there, as Flink's
+ * FailJobCallback does. `failJobDueToTaskFailure` fails it only if the failing attempt is still
+ * its subtask's current attempt and RUNNING or INITIALIZING when the mail runs
+ * (failGlobalIfExecutionIsStillRunning): by then a failover may have cancelled it. The trace
+ * records each callback when it is enqueued (`checkpoint.failJobEnqueued`) and when it runs
+ * (`checkpoint.failJobRun`, with the attempt's state then), numbered, for the failure-handling
+ * oracle.
+ *
+ * @see org.apache.flink.runtime.executiongraph.DefaultExecutionGraph (enableCheckpointing wiring,
+ *      failGlobalIfExecutionIsStillRunning)
  */
 import type { EngineEnv } from '../api/EngineEnv.ts';
 import type { Executor } from '../api/Executor.ts';
@@ -15,7 +25,11 @@ import type {
 } from '../checkpoint/CheckpointCoordinatorContext.ts';
 import type { TaskExecutorGateway } from '../rpc/TaskExecutorGateway.ts';
 import { CompletableFuture } from '../util/CompletableFuture.ts';
+import type { ExecutionState } from '../taskexecutor/ExecutionState.ts';
 import type { Execution, ExecutionGraph } from './ExecutionGraph.ts';
+
+/** The attempt states in which a task-level checkpoint failure may still fail the job. */
+const STILL_RUNNING: ReadonlySet<ExecutionState> = new Set<ExecutionState>(['RUNNING', 'INITIALIZING']);
 
 export interface JobMasterCheckpointContextOptions {
   readonly env: EngineEnv;
@@ -44,10 +58,12 @@ export function createCheckpointCoordinatorContext(o: JobMasterCheckpointContext
     const slot = execution(attempt)?.slot;
     return slot === undefined ? undefined : o.gateway(slot.taskExecutor);
   };
+  const main = o.env.executors.get('jobmaster/main');
+  let callbacks = 0;
   return {
     env: o.env,
     timerExecutor: o.env.executors.get('jobmaster/checkpoint-timer'),
-    mainExecutor: o.env.executors.get('jobmaster/main'),
+    mainExecutor: main,
     ioExecutor: o.io,
     jobVertices: () => vertices,
     jobEdges: () => edges,
@@ -68,10 +84,24 @@ export function createCheckpointCoordinatorContext(o: JobMasterCheckpointContext
       gatewayOf(attempt)?.abortCheckpoint(attempt.attemptId, checkpointId, latestCompletedId, timestampUs);
     },
     coordinators: o.coordinators,
-    failJob: (cause) => o.failGlobal(cause.message),
+    failJob: (cause) => {
+      const callback = ++callbacks;
+      o.env.tracer.event('checkpoint.failJobEnqueued', { callback, level: 'job', cause: cause.message });
+      main.execute('checkpoint-fail-job', () => {
+        o.env.tracer.event('checkpoint.failJobRun', { callback, level: 'job' });
+        o.failGlobal(cause.message);
+      });
+    },
     failJobDueToTaskFailure: (cause, attemptId: ExecutionAttemptId) => {
-      const ex = o.graph.currentExecution(attemptId);
-      if (ex !== undefined && ex.state === 'RUNNING') o.failGlobal(cause.message);
+      const callback = ++callbacks;
+      o.env.tracer.event('checkpoint.failJobEnqueued',
+        { callback, level: 'task', task: attemptId, cause: cause.message });
+      main.execute('checkpoint-fail-job-due-to-task-failure', () => {
+        const ex = o.graph.currentExecution(attemptId);
+        const taskState = ex === undefined ? 'SUPERSEDED' : ex.state;
+        o.env.tracer.event('checkpoint.failJobRun', { callback, level: 'task', task: attemptId, taskState });
+        if (ex !== undefined && STILL_RUNNING.has(ex.state)) o.failGlobal(cause.message);
+      });
     },
   };
 }

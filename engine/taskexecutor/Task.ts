@@ -119,6 +119,10 @@ export class Task {
     if (this.state === 'RUNNING') this.streamTask.notifyCheckpointAbortAsync(checkpointId, latestCompletedId);
   }
 
+  notifyCheckpointSubsumed(checkpointId: number): void {
+    if (this.state === 'RUNNING') this.streamTask.notifyCheckpointSubsumedAsync(checkpointId);
+  }
+
   /** Hands an OperatorEvent to the task's mailbox; acknowledged once queued. */
   deliverOperatorEvent(operatorUid: string, event: unknown): CompletableFuture<void> {
     if (this.state !== 'RUNNING' && this.state !== 'INITIALIZING') {

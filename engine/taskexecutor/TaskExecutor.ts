@@ -180,9 +180,13 @@ export class TaskExecutor {
         task.triggerCheckpointBarrier(a[1] as number, a[2] as number, a[3] as CheckpointOptions);
         return CompletableFuture.completed<void>(undefined);
       }
-      case 'confirmCheckpoint':
-        this.tasks.get(a[0] as ExecutionAttemptId)?.notifyCheckpointComplete(a[1] as number);
+      case 'confirmCheckpoint': {
+        // TaskExecutor.confirmCheckpoint: the completion, then the last subsumed id (-1: none).
+        const task = this.tasks.get(a[0] as ExecutionAttemptId);
+        task?.notifyCheckpointComplete(a[1] as number);
+        task?.notifyCheckpointSubsumed(a[3] as number);
         return undefined;
+      }
       case 'abortCheckpoint':
         this.tasks.get(a[0] as ExecutionAttemptId)?.notifyCheckpointAborted(a[1] as number, a[2] as number);
         return undefined;

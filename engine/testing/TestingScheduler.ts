@@ -16,7 +16,7 @@
  * runs nothing more.
  */
 import type { Clock } from '../api/Clock.ts';
-import type { Cancellable, Executor, ExecutorFactory } from '../api/Executor.ts';
+import type { Cancellable, Executor, ExecutorFactory, PreemptibleTask } from '../api/Executor.ts';
 import { assert } from '../util/assert.ts';
 
 interface QueuedTask {
@@ -68,7 +68,17 @@ export class TestingExecutor implements Executor {
 
   execute(label: string, task: () => void, costUs = 0): void {
     assert(Number.isInteger(costUs) && costUs >= 0, `costUs must be a non-negative integer`);
-    if (this.isAlive) this.scheduler.enqueue({ executor: this, label, task });
+    if (this.alive) this.scheduler.enqueue({ executor: this, label, task });
+  }
+
+  /**
+   * Costs are not modelled here: the task runs in its turn with every part paid, or with one
+   * part when preempted before it ran.
+   */
+  executePreemptible(
+    label: string, unitCostUs: number, units: number, task: (paidUnits: number) => void,
+  ): PreemptibleTask {
+    return preemptibleOn(this, label, unitCostUs, units, task);
   }
 
   schedule(label: string, delayUs: number, task: () => void): Cancellable {
@@ -80,6 +90,23 @@ export class TestingExecutor implements Executor {
   kill(): void {
     this.isAlive = false;
   }
+}
+
+/**
+ * A preemptible task on `executor` of a TestingScheduler, which has no costs: it runs as one task,
+ * with every part paid unless it was preempted before it ran (then one).
+ */
+function preemptibleOn(executor: Executor, label: string, unitCostUs: number, units: number,
+  task: (paidUnits: number) => void): PreemptibleTask {
+  assert(Number.isInteger(unitCostUs) && unitCostUs > 0 && Number.isInteger(units) && units > 0,
+    'unitCostUs and units must be positive integers');
+  let parts = units;
+  let done = false;
+  executor.execute(label, () => {
+    done = true;
+    task(parts);
+  });
+  return { preempt: () => { if (!done) parts = 1; } };
 }
 
 /** What {@link TestingExecutor.block} returns: its first task ends the block. */
@@ -105,6 +132,12 @@ class TestingWaker implements Executor {
     this.owner.wake(label, task);
   }
 
+  executePreemptible(
+    label: string, unitCostUs: number, units: number, task: (paidUnits: number) => void,
+  ): PreemptibleTask {
+    return this.owner.executePreemptible(label, unitCostUs, units, task);
+  }
+
   schedule(label: string, delayUs: number, task: () => void): Cancellable {
     return this.owner.schedule(label, delayUs, task);
   }
@@ -115,38 +148,30 @@ class TestingWaker implements Executor {
 }
 
 /** A fixed pool of a {@link TestingScheduler}: each task runs on its first unblocked worker. */
-export class TestingPool implements Executor {
+export class TestingPool extends TestingExecutor {
   readonly workers: TestingExecutor[];
 
-  constructor(readonly name: string, size: number, private readonly scheduler: TestingScheduler) {
+  constructor(name: string, size: number, scheduler: TestingScheduler) {
+    super(name, scheduler);
     this.workers = Array.from({ length: size }, (_x, i) => new TestingExecutor(`${name}-${i + 1}`, scheduler));
   }
 
-  get alive(): boolean {
+  override get alive(): boolean {
     return this.workers.every((w) => w.alive);
   }
 
-  claim(): TestingExecutor | undefined {
+  override claim(): TestingExecutor | undefined {
     return this.workers.find((w) => w.alive && w.blockedIn === undefined);
   }
 
-  execute(label: string, task: () => void, costUs = 0): void {
-    assert(Number.isInteger(costUs) && costUs >= 0, `costUs must be a non-negative integer`);
-    if (this.alive) this.scheduler.enqueue({ executor: this, label, task });
-  }
-
-  schedule(label: string, delayUs: number, task: () => void): Cancellable {
-    assert(Number.isInteger(delayUs) && delayUs >= 0, `delayUs must be a non-negative integer`);
-    return this.scheduler.addTimer({ executor: this, label, task }, delayUs);
-  }
-
-  block(label: string): Executor {
+  override block(label: string): Executor {
     const w = this.workers.find((x) => x.running);
     assert(w !== undefined, `${this.name}: block ${label} outside a task of this pool`);
     return w.block(label);
   }
 
-  kill(): void {
+  override kill(): void {
+    super.kill();
     for (const w of this.workers) w.kill();
   }
 }

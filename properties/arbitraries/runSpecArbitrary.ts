@@ -68,10 +68,12 @@ export interface SourcePacing {
  *
  * - The input (`records` over `parallelism` source subtasks) spans about {@link TARGET_SPAN_MS}
  *   of virtual time, but no record costs more than half a checkpoint interval.
- * - A source task reads up to one network buffer of records per mailbox step (StreamTask's
- *   batch), and a checkpoint trigger (a mail) waits for the step; so the buffer holds at most
- *   half an interval of records, at least 1 and at most the default 32. Small buffers are a real
- *   configuration (large records in Flink's 32 KiB segments).
+ * - A source task processes up to one network buffer of records in one lazy batch (StreamTask,
+ *   MailboxProcessor). A checkpoint trigger (a mail) waits only for the record in progress, but
+ *   the output flusher and the network credit, which share the task's thread, wait for the
+ *   batch; so the buffer holds at most half an interval of records (and records leave the
+ *   source at least twice an interval), at least 1 and at most the default 32. Small
+ *   buffers are a real configuration (large records in Flink's 32 KiB segments).
  */
 export function sourcePacing(records: number, parallelism: number, intervalMs: number): SourcePacing {
   const spanCostMs = (TARGET_SPAN_MS * parallelism) / Math.max(1, records);

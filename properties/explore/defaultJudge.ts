@@ -6,6 +6,7 @@
  * against the engine. Both are counted only for a FINISHED job that ran to its end, as the output
  * oracles judge only those (an unfinished job's output is incomplete by design, and liveness
  * judges it; a run an engine assertion ended lost its cleanup even if the job had finished).
+ * Also whether the final keyed state was judged (for explore's stateUnjudged figure).
  */
 import type { RunResult } from '../../sim/run/RunResult.ts';
 import { judgeRun } from '../oracles/judgeRun.ts';
@@ -16,15 +17,16 @@ import { surplusAndMissing, type RecordIdentity } from './surplusAndMissing.ts';
 /** Judges `result` against `expect`. */
 export function defaultJudge(result: RunResult, expect: Expectation): Judgement {
   const verdict = judgeRun(result, { expect });
+  const { violations, keyedState } = verdict;
   if (result.jobStatus !== 'FINISHED' || result.engineAssertion !== undefined) {
-    return { violations: verdict.violations, duplicates: 0, missing: 0 };
+    return { violations, duplicates: 0, missing: 0, keyedState };
   }
   // Oracle 3 held: every committed record paired with one of F's of its identity, none left on
   // either side, so there is nothing to count (most aligned runs; saves a pass over the output).
   const endToEndHeld = verdict.oracles.includes('end-to-end-exactly-once')
     && !verdict.violations.some((v) => v.property === 'end-to-end-exactly-once');
-  if (endToEndHeld) return { violations: verdict.violations, duplicates: 0, missing: 0 };
+  if (endToEndHeld) return { violations, duplicates: 0, missing: 0, keyedState };
   const counts = surplusAndMissing(sharedReferenceFold(result.graph).outputs,
     result.committed.map((c) => c.record as RecordIdentity));
-  return { violations: verdict.violations, duplicates: counts.surplus, missing: counts.missing };
+  return { violations, duplicates: counts.surplus, missing: counts.missing, keyedState };
 }

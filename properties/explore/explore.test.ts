@@ -7,6 +7,7 @@ import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import type { RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import { plantEngineAssertion } from '../../sim/testing/plantEngineAssertion.ts';
+import { STATE_JUDGED, stateUnjudged } from '../oracles/stateJudgement.ts';
 import { canonicalFaults } from './canonicalFaults.ts';
 import { defaultJudge } from './defaultJudge.ts';
 import { explore, type ExploreOptions, type ExploreReport, type Judge } from './explore.ts';
@@ -32,6 +33,25 @@ describe('explore per-mode figures', () => {
     expect(report.modes['aligned']?.runs).toBe(4);
     expect(report.modes['aligned']?.missingRecords).toBe(8);
     expect(report.counterexamples).toEqual([]);
+  });
+});
+
+describe('explore per-mode figures: unjudged state', () => {
+  test('stateUnjudged counts the runs whose keyed state was not judged, per mode and per reason', () => {
+    let calls = 0;
+    // Every other judged run says its state was not judged, for one of two reasons.
+    const judge: Judge = (result, expect) => {
+      const verdict = defaultJudge(result, expect);
+      const n = calls++;
+      if (n % 2 === 0) return { ...verdict, keyedState: STATE_JUDGED };
+      const reason = n % 4 === 1 ? 'hidden-search-inconclusive' : 'duplicates-after-keyed-state';
+      return { ...verdict, keyedState: stateUnjudged(reason, 'made up by the test') };
+    };
+    const report = explore(small(judge, { modes: ['at-least-once'], runs: 8, seed: 3, maxRecords: 20 }));
+    const summary = report.modes['at-least-once'];
+    expect(summary?.runs).toBe(8);
+    expect(summary?.stateUnjudged).toBe(4);
+    expect(summary?.stateUnjudgedReasons).toEqual({ 'hidden-search-inconclusive': 2, 'duplicates-after-keyed-state': 2 });
   });
 });
 
@@ -89,7 +109,7 @@ function plantedSearch(
     }
     const property = planted?.failing.get(key(spec));
     const violation: Violation = { property: property ?? '', summary: 'planted', details: {}, timeMs: 0 };
-    return { violations: property === undefined ? [] : [violation], duplicates: 0, missing: 0 };
+    return { violations: property === undefined ? [] : [violation], duplicates: 0, missing: 0, keyedState: STATE_JUDGED };
   }, {
     runs: 300,
     seed,
@@ -220,5 +240,37 @@ describe('explore and engine assertions', () => {
     // Shrunk as far as the same failure goes, which is not vacuous: the first had more faults.
     expect(c?.spec.faults).toHaveLength(2);
     expect(writes[0]?.spec.faults.length).toBeGreaterThan(2);
+  });
+});
+
+describe('restore fan-out (oracle 2) never counts a fork that tested no restore as one that did', () => {
+  test('forks fork at checkpoints completed before the heal time, and count forks whose failover never fired', () => {
+    const forks: RunSpec[] = [];
+    const mains = new Set<string>();
+    const report = explore(small(defaultJudge, {
+      runs: 40, fanOutEvery: 1,
+      simulate: (spec) => {
+        const r = simulate(spec);
+        // A fork is a spec already run, with one more fault at the end.
+        if (!mains.has(key(without(spec, [spec.faults.length - 1])))) {
+          mains.add(key(spec));
+          return r;
+        }
+        forks.push(spec);
+        // Pretend every other fork's schedule moved its checkpoint past the heal time.
+        return forks.length % 2 === 0 ? { ...r, unfiredFaults: [...r.unfiredFaults, spec.faults.length - 1] } : r;
+      },
+    }));
+    expect(report.fanOut.runs).toBe(forks.length);
+    expect(report.fanOut.runs).toBeGreaterThan(1);
+    expect(report.fanOut.unfired).toBe(Math.floor(forks.length / 2));
+    // Every fork targets a checkpoint that completed before the heal time in the main run.
+    for (const fork of forks) {
+      const main = simulate({ ...fork, faults: fork.faults.slice(0, -1) });
+      const f = fork.faults[fork.faults.length - 1];
+      const id = f !== undefined && 'when' in f && 'at' in f.when && f.when.at.kind === 'jobmaster' ? f.when.at.checkpoint : -1;
+      const c = main.checkpoints.completed.find((x) => x.checkpointId === id);
+      expect(c?.completionTimestampUs).toBeLessThan(main.spec.healTimeMs * 1000);
+    }
   });
 });

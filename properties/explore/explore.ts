@@ -19,6 +19,7 @@ import type { Fault, RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
 import { runSpecArbitrary, type ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
 import { ENGINE_ASSERTION, sameFailure } from '../oracles/engineAssertion.ts';
 import { REPRO_FORMAT_VERSION, type Repro } from './Repro.ts';
+import type { StateJudgement } from '../oracles/stateJudgement.ts';
 
 export type Expectation = 'exactly-once' | 'at-least-once';
 
@@ -32,6 +33,8 @@ export interface Judgement {
   readonly duplicates: number;
   /** Records of the reference fold never committed (a FINISHED job; 0 otherwise). */
   readonly missing: number;
+  /** Whether the final keyed state was judged, and if not, why. */
+  readonly keyedState: StateJudgement;
 }
 
 export type Simulate = (spec: RunSpec) => RunResult;
@@ -57,7 +60,7 @@ export interface ExploreOptions {
   readonly maxParallelism?: number;
   /** Every k-th run is simulated twice; 0 turns the check off. Default 10. */
   readonly determinismEvery?: number;
-  /** Every k-th run is forked at a completed checkpoint (exactly-once modes); 0 off. Default 10. */
+  /** Every k-th run is forked at a completed checkpoint (every mode); 0 off. Default 10. */
   readonly fanOutEvery?: number;
   readonly simulate: Simulate;
   readonly judge: Judge;
@@ -79,6 +82,10 @@ export interface ModeSummary {
   missingRecords: number;
   /** Faults whose trigger the run never reached, so they never fired (RunResult.unfiredFaults). */
   unfiredFaults: number;
+  /** Runs whose final keyed state no oracle judged (never counted as passes of it). */
+  stateUnjudged: number;
+  /** Those runs per reason code (stateJudgement.ts). */
+  stateUnjudgedReasons: Record<string, number>;
   marks: Record<string, number>;
 }
 
@@ -95,13 +102,23 @@ export interface Counterexample {
   readonly violation: Violation;
 }
 
+/**
+ * The restore fan-out forks (oracle 2): forks run, forks that violated a property, and forks
+ * whose "fail globally when c completes" fault never fired (they tested no restore from c).
+ */
+export interface FanOutSummary {
+  runs: number;
+  violations: number;
+  unfired: number;
+}
+
 export interface ExploreReport {
   readonly job: ExploreJob;
   readonly seed: number;
   readonly runsPerMode: number | null;
   readonly modes: Record<string, ModeSummary>;
   readonly counterexamples: Counterexample[];
-  readonly fanOut: { runs: number; violations: number };
+  readonly fanOut: FanOutSummary;
   readonly timing: { wallMs: number };
 }
 
@@ -124,7 +141,7 @@ export function explore(o: ExploreOptions): ExploreReport {
   const deadline = o.timeBudgetMs === undefined ? Number.POSITIVE_INFINITY : started + o.timeBudgetMs;
   const modes: Record<string, ModeSummary> = {};
   const counterexamples: Counterexample[] = [];
-  const fanOut = { runs: 0, violations: 0 };
+  const fanOut: FanOutSummary = { runs: 0, violations: 0, unfired: 0 };
   o.modes.forEach((mode, i) => {
     const remainingModes = o.modes.length - i;
     const modeDeadline = started + (deadline === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY
@@ -147,7 +164,7 @@ export function explore(o: ExploreOptions): ExploreReport {
 function emptySummary(): ModeSummary {
   return {
     runs: 0, violations: 0, checkpointsCompleted: 0, restores: 0, duplicatesAfterRestore: 0, missingRecords: 0,
-    unfiredFaults: 0, marks: {},
+    unfiredFaults: 0, stateUnjudged: 0, stateUnjudgedReasons: {}, marks: {},
   };
 }
 
@@ -155,7 +172,7 @@ function exploreMode(
   o: ExploreOptions,
   mode: RunMode,
   deadline: number,
-  fanOut: { runs: number; violations: number },
+  fanOut: FanOutSummary,
 ): { summary: ModeSummary; counterexample: Counterexample | undefined } {
   const expect = o.expect ?? expectationOf(mode);
   const summary = emptySummary();
@@ -287,6 +304,11 @@ function record(summary: ModeSummary, result: RunResult, verdict: Judgement): vo
   summary.duplicatesAfterRestore += verdict.duplicates;
   summary.missingRecords += verdict.missing;
   summary.unfiredFaults += result.unfiredFaults.length;
+  const state = verdict.keyedState;
+  if (!state.judged) {
+    summary.stateUnjudged++;
+    summary.stateUnjudgedReasons[state.reason] = (summary.stateUnjudgedReasons[state.reason] ?? 0) + 1;
+  }
   for (const [k, v] of Object.entries(result.marks)) summary.marks[k] = (summary.marks[k] ?? 0) + v;
 }
 
@@ -330,14 +352,16 @@ interface Evaluation {
  * completes", for the middle completed checkpoint c, judged with the same expectation. Sampling
  * depends on the spec's seed (which never shrinks), so a shrunk spec is forked the same way.
  */
-function evaluate(o: ExploreOptions, spec: RunSpec, expect: Expectation, fanOut: { runs: number; violations: number } | undefined): Evaluation {
+function evaluate(o: ExploreOptions, spec: RunSpec, expect: Expectation, fanOut: FanOutSummary | undefined): Evaluation {
   const main = o.simulate(spec);
   const mainVerdict = o.judge(main, expect);
   const first = mainVerdict.violations[0];
   const base = { main, mainVerdict, result: main, spec, violation: first };
   const every = o.fanOutEvery ?? 10;
   if (first !== undefined || every <= 0 || seedNumber(spec.seed) % every !== 0) return base;
-  const completed = main.checkpoints.completed;
+  // Only checkpoints that completed before the heal time: a fault reached later never fires.
+  const healUs = main.spec.healTimeMs * 1000;
+  const completed = main.checkpoints.completed.filter((cp) => cp.completionTimestampUs < healUs);
   const c = completed[Math.floor(completed.length / 2)];
   if (c === undefined) return base;
   const fault: Fault = { type: 'global-failure', when: { at: { kind: 'jobmaster', checkpoint: c.checkpointId, phase: 'completed' } } };
@@ -348,6 +372,9 @@ function evaluate(o: ExploreOptions, spec: RunSpec, expect: Expectation, fanOut:
   if (fanOut !== undefined) {
     fanOut.runs++;
     if (violation !== undefined) fanOut.violations++;
+    // The fork's schedule can differ from the main run's (c may complete at or after the heal
+    // time there, or not at all): then it tested no restore from c, and says so.
+    if (forked.unfiredFaults.includes(forkedSpec.faults.length - 1)) fanOut.unfired++;
   }
   return violation === undefined ? base : { main, mainVerdict, result: forked, spec: forkedSpec, violation };
 }

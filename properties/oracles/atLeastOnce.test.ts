@@ -7,7 +7,7 @@ import { referenceFold } from '../referenceFold.ts';
 import { collectSink, splitSource, StreamExecutionEnvironment, twoPhaseCommitSink } from '../../engine/index.ts';
 import { flightsJob } from '../../sim/workloads/flights.ts';
 import { WORD_COUNT_STATE, WORDCOUNT_UIDS, wordcountJob } from '../../sim/workloads/wordcount.ts';
-import { atLeastOnce, duplicatedInputs, duplicatesAfterKeyedState } from './atLeastOnce.ts';
+import { atLeastOnce, duplicatedInputs, duplicatesAfterKeyedState, judgeAtLeastOnce } from './atLeastOnce.ts';
 import { clusterRunResult } from './testing/clusterRunResult.ts';
 import type { UnexplainedDuplicate } from './atLeastOnce.ts';
 import type { CommittedRecord } from './compareOutputs.ts';
@@ -78,6 +78,11 @@ describe('oracle 4: at-least-once with attributed duplicates', () => {
 
   test('a keyed operator behind forward edges only is judged on state; a rebalance after it is not', () => {
     expect(duplicatesAfterKeyedState(SAMPLE_GRAPH)).toBe(true);
+    expect(judgeAtLeastOnce(sampleRun('at-least-once', true)).state).toEqual({
+      judged: false, reason: 'duplicates-after-keyed-state',
+      detail: 'a non-forward edge after a keyed operator lets the state hold other duplicates than the output, '
+        + 'and the trace holds no evidence of what the keyed stages read',
+    });
     expect(duplicatesAfterKeyedState(flightsJob({ selection: { from: 0, to: 10 }, parallelism: 2, sink: twoPhaseCommitSink('c') })))
       .toBe(false);
   });
@@ -129,9 +134,10 @@ describe('duplicatedInputs and foldWithDuplicates', () => {
   // Found by explore (generated, at-least-once, seed 22) once runs were paced: both records of
   // split 0 feed a keyed count and are then filtered out, so nothing is committed; the restore
   // read a record the restored count already held, and the count ended 2 above F(all input).
-  // That duplicate shows only in the state; it is attributed by offset to the restore.
+  // That duplicate shows only in the state; it is attributed by offset to the restore. (Seed s2
+  // gives that schedule now that tasks take mails between records; explore's seed no longer does.)
   const HIDDEN: RunSpec = {
-    version: 2, seed: 's309622308',
+    version: 2, seed: 's2',
     job: { kind: 'generated', spec: {
       records: [[0, 0]],
       stages: [{ kind: 'flatMap', fn: 0, parallelism: 1, rebalance: true }, { kind: 'keyed', key: 0, fn: 0, parallelism: 1 },
@@ -196,6 +202,28 @@ describe('duplicatedInputs and foldWithDuplicates', () => {
     expect((vs[0]?.details as { hiddenCandidates: number }).hiddenCandidates).toBeGreaterThan(512);
   });
 
+  test('a state the search cannot decide is reported unjudged, with its reason, not passed', () => {
+    // 30 records of value 0 (each counted twice after the flatMap, then filtered out), one
+    // restore: 21 hidden candidates touch key 0, so a count 10 above the run's (5 more hidden
+    // copies) is explained by no set of up to 3 and the search stops before trying sets of 5.
+    const spec: RunSpec = {
+      ...HIDDEN, seed: 's1', parallelism: 1, taskManagers: 1, costsMs: { 'gen-source': 5 },
+      job: { kind: 'generated', spec: { ...(HIDDEN.job as { spec: GeneratedJobSpec }).spec, records: [Array.from({ length: 30 }, () => 0)] } },
+      checkpoint: { mode: 'at-least-once', intervalMs: 20 }, faults: [{ type: 'global-failure', when: { atMs: 75 } }],
+    };
+    const result = simulate(spec);
+    expect(result.restores).toBe(1);
+    expect(judgeAtLeastOnce(result)).toEqual({ violations: [], state: { judged: true } });
+    const op = result.finalState['gen-1-keyed-rem4-count'] ?? {};
+    const count = (op['count'] as Record<string, number>)['0'] ?? 0;
+    const verdict = judgeAtLeastOnce(doctor(result, { finalState: { ...result.finalState, 'gen-1-keyed-rem4-count': { ...op, count: { 0: count + 10 } } } }));
+    expect(verdict.violations).toEqual([]);
+    expect(verdict.state).toEqual({
+      judged: false, reason: 'hidden-search-inconclusive',
+      detail: '21 candidate cop(ies) of records with no output could explain the state; not every set was tried (1024 folds)',
+    });
+  });
+
   test('a record before every restored position is no candidate', () => {
     const result = simulate(HIDDEN);
     // Without restores nothing was read again, so the same state is a violation.
@@ -221,6 +249,32 @@ describe('duplicatedInputs and foldWithDuplicates', () => {
     // Without the failover as a restore from nothing, the duplicates would be unexplained.
     const noFailovers = { ...result, trace: result.trace.filter((e) => e.type !== 'scheduler.restarting') };
     expect(atLeastOnce(noFailovers).map((v) => v.summary)).toEqual([expect.stringMatching(/explained by no restore/)]);
+  });
+
+  test('mode none: the state is F(all input) even behind a rebalance after the keyed stage', () => {
+    const spec: RunSpec = {
+      version: 2, seed: 's4',
+      job: { kind: 'generated', spec: {
+        records: [[1, 2, 3, 4, 5, 6], [7, 8, 9]],
+        stages: [{ kind: 'keyed', key: 0, fn: 0, parallelism: 2 }, { kind: 'map', fn: 0, parallelism: 2, rebalance: true }],
+        sourceParallelism: 2, sinkParallelism: 2, maxParallelism: 128,
+      } },
+      parallelism: 2, taskManagers: 2,
+      checkpoint: { mode: 'none', intervalMs: 100 },
+      restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
+      // A sink subtask commits at its end of input; the global failure then replays everything.
+      faults: [{ type: 'global-failure', when: { at: { kind: 'sink', phase: 'pre-committed', nth: 1 } } }],
+      healTimeMs: 600, budgets: { maxEvents: 5_000_000, maxTimeMs: 30_000 }, overrides: [], mutations: [],
+    };
+    const result = simulate(spec);
+    expect(duplicatesAfterKeyedState(result.graph)).toBe(true);
+    expect(result.committed.length).toBe(18);
+    expect(judgeAtLeastOnce(result)).toEqual({ violations: [], state: { judged: true } });
+    // A count that kept a replayed record, as if the restart had not started from scratch.
+    const op = result.finalState['gen-0-keyed-rem4-count'] ?? {};
+    const doctored = doctor(result, { finalState: { 'gen-0-keyed-rem4-count': { ...op, count: { ...op['count'], 0: 3 } } } });
+    expect(atLeastOnce(doctored).map((v) => v.summary))
+      .toEqual(['committed output or final state differ from F(all input + D): 1 stateDiff']);
   });
 
   test('two multi-output keyed stages in a row (explore, generated, mode none, seed 84): outputs keep distinct tags', () => {

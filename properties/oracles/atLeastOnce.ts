@@ -14,20 +14,31 @@
  * a copy in D may cover only some of the record's outputs; F(all + D) folds exactly those
  * branches again. Missing records and surplus that F(all + D) does not produce are violations.
  *
- * A record that F gives no output (filtered, or a keyed function that emits nothing for it)
- * leaves no copy in the output when it is processed again; its duplicate shows only in the state.
- * So when output or state differ from `F(all input + D)`, the oracle also tries adding such hidden
- * copies: records attributable by offset to restores (`p_s(c) <= o`; there is no committed copy
- * to date), at most one copy per such restore, and only those whose copy changes something. Sets
- * are tried smallest first, up to {@link HIDDEN_SEARCH_FOLDS} folds; a set that makes output and
- * state equal explains the run. A differing state key that no candidate's copy changes cannot be
- * explained: a violation. When every differing key could be, but the search ran out before trying
- * every set, the state is not judged (a duplicate the run never shows cannot be counted exactly);
- * the output still is. With more than {@link HIDDEN_CANDIDATES_MAX} candidate records (too many
- * to fold each alone) nothing is searched and differences are reported.
+ * The state's D is the output's only when no non-forward edge follows a keyed operator: a task
+ * with several input channels after the keyed state (a sink behind a rebalance, a second keyed
+ * stage) takes records behind a barrier into its snapshot while the keyed state does not, so
+ * after a restore they are committed again but counted in the state only once (or the other
+ * way round). Such at-least-once runs trace what each keyed stage read between its snapshots
+ * (sim/run/keyedInputEvidence.ts), and the state is judged from that evidence instead, per keyed
+ * operator against `F(all input + D_K)` with `D_K` the copies its chain of restores read again
+ * (stateFromEvidence.ts). Without the evidence such a state is not judged.
  *
- * Interleaving-dependent numbers (flights' per-airport `seq`) must run 1..n+d per key; their order
- * by offset is not judged, since a replay numbers old offsets after newer ones.
+ * Otherwise a record that F gives no output (filtered, or a keyed function that emits nothing
+ * for it) leaves no copy in the output when it is processed again; its duplicate shows only in
+ * the state. So when output or state differ from `F(all input + D)`, the oracle also searches
+ * sets of such hidden copies that explain the run (hiddenCopies.ts). A differing state key that
+ * no hidden copy changes is a violation; when the search ran out before trying every set, the
+ * state is not judged (a duplicate the run never shows cannot be counted exactly); the output
+ * still is. Whether the state was judged, and if not why, comes back with the violations
+ * ({@link judgeAtLeastOnce}, stateJudgement.ts): an unjudged state is never a silent pass.
+ *
+ * Without checkpointing (mode none) every failover restarts its tasks from scratch with empty
+ * state, so the final state must be F(all input) itself, whatever the graph; only the output
+ * carries D.
+ *
+ * Interleaving-dependent numbers (flights' per-airport `seq`) must run 1..n+d per key where the
+ * output's D is the state's; their order by offset is not judged, since a replay numbers old
+ * offsets after newer ones.
  */
 import { recordIdentity } from '../../engine/index.ts';
 import type { DecodedCheckpoint } from '../../engine/index.ts';
@@ -37,30 +48,27 @@ import { FLIGHTS_UIDS } from '../../sim/workloads/flights.ts';
 import type { FlightOutput } from '../../sim/workloads/flights.ts';
 import { sharedReferenceFold } from '../sharedReferenceFold.ts';
 import { compareKeyedState } from './compareKeyedState.ts';
+import type { StateComparison, StateDiff } from './compareKeyedState.ts';
 import { compareOutputs } from './compareOutputs.ts';
 import type { CommittedRecord } from './compareOutputs.ts';
 import { detectSequenced } from './endToEndExactlyOnce.ts';
 import { checkFlights } from './flightsInvariants.ts';
+import type { FlightsReport } from './flightsInvariants.ts';
 import { foldWithDuplicates } from './foldWithDuplicates.ts';
 import type { DuplicatedInput } from './foldWithDuplicates.ts';
 import type { StreamGraph } from '../../engine/index.ts';
 import type { FoldResult } from '../referenceFold.ts';
 import { checkSequences } from './sequenceInvariants.ts';
+import type { SequenceReport } from './sequenceInvariants.ts';
+import { explainHidden, HIDDEN_SEARCH_FOLDS, hiddenCandidates } from './hiddenCopies.ts';
 import { splitPositions } from './splitPositions.ts';
+import { judgeStateFromEvidence } from './stateFromEvidence.ts';
+import type { EvidenceStateVerdict } from './stateFromEvidence.ts';
+import { duplicatesAfterKeyedState } from '../../sim/run/keyedInputEvidence.ts';
+import { STATE_JUDGED, stateUnjudged } from './stateJudgement.ts';
+import type { StateJudgement } from './stateJudgement.ts';
 
-/**
- * Most folds the search for duplicates that show only in the state runs per judged run (after
- * one fold per candidate to see what its copy changes): every set of up to 10 candidates, or the
- * smallest sets of more.
- */
-export const HIDDEN_SEARCH_FOLDS = 1024;
-
-/**
- * Most candidate records whose effect is folded one by one. Beyond it nothing can be ruled in or
- * out, and the run is judged without hidden copies (a difference is reported): leaving the state
- * unjudged there would also hide a key no copy could change.
- */
-const HIDDEN_CANDIDATES_MAX = 512;
+export { duplicatesAfterKeyedState } from '../../sim/run/keyedInputEvidence.ts';
 
 /** Options of {@link atLeastOnce}. */
 export interface AtLeastOnceOptions {
@@ -89,31 +97,24 @@ export interface UnexplainedDuplicate {
   readonly attempts: readonly string[];
 }
 
-/**
- * True when a record can be duplicated downstream of a keyed operator without its state: some
- * edge that leaves a keyed operator, or anything after one, is not a single-channel (forward)
- * edge.
- */
-export function duplicatesAfterKeyedState(graph: StreamGraph): boolean {
-  const after = new Set<number>(graph.nodes.filter((n) => n.spec.kind === 'keyedProcess').map((n) => n.id));
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const e of graph.edges) {
-      if (after.has(e.source) && !after.has(e.target)) {
-        after.add(e.target);
-        grew = true;
-      }
-    }
-  }
-  return graph.edges.some((e) => after.has(e.source) && e.partitioner !== 'forward');
+/** What {@link judgeAtLeastOnce} says of a run. */
+export interface AtLeastOnceVerdict {
+  /** At most two: unattributed duplicates, and output or state that differs from F(all input + D). */
+  readonly violations: Violation[];
+  /** Whether the final keyed state was judged, and if not, why. */
+  readonly state: StateJudgement;
+}
+
+/** The violations of {@link judgeAtLeastOnce}. */
+export function atLeastOnce(result: RunResult, options: AtLeastOnceOptions = {}): Violation[] {
+  return judgeAtLeastOnce(result, options).violations;
 }
 
 /**
- * Judges `result` as an at-least-once run; returns at most two violations: unattributed
- * duplicates, and output or state that differs from F(all input + D).
+ * Judges `result` as an at-least-once run: the violations, and whether the final keyed state was
+ * judged (see the file comment for when it is not).
  */
-export function atLeastOnce(result: RunResult, options: AtLeastOnceOptions = {}): Violation[] {
+export function judgeAtLeastOnce(result: RunResult, options: AtLeastOnceOptions = {}): AtLeastOnceVerdict {
   const maxListed = options.maxListed ?? 20;
   const graph = result.graph;
   const endMs = result.jobEndMs ?? result.outcome.timeMs;
@@ -127,72 +128,31 @@ export function atLeastOnce(result: RunResult, options: AtLeastOnceOptions = {})
   const positions = restorePositions(restores, result.checkpoints.completed, graph);
   const violations: Violation[] = [];
   const unexplained = attribute(duplicates, committed, restores, positions);
-  if (unexplained.length > 0) {
-    const total = unexplained.reduce((n, u) => n + u.copies - u.explainedBy.length, 0);
-    violations.push({
-      property: 'at-least-once',
-      summary: `${total} duplicate(s) of ${unexplained.length} input record(s) explained by no restore`,
-      details: {
-        unexplained: unexplained.slice(0, maxListed),
-        unexplainedCount: unexplained.length,
-        restores,
-      },
-      timeMs: endMs,
-    });
-  }
+  if (unexplained.length > 0) violations.push(unattributedViolation(unexplained, restores, maxListed, endMs));
   const sequenced = detectSequenced(graph);
   const records = committed.map((c) => c.record);
-  const compareTo = (f: FoldResult): ReturnType<typeof compareOutputs> => compareOutputs({
+  const compareTo = (f: FoldResult): OutputComparison => compareOutputs({
     expected: f.outputs, actual: records, maxListed,
     ...(sequenced === null ? {} : { project: sequenced.project }),
   });
-  // A task with several input channels after the keyed state (e.g. a sink behind a rebalance)
-  // takes records behind a barrier into its snapshot while the keyed state does not: after a
-  // restore those records are produced and committed again but counted in the state only once.
-  // Then the output's D and the state's D differ, and only the output (completeness and
-  // attribution) can be judged exactly.
-  const stateJudged = !duplicatesAfterKeyedState(graph);
   // Without checkpointing (mode none) a failover restarts its tasks from scratch with empty
-  // state: the final state is F(all input) with no copies, and a replayed record is numbered
-  // from the start again, so per-key sequences do not run 1..n+d. Only the output carries D.
+  // state: the final state is F(all input) with no copies, whatever the graph, and a replayed
+  // record is numbered from the start again, so per-key sequences do not run 1..n+d. Only the
+  // output carries D.
   const fromScratch = result.spec.checkpoint.mode === 'none';
-  const compareStateTo = (f: FoldResult): ReturnType<typeof compareKeyedState> => (stateJudged
-    ? compareKeyedState(fromScratch ? sharedReferenceFold(graph).state : f.state, result.finalState, maxListed)
-    : { diffs: [], diffCount: 0 });
-  let fold = duplicates.length === 0 ? sharedReferenceFold(graph) : foldWithDuplicates(graph, duplicates);
-  let outputs = compareTo(fold);
-  let state = compareStateTo(fold);
-  let hidden = 0;
-  if (stateJudged && !fromScratch
-    && outputs.missingCount + outputs.surplusCount + outputs.valueMismatchCount + state.diffCount > 0) {
-    const candidates = hiddenCandidates(graph, duplicates, positions);
-    const search = explainHidden(graph, duplicates, fold, candidates, result.finalState, (f) => {
-      const o = compareTo(f);
-      return o.missingCount + o.surplusCount + o.valueMismatchCount === 0 && compareStateTo(f).diffCount === 0;
-    });
-    hidden = search.relevant;
-    if (search.fold !== undefined) {
-      fold = search.fold;
-      outputs = compareTo(fold);
-      state = compareStateTo(fold);
-    } else if (search.inconclusive) {
-      state = { diffs: [], diffCount: 0 };
-    }
-  }
-  const sequence = sequenced === null || !stateJudged || fromScratch ? undefined
-    : checkSequences(sequenced, graph, fold.outputs, records, maxListed);
-  const flights = stateJudged && !fromScratch && graph.nodes.some((n) => n.uid === FLIGHTS_UIDS.stats)
-    ? checkFlights(fold.outputs.map((r) => (r.value as FlightOutput).flightId), fold.state, records,
-      maxListed)
-    : undefined;
-  const flightsProblems = flights === undefined ? 0
-    : flights.missingFlightIds.length + flights.unexpectedFlightIds.length
-      + flights.airportStatsDiffs.length;
+  const evidence = fromScratch ? undefined
+    : judgeStateFromEvidence(result, graph, checkpointPositions(result.checkpoints.completed, graph), maxListed);
+  const { fold, outputs, state, hidden, judgement } = evidence === undefined
+    ? compareWithoutEvidence({ result, duplicates, positions, fromScratch, compareTo, maxListed })
+    : compareWithEvidence(graph, duplicates, evidence, compareTo);
+  const { sequence, flights, flightsProblems } = outputInvariants(result, fold, records, maxListed);
   const counts = {
     missingCount: outputs.missingCount,
     surplusCount: outputs.surplusCount,
     valueMismatchCount: outputs.valueMismatchCount,
     stateDiffCount: state.diffCount,
+    stateMissingCount: evidence?.missingCount ?? 0,
+    stateUnexplainedCount: evidence?.unexplainedCount ?? 0,
     badSequenceKeyCount: sequence?.problemCount ?? 0,
     flightsProblemCount: flightsProblems,
   };
@@ -211,6 +171,11 @@ export function atLeastOnce(result: RunResult, options: AtLeastOnceOptions = {})
         surplus: outputs.surplus,
         valueMismatches: outputs.valueMismatches,
         stateDiffs: state.diffs,
+        ...(evidence === undefined ? {} : {
+          keyedInputs: {
+            duplicatedInputs: evidence.duplicatedInputs, missing: evidence.missing, unexplained: evidence.unexplained,
+          },
+        }),
         ...counts,
         ...(sequence === undefined ? {} : { sequence }),
         ...(flights === undefined ? {} : { flights }),
@@ -218,7 +183,144 @@ export function atLeastOnce(result: RunResult, options: AtLeastOnceOptions = {})
       timeMs: endMs,
     });
   }
-  return violations;
+  return { violations, state: judgement };
+}
+
+/** The violation of duplicates no restore explains. */
+function unattributedViolation(
+  unexplained: readonly UnexplainedDuplicate[], restores: readonly Restore[], maxListed: number, timeMs: number,
+): Violation {
+  const total = unexplained.reduce((n, u) => n + u.copies - u.explainedBy.length, 0);
+  return {
+    property: 'at-least-once',
+    summary: `${total} duplicate(s) of ${unexplained.length} input record(s) explained by no restore`,
+    details: { unexplained: unexplained.slice(0, maxListed), unexplainedCount: unexplained.length, restores },
+    timeMs,
+  };
+}
+
+/**
+ * The per-key sequences (flights' `seq`) and flights' statistics of the committed output against
+ * `fold`. They follow the state's count, which the output's D gives only when no non-forward edge
+ * follows the keyed state, and not at all without checkpoints (numbering restarts from 1): then
+ * they are not judged.
+ */
+function outputInvariants(
+  result: RunResult, fold: FoldResult, records: readonly CommittedRecord[], maxListed: number,
+): { sequence: SequenceReport | undefined; flights: FlightsReport | undefined; flightsProblems: number } {
+  const graph = result.graph;
+  const sequenced = detectSequenced(graph);
+  const judged = result.spec.checkpoint.mode !== 'none' && !duplicatesAfterKeyedState(graph);
+  const sequence = sequenced === null || !judged ? undefined
+    : checkSequences(sequenced, graph, fold.outputs, records, maxListed);
+  const flights = judged && graph.nodes.some((n) => n.uid === FLIGHTS_UIDS.stats)
+    ? checkFlights(fold.outputs.map((r) => (r.value as FlightOutput).flightId), fold.state, records, maxListed)
+    : undefined;
+  const flightsProblems = flights === undefined ? 0
+    : flights.missingFlightIds.length + flights.unexpectedFlightIds.length + flights.airportStatsDiffs.length;
+  return { sequence, flights, flightsProblems };
+}
+
+type OutputComparison = ReturnType<typeof compareOutputs>;
+
+/** Output and state compared with F(all input + D), and what that says of the state. */
+interface Comparison {
+  /** The fold compared with (F(all + D), plus hidden copies if they explained the run). */
+  readonly fold: FoldResult;
+  readonly outputs: OutputComparison;
+  readonly state: { readonly diffs: readonly StateDiff[]; readonly diffCount: number };
+  /** Hidden candidate copies that change something (0 when not searched). */
+  readonly hidden: number;
+  readonly judgement: StateJudgement;
+}
+
+/**
+ * Output and state against F(all input + D) with D read from the output (the trace has no
+ * evidence of what the keyed stages read): the state is judged only where the output's D is the
+ * state's (mode none: F(all input) itself), searching hidden copies when they differ.
+ */
+function compareWithoutEvidence(c: {
+  readonly result: RunResult;
+  readonly duplicates: readonly DuplicatedInput[];
+  readonly positions: readonly (ReadonlyMap<number, number> | undefined)[];
+  readonly fromScratch: boolean;
+  readonly compareTo: (f: FoldResult) => OutputComparison;
+  readonly maxListed: number;
+}): Comparison {
+  const { result, duplicates, fromScratch, compareTo } = c;
+  const graph = result.graph;
+  // With checkpoints, a task with several input channels after the keyed state (e.g. a sink
+  // behind a rebalance) takes records behind a barrier into its snapshot while the keyed state
+  // does not: after a restore those records are produced and committed again but counted in the
+  // state only once. Then the output's D and the state's D differ, and only the output
+  // (completeness and attribution) can be judged without the trace's evidence.
+  const stateJudged = fromScratch || !duplicatesAfterKeyedState(graph);
+  let judgement: StateJudgement = stateJudged ? STATE_JUDGED : stateUnjudged('duplicates-after-keyed-state',
+    'a non-forward edge after a keyed operator lets the state hold other duplicates than the output, '
+    + 'and the trace holds no evidence of what the keyed stages read');
+  const compareStateTo = (f: FoldResult): StateComparison => (stateJudged
+    ? compareKeyedState(fromScratch ? sharedReferenceFold(graph).state : f.state, result.finalState, c.maxListed)
+    : { diffs: [], diffCount: 0 });
+  let fold = duplicates.length === 0 ? sharedReferenceFold(graph) : foldWithDuplicates(graph, duplicates);
+  let outputs = compareTo(fold);
+  let state = compareStateTo(fold);
+  let hidden = 0;
+  if (stateJudged && !fromScratch
+    && outputs.missingCount + outputs.surplusCount + outputs.valueMismatchCount + state.diffCount > 0) {
+    const candidates = hiddenCandidates(graph, duplicates, c.positions);
+    const search = explainHidden(graph, duplicates, fold, candidates, result.finalState, (f) => {
+      const o = compareTo(f);
+      return o.missingCount + o.surplusCount + o.valueMismatchCount === 0 && compareStateTo(f).diffCount === 0;
+    });
+    hidden = search.relevant;
+    if (search.fold !== undefined) {
+      fold = search.fold;
+      outputs = compareTo(fold);
+      state = compareStateTo(fold);
+    } else if (search.inconclusive) {
+      state = { diffs: [], diffCount: 0 };
+      judgement = stateUnjudged('hidden-search-inconclusive', `${search.relevant} candidate cop(ies) of records `
+        + `with no output could explain the state; not every set was tried (${HIDDEN_SEARCH_FOLDS} folds)`);
+    }
+  }
+  return { fold, outputs, state, hidden, judgement };
+}
+
+/**
+ * The output against F(all input + D) with D read from the output, and the state as the
+ * trace's evidence judged it (stateFromEvidence.ts): no hidden copies to search, the evidence
+ * names them.
+ */
+function compareWithEvidence(
+  graph: StreamGraph,
+  duplicates: readonly DuplicatedInput[],
+  evidence: EvidenceStateVerdict,
+  compareTo: (f: FoldResult) => OutputComparison,
+): Comparison {
+  const fold = duplicates.length === 0 ? sharedReferenceFold(graph) : foldWithDuplicates(graph, duplicates);
+  return {
+    fold, outputs: compareTo(fold), state: { diffs: evidence.diffs, diffCount: evidence.diffCount },
+    hidden: 0, judgement: evidence.judgement,
+  };
+}
+
+/** Checkpoint id -> its split positions, for the completed checkpoints (each decoded once). */
+function checkpointPositions(
+  checkpoints: readonly DecodedCheckpoint[],
+  graph: StreamGraph,
+): (checkpointId: number) => ReadonlyMap<number, number> | undefined {
+  const byId = new Map(checkpoints.map((c) => [c.checkpointId, c] as const));
+  const memo = new Map<number, ReadonlyMap<number, number>>();
+  return (id) => {
+    const c = byId.get(id);
+    if (c === undefined) return undefined;
+    let p = memo.get(id);
+    if (p === undefined) {
+      p = splitPositions(c, graph).positions;
+      memo.set(id, p);
+    }
+    return p;
+  };
 }
 
 /**
@@ -286,114 +388,6 @@ function restorePositions(
     if (r.checkpointId >= 0 && c === undefined) return undefined;
     return splitPositions(c, graph).positions;
   });
-}
-
-/**
- * The input records whose duplicate could show only in the state: F gives them no output, D
- * does not hold them already, and some restore's checkpoint had read their split only up to
- * their offset or less (so the restore read them again). As many copies as such restores.
- */
-function hiddenCandidates(
-  graph: StreamGraph,
-  duplicates: readonly DuplicatedInput[],
-  positions: readonly (ReadonlyMap<number, number> | undefined)[],
-): DuplicatedInput[] {
-  const withOutput = new Set(sharedReferenceFold(graph).outputs.map((r) => `${r.split}:${r.offset}`));
-  const inD = new Set(duplicates.map((d) => `${d.split}:${d.offset}`));
-  const out: DuplicatedInput[] = [];
-  for (const node of graph.nodes) {
-    if (node.spec.kind !== 'source') continue;
-    for (const split of node.spec.source.splits) {
-      for (let offset = 0; offset < split.records.length; offset++) {
-        const key = `${split.id}:${offset}`;
-        if (withOutput.has(key) || inD.has(key)) continue;
-        let rereads = 0;
-        for (const p of positions) {
-          const at = p?.get(split.id);
-          if (at !== undefined && at <= offset) rereads++;
-        }
-        if (rereads > 0) out.push({ split: split.id, offset, copies: rereads });
-      }
-    }
-  }
-  return out;
-}
-
-/** What {@link explainHidden} found. */
-interface HiddenSearch {
-  /** `F(all input + D + H)` for the set H that explains the run, if one was found. */
-  readonly fold: FoldResult | undefined;
-  /** No set found, but not every set was tried, and every differing key could be explained. */
-  readonly inconclusive: boolean;
-  /** Candidate copies whose copy changes state or output. */
-  readonly relevant: number;
-}
-
-const stateKey = (d: { operator: string; state: string; key: string }): string =>
-  `${d.operator}\u0000${d.state}\u0000${d.key}`;
-
-/**
- * Searches sets of hidden copies (see the file comment) that make `matches` hold. Each candidate
- * copy is first folded alone to see which state keys it changes (and whether it changes the
- * output); copies that change nothing are left out, and those that change a key the run differs
- * on are tried first.
- */
-function explainHidden(
-  graph: StreamGraph,
-  duplicates: readonly DuplicatedInput[],
-  base: FoldResult,
-  candidates: readonly DuplicatedInput[],
-  finalState: RunResult['finalState'],
-  matches: (fold: FoldResult) => boolean,
-): HiddenSearch {
-  const units: DuplicatedInput[] = candidates.flatMap((c) =>
-    Array.from({ length: c.copies }, () => ({ split: c.split, offset: c.offset, copies: 1 })));
-  if (units.length === 0) return { fold: undefined, inconclusive: false, relevant: 0 };
-  if (candidates.length > HIDDEN_CANDIDATES_MAX) return { fold: undefined, inconclusive: false, relevant: units.length };
-  const differing = new Set(compareKeyedState(base.state, finalState, Number.POSITIVE_INFINITY).diffs.map(stateKey));
-  // One fold per record (its copies change the same keys).
-  const touchesOf = new Map<string, Set<string> | null>();
-  for (const c of candidates) {
-    const f = foldWithDuplicates(graph, merge(duplicates, [{ split: c.split, offset: c.offset, copies: 1 }]));
-    const keys = new Set(compareKeyedState(base.state, f.state, Number.POSITIVE_INFINITY).diffs.map(stateKey));
-    const changes = keys.size > 0 || f.outputs.length !== base.outputs.length;
-    touchesOf.set(`${c.split}:${c.offset}`, changes ? keys : null);
-  }
-  const touches = (u: DuplicatedInput): Set<string> | null | undefined => touchesOf.get(`${u.split}:${u.offset}`);
-  const relevant = units.filter((u) => touches(u) !== null);
-  const coverable = new Set(relevant.flatMap((u) => [...(touches(u) ?? [])]));
-  for (const k of differing) if (!coverable.has(k)) return { fold: undefined, inconclusive: false, relevant: relevant.length };
-  const hitsDiff = (u: DuplicatedInput): boolean => [...(touches(u) ?? [])].some((k) => differing.has(k));
-  const ordered = [...relevant.filter(hitsDiff), ...relevant.filter((u) => !hitsDiff(u))];
-  const n = ordered.length;
-  let folds = 0;
-  for (let size = 1; size <= n; size++) {
-    // Combinations of `size` indices in lexicographic order.
-    const idx = Array.from({ length: size }, (_x, i) => i);
-    for (;;) {
-      if (folds++ >= HIDDEN_SEARCH_FOLDS) return { fold: undefined, inconclusive: true, relevant: n };
-      const fold = foldWithDuplicates(graph, merge(duplicates, idx.map((i) => ordered[i] as DuplicatedInput)));
-      if (matches(fold)) return { fold, inconclusive: false, relevant: n };
-      let k = size - 1;
-      while (k >= 0 && idx[k] === n - size + k) k--;
-      if (k < 0) break;
-      idx[k] = (idx[k] as number) + 1;
-      for (let j = k + 1; j < size; j++) idx[j] = (idx[j - 1] as number) + 1;
-    }
-  }
-  return { fold: undefined, inconclusive: false, relevant: n };
-}
-
-/** D plus single copies, copies of one record summed, ordered by split and offset. */
-function merge(duplicates: readonly DuplicatedInput[], extra: readonly DuplicatedInput[]): DuplicatedInput[] {
-  const copies = new Map<string, { split: number; offset: number; copies: number }>();
-  for (const e of extra) {
-    const key = `${e.split}:${e.offset}`;
-    const c = copies.get(key) ?? { split: e.split, offset: e.offset, copies: 0 };
-    c.copies += e.copies;
-    copies.set(key, c);
-  }
-  return [...duplicates, ...copies.values()].sort((a, b) => a.split - b.split || a.offset - b.offset);
 }
 
 function attribute(

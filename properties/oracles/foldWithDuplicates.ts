@@ -13,6 +13,9 @@
  * processed again and others are not. `tags` then names, per output tag, how many extra copies of
  * that output were committed; copy k keeps only the branches that lead to an output with at least
  * k extra copies (a record in flight is kept if its tag is that output's tag or a prefix of it).
+ * With `at` (a keyed node), the tags name records at that node's input instead of outputs: the
+ * copies a keyed stage's state counted again, which can differ from the output's
+ * (stateFromEvidence.ts); there a record is kept only with exactly a kept tag.
  */
 import type { StreamGraph, StreamNode, StreamRecord } from '../../engine/index.ts';
 import { referenceFold } from '../referenceFold.ts';
@@ -24,7 +27,10 @@ export interface DuplicatedInput {
   readonly offset: number;
   /** Extra copies, >= 1 (the largest count in `tags` when given). */
   readonly copies: number;
-  /** Extra copies per output tag; absent: every output of the record, `copies` times. */
+  /**
+   * Extra copies per output tag (or input tag of the keyed node `at`, see foldWithDuplicates);
+   * absent: every output of the record, `copies` times.
+   */
   readonly tags?: ReadonlyMap<string, number>;
 }
 
@@ -34,12 +40,14 @@ function leadsTo(t: string, output: string): boolean {
 }
 
 /**
- * Runs F over the input of `graph` plus `duplicates`.
+ * Runs F over the input of `graph` plus `duplicates` (partial copies' tags naming outputs, or
+ * the inputs of node `options.at`).
  * @throws Error for a duplicate of an unknown split or offset, or anything referenceFold throws.
  */
 export function foldWithDuplicates(
   graph: StreamGraph,
   duplicates: readonly DuplicatedInput[],
+  options: { readonly at?: number } = {},
 ): FoldResult {
   if (duplicates.length === 0) return referenceFold(graph);
   const owner = new Map<number, StreamNode>();
@@ -78,10 +86,11 @@ export function foldWithDuplicates(
     const source = { ...node.spec.source, splits: [...node.spec.source.splits, ...more] };
     return { ...node, spec: { ...node.spec, source } };
   });
-  const keep = (r: StreamRecord, atSink: boolean): boolean => {
+  const exactAt = (node: StreamNode): boolean => (options.at === undefined ? node.spec.kind === 'sink' : node.id === options.at);
+  const keep = (r: StreamRecord, node: StreamNode): boolean => {
     const tags = kept.get(r.split);
     if (tags === undefined) return true;
-    return atSink ? tags.includes(r.tag) : tags.some((t) => leadsTo(r.tag, t));
+    return exactAt(node) ? tags.includes(r.tag) : tags.some((t) => leadsTo(r.tag, t));
   };
   const fold = referenceFold({ ...graph, nodes } as StreamGraph, kept.size === 0 ? {} : { keep });
   const rename = (r: StreamRecord): StreamRecord => {

@@ -110,6 +110,23 @@ describe('judgeRun on a run an engine assertion ended', () => {
   });
 });
 
+describe('judgeRun says whether the keyed state was judged', () => {
+  test('oracle 3 judges it; oracle 4 says when it cannot; an unfinished or skipped output oracle does not', () => {
+    expect(judgeRun(sampleRun('aligned', true)).keyedState).toEqual({ judged: true });
+    // The sample's sink sits behind a rebalance after the keyed state.
+    expect(judgeRun(sampleRun('at-least-once', true)).keyedState).toMatchObject({
+      judged: false, reason: 'duplicates-after-keyed-state',
+    });
+    const failed = doctor(sampleRun('aligned', false), { jobStatus: 'FAILED' });
+    expect(judgeRun(failed).keyedState).toEqual({
+      judged: false, reason: 'job-not-finished',
+      detail: 'the job was FAILED at the end of the run, not FINISHED: no output oracle ran',
+    });
+    expect(judgeRun(sampleRun('aligned', false), { skip: ['end-to-end-exactly-once'] }).keyedState)
+      .toMatchObject({ judged: false, reason: 'oracle-skipped' });
+  });
+});
+
 describe('judgeRun on a capped trace', () => {
   // Found while measuring: with traceLimit 20000, a run whose checkpoints were deleted after the
   // cap was judged to retain them with every file missing (a false storage violation).

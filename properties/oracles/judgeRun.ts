@@ -25,6 +25,10 @@
  * judges oracle 3 there). Oracle 2 (restore fan-out), 8 (determinism) and 9 (marks, per suite)
  * need more than one run and live elsewhere.
  *
+ * The verdict also says whether the final keyed state was judged (`keyedState`): oracle 3
+ * always judges it; oracle 4 says when it could not (stateJudgement.ts); a job that did not
+ * finish, a skipped output oracle, or an engine assertion, leaves it unjudged.
+ *
  * Each violation comes back as a {@link Counterexample}: the oracle's property, summary and
  * details (checkpoint or record, expected and actual), its virtual time and the decisive events
  * before it; the verdict carries the expanded configuration.
@@ -34,7 +38,7 @@ import type { RunSpec } from '../../sim/run/RunSpec.ts';
 import type { TraceEvent } from '../../sim/Trace.ts';
 import { sharedReferenceFold } from '../sharedReferenceFold.ts';
 import type { CommittedRecord } from './compareOutputs.ts';
-import { atLeastOnce } from './atLeastOnce.ts';
+import { judgeAtLeastOnce } from './atLeastOnce.ts';
 import { consistentCut } from './consistentCut.ts';
 import { decisiveEvents } from './decisiveEvents.ts';
 import { endToEndExactlyOnce } from './endToEndExactlyOnce.ts';
@@ -43,6 +47,8 @@ import { failureHandling } from './failureHandling.ts';
 import { liveness } from './liveness.ts';
 import { protocolInvariants } from './protocolInvariants.ts';
 import { storageInvariants } from './storageInvariants.ts';
+import { STATE_JUDGED, stateUnjudged } from './stateJudgement.ts';
+import type { StateJudgement } from './stateJudgement.ts';
 
 /** The oracles judgeRun can run; a violation's `property` is the name of the oracle that found it. */
 export const ORACLE_NAMES = [
@@ -74,6 +80,8 @@ export interface RunVerdict {
   /** The oracles that ran, in order. */
   readonly oracles: readonly OracleName[];
   readonly violations: readonly Counterexample[];
+  /** Whether the output oracle judged the final keyed state, and if not, why. */
+  readonly keyedState: StateJudgement;
   /** The expanded configuration of the run. */
   readonly configuration: RunSpec;
 }
@@ -113,24 +121,45 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunVerd
   const maxListed = options.maxListed ?? 20;
   const oracles = applicableOracles(result, options);
   const violations: Violation[] = [];
-  for (const oracle of oracles) violations.push(...run(oracle, result, maxListed));
+  let keyedState = unjudgedWithout(result);
+  for (const oracle of oracles) {
+    if (oracle === 'at-least-once') {
+      const verdict = judgeAtLeastOnce(result, { maxListed });
+      violations.push(...verdict.violations);
+      keyedState = verdict.state;
+    } else {
+      violations.push(...run(oracle, result, maxListed));
+      if (oracle === 'end-to-end-exactly-once') keyedState = STATE_JUDGED;
+    }
+  }
   const count = options.decisiveEvents ?? 10;
   return {
     ok: violations.length === 0,
     oracles,
+    keyedState,
     violations: violations.map((v) => ({ ...v, decisiveEvents: decisiveEvents(result.trace, v.timeMs, count) })),
     configuration: result.spec,
   };
 }
 
-function run(oracle: OracleName, result: RunResult, maxListed: number): Violation[] {
+/** The state judgement before any output oracle runs: why none may (it is replaced if one does). */
+function unjudgedWithout(result: RunResult): StateJudgement {
+  if (result.jobStatus !== 'FINISHED') {
+    return stateUnjudged('job-not-finished', `the job was ${result.jobStatus} at the end of the run, not FINISHED: no output oracle ran`);
+  }
+  if (result.engineAssertion !== undefined) {
+    return stateUnjudged('oracle-skipped', 'an engine assertion ended the run: no output oracle ran');
+  }
+  return stateUnjudged('oracle-skipped', 'the output oracle was skipped');
+}
+
+/** Runs every oracle but at-least-once (judgeRun reads its state judgement too). */
+function run(oracle: Exclude<OracleName, 'at-least-once'>, result: RunResult, maxListed: number): Violation[] {
   switch (oracle) {
     case 'consistent-cut':
       return consistentCut(result, { maxListed });
     case 'end-to-end-exactly-once':
       return endToEnd(result, maxListed);
-    case 'at-least-once':
-      return atLeastOnce(result, { maxListed });
     case 'protocol-invariants':
       return protocolInvariants(result);
     case 'failure-handling':

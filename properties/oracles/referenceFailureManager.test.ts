@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { ReferenceFailureManager, UNKNOWN_ID, type CheckpointFailure } from './referenceFailureManager.ts';
+import {
+  failsTheJobWhenRun, ReferenceFailureManager, UNKNOWN_ID, type CheckpointFailure,
+} from './referenceFailureManager.ts';
 
 const job = (checkpointId: number, reason: string): CheckpointFailure => ({ checkpointId, reason });
-const task = (checkpointId: number, reason: string, taskState = 'RUNNING'): CheckpointFailure =>
-  ({ checkpointId, reason, taskState });
+const task = (checkpointId: number, reason: string): CheckpointFailure => ({ checkpointId, reason, task: 'v0#0@0' });
 
 /** The actions of feeding `steps` (a failure, or a success id) to a fresh manager. */
 function actions(tolerable: number, steps: readonly (CheckpointFailure | number)[]): string[] {
@@ -57,20 +58,28 @@ describe('the reference CheckpointFailureManager', () => {
       job(4, 'CHECKPOINT_EXPIRED')])).toEqual(['counted', 'fail', 'counted', 'fail']);
   });
 
-  test('a task-level failure of an attempt that is gone never fails the job (FLINK-13593)', () => {
-    expect(actions(0, [task(1, 'CHECKPOINT_ASYNC_EXCEPTION', 'CANCELING')])).toEqual(['fail-attempt-gone']);
-    expect(actions(0, [task(1, 'CHECKPOINT_DECLINED', 'SUPERSEDED'), task(2, 'CHECKPOINT_DECLINED')]))
-      .toEqual(['fail-attempt-gone', 'fail']);
+  test('a task-level failure fails the job through failJobDueToTaskFailure, a job-level one through failJob', () => {
+    expect(new ReferenceFailureManager(0).failure(task(1, 'CHECKPOINT_ASYNC_EXCEPTION')).callback)
+      .toBe('failJobDueToTaskFailure');
+    expect(new ReferenceFailureManager(0).failure(job(1, 'CHECKPOINT_EXPIRED')).callback).toBe('failJob');
     // A pre-flight reason is job-level whoever reported it.
-    expect(actions(0, [task(1, 'IO_EXCEPTION', 'SUPERSEDED')])).toEqual(['fail']);
+    expect(new ReferenceFailureManager(0).failure(task(1, 'IO_EXCEPTION')).callback).toBe('failJob');
+  });
+
+  test('failJobDueToTaskFailure fails the job only if the attempt is RUNNING or INITIALIZING when it runs '
+    + '(DefaultExecutionGraph.failGlobalIfExecutionIsStillRunning, FLINK-13593)', () => {
+    const states = ['RUNNING', 'INITIALIZING', 'DEPLOYING', 'CANCELING', 'CANCELED', 'FAILED', 'FINISHED', 'SUPERSEDED'];
+    expect(states.filter((s) => failsTheJobWhenRun('failJobDueToTaskFailure', s))).toEqual(['RUNNING', 'INITIALIZING']);
+    expect(failsTheJobWhenRun('failJobDueToTaskFailure', undefined)).toBe(false);
+    expect(failsTheJobWhenRun('failJob', undefined)).toBe(true);
   });
 
   test('savepoints: job-level failures never count; a synchronous one fails at once from a task', () => {
     const m = new ReferenceFailureManager(0);
     expect(m.failure({ checkpointId: 1, reason: 'CHECKPOINT_EXPIRED', savepoint: true }).action).toBe('ignored');
-    expect(m.failure({ checkpointId: 2, reason: 'CHECKPOINT_DECLINED_TASK_CLOSING', taskState: 'RUNNING',
-      savepoint: true, synchronous: true }).action).toBe('fail');
-    expect(m.failure({ checkpointId: 3, reason: 'CHECKPOINT_DECLINED', taskState: 'RUNNING', savepoint: true })
+    expect(m.failure({ checkpointId: 2, reason: 'CHECKPOINT_DECLINED_TASK_CLOSING', task: 'v0#0@0',
+      savepoint: true, synchronous: true })).toMatchObject({ action: 'fail', callback: 'failJob' });
+    expect(m.failure({ checkpointId: 3, reason: 'CHECKPOINT_DECLINED', task: 'v0#0@0', savepoint: true })
       .action).toBe('fail');
   });
 

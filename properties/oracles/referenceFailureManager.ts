@@ -1,11 +1,14 @@
 /**
  * A reference model of Flink's CheckpointFailureManager decision rule, written from
- * shared/reference/flink-semantics.md 1.11 (and 1.9, 1.14, 8.10), not from the engine: which
- * failure reasons count, that each checkpoint id counts once, that failures of checkpoints with
- * an id at or below the last success are ignored, that a success resets the counter, and that a
- * counter above `tolerableFailures` fails the job (a global failover), except that a task-level
- * failure fails it only while the failing execution attempt is its subtask's current, running
- * attempt (FLINK-13593).
+ * shared/reference/flink-semantics.md 1.11 (and 1.9, 1.14, 8.10) and Flink's
+ * DefaultExecutionGraph, not from the engine: which failure reasons count, that each checkpoint
+ * id counts once, that failures of checkpoints with an id at or below the last success are
+ * ignored, that a success resets the counter, and that a counter above `tolerableFailures` fails
+ * the job through one of two callbacks: `failJob` for a job-level failure (a global failover),
+ * `failJobDueToTaskFailure` for a task-level one (a synchronous savepoint's task-level failure
+ * calls `failJob` at once, uncounted). Both run later on the JobMaster main thread;
+ * the second fails the job only if the failing attempt is then still its subtask's current
+ * attempt and RUNNING or INITIALIZING (FLINK-13593; {@link failsTheJobWhenRun}).
  *
  * The reason lists are the oracle's own copies of the reference's, on purpose: the engine's may
  * be wrong.
@@ -50,29 +53,42 @@ export interface CheckpointFailure {
   /** The checkpoint's id, or {@link UNKNOWN_ID}. */
   readonly checkpointId: number;
   readonly reason: string;
-  /**
-   * For a task-level failure (a decline), the failing attempt's state in the ExecutionGraph at
-   * that moment (`RUNNING`, `CANCELING`, ...), or `SUPERSEDED` when it is no longer its
-   * subtask's current attempt; undefined for a job-level failure.
-   */
-  readonly taskState?: string;
+  /** The failing attempt, for a failure a task reported (a decline); undefined for none. */
+  readonly task?: string;
   readonly savepoint?: boolean;
   readonly synchronous?: boolean;
 }
 
+/** How the failure manager fails the job (its FailJobCallback). */
+export type FailJobCallback = 'failJob' | 'failJobDueToTaskFailure';
+
 /**
  * What the rule makes of one failure:
- * - `fail`: the job must fail over (a global failover);
- * - `fail-attempt-gone`: the counter ran over, but for an attempt that is no longer the current
- *   running one, so the job must not fail (the counter is still cleared);
+ * - `fail`: the failure manager must call `callback` at once (for `failJobDueToTaskFailure`
+ *   whether the job then fails depends on the attempt when the callback runs);
  * - `counted`: counted, within the tolerable number;
  * - `ignored`: not counted (see `why`).
  */
 export interface FailureDecision {
-  readonly action: 'fail' | 'fail-attempt-gone' | 'counted' | 'ignored';
+  readonly action: 'fail' | 'counted' | 'ignored';
   readonly why: string;
   /** The counter after the failure (0 after a failure that ran over). */
   readonly counter: number;
+  /** For `fail`: the callback. */
+  readonly callback?: FailJobCallback;
+}
+
+/** Attempt states in which `failJobDueToTaskFailure` still fails the job. */
+const STILL_RUNNING: ReadonlySet<string> = new Set(['RUNNING', 'INITIALIZING']);
+
+/**
+ * Whether `callback`, run on the JobMaster main thread, fails the job: `failJob` always;
+ * `failJobDueToTaskFailure` only if the failing attempt is then still its subtask's current
+ * attempt (`taskState` is its state then, `SUPERSEDED` when it is not current) and RUNNING or
+ * INITIALIZING (DefaultExecutionGraph.failGlobalIfExecutionIsStillRunning).
+ */
+export function failsTheJobWhenRun(callback: FailJobCallback, taskState: string | undefined): boolean {
+  return callback === 'failJob' || (taskState !== undefined && STILL_RUNNING.has(taskState));
 }
 
 /** The reference CheckpointFailureManager; see the file comment. */
@@ -108,13 +124,13 @@ export class ReferenceFailureManager {
 
   /** Applies the rule to `f` (1.11, items 1 to 5) and returns the decision. */
   failure(f: CheckpointFailure): FailureDecision {
-    const taskLevel = f.taskState !== undefined && !PRE_FLIGHT.has(f.reason);
-    const running = f.taskState === 'RUNNING';
+    const taskLevel = f.task !== undefined && !PRE_FLIGHT.has(f.reason);
+    const callback: FailJobCallback = taskLevel ? 'failJobDueToTaskFailure' : 'failJob';
     if (!taskLevel && f.savepoint === true) return this.ignored('a job-level savepoint failure');
     if (taskLevel && f.synchronous === true) {
-      return running
-        ? { action: 'fail', why: 'a task-level failure of a synchronous savepoint', counter: this.counter }
-        : { action: 'fail-attempt-gone', why: 'a synchronous savepoint of a gone attempt', counter: this.counter };
+      // failJob, not failJobDueToTaskFailure: Flink's handleTaskLevelCheckpointException.
+      return { action: 'fail', why: 'a task-level failure of a synchronous savepoint', counter: this.counter,
+        callback: 'failJob' };
     }
     if (f.checkpointId !== UNKNOWN_ID && f.checkpointId <= this.lastSucceededId) {
       return this.ignored(`checkpoint ${f.checkpointId} is not newer than the last success `
@@ -132,8 +148,7 @@ export class ReferenceFailureManager {
     const over = `${this.counter} counted failures exceed the ${this.tolerableFailures} tolerable`;
     this.counter = 0;
     this.countedIds.clear();
-    if (!taskLevel || running) return { action: 'fail', why: over, counter: 0 };
-    return { action: 'fail-attempt-gone', why: `${over}, but the attempt is ${f.taskState}`, counter: 0 };
+    return { action: 'fail', why: over, counter: 0, callback };
   }
 
   private ignored(why: string): FailureDecision {

@@ -1,11 +1,13 @@
 /**
- * Failover on the simulated cluster (reference 5.1): a global failure goes through RESTARTING,
- * and the restart strategies decide whether and when to restart.
+ * Failover on the simulated cluster (reference 1.2, 5.1): every failover, regional or global,
+ * goes through RESTARTING, which stops periodic checkpoints at failure time, and the restart
+ * strategies decide whether and when to restart.
  */
 import { describe, expect, test } from 'vitest';
 import { twoPhaseCommitSink, type RestartStrategy } from '../../engine/index.ts';
 import type { MiniCluster } from '../../sim/MiniCluster.ts';
 import { flightsJob } from '../../sim/workloads/flights.ts';
+import { checkpointedFlights, ofType } from './checkpointTrace.ts';
 import { judgeExactlyOnce, runJob } from './harness.ts';
 
 const graph = flightsJob({ selection: { from: 0, to: 3000 }, parallelism: 4, sink: twoPhaseCommitSink('f') });
@@ -27,6 +29,70 @@ describe('failover', () => {
     expect(statuses(cluster)).toEqual(['RUNNING', 'RESTARTING', 'RUNNING', 'FINISHED']);
     expect(result.jobStatus).toBe('FINISHED');
     expect(judgeExactlyOnce(graph, result).ok).toBe(true);
+  });
+
+  test('a region failover moves the job RUNNING -> RESTARTING when its vertices become restart-pending '
+    + 'and back to RUNNING once none waits (DefaultScheduler.addVerticesToRestartPending, '
+    + 'removeVerticesFromRestartPending)', () => {
+    const { cluster, result } = runJob(graph, { world: { seed: 'region' } }, (c) => crashAndRestart(c, 100_000));
+    const restarting = ofType(cluster, 'scheduler.restarting');
+    expect(restarting.length).toBeGreaterThan(0);
+    expect(restarting.every((e) => e.attrs['global'] === false)).toBe(true);
+    // A deployment aimed at the crashed TaskManager fails over once more, so maybe two rounds.
+    expect(statuses(cluster).join(' ')).toMatch(/^RUNNING (RESTARTING RUNNING )+FINISHED$/);
+    const changes = ofType(cluster, 'job.status');
+    for (let i = 1; i + 1 < changes.length; i += 2) {
+      const [toRestarting, toRunning] = [changes[i], changes[i + 1]];
+      // RESTARTING at a failure; RUNNING when the region restarts, after the backoff and before
+      // its new attempts are deployed (the deploys wait for slots).
+      const first = restarting.find((e) => e.seq > (changes[i - 1]?.seq ?? 0));
+      expect(first?.timeUs).toBe(toRestarting?.timeUs);
+      const last = restarting.filter((e) => e.seq < (toRunning?.seq ?? 0)).pop();
+      expect(toRunning?.timeUs).toBeGreaterThanOrEqual((last?.timeUs ?? 0) + Number(last?.attrs['delayUs']));
+      const deploys = ofType(cluster, 'scheduler.deploy');
+      expect(deploys.some((e) => e.seq > (toRestarting?.seq ?? 0) && e.seq < (toRunning?.seq ?? 0))).toBe(false);
+      expect(deploys.some((e) => e.seq > (toRunning?.seq ?? 0))).toBe(true);
+    }
+    expect(judgeExactlyOnce(graph, result).ok).toBe(true);
+  });
+
+  test('a failure that arrives while RESTARTING keeps the job RESTARTING: it goes RUNNING only once '
+    + 'no vertex waits for its restart (DefaultScheduler.removeVerticesFromRestartPending)', () => {
+    const slow: RestartStrategy = { kind: 'fixed-delay', attempts: 10, delayUs: 50_000 };
+    const { cluster, result } = runJob(graph, { world: { seed: 'while-restarting' }, config: { restartStrategy: slow } }, (c) => {
+      crashAndRestart(c, 100_000);
+      c.world.at(120_000, 'fail globally', () => c.jobManagerProcess.jobMaster.failGlobal('test'));
+    });
+    const global = ofType(cluster, 'scheduler.globalFailure');
+    expect(global).toHaveLength(1);
+    const [, toRestarting, toRunning] = ofType(cluster, 'job.status');
+    expect(toRestarting?.timeUs).toBeLessThan(global[0]?.timeUs ?? 0);
+    expect(toRunning?.timeUs).toBeGreaterThanOrEqual((global[0]?.timeUs ?? 0) + 50_000);
+    expect(statuses(cluster)).toEqual(['RUNNING', 'RESTARTING', 'RUNNING', 'FINISHED']);
+    expect(judgeExactlyOnce(graph, result).ok).toBe(true);
+  });
+
+  test('a region failover stops periodic checkpoints at failure time: the pending checkpoint is aborted '
+    + 'with CHECKPOINT_COORDINATOR_SUSPEND when the job goes RESTARTING, none is triggered until it is '
+    + 'RUNNING again (CheckpointCoordinatorDeActivator, CheckpointCoordinator.stopCheckpointScheduler)', () => {
+    const cpGraph = checkpointedFlights({ parallelism: 4 });
+    const { cluster, result } = runJob(cpGraph, { world: { seed: 'suspend' } }, (c) => {
+      c.world.onTrace((e) => e.type === 'checkpoint.acknowledged' && e.attrs['checkpointId'] === 2, () => {
+        c.world.crash('taskmanager-1');
+        c.world.at(c.world.nowUs + 100_000, 'restart taskmanager-1', () => c.world.restart('taskmanager-1'));
+      }, { once: true });
+    });
+    expect(ofType(cluster, 'scheduler.restarting').every((e) => e.attrs['global'] === false)).toBe(true);
+    const [, toRestarting, toRunning] = ofType(cluster, 'job.status');
+    expect(toRestarting?.attrs['status']).toBe('RESTARTING');
+    const aborted = ofType(cluster, 'checkpoint.aborted', 2);
+    expect(aborted.map((e) => e.attrs['reason'])).toEqual(['CHECKPOINT_COORDINATOR_SUSPEND']);
+    expect(aborted[0]?.timeUs).toBe(toRestarting?.timeUs);
+    const triggered = ofType(cluster, 'checkpoint.triggered');
+    expect(triggered.filter((e) => e.seq > (toRestarting?.seq ?? 0) && e.seq < (toRunning?.seq ?? 0))).toEqual([]);
+    expect(triggered.some((e) => e.seq > (toRunning?.seq ?? 0))).toBe(true);
+    expect(result.jobStatus).toBe('FINISHED');
+    expect(judgeExactlyOnce(cpGraph, result).ok).toBe(true);
   });
 
   test('restart strategy none: the first task failure fails the job', () => {

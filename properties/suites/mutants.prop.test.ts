@@ -88,12 +88,18 @@ const NO_TOLERANCE: Partial<CheckpointSpec> = { tolerableFailures: 0 };
 const CASES: readonly MutantCase[] = [
   {
     bug: 'failover-keeps-pending',
-    why: 'delayed acks hold up heartbeats behind them on the TaskExecutor-JobMaster link: a TaskManager is lost, and region failovers keep the pending checkpoints',
+    why: 'delayed acks hold up heartbeats behind them on the TaskExecutor-JobMaster link: a TaskManager is lost, and its failovers keep the pending checkpoints',
     arbitrary: targeted({
       job: 'generated', mode: 'aligned',
       faultPlans: [[{ type: 'rpc-delay', kind: 'ack', latency: { minMs: 1, medianMs: 5, maxMs: 50 } }]],
     }),
     caughtBy: ['liveness', 'consistent-cut', 'end-to-end-exactly-once'],
+  },
+  {
+    bug: 'pending-completes-one-ack-short',
+    why: 'flights aligned at parallelism >= 2, no faults: a checkpoint completes without one subtask\'s state',
+    arbitrary: targeted({ job: 'flights', mode: 'aligned', minParallelism: 2, faultPlans: [[]] }),
+    caughtBy: ['consistent-cut'],
   },
   {
     bug: 'aligned-resume-immediately',
@@ -124,19 +130,6 @@ const CASES: readonly MutantCase[] = [
     caughtBy: ['storage-invariants', 'protocol-invariants'],
   },
   {
-    bug: 'plan-terminal-as-finished',
-    why: 'crashes and global failures with a 10 ms interval: checkpoints triggered during failover',
-    arbitrary: targeted({
-      job: 'flights', mode: 'aligned', minParallelism: 2, checkpoint: { intervalMs: 10 },
-      faultPlans: [
-        [{ type: 'crash', host: 'taskmanager-1', when: { atMs: 120 }, downMs: 50 }],
-        [{ type: 'crash', host: 'taskmanager-1', when: { at: { kind: 'task', checkpoint: 2, phase: 'acked', task: 'v1#0' } }, downMs: 30 }],
-        [{ type: 'global-failure', when: { at: { kind: 'task', checkpoint: 2, phase: 'sync-done', task: 'v1#0' } } }],
-      ],
-    }),
-    caughtBy: ['consistent-cut', 'end-to-end-exactly-once'],
-  },
-  {
     bug: 'fm-ignore-expired',
     why: 'slow acks or a slow store make checkpoints expire (timeout 150 ms), tolerable failures 0',
     arbitrary: targeted({
@@ -157,7 +150,7 @@ const CASES: readonly MutantCase[] = [
   },
   {
     bug: 'decline-any-attempt',
-    why: 'a TaskManager crash restarts the region while failed async snapshots of its old attempts are declined',
+    why: 'failing async snapshots are declined with no tolerable failures: the failure manager calls failJob, not failJobDueToTaskFailure (whose mail checks the attempt still runs)',
     arbitrary: targeted({
       job: 'flights', mode: 'aligned', minParallelism: 3, checkpoint: NO_TOLERANCE,
       faultPlans: [
@@ -186,10 +179,23 @@ for (const c of CASES) {
 }
 
 // fm-count-past-checkpoints is an equivalent mutant here: the coordinator hands the failure
-// manager only failures of pending checkpoints (a decline or a late trigger failure for a disposed
-// one is dropped, as in Flink's abortPendingCheckpoint), and completing checkpoint n aborts every
-// pending one below n as CHECKPOINT_SUBSUMED, which is not counted. So no counted failure of an id
-// at or below the last success ever reaches the counter (traced over 600 generated runs: only
-// CHECKPOINT_SUBSUMED did), and the missing "id <= last success" check changes nothing.
+// manager failures of pending checkpoints (a decline for a disposed one is dropped, as in Flink's
+// receiveDeclineMessage) and trigger failures of disposed ones, which carry the abort's own
+// reason a hop later (reported already, same id) or TRIGGER_CHECKPOINT_FAILURE (not
+// counted); completing checkpoint n aborts every pending one below n as CHECKPOINT_SUBSUMED, not
+// counted. So no counted failure of an id at or below the last success reaches the counter
+// (traced over 600 generated runs before trigger failures of disposed checkpoints were reported:
+// only CHECKPOINT_SUBSUMED did), and the missing "id <= last success" check changes nothing.
 test.todo('mutant fm-count-past-checkpoints: equivalent (no counted failure of an old checkpoint is ever reported)');
+// plan-terminal-as-finished is not reached since every failover moves the job to RESTARTING
+// (DefaultScheduler.addVerticesToRestartPending): an attempt becomes FAILED or CANCELED only on the
+// JobMaster main thread in the same step that makes its restart pending, and the job is RUNNING
+// again only after the restarted vertices have new attempts, so no plan made while the job is
+// RUNNING sees a terminal attempt that is not FINISHED; a periodic trigger in flight whose plan
+// is made while RESTARTING is refused when its PendingCheckpoint is created (the scheduler is
+// stopped), unless the restart lands between the plan and that step, which take no virtual time
+// apart. Over 150 runs of the search it used (crashes and global failures, 10 ms interval) 11
+// plans with terminal attempts reached a PendingCheckpoint before, none after. As in Flink
+// (mutants.md 7: "the wrong classification is latent").
+test.todo('mutant plan-terminal-as-finished: not reached (every failover stops periodic checkpoints at RESTARTING, so no plan sees a terminal attempt); the search that caught it relied on region failovers keeping the job RUNNING');
 test.todo('mutant tracker-recreates-aborted: not reached (needs crossed cancellation markers from two upstream channels); abort-once-per-task (oracle 5) would catch it');

@@ -95,7 +95,10 @@ interface Episode {
 export class FaultPlan {
   private readonly world: World;
   private readonly records: FaultRecord[] = [];
+  /** Faults that fired (did something). */
   private readonly fired = new Set<number>();
+  /** Protocol-point faults whose point was reached (fired, or skipped at or after the heal time). */
+  private readonly reached = new Set<number>();
   /**
    * The current episode per key (`crash:<host>`, `pause:<host>`, `partition:<a>|<b>`,
    * `slow:<index>`); a later fault of the same key supersedes it (and takes over its end).
@@ -120,7 +123,11 @@ export class FaultPlan {
     return this.records;
   }
 
-  /** Indices of triggered faults that never fired (their point was never reached). */
+  /**
+   * Indices of triggered faults that never fired: their point was never reached, or only at or
+   * after the heal time, when faults no longer fire (logged `skipped`). Either way they did
+   * nothing in this run, which must be shown, never passed off as a fault that was tested.
+   */
   unfired(): number[] {
     return this.faults.flatMap((f, i) => ('when' in f && !this.fired.has(i) ? [i] : []));
   }
@@ -156,11 +163,11 @@ export class FaultPlan {
       // Actions run after the task that recorded the events, so one task that reaches the point
       // several times (a sink committing many epochs in one step) queues several: only the
       // first past `nth` fires (a fault fires at most once).
-      if (this.fired.has(index)) return;
+      if (this.reached.has(index)) return;
       seen++;
       if (point.kind === 'sink' && seen < point.nth) return;
       unsubscribe();
-      this.fired.add(index);
+      this.reached.add(index);
       if (this.world.nowUs >= this.healTimeUs) this.note(index, 'skipped');
       else this.fire(index);
     }, { types: [pointEventType(point)] });

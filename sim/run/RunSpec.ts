@@ -171,7 +171,7 @@ export interface RunSpec {
   /** The run stops after this many events or beyond this virtual time. */
   readonly budgets: { readonly maxEvents: number; readonly maxTimeMs: number };
   readonly overrides: readonly { readonly decision: number; readonly alternative: number }[];
-  /** Planted-bug switches (mutants) that are on; unknown ids are allowed (and do nothing). */
+  /** Planted-bug switches (mutants) that are on; an unknown id is refused (validateRunSpec). */
   readonly mutations: readonly string[];
 }
 

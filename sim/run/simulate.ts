@@ -22,6 +22,7 @@ import { expandRunSpecWithGraph } from './expandRunSpec.ts';
 import { FaultPlan } from './FaultPlan.ts';
 import { faultTask } from './faultTasks.ts';
 import { delayUs, faultWorldOptions } from './faultWorldOptions.ts';
+import { tracesKeyedInputs } from './keyedInputEvidence.ts';
 import type { RunResult } from './RunResult.ts';
 import { buildJobGraph, parallelismByUid, withCosts } from './RunJob.ts';
 import type { ExpandedRunSpec, RestartStrategySpec, RunSpec } from './RunSpec.ts';
@@ -83,7 +84,7 @@ function restartStrategy(s: RestartStrategySpec): RestartStrategy {
 }
 
 /** The cluster configuration overrides of `spec`. */
-function clusterConfig(spec: ExpandedRunSpec): Partial<ClusterConfiguration> {
+function clusterConfig(spec: ExpandedRunSpec, graph: StreamGraph): Partial<ClusterConfiguration> {
   return {
     slotsPerTaskManager: spec.slotsPerTaskManager,
     rpcTimeoutUs: us(spec.network.rpcTimeoutMs),
@@ -92,6 +93,7 @@ function clusterConfig(spec: ExpandedRunSpec): Partial<ClusterConfiguration> {
     recordsPerBuffer: spec.network.recordsPerBuffer,
     bufferTimeoutUs: us(spec.network.bufferTimeoutMs),
     restartStrategy: restartStrategy(spec.restartStrategy),
+    traceKeyedInputs: tracesKeyedInputs(spec.checkpoint.mode, graph),
     jobManagerIoPoolSize: spec.jobManager.ioPoolSize,
   };
 }
@@ -158,7 +160,7 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
   const cluster = new MiniCluster({
     world: worldOptions(expanded, options),
     streamGraph: graph,
-    config: clusterConfig(expanded),
+    config: clusterConfig(expanded, graph),
     taskManagers: expanded.taskManagers,
   });
   const world = cluster.world;

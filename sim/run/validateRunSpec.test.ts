@@ -108,7 +108,7 @@ describe('validateRunSpec', () => {
     ['an unknown planted bug', { ...base(), mutations: ['sink-commits-only-notified', 'no-such-bug'] },
       'mutations[1]: unknown planted bug "no-such-bug" (planted bugs: aligned-resume-immediately, '
       + 'decline-any-attempt, dispose-clears-before-discard, failover-keeps-pending, fm-count-past-checkpoints, '
-      + 'fm-ignore-expired, fm-success-before-store, late-ack-state-leak, plan-terminal-as-finished, '
+      + 'fm-ignore-expired, fm-success-before-store, late-ack-state-leak, pending-completes-one-ack-short, plan-terminal-as-finished, '
       + 'sink-commits-only-notified, tracker-recreates-aborted)'],
     ['a missing budget', { ...base(), budgets: { maxEvents: 10 } },
       'budgets.maxTimeMs must be a finite number above 0, got undefined'],

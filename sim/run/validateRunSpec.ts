@@ -2,8 +2,7 @@
  * validateRunSpec: checks a RunSpec completely before anything runs (a repro file, a scenario,
  * a generated run). The first problem found is thrown as a one-line SimInputError naming the
  * field by its path (the CLI exits 2 with it). Unknown fields are refused (a misspelt field
- * would otherwise be silently ignored); unknown mutation ids are allowed (they switch nothing
- * on).
+ * would otherwise be silently ignored), and so are unknown planted-bug ids in `mutations`.
  */
 import { PLANTED_BUG_IDS } from '../../engine/index.ts';
 import { validateOverrides } from '../ChoiceSource.ts';

@@ -53,6 +53,8 @@ export abstract class AbstractStreamOperator implements StreamOperator {
 
   notifyCheckpointAborted(_checkpointId: number): void {}
 
+  notifyCheckpointSubsumed(_checkpointId: number): void {}
+
   /** @throws AssertionError: only source operators receive coordinator events. */
   handleOperatorEvent(event: unknown): void {
     assert(false,

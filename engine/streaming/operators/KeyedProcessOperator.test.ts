@@ -60,6 +60,30 @@ const rec = (word: string, n: number, offset = 0): StreamRecord => (
   { value: { word, n }, split: 3, offset, tag: '/1' });
 
 describe('KeyedProcessOperator', () => {
+  test('traces the records it processed at each snapshot only when the task asks for it', () => {
+    const traced = createTestingOperatorEnv();
+    const ctx = createTestingOperatorContext({ env: traced });
+    const op = new KeyedProcessOperator({
+      uid: 'count', fn: counter as KeyedProcessFunction<string | number | bigint, unknown, unknown>,
+      keySelector: (v) => (v as Event).word, ctx: { ...ctx, keyedInputTrace: { attemptId: 'v0#0@1', restoredCheckpointId: 3 } },
+    });
+    op.setup(new TestingOutput());
+    op.initializeState(undefined);
+    op.open();
+    op.processElement(rec('a', 1, 0));
+    op.processElement(rec('b', 2, 1));
+    op.snapshotState(4);
+    op.processElement(rec('a', 3, 2));
+    op.snapshotState(-1);
+    expect(traced.trace.eventsOf('keyed.inputs').map((e) => [e.attrs['checkpoint'], e.attrs['records']]))
+      .toEqual([[4, '3:0:/1,3:1:/1'], [-1, '3:2:/1']]);
+    expect(traced.trace.eventsOf('keyed.inputs')[0]?.attrs).toMatchObject({ task: 'v0#0@1', operator: 'count', restored: 3 });
+    const { op: plain, env } = create(counter);
+    plain.processElement(rec('a', 1, 0));
+    plain.snapshotState(1);
+    expect(env.trace.eventsOf('keyed.inputs')).toEqual([]);
+  });
+
   test('keeps value, list and map state per key; outputs keep the identity, further ones append /<uid>.i',
     () => {
     const { op, out } = create(counter);

@@ -11,6 +11,10 @@
  * microseconds inside; the function sees milliseconds (`timestampMs = timeUs / 1000`) and its
  * registrations are rounded to whole microseconds.
  *
+ * When the task asks for it (`ctx.keyedInputTrace`), the operator also traces at each snapshot
+ * which records it processed since the previous one (KeyedInputLog.ts), the at-least-once
+ * oracle's evidence of what a restore read again.
+ *
  * Output identity: outputs of a record keep its split and offset; the first output keeps its tag
  * and the i-th further one (i ≥ 1) gets `<tag>/<uid>.<i>` (StreamRecord.ts's tagSegment), so
  * multi-output stages in a row never give two records one tag. Outputs of a timer carry split -1,
@@ -31,6 +35,7 @@ import type {
 } from '../api/functions.ts';
 import { tagSegment, type StreamRecord } from '../api/StreamRecord.ts';
 import { AbstractStreamOperator } from './AbstractStreamOperator.ts';
+import { KeyedInputLog } from './KeyedInputLog.ts';
 import {
   decodeKeyedState, operatorSubtaskState, readRestoredState,
 } from './OperatorSubtaskState.ts';
@@ -59,6 +64,8 @@ export class KeyedProcessOperator extends AbstractStreamOperator {
   /** Reused for every input record, as Flink reuses its TimestampedCollector. */
   private readonly recordCollector: IdentityCollector;
   private wakeUp: { readonly timeUs: number; readonly handle: { cancel(): void } } | undefined;
+  /** The records processed since the last snapshot, when the task traces them. */
+  private readonly inputLog: KeyedInputLog | undefined;
   private opened = false;
   private finished = false;
   private unregisterInvariants: (() => void) | undefined;
@@ -76,6 +83,11 @@ export class KeyedProcessOperator extends AbstractStreamOperator {
     });
     this.keyedContext = this.createKeyedContext();
     this.recordCollector = new IdentityCollector(options.uid, () => this.output);
+    const trace = ctx.keyedInputTrace;
+    this.inputLog = trace === undefined ? undefined : new KeyedInputLog({
+      tracer: ctx.env.tracer, attemptId: trace.attemptId, operatorUid: options.uid,
+      restoredCheckpointId: trace.restoredCheckpointId,
+    });
   }
 
   /**
@@ -99,6 +111,7 @@ export class KeyedProcessOperator extends AbstractStreamOperator {
 
   /** Sets the record's key and runs `processElement` of the function. */
   processElement(record: StreamRecord): void {
+    this.inputLog?.add(record);
     this.backend.setCurrentKey(this.keySelector(record.value));
     this.fn.processElement(record.value, this.keyedContext,
       this.recordCollector.reset(record.split, record.offset, record.tag));
@@ -117,9 +130,13 @@ export class KeyedProcessOperator extends AbstractStreamOperator {
     this.unregisterInvariants = undefined;
   }
 
-  /** A frozen copy-on-write view of the keyed state and timers. */
-  override snapshotState(_checkpointId: number): OperatorSnapshot {
+  /**
+   * A frozen copy-on-write view of the keyed state and timers (and, when traced, the records it
+   * reflects since the previous snapshot: the same moment, so the evidence matches the state).
+   */
+  override snapshotState(checkpointId: number): OperatorSnapshot {
     const snapshot = this.backend.snapshot();
+    this.inputLog?.flush(checkpointId);
     return {
       operatorUid: this.uid,
       data: operatorSubtaskState({ managedKeyedState: [snapshot] }),

@@ -3,7 +3,7 @@
  * mailbox thread: records enter the head and each operator emits into the next (or into the
  * task's RecordWriters at the tail). The checkpoint hooks follow Flink's order: the chain calls
  * prepareSnapshotPreBarrier head to tail, and snapshotState / notifyCheckpointComplete /
- * notifyCheckpointAborted tail to head.
+ * notifyCheckpointAborted / notifyCheckpointSubsumed tail to head.
  *
  * @see org.apache.flink.streaming.api.operators.StreamOperator, OneInputStreamOperator,
  *      BoundedOneInput, org.apache.flink.streaming.api.operators.SourceOperator
@@ -44,6 +44,12 @@ export interface StreamOperatorContext {
   readonly eventGateway: OperatorEventGateway;
   /** The task fails with `error` (an operator that hits a non-recoverable error). */
   failTask(error: Error): void;
+  /**
+   * Set when keyed operators trace which records they processed between snapshots
+   * (ClusterConfiguration.traceKeyedInputs, KeyedInputLog.ts): the attempt's id and the
+   * checkpoint it restored from (-1 for none).
+   */
+  readonly keyedInputTrace?: { readonly attemptId: string; readonly restoredCheckpointId: number };
 }
 
 /**
@@ -84,6 +90,12 @@ export interface StreamOperator {
   snapshotState(checkpointId: number): OperatorSnapshot | undefined;
   notifyCheckpointComplete(checkpointId: number): void;
   notifyCheckpointAborted(checkpointId: number): void;
+  /**
+   * Checkpoint `checkpointId` was subsumed by a newer completed one (-1: none was); the
+   * built-in operators do nothing (Flink hands it to the keyed state backend, which may forget
+   * what only that checkpoint still used).
+   */
+  notifyCheckpointSubsumed(checkpointId: number): void;
   /** An OperatorEvent from the coordinator, delivered as a mail. */
   handleOperatorEvent(event: unknown): void;
 }
@@ -95,8 +107,11 @@ export type InputStatus = 'MORE_AVAILABLE' | 'NOTHING_AVAILABLE' | 'END_OF_INPUT
 export interface SourceStreamOperator extends StreamOperator {
   /** Emits at most one record into `output`; the record's read cost is the operator's costUs. */
   emitNext(output: Output): InputStatus;
-  /** True when the next `emitNext` would emit a record (not NOTHING_AVAILABLE or the end). */
-  hasRecordAvailable(): boolean;
+  /**
+   * How many of the next `emitNext` calls are sure to emit a record and to do nothing else that
+   * anything outside the task could see (a split request, say), so they may run late.
+   */
+  quietRecordsAhead(): number;
   /** Registers a one-shot callback for when NOTHING_AVAILABLE turns into available input. */
   onAvailable(callback: () => void): void;
 }

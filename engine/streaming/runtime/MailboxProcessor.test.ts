@@ -1,22 +1,40 @@
 import { describe, expect, test } from 'vitest';
-import type { Cancellable, Executor } from '../../api/Executor.ts';
+import type { Cancellable, Executor, PreemptibleTask } from '../../api/Executor.ts';
 import { assert, AssertionError } from '../../util/assert.ts';
-import { MailboxProcessor } from './MailboxProcessor.ts';
+import { MailboxProcessor, MAX_PRIORITY, MIN_PRIORITY } from './MailboxProcessor.ts';
+
+interface Queued {
+  readonly task: () => void;
+  costUs: number;
+  /** Set for a preemptible task: its part cost and the parts it will pay. */
+  readonly preemptible?: { readonly unitCostUs: number; parts: number };
+}
 
 /**
- * A single-thread executor stepped by hand that honours task costs: a task submitted with cost
- * c while the thread is idle becomes due c µs after it reaches the head of the queue.
+ * A single-thread executor stepped by hand that honours task costs: a task becomes due its cost
+ * after it reaches the head of the queue; a preemptible task preempted while it pays is due at
+ * the end of the part in progress.
  */
 class TestingCostExecutor implements Executor {
   readonly name = 'test/mailbox';
   readonly alive = true;
   nowUs = 0;
-  private readonly queue: { task: () => void; costUs: number }[] = [];
-  private headDueUs: number | undefined;
+  /** Tasks run so far (each would be one simulator event). */
+  ran = 0;
+  private readonly queue: Queued[] = [];
+  private headSinceUs = 0;
 
   execute(_label: string, task: () => void, costUs = 0): void {
-    this.queue.push({ task, costUs });
-    this.headDueUs ??= this.nowUs + costUs;
+    this.push({ task, costUs });
+  }
+
+  executePreemptible(
+    _label: string, unitCostUs: number, units: number, task: (paidUnits: number) => void,
+  ): PreemptibleTask {
+    const preemptible = { unitCostUs, parts: units };
+    const entry: Queued = { task: () => task(preemptible.parts), costUs: unitCostUs * units, preemptible };
+    this.push(entry);
+    return { preempt: () => this.preempt(entry) };
   }
 
   schedule(): Cancellable {
@@ -30,81 +48,172 @@ class TestingCostExecutor implements Executor {
   /** Runs the head task at its due time; returns false when idle. */
   runNext(): boolean {
     const head = this.queue.shift();
-    if (head === undefined || this.headDueUs === undefined) return false;
-    this.nowUs = Math.max(this.nowUs, this.headDueUs);
+    if (head === undefined) return false;
+    this.nowUs = Math.max(this.nowUs, this.headSinceUs + head.costUs);
+    this.headSinceUs = this.nowUs;
+    this.ran++;
     head.task();
-    const next = this.queue[0];
-    this.headDueUs = next === undefined ? undefined : this.nowUs + next.costUs;
     return true;
   }
 
-  get queued(): number {
-    return this.queue.length;
+  /** Runs every task due by `timeUs`, then moves the clock there. */
+  runUntil(timeUs: number): void {
+    for (let head = this.queue[0]; head !== undefined && this.headSinceUs + head.costUs <= timeUs; head = this.queue[0]) {
+      this.runNext();
+    }
+    this.nowUs = timeUs;
+  }
+
+  runAll(): void {
+    while (this.runNext());
+  }
+
+  private push(entry: Queued): void {
+    if (this.queue.length === 0) this.headSinceUs = this.nowUs;
+    this.queue.push(entry);
+  }
+
+  private preempt(entry: Queued): void {
+    const i = this.queue.indexOf(entry);
+    const p = entry.preemptible;
+    if (i < 0 || p === undefined) return;
+    const paidUs = i === 0 ? this.nowUs - this.headSinceUs : 0;
+    p.parts = Math.min(p.parts, Math.max(1, Math.ceil(paidUs / p.unitCostUs)));
+    entry.costUs = p.parts * p.unitCostUs;
   }
 }
 
-function setup(maxActions: number, canContinue: (busyUs: number) => boolean = () => true) {
+/** A mailbox whose default action processes `records` records of `costUs` each, logging them. */
+function setup(o: { records: number; costUs: number; lazyCalls?: (costUs: number) => number }) {
   const executor = new TestingCostExecutor();
   const log: string[] = [];
   const mailbox = new MailboxProcessor(executor, (e) => { throw e; }, () => executor.nowUs);
-  return { executor, log, mailbox, batching: { maxActions, canContinue } };
+  let processed = 0;
+  const mail = (label: string, priority?: number) => ({
+    label,
+    ...(priority === undefined ? {} : { priority }),
+    run: () => log.push(`${label}@${executor.nowUs} after ${processed}`),
+  });
+  mailbox.start(() => {
+    if (processed === o.records) return 'done';
+    processed++;
+    log.push(`r${processed}@${mailbox.currentTimeUs()}`);
+    return o.costUs;
+  }, { lazyCalls: o.lazyCalls ?? (() => 9), batchEnded: () => {} });
+  return { executor, log, mailbox, mail, processed: () => processed };
 }
 
-describe('MailboxProcessor batching', () => {
-  test('one step runs up to maxActions default actions and is busy for their summed cost', () => {
-    const { executor, log, mailbox, batching } = setup(3);
-    let left = 5;
-    mailbox.start(() => {
-      if (left === 0) return 'done';
-      log.push(`r${left--}@${executor.nowUs}`);
-      return 10;
-    }, batching);
-    while (executor.runNext());
-    expect(log).toEqual(['r5@0', 'r4@0', 'r3@0', 'r2@30', 'r1@30']);
+describe('MailboxProcessor: lazy batches', () => {
+  test('the records of a batch run at their own virtual times, in one executor task per batch', () => {
+    const { executor, log } = setup({ records: 8, costUs: 10, lazyCalls: () => 3 });
+    executor.runAll();
+    expect(log).toEqual(['r1@0', 'r2@10', 'r3@20', 'r4@30', 'r5@40', 'r6@50', 'r7@60', 'r8@70']);
+    // r1 runs within start (an idle thread resumes at once); then the batch ending at 40
+    // (lazily r2-r4, then r5) and the batch ending at 80 (lazily r6-r8, then the call that
+    // finds the end of input).
+    expect(executor.ran).toBe(2);
   });
 
-  test('a mail put by an action ends the batch and runs next', () => {
-    const { executor, log, mailbox, batching } = setup(10);
-    let n = 0;
-    mailbox.start(() => {
-      n++;
-      log.push(`r${n}`);
-      if (n === 2) mailbox.put({ label: 'm', run: () => log.push(`mail@${executor.nowUs}`) });
-      return n < 4 ? 5 : 'done';
-    }, batching);
-    while (executor.runNext());
-    expect(log).toEqual(['r1', 'r2', 'mail@10', 'r3', 'r4']);
+  test('a mail put during a batch is taken when the record in progress ends, after exactly the '
+    + 'records that started before it came (Flink checks for mail between default actions)', () => {
+    const { executor, log, mailbox, mail } = setup({ records: 20, costUs: 10 });
+    executor.runUntil(35);
+    mailbox.put(mail('trigger'));
+    executor.runAll();
+    expect(log.slice(0, 6)).toEqual(['r1@0', 'r2@10', 'r3@20', 'r4@30', 'trigger@40 after 4', 'r5@40']);
+    expect(log.filter((l) => l.startsWith('r'))).toHaveLength(20);
   });
 
-  test('canContinue bounds the batch with the busy time so far', () => {
-    const { executor, log, mailbox, batching } = setup(10, (busyUs) => busyUs < 20);
-    let n = 0;
-    mailbox.start(() => {
-      n++;
-      log.push(`r${n}@${executor.nowUs}`);
-      return n < 4 ? 10 : 'done';
-    }, batching);
-    while (executor.runNext());
-    expect(log).toEqual(['r1@0', 'r2@0', 'r3@20', 'r4@20']);
+  test('a mail put just as a record ends comes before the record that starts then', () => {
+    const { executor, log, mailbox, mail } = setup({ records: 20, costUs: 10 });
+    executor.runUntil(30);
+    mailbox.put(mail('notify'));
+    executor.runAll();
+    expect(log.slice(0, 5)).toEqual(['r1@0', 'r2@10', 'r3@20', 'notify@30 after 3', 'r4@30']);
   });
 
-  test('a batch that suspends keeps the thread busy: a resume waits for its cost', () => {
-    const { executor, log, mailbox, batching } = setup(10);
-    let available = 2;
+  test('a mail put before the first record took its cost waits for that record only', () => {
+    const { executor, log, mailbox, mail } = setup({ records: 20, costUs: 10 });
+    executor.runUntil(1);
+    mailbox.put(mail('abort'));
+    executor.runAll();
+    expect(log.slice(0, 3)).toEqual(['r1@0', 'abort@10 after 1', 'r2@10']);
+  });
+
+  test('a lazy call that suspends ends the batch; resume goes on', () => {
+    const executor = new TestingCostExecutor();
+    const log: string[] = [];
+    const mailbox = new MailboxProcessor(executor, (e) => { throw e; }, () => executor.nowUs);
+    let available = 3;
     mailbox.start(() => {
       if (available === 0) return 'suspend';
-      log.push(`r${available--}@${executor.nowUs}`);
-      return 50;
-    }, batching);
-    while (executor.runNext());
-    expect(log).toEqual(['r2@0', 'r1@0']);
-    expect(executor.queued).toBe(0);
-    executor.nowUs = 30;
+      available--;
+      log.push(`r@${mailbox.currentTimeUs()}`);
+      return 10;
+    }, { lazyCalls: () => 5, batchEnded: () => {} });
+    executor.runAll();
+    expect(log).toEqual(['r@0', 'r@10', 'r@20']);
     available = 1;
     mailbox.resume();
-    mailbox.put({ label: 'm', run: () => log.push(`mail@${executor.nowUs}`) });
-    while (executor.runNext());
-    expect(log).toEqual(['r2@0', 'r1@0', 'mail@100', 'r1@100']);
+    executor.runAll();
+    expect(log).toEqual(['r@0', 'r@10', 'r@20', 'r@60']);
+  });
+
+  test('a closed mailbox makes no lazy call of the batch in flight', () => {
+    const { executor, log, mailbox } = setup({ records: 20, costUs: 10 });
+    executor.runUntil(25);
+    mailbox.close();
+    executor.runAll();
+    expect(log).toEqual(['r1@0']);
+  });
+});
+
+describe('MailboxProcessor: mail order and priorities (TaskMailboxImpl)', () => {
+  test('the loop takes mails in the order they were put: a MAX_PRIORITY notification after an '
+    + 'earlier normal mail', () => {
+    const { executor, log, mailbox, mail } = setup({ records: 3, costUs: 10 });
+    executor.runUntil(5);
+    mailbox.put(mail('operator-event'));
+    mailbox.put(mail('notify-checkpoint-complete', MAX_PRIORITY));
+    mailbox.put(mail('trigger-checkpoint'));
+    executor.runAll();
+    expect(log.filter((l) => !l.startsWith('r'))).toEqual([
+      'operator-event@10 after 1', 'notify-checkpoint-complete@10 after 1', 'trigger-checkpoint@10 after 1',
+    ]);
+  });
+
+  test('a nested tryYield at a priority takes only mails of at least that priority, skipping '
+    + 'the others', () => {
+    const executor = new TestingCostExecutor();
+    const log: string[] = [];
+    const mailbox = new MailboxProcessor(executor, (e) => { throw e; }, () => executor.nowUs);
+    const mail = (label: string, priority?: number) => ({
+      label, ...(priority === undefined ? {} : { priority }), run: () => log.push(label),
+    });
+    mailbox.put({
+      label: 'yielding',
+      run: () => {
+        log.push(`yield MAX: ${mailbox.tryYield(MAX_PRIORITY)}`);
+        log.push(`yield MAX: ${mailbox.tryYield(MAX_PRIORITY)}`);
+        log.push(`yield MIN: ${mailbox.tryYield(MIN_PRIORITY)}`);
+      },
+    });
+    mailbox.put(mail('normal-1'));
+    mailbox.put(mail('notify', MAX_PRIORITY));
+    mailbox.put(mail('normal-2'));
+    executor.runAll();
+    expect(log).toEqual([
+      'notify', 'yield MAX: true', 'yield MAX: false', 'normal-1', 'yield MIN: true', 'normal-2',
+    ]);
+  });
+
+  test('a step runs the mails waiting when it starts; mails they put wait for the next round', () => {
+    const { executor, log, mailbox, mail } = setup({ records: 3, costUs: 10, lazyCalls: () => 0 });
+    executor.runUntil(5);
+    mailbox.put({ label: 'first', run: () => { log.push('first'); mailbox.put(mail('put-by-first')); } });
+    mailbox.put(mail('second'));
+    executor.runAll();
+    expect(log).toEqual(['r1@0', 'first', 'second@10 after 1', 'r2@10', 'put-by-first@20 after 2', 'r3@20']);
   });
 });
 
@@ -119,8 +228,10 @@ describe('MailboxProcessor failures', () => {
 
   test('an AssertionError from a mail propagates out of the step; any other error fails the task', () => {
     const planted = recording();
-    planted.mailbox.put({ label: 'm', run: () => assert(false, 'planted engine bug') });
-    expect(() => planted.executor.runNext()).toThrow(AssertionError);
+    expect(() => {
+      planted.mailbox.put({ label: 'm', run: () => assert(false, 'planted engine bug') });
+      planted.executor.runAll();
+    }).toThrow(AssertionError);
     expect(planted.failures).toEqual([]);
     // A user function's own error stays a task failure, as in Flink: onError, and the mailbox
     // closes, dropping what was queued behind.
@@ -128,17 +239,19 @@ describe('MailboxProcessor failures', () => {
     const boom = new Error('user function failed');
     user.mailbox.put({ label: 'm', run: () => { throw boom; } });
     user.mailbox.put({ label: 'later', run: () => user.failures.push('later ran') });
-    while (user.executor.runNext());
+    user.executor.runAll();
     expect(user.failures).toEqual([boom]);
     expect(user.mailbox.isClosed).toBe(true);
   });
 
   test('so does an AssertionError from the default action', () => {
     const { executor, failures, mailbox } = recording();
-    mailbox.start(() => {
-      throw new AssertionError('planted in the default action');
-    });
-    expect(() => executor.runNext()).toThrow('planted in the default action');
+    expect(() => {
+      mailbox.start(() => {
+        throw new AssertionError('planted in the default action');
+      });
+      executor.runAll();
+    }).toThrow('planted in the default action');
     expect(failures).toEqual([]);
   });
 });

@@ -1,38 +1,68 @@
 /**
  * The task's mailbox loop on its single mailbox thread. Control actions from other threads
  * (checkpoint triggers, notifications, operator events, timers) enter as mails; between mails
- * the default action processes one input. Mails are taken FIFO (`putFirst` for urgent ones); the
- * default action runs only when no mail is waiting, and is suspended while it reports that
- * nothing is available, until something resumes it.
+ * the default action processes one input element per call. A step takes every mail waiting when
+ * it starts (a round: Flink's createBatch), runs them in the order they were put (`putFirst` for
+ * urgent ones) whatever their priority, then calls the default action; mails put meanwhile wait
+ * for the next round. A priority only limits which mails a nested
+ * {@link MailboxProcessor.tryYield} may take, as in Flink's TaskMailbox.take(priority). The
+ * default action is suspended while it reports that nothing is available, until resumed.
  *
- * Each step is one task on the mailbox executor. A default-action step may say how long it kept
- * the thread busy (the record's processing cost); the next step starts only after that, so mails
- * that arrive meanwhile wait for the record, as on a real thread.
+ * Time. A call of the default action returns the µs it keeps the thread busy (one record's
+ * processing cost, or 0 for taking a buffer or an event). Its effects happen when it is called;
+ * the thread then pays the cost before it takes the next mail or makes the next call, as a real
+ * thread would: a mail that arrives while a record is processed waits for that record only, and
+ * one that arrives just as a record ends comes before the next record.
  *
- * A default-action step may run the default action several times in a row (a batch), as Flink's
- * loop does while no mail is waiting; the step is then busy for the summed cost. The batch ends
- * as soon as a mail is waiting, the action suspends or is done, `maxActions` calls were made, or
- * the task's {@link DefaultActionBatching.canContinue} says no (the end of a network buffer, an
- * event, unavailable output, a processing-time timer falling due within the batch). Batching only
- * saves simulator events: mails still run between records at batch boundaries, which the bounds
- * keep short in virtual time.
+ * Lazy batches. One simulator event per record would make runs several times slower, and the
+ * engine must not look into the sim's event queue to learn whether a mail is coming. So after a
+ * call that cost c, the task's {@link DefaultActionBatching} says how many further calls n, each
+ * costing c, could run late with nothing outside the task able to tell (StreamTask.lazyRecords:
+ * no buffer leaves, no request goes out, input and output stay available). The thread pays for
+ * the call and those n in one preemptible executor task of n + 1 parts of c
+ * (Executor.executePreemptible), and makes the n calls lazily when it ends: the k-th at virtual
+ * time T0 + k·c, which {@link MailboxProcessor.currentTimeUs} reports while it runs (the task's
+ * clock and processing-time service read it, so operators see each record's own time), at real
+ * time T0 + (n + 1)·c. A mail put meanwhile preempts the task: the thread stops at the end of the
+ * part in progress, makes the calls whose parts were paid (exactly those that started before the
+ * mail arrived) and takes the mail. So a trigger, a notification or an abort is handled between
+ * any two records, as Flink's loop checks for mail between default actions, at one event per
+ * batch. Under a slowdown the parts take longer; the lazy calls' times are then spread evenly
+ * over the batch's real span.
+ *
+ * Limits, each bounded by one batch (at most one network buffer of records): other work on the
+ * thread (the output flusher, network credit, availability callbacks, a cancel) is not a mail
+ * and queues behind the batch as behind any costly task, so the flusher sends what was processed
+ * by the batch's end; where the batching cannot see every effect of a call (an operator emitting
+ * several records per input), a lazy call may finish a buffer, which then leaves at the batch's
+ * end, or find the output full, and the thread then stops early (the rest of the batch counted
+ * as busy); a consumer hands a buffer back when the batch with its last record ends, one
+ * record's cost late (StreamTask); and a timer that a lazy call sets for a time the batch has
+ * passed fires at its end.
  *
  * What a mail or the default action throws fails the task (`onError`), as in Flink, except an
  * AssertionError: that is a bug of the engine (or of the job's use of the engine's `assert`),
  * which stops the run so that the harness reports it as a counterexample instead of a failover.
  *
- * @see org.apache.flink.streaming.runtime.tasks.mailbox.MailboxProcessor, TaskMailboxImpl
- * Invariants: at most one step is scheduled at a time; nothing runs after close(); no step
- * starts before the busy time of the previous one has elapsed (also when the action suspended
- * at the end of a batch and is resumed, or a mail comes, while the thread is still busy).
+ * @see org.apache.flink.streaming.runtime.tasks.mailbox.MailboxProcessor, TaskMailboxImpl,
+ *      MailboxExecutorImpl (tryYield)
+ * Invariants: at most one step or batch is queued at a time; nothing runs after close(); a batch
+ * in flight is the queued step; a lazily made call costs what its batch was paid for; mails run
+ * in the order they were put, except those a nested tryYield takes.
  */
-import type { Executor } from '../../api/Executor.ts';
+import type { Executor, PreemptibleTask } from '../../api/Executor.ts';
 import { assert, AssertionError } from '../../util/assert.ts';
 
-/** One mail: a labelled action. */
+/** The priority of ordinary mails (TaskMailbox.MIN_PRIORITY, the main mailbox executor's). */
+export const MIN_PRIORITY = -1;
+/** The priority of checkpoint notifications (TaskMailbox.MAX_PRIORITY, Integer.MAX_VALUE). */
+export const MAX_PRIORITY = 2 ** 31 - 1;
+
+/** One mail: a labelled action, {@link MIN_PRIORITY} unless given. */
 export interface Mail {
   readonly label: string;
   readonly run: () => void;
+  readonly priority?: number;
 }
 
 /**
@@ -42,39 +72,59 @@ export interface Mail {
  */
 export type DefaultAction = () => number | 'suspend' | 'done';
 
-/** How many default actions one step may run back to back (see the file comment). */
+/** Which calls of the default action may run lazily (see the file comment). */
 export interface DefaultActionBatching {
-  /** The most default-action calls per step (positive). */
-  readonly maxActions: number;
   /**
-   * Whether another call may follow in this step, the step having been busy `busyUs` so far.
-   * Asked only after a call that returned a cost.
+   * Asked right after a call that returned `costUs` > 0, with no mail waiting: how many further
+   * calls may run lazily, each then returning exactly `costUs`. A non-negative integer; 0 runs
+   * the next call at its own time, in a step of its own.
    */
-  canContinue(busyUs: number): boolean;
+  lazyCalls(costUs: number): number;
+  /**
+   * The thread has made a batch's lazy calls (the batch ended or a mail cut it short), before
+   * it takes mails or calls the default action again: the task may do work that waited for the
+   * batch on the same thread (StreamTask runs an output flusher that fell due meanwhile).
+   */
+  batchEnded(): void;
 }
 
-/** One default action per step. */
+/** Every call in its own step. */
 const NO_BATCHING: DefaultActionBatching = Object.freeze({
-  maxActions: 1,
-  canContinue: () => false,
+  lazyCalls: () => 0,
+  batchEnded: () => {},
 });
 
 export class MailboxProcessor {
+  /** Mails put and not yet taken into a round (TaskMailboxImpl's queue). */
   private readonly mails: Mail[] = [];
+  /** The mails the running step took to run (TaskMailboxImpl's batch). */
+  private round: Mail[] = [];
+  /** A step or a batch is queued on the executor. */
   private stepScheduled = false;
-  /** True while a step runs: mails put meanwhile are picked up when it ends, after its cost. */
+  /** True while a step runs: mails put meanwhile are picked up when it ends. */
   private inStep = false;
   private suspended = true;
   private defaultActionDone = false;
   private closed = false;
   private defaultAction: DefaultAction = () => 'suspend';
   private batching: DefaultActionBatching = NO_BATCHING;
+  /** The batch being paid for, preempted when a mail comes. */
+  private batch: PreemptibleTask | undefined;
+  private batchStartUs = 0;
+  private batchCostUs = 0;
+  /** The virtual time of the lazy call running now, or -1 outside lazy calls. */
+  private lazyTimeUs = -1;
 
-  /** Virtual time (µs) until which the last step keeps the thread busy. */
-  private busyUntilUs = 0;
-
-  /** The step as a task, made once rather than as a new closure per step. */
-  private readonly runStep = (): void => this.step();
+  /** The step and the batch's end as tasks, made once rather than as closures per step. */
+  private readonly runStep = (): void => {
+    this.stepScheduled = false;
+    this.run(0);
+  };
+  private readonly batchPaid = (paidUnits: number): void => {
+    this.batch = undefined;
+    this.stepScheduled = false;
+    this.run(paidUnits - 1);
+  };
 
   /**
    * @param executor the mailbox thread.
@@ -90,13 +140,10 @@ export class MailboxProcessor {
   ) {}
 
   /**
-   * Installs the default action and starts running it; `batching` lets one step run it several
-   * times (default: once per step).
-   * @throws AssertionError if `batching.maxActions` is not a positive integer.
+   * Installs the default action and starts running it; `batching` lets calls run lazily
+   * (default: every call in its own step).
    */
   start(action: DefaultAction, batching: DefaultActionBatching = NO_BATCHING): void {
-    assert(Number.isInteger(batching.maxActions) && batching.maxActions >= 1,
-      () => `maxActions must be a positive integer, got ${batching.maxActions}`);
     this.defaultAction = action;
     this.batching = batching;
     this.defaultActionDone = false;
@@ -107,27 +154,59 @@ export class MailboxProcessor {
   put(mail: Mail): void {
     if (this.closed) return;
     this.mails.push(mail);
-    this.ensureStep(this.remainingBusyUs());
+    this.mailArrived();
   }
 
-  /** Queues a mail ahead of the others (TaskMailbox.putFirst). */
+  /**
+   * Queues a mail ahead of the others (TaskMailbox.putFirst): from the mailbox thread, ahead of
+   * the mails of the running round too.
+   */
   putFirst(mail: Mail): void {
     if (this.closed) return;
-    this.mails.unshift(mail);
-    this.ensureStep(this.remainingBusyUs());
+    if (this.inStep) this.round.unshift(mail);
+    else this.mails.unshift(mail);
+    this.mailArrived();
   }
 
-  /** The default action may have work again. */
+  /**
+   * The default action may have work again. Called on the mailbox thread (an availability
+   * listener), so when the thread is idle the step runs at once, within the caller's task,
+   * which spares the simulator the event of a queued step.
+   */
   resume(): void {
     if (this.closed || this.defaultActionDone) return;
     this.suspended = false;
-    this.ensureStep(this.remainingBusyUs());
+    if (this.stepScheduled || this.inStep) return;
+    this.run(0);
+  }
+
+  /**
+   * The virtual time of the work on the thread now: a lazy call's own time while it runs (see
+   * the file comment), else the clock's.
+   */
+  currentTimeUs(): number {
+    return this.lazyTimeUs >= 0 ? this.lazyTimeUs : this.nowUs();
+  }
+
+  /**
+   * From a mail or the default action (on the mailbox thread): runs the first waiting mail whose
+   * priority is at least `priority`, skipping the others, and says whether there was one
+   * (MailboxExecutor.tryYield; Flink's blocking yield has no run-to-completion counterpart).
+   * @throws AssertionError outside a step.
+   */
+  tryYield(priority: number): boolean {
+    assert(this.inStep, 'tryYield outside the mailbox thread');
+    const mail = takeFirst(this.round, priority) ?? takeFirst(this.mails, priority);
+    if (mail === undefined) return false;
+    mail.run();
+    return true;
   }
 
   /** Stops the loop; pending mails are dropped and nothing runs any more. */
   close(): void {
     this.closed = true;
     this.mails.length = 0;
+    this.round.length = 0;
   }
 
   get isClosed(): boolean {
@@ -136,73 +215,137 @@ export class MailboxProcessor {
 
   /** Mails waiting, for tests. */
   get pendingMails(): number {
-    return this.mails.length;
+    return this.mails.length + this.round.length;
   }
 
   checkInvariants(): void {
-    assert(!this.closed || this.mails.length === 0, 'a closed mailbox holds mails');
+    assert(!this.closed || this.pendingMails === 0, 'a closed mailbox holds mails');
+    assert(this.inStep || this.round.length === 0, 'a round of mails outside a step');
+    assert(this.batch === undefined || this.stepScheduled, 'a batch in flight is not queued');
+    assert(this.lazyTimeUs < 0 || this.inStep, 'a lazy time outside a step');
   }
 
-  private ensureStep(delayUs: number): void {
+  /** A mail came: a batch being paid for stops at the end of its record; else a step runs. */
+  private mailArrived(): void {
+    if (this.batch !== undefined) this.batch.preempt();
+    else this.ensureStep();
+  }
+
+  private ensureStep(): void {
     if (this.stepScheduled || this.inStep || this.closed) return;
     this.stepScheduled = true;
-    this.executor.execute('mailbox', this.runStep, delayUs);
+    this.executor.execute('mailbox', this.runStep);
   }
 
-  private step(): void {
-    this.stepScheduled = false;
+  /**
+   * Makes the `owedCalls` calls of a paid batch, runs the mails waiting now, then a round of the
+   * default action (Flink's loop: processMail takes every mail queued when it starts, then the
+   * default action runs once; mails put meanwhile wait for the next round).
+   */
+  private run(owedCalls: number): void {
     if (this.closed) return;
-    let busyUs = 0;
     this.inStep = true;
     try {
-      const mail = this.mails.shift();
-      if (mail !== undefined) {
-        mail.run();
-      } else if (!this.suspended && !this.defaultActionDone) {
-        busyUs = this.runDefaultActions();
+      if (owedCalls > 0) {
+        this.catchUp(owedCalls);
+        if (!this.closed) this.batching.batchEnded();
       }
+      if (this.mails.length > 0) this.runMails();
+      if (!this.closed && !this.suspended && !this.defaultActionDone) this.runDefaultAction();
     } catch (e) {
       // A programmer error stops the run (DESIGN.md: an engine assertion is a counterexample);
       // failing the task instead would hide it behind a failover. Anything else a mail or the
       // user's function throws fails the task, as in Flink.
       if (e instanceof AssertionError) throw e;
+      this.lazyTimeUs = -1;
+      this.round = [];
       this.close();
       this.onError(e);
       return;
     } finally {
       this.inStep = false;
     }
-    if (this.closed) return;
-    if (busyUs > 0) this.busyUntilUs = this.nowUs() + busyUs;
-    const more = !this.suspended && !this.defaultActionDone;
-    if (this.mails.length > 0 || more) this.ensureStep(busyUs);
+    if (this.closed || this.stepScheduled) return;
+    if (this.mails.length > 0 || (!this.suspended && !this.defaultActionDone)) this.ensureStep();
   }
 
-  /** How long the thread is still busy with the last step's work, µs. */
-  private remainingBusyUs(): number {
-    return Math.max(0, this.busyUntilUs - this.nowUs());
+  /** Takes every mail queued now into a round and runs them (mails they put wait). */
+  private runMails(): void {
+    this.round = this.mails.splice(0);
+    for (let mail = this.round.shift(); mail !== undefined; mail = this.round.shift()) {
+      mail.run();
+      if (this.closed) break;
+    }
+    this.round = [];
   }
 
-  /** Runs the default action once, or as a batch while allowed; returns the summed cost. */
-  private runDefaultActions(): number {
-    const batching = this.batching;
+  /**
+   * Calls the default action now until a call costs something (the thread then pays for it,
+   * with a lazy batch when the batching allows), suspends or ends, or a mail is waiting.
+   */
+  private runDefaultAction(): void {
     const action = this.defaultAction;
-    let busyUs = 0;
-    for (let calls = 1; ; calls++) {
+    for (;;) {
       const r = action();
       if (r === 'suspend') {
         this.suspended = true;
-        return busyUs;
+        return;
       }
       if (r === 'done') {
         this.defaultActionDone = true;
-        return busyUs;
+        return;
       }
-      busyUs += r;
-      if (calls >= batching.maxActions || this.closed || this.mails.length > 0 ||
-        !batching.canContinue(busyUs)) {
-        return busyUs;
+      if (r > 0) {
+        this.payFor(r);
+        return;
       }
+      if (this.closed || this.mails.length > 0) return;
     }
   }
+
+  /** Pays `costUs` for the call just made, with the lazy calls the batching allows after it. */
+  private payFor(costUs: number): void {
+    const lazy = this.closed || this.mails.length > 0 ? 0 : this.batching.lazyCalls(costUs);
+    assert(Number.isInteger(lazy) && lazy >= 0,
+      () => `lazyCalls must be a non-negative integer, got ${lazy}`);
+    this.stepScheduled = true;
+    if (lazy === 0) {
+      this.executor.execute('mailbox', this.runStep, costUs);
+      return;
+    }
+    this.batchStartUs = this.nowUs();
+    this.batchCostUs = costUs;
+    this.batch = this.executor.executePreemptible('mailbox', costUs, lazy + 1, this.batchPaid);
+  }
+
+  /**
+   * Makes the `n` lazy calls a batch paid for, each at its own virtual time. Without slowdowns
+   * the batch's real span is (n + 1) parts of its cost, so the k-th call's time is exact.
+   */
+  private catchUp(n: number): void {
+    const startUs = this.batchStartUs;
+    const spanUs = this.nowUs() - startUs;
+    const costUs = this.batchCostUs;
+    const action = this.defaultAction;
+    try {
+      for (let k = 1; k <= n; k++) {
+        if (this.closed || this.suspended || this.defaultActionDone) return;
+        this.lazyTimeUs = startUs + Math.round((spanUs * k) / (n + 1));
+        const r = action();
+        // A batching that cannot see every effect of a call (an operator emitting several
+        // records, say) may let one run into a full output; the thread then simply stops.
+        if (r === 'suspend') this.suspended = true;
+        else if (r === 'done') this.defaultActionDone = true;
+        else if (r !== costUs) assert(false, `a lazy call cost ${r} us, its batch ${costUs} us`);
+      }
+    } finally {
+      this.lazyTimeUs = -1;
+    }
+  }
+}
+
+/** Removes and returns the first mail of `queue` whose priority is at least `priority`. */
+function takeFirst(queue: Mail[], priority: number): Mail | undefined {
+  const i = queue.findIndex((m) => (m.priority ?? MIN_PRIORITY) >= priority);
+  return i < 0 ? undefined : queue.splice(i, 1)[0];
 }

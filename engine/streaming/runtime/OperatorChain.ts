@@ -1,9 +1,9 @@
 /**
  * The operators of one task, head (input side) first, wired so that each emits straight into
  * the next and the tail emits into the task's record writers. Ordering rules (reference 2.6):
- * prepareSnapshotPreBarrier head to tail; snapshotState, notifyCheckpointComplete and
- * notifyCheckpointAborted tail to head; if one notification throws, the others still run and the
- * first error is rethrown.
+ * prepareSnapshotPreBarrier head to tail; snapshotState, notifyCheckpointComplete,
+ * notifyCheckpointAborted and notifyCheckpointSubsumed tail to head; if one notification throws,
+ * the others still run and the first error is rethrown.
  *
  * @see org.apache.flink.streaming.runtime.tasks.OperatorChain, RegularOperatorChain
  */
@@ -77,6 +77,10 @@ export class OperatorChain {
 
   notifyCheckpointAborted(checkpointId: number): void {
     this.forEachTailToHead((op) => op.notifyCheckpointAborted(checkpointId));
+  }
+
+  notifyCheckpointSubsumed(checkpointId: number): void {
+    this.forEachTailToHead((op) => op.notifyCheckpointSubsumed(checkpointId));
   }
 
   /** Closes every operator, tail to head, swallowing nothing but continuing past errors. */

@@ -4,11 +4,13 @@
  * event from the input gates and pushes it through the chain; outputs go to the record writers.
  * Back pressure: while any output partition has no free buffer, the default action is suspended.
  *
- * The default action handles one input element per call; the mailbox may run it several times
- * in one step (a batch, see MailboxProcessor) while {@link StreamTask.canContinueBatch} allows:
- * a source task reads up to `recordsPerBuffer` records, a consumer task takes one network buffer
- * and its records; a batch never crosses an event, unavailable output, or a processing-time timer
- * falling due within the batch.
+ * The default action handles one input element per call; the mailbox runs calls lazily in
+ * batches (see MailboxProcessor) as far as {@link StreamTask.lazyRecords} allows: the records
+ * after the one just processed that could be processed late without anything outside the task
+ * telling, all within one network buffer. Operators see each record's own virtual time (their
+ * clock and processing-time service read the mailbox's), and processing-time timers fire on a
+ * timer thread of their own that puts a mail (Flink's SystemProcessingTimeService), so a timer,
+ * like any mail, is handled between the records in progress when it falls due.
  *
  * Checkpoints: sources are triggered by RPC (a mail); other tasks by barriers, which go to the
  * barrier handler (aligned or the at-least-once tracker); SubtaskCheckpointCoordinator performs
@@ -38,7 +40,7 @@ import { CompletableFuture } from '../../util/CompletableFuture.ts';
 import type { StreamRecord } from '../api/StreamRecord.ts';
 import type { OperatorSnapshot, Output, SourceStreamOperator } from '../operators/StreamOperator.ts';
 import type { CheckpointResponder } from './CheckpointResponder.ts';
-import { MailboxProcessor } from './MailboxProcessor.ts';
+import { MailboxProcessor, MAX_PRIORITY } from './MailboxProcessor.ts';
 import { OperatorChain } from './OperatorChain.ts';
 import { createOperators, setUpInputs, setUpOutputs, type StreamTaskSetupContext } from './StreamTaskSetup.ts';
 import { SubtaskCheckpointCoordinator } from './SubtaskCheckpointCoordinator.ts';
@@ -70,7 +72,8 @@ export class StreamTask {
   private current: { gate: InputGate; channel: number; records: readonly StreamRecord[]; next: number } | undefined;
   private readonly chainCostUs: number;
   private nextGate = 0;
-  private readonly pendingTimers = new Set<{ readonly dueUs: number }>();
+  /** The processing-time service's timer thread, made on the first timer. */
+  private timerThread: Executor | undefined;
   /** Input ended and the operators finished (endInput + finish). */
   private operatorsFinished = false;
   /** Every input gate delivered EndOfPartition on every channel (or there are none). */
@@ -181,17 +184,40 @@ export class StreamTask {
     });
   }
 
-  /** notifyCheckpointComplete as a mail. */
+  /** notifyCheckpointComplete as a MAX_PRIORITY mail (StreamTask.notifyCheckpointOperation). */
   notifyCheckpointCompleteAsync(checkpointId: number): void {
-    this.mailbox.put({ label: 'notify-checkpoint-complete', run: () => this.notifyCheckpointComplete(checkpointId) });
+    this.mailbox.put({
+      label: 'notify-checkpoint-complete',
+      priority: MAX_PRIORITY,
+      run: () => this.notifyCheckpointComplete(checkpointId),
+    });
   }
 
-  /** notifyCheckpointAborted as a mail; catches up on a lost completion first (reference 2.2). */
+  /**
+   * notifyCheckpointSubsumed as a MAX_PRIORITY mail: forwarded to the operators, tail to head,
+   * while the task runs. Unlike a completion it is not compared with the latest completed id,
+   * and INVALID_CHECKPOINT_ID (-1, nothing subsumed) is forwarded too, as in Flink.
+   */
+  notifyCheckpointSubsumedAsync(checkpointId: number): void {
+    this.mailbox.put({
+      label: 'notify-checkpoint-subsumed',
+      priority: MAX_PRIORITY,
+      run: () => this.checkpointCoordinator.notifyCheckpointSubsumed(checkpointId, this.chain),
+    });
+  }
+
+  /**
+   * notifyCheckpointAborted as a MAX_PRIORITY mail; catches up on a lost completion first
+   * (reference 2.2).
+   */
   notifyCheckpointAbortAsync(checkpointId: number, latestCompletedId: number): void {
     this.mailbox.put({
       label: 'notify-checkpoint-aborted',
+      priority: MAX_PRIORITY,
       run: () => {
         if (latestCompletedId > 0) this.notifyCheckpointComplete(latestCompletedId);
+        this.env.tracer.event('checkpoint.taskNotifiedAborted',
+          { checkpointId, task: this.tdd.attemptId });
         this.checkpointCoordinator.notifyCheckpointAborted(checkpointId);
         this.chain?.notifyCheckpointAborted(checkpointId);
       },
@@ -223,7 +249,7 @@ export class StreamTask {
       vertex: this.vertex,
       executor: this.executor,
       processingTime: {
-        nowUs: () => this.env.clock.nowUs(),
+        nowUs: () => this.mailbox.currentTimeUs(),
         registerTimer: (timeUs, label, callback) => this.registerTimer(timeUs, label, callback),
       },
       fail: (e) => this.fail(e),
@@ -287,9 +313,10 @@ export class StreamTask {
       // EndOfPartition drains them (Flink's FinishedOnRestoreInput).
     }
     this.mailbox.start(() => this.processInput(), {
-      // A consumer's batch is one buffer: its poll plus its records.
-      maxActions: this.config.recordsPerBuffer + (this.vertex.isSource ? 0 : 1),
-      canContinue: (busyUs) => this.canContinueBatch(busyUs),
+      lazyCalls: () => this.lazyRecords(),
+      // The flusher shares the thread: one that fell due during the batch flushes before the
+      // next record, so the next batch starts with empty buffers (see lazyRecords).
+      batchEnded: () => { for (const p of this.partitions) p.runOverdueFlusher(); },
     });
   }
 
@@ -302,41 +329,48 @@ export class StreamTask {
     this.callbacks.responder.declineCheckpoint({ attemptId: this.tdd.attemptId, checkpointId, reason });
   }
 
+  /**
+   * A processing-time timer: at `timeUs` (at once if that has passed) the timer thread puts
+   * `callback` as a mail. Times are the task's own (a record processed lazily registers relative
+   * to its own time); a timer due before the real time it is registered at, which only a lazy
+   * record's short timer can be, fires at once, late by at most the batch.
+   */
   private registerTimer(timeUs: number, label: string, callback: () => void): { cancel(): void } {
-    const nowUs = this.env.clock.nowUs();
-    const pending = { dueUs: Math.max(nowUs, timeUs) };
-    this.pendingTimers.add(pending);
-    const t = this.executor.schedule(label, pending.dueUs - nowUs, () => {
-      this.pendingTimers.delete(pending);
+    const thread = (this.timerThread ??= this.env.executors.get(`timers/${this.tdd.attemptId}`));
+    const dueUs = Math.max(this.mailbox.currentTimeUs(), timeUs);
+    const t = thread.schedule(label, Math.max(0, dueUs - this.env.clock.nowUs()), () => {
       this.mailbox.put({ label, run: callback });
     });
-    return {
-      cancel: () => {
-        this.pendingTimers.delete(pending);
-        t.cancel();
-      },
-    };
+    return { cancel: () => t.cancel() };
   }
 
   /**
-   * Whether the default action may run again in the current mailbox step (busy `busyUs` so far):
-   * only within the current buffer (consumer) or while the source has a record ready, while every
-   * output is available, and while no processing-time timer falls due before the batch ends.
+   * How many records after the one just processed may be processed late, in one lazy batch
+   * (MailboxProcessor): none once the operators finished; else at most the rest of one network
+   * buffer, and only records whose processing nothing outside the task can tell the time of. A
+   * source's next records must come from its current split without ending it (the record that
+   * ends a split asks for another); a consumer's from its current buffer (the last of them hands
+   * the buffer back when the batch ends, one record's cost after its own time, which spares a
+   * second event per buffer); and every output must take them without finishing a buffer or
+   * running out of buffers (exact when each operator emits at most one record per input, as
+   * sources, maps and filters do).
    */
-  private canContinueBatch(busyUs: number): boolean {
-    if (this.operatorsFinished) return false;
+  private lazyRecords(): number {
+    if (this.operatorsFinished) return 0;
+    let n = this.config.recordsPerBuffer - 1;
     if (this.vertex.isSource) {
-      if (!(this.chain?.head as SourceStreamOperator | undefined)?.hasRecordAvailable()) return false;
-    } else if (this.current === undefined) {
-      for (const g of this.gates) if (g.isAvailable() || g.isFinished()) return false;
-      return true;
+      const source = this.chain?.head as SourceStreamOperator | undefined;
+      n = Math.min(n, source?.quietRecordsAhead() ?? 0);
+    } else {
+      const c = this.current;
+      if (c === undefined) return 0;
+      n = Math.min(n, c.records.length - c.next);
     }
-    for (const p of this.partitions) if (!p.isAvailable()) return false;
-    if (this.pendingTimers.size > 0) {
-      const endUs = this.env.clock.nowUs() + busyUs;
-      for (const t of this.pendingTimers) if (t.dueUs <= endUs) return false;
+    for (const w of this.writers) {
+      if (n <= 0) return 0;
+      n = Math.min(n, w.quietRecordCapacity());
     }
-    return true;
+    return Math.max(0, n);
   }
 
   private tailOutput(): Output {

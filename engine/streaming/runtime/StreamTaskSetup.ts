@@ -78,12 +78,18 @@ export function setUpInputs(c: StreamTaskSetupContext): InputGate[] {
   });
 }
 
-/** Creates the chain's operators, head first. */
+/**
+ * Creates the chain's operators, head first. Their environment's clock is the task's
+ * processing-time clock, so that a record processed late in a lazy batch (MailboxProcessor)
+ * sees its own time.
+ */
 export function createOperators(c: StreamTaskSetupContext): StreamOperator[] {
   const inEdge = c.tdd.jobGraph.edges.find((e) => e.target === c.vertex.id);
+  const processingTime = c.processingTime;
+  const env: EngineEnv = { ...c.env, clock: { nowUs: () => processingTime.nowUs() } };
   return c.vertex.operators.map((node, i) => {
     const ctx: StreamOperatorContext = {
-      env: c.env,
+      env,
       taskName: `${c.vertex.id}#${c.tdd.subtaskIndex}`,
       subtaskIndex: c.tdd.subtaskIndex,
       parallelism: c.vertex.parallelism,
@@ -93,6 +99,9 @@ export function createOperators(c: StreamTaskSetupContext): StreamOperator[] {
       processingTime: c.processingTime,
       eventGateway: { sendEventToCoordinator: (event) => c.sendEventToCoordinator(node.uid, event) },
       failTask: (e) => c.fail(e),
+      ...(c.config.traceKeyedInputs && node.spec.kind === 'keyedProcess' ? {
+        keyedInputTrace: { attemptId: c.tdd.attemptId, restoredCheckpointId: c.tdd.restore?.restoreCheckpointId ?? -1 },
+      } : {}),
     };
     const keySelector = i === 0 ? inEdge?.keySelector : undefined;
     return createOperator(node, ctx, {

@@ -5,7 +5,8 @@
  * the chain's coordinators, then the asynchronous part on the async snapshot thread. Also the
  * task-side abort paths (2.5): aborts from the barrier handler decline and forward a
  * CancelCheckpointMarker; abort notifications from the JobMaster close a running async part or
- * remember the id so its barrier is skipped later.
+ * remember the id so its barrier is skipped later. Subsumption notifications only pass on to the
+ * operators while the task runs.
  *
  * @see org.apache.flink.streaming.runtime.tasks.SubtaskCheckpointCoordinatorImpl
  * Invariants: lastCheckpointId never decreases; at most one async part per checkpoint id.
@@ -128,6 +129,18 @@ export class SubtaskCheckpointCoordinator {
       while (this.abortedIds.length > this.c.maxConcurrentCheckpoints) this.abortedIds.shift();
       this.maxAbortedId = Math.max(this.maxAbortedId, id);
     }
+  }
+
+  /**
+   * The JobMaster subsumed `id` (notifyCheckpointSubsumed): the chain's operators hear of it,
+   * tail to head, while the task runs (Flink also tells its file-merging snapshot manager,
+   * which is not modelled); ignored otherwise.
+   */
+  notifyCheckpointSubsumed(id: number, chain: OperatorChain | undefined): void {
+    if (!this.c.isTaskRunning() || chain === undefined) return;
+    this.c.env.tracer.event('checkpoint.taskSubsumed',
+      { checkpointId: id, task: this.c.attemptId });
+    chain.notifyCheckpointSubsumed(id);
   }
 
   /** The task stops: every running async part is discarded. */

@@ -92,9 +92,12 @@ export class SourceOperator implements SourceStreamOperator {
     return this.reader.pollNext(output);
   }
 
-  /** True when the next {@link emitNext} emits a record. */
-  hasRecordAvailable(): boolean {
-    return this.reader.hasRecordAvailable();
+  /**
+   * How many of the next emitNext calls emit a record and nothing else: the current split's
+   * records but its last, which ends the split and asks for another.
+   */
+  quietRecordsAhead(): number {
+    return Math.max(0, this.reader.recordsLeftInSplit() - 1);
   }
 
   /**
@@ -160,6 +163,8 @@ export class SourceOperator implements SourceStreamOperator {
   notifyCheckpointComplete(_checkpointId: number): void {}
 
   notifyCheckpointAborted(_checkpointId: number): void {}
+
+  notifyCheckpointSubsumed(_checkpointId: number): void {}
 
   /**
    * Decodes a snapshot's (or a restore's) splits to plain JSON: split id -> next offset, over

@@ -94,10 +94,10 @@ export class SourceReader {
     }
   }
 
-  /** True when the next poll emits a record (the current split has one left). */
-  hasRecordAvailable(): boolean {
+  /** Records left in the split being read (0 with none held). */
+  recordsLeftInSplit(): number {
     const head = this.held[0];
-    return head !== undefined && head.offset < head.records.length;
+    return head === undefined ? 0 : head.records.length - head.offset;
   }
 
   /** True when a poll would emit a record or report END_OF_INPUT. */

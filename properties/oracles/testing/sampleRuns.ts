@@ -21,10 +21,12 @@ const memo = new Map<string, RunResult>();
 
 /**
  * A flights run in `mode` (checkpoint every 20 ms, heal at 500 ms, seed `a4`), with a crash of
- * taskmanager-2 for 50 ms from 178 ms on when `crash` (at-least-once: see below).
+ * taskmanager-2 for 50 ms from 178 ms on when `crash` (at-least-once: see below). With
+ * `tracedInputs` the keyed operators trace what they read (ClusterConfiguration.traceKeyedInputs),
+ * which changes no decision: the same schedule.
  */
-export function sampleRun(mode: RunMode, crash: boolean): RunResult {
-  const key = `${mode}/${crash}`;
+export function sampleRun(mode: RunMode, crash: boolean, tracedInputs = false): RunResult {
+  const key = `${mode}/${crash}/${tracedInputs}`;
   const cached = memo.get(key);
   if (cached !== undefined) return cached;
   // At-least-once duplicates need a crash at the right moment: try crash times in 3 ms steps
@@ -32,7 +34,7 @@ export function sampleRun(mode: RunMode, crash: boolean): RunResult {
   const wantDuplicates = mode === 'at-least-once' && crash;
   let result: RunResult | undefined;
   for (let step = 0; step < (wantDuplicates ? 120 : 1); step++) {
-    result = run(mode, crash, (wantDuplicates ? 60_000 : 178_000) + step * 3_000);
+    result = run(mode, crash, (wantDuplicates ? 60_000 : 178_000) + step * 3_000, tracedInputs);
     if (!wantDuplicates || result.committed.length > 2000) break;
   }
   if (result === undefined || (wantDuplicates && result.committed.length <= 2000)) {
@@ -42,19 +44,20 @@ export function sampleRun(mode: RunMode, crash: boolean): RunResult {
   return result;
 }
 
-function run(mode: RunMode, crash: boolean, crashAtUs: number): RunResult {
+function run(mode: RunMode, crash: boolean, crashAtUs: number, tracedInputs: boolean): RunResult {
   return clusterRunResult({
     graph: SAMPLE_GRAPH,
     seed: 'a4',
     checkpoint: { mode, intervalMs: 20 },
     healTimeMs: 500,
-    cluster: { config: { slotsPerTaskManager: 1 } },
+    cluster: { config: { slotsPerTaskManager: 1, traceKeyedInputs: tracedInputs } },
     setUp: (c) => {
       if (!crash) return;
       if (mode === 'at-least-once') {
-        // Short pauses of one source's host skew its barriers behind the others' records, so
-        // the barrier tracker lets records past the cut into checkpoints: replays duplicate them.
-        for (let t = 30_000; t < crashAtUs; t += 20_000) {
+        // Short pauses of one source's host as checkpoints are triggered (every 20 ms from about
+        // 20 ms on) skew its barriers behind the others' records, so the barrier tracker lets
+        // records past the cut into checkpoints: replays duplicate them.
+        for (let t = 20_000; t < crashAtUs; t += 20_000) {
           c.world.at(t, 'pause', () => c.world.pause('taskmanager-1'));
           c.world.at(t + 8_000, 'resume', () => c.world.resume('taskmanager-1'));
         }

@@ -1,0 +1,97 @@
+import { describe, expect, test } from 'vitest';
+import { hostId, rpcAddress, type ExecutionAttemptId } from '../api/ids.ts';
+import { DEFAULT_CLUSTER_CONFIGURATION } from '../cluster/ClusterConfiguration.ts';
+import type { JobGraph, JobVertex } from '../jobgraph/JobGraph.ts';
+import type { TaskExecutorGateway } from '../rpc/TaskExecutorGateway.ts';
+import { createTestingEngineEnv } from '../testing/TestingEngineEnv.ts';
+import { TestingScheduler } from '../testing/TestingScheduler.ts';
+import { CompletableFuture } from '../util/CompletableFuture.ts';
+import { DefaultScheduler } from './DefaultScheduler.ts';
+import { ExecutionGraph } from './ExecutionGraph.ts';
+import { SlotPool } from './SlotPool.ts';
+
+const vertex = (id: string, isSource: boolean): JobVertex => ({
+  id, name: id, parallelism: 2, maxParallelism: 128, maxParallelismConfigured: false, operators: [], isSource,
+});
+
+/** A source and a sink at parallelism 2, all-to-all: one pipelined region. */
+const JOB: JobGraph = {
+  jobName: 'j',
+  vertices: [vertex('v0', true), vertex('v1', false)],
+  edges: [{ index: 0, source: 'v0', target: 'v1', partitioner: 'rebalance' }],
+};
+
+/**
+ * The scheduler over a fake TaskExecutor that accepts every deployment and records
+ * cancellations; `notified` records what the coordinators hear, as `failed <attempt> <cause>`.
+ */
+function harness() {
+  const scheduler = new TestingScheduler();
+  const env = createTestingEngineEnv({ host: hostId('jobmanager'), clock: scheduler, executors: scheduler });
+  const graph = new ExecutionGraph(JOB);
+  const slotPool = new SlotPool();
+  const notified: string[] = [];
+  const cancelled: ExecutionAttemptId[] = [];
+  const gateway = {
+    submitTask: () => CompletableFuture.completed<void>(undefined),
+    cancelTask: (attemptId: ExecutionAttemptId) => { cancelled.push(attemptId); },
+  } as unknown as TaskExecutorGateway;
+  const s = new DefaultScheduler({
+    env, config: DEFAULT_CLUSTER_CONFIGURATION, main: scheduler.get('jobmaster/main'), graph, slotPool,
+    declareRequiredSlots: () => {},
+    gateway: () => gateway,
+    attemptReady: () => {},
+    attemptFailed: (ev, cause) => notified.push(`failed ${ev.current.attemptId} ${String(cause)}`),
+    beforeRedeploy: () => undefined,
+  });
+  s.startScheduling();
+  for (const i of [0, 1]) {
+    slotPool.offer({ taskExecutor: rpcAddress('te-1'), host: hostId('taskmanager-1'), slotIndex: i, allocationId: `a${i}` });
+  }
+  s.onSlotsChanged();
+  scheduler.runAll();
+  const attempt = (v: string, i: number) => graph.vertex(v, i).current.attemptId;
+  for (const v of ['v0', 'v1']) for (const i of [0, 1]) s.updateTaskExecutionState({ attemptId: attempt(v, i), state: 'RUNNING' });
+  return { scheduler, graph, s, notified, cancelled, attempt };
+}
+
+describe('DefaultScheduler', () => {
+  test('a restart tells the coordinators of each cancelled execution\'s vertex executionAttemptFailed for it '
+    + '(DefaultScheduler.notifyCoordinatorOfCancellation)', () => {
+    const h = harness();
+    const [src0, src1, sink0, sink1] = [h.attempt('v0', 0), h.attempt('v0', 1), h.attempt('v1', 0), h.attempt('v1', 1)];
+    h.s.updateTaskExecutionState({ attemptId: sink1, state: 'FAILED', error: 'boom' });
+    expect(h.graph.jobStatus).toBe('RESTARTING');
+    // The failed one with its cause (notifyCoordinatorsAboutTaskFailure), then every execution the
+    // region's restart cancels, with no error.
+    expect(h.notified).toEqual([`failed ${sink1} boom`, `failed ${src0} null`, `failed ${src1} null`,
+      `failed ${sink0} null`]);
+    expect(h.cancelled).toEqual([src0, src1, sink0]);
+  });
+
+  test('the job is RESTARTING before the restart cancels the old executions, and RUNNING again before the '
+    + 'new ones are created (addVerticesToRestartPending, removeVerticesFromRestartPending)', () => {
+    const h = harness();
+    const seen: string[] = [];
+    h.graph.addJobStatusListener((status) => seen.push(`${status} after ${h.cancelled.length} cancels, `
+      + `attempt ${h.graph.vertex('v0', 0).current.attemptNumber}`));
+    h.s.updateTaskExecutionState({ attemptId: h.attempt('v1', 1), state: 'FAILED', error: 'boom' });
+    for (const [v, i] of [['v0', 0], ['v0', 1], ['v1', 0]] as const) {
+      h.s.updateTaskExecutionState({ attemptId: h.attempt(v, i), state: 'CANCELED' });
+    }
+    h.scheduler.advanceTimeUs(1_000_000);
+    expect(seen).toEqual(['RESTARTING after 0 cancels, attempt 0', 'RUNNING after 3 cancels, attempt 0']);
+    expect(h.graph.vertex('v0', 0).current.attemptNumber).toBe(1);
+  });
+
+  test('an execution already FAILED, CANCELING or CANCELED is not notified again when a restart cancels it', () => {
+    const h = harness();
+    h.s.updateTaskExecutionState({ attemptId: h.attempt('v1', 1), state: 'FAILED', error: 'boom' });
+    h.s.updateTaskExecutionState({ attemptId: h.attempt('v0', 0), state: 'CANCELED' });
+    const before = h.notified.length;
+    // A global failure while RESTARTING restarts every vertex again; all are cancelled already.
+    h.s.handleGlobalFailure('test');
+    expect(h.graph.jobStatus).toBe('RESTARTING');
+    expect(h.notified).toHaveLength(before);
+  });
+});
