@@ -385,7 +385,7 @@ describe('replay --json', () => {
     writeFileSync(file, JSON.stringify(repro));
     const r = await cli('replay', file);
     expect(r.code).toBe(2);
-    expectOneLine(r.stderr, "repro field property must name an oracle (consistent-cut, end-to-end-exactly-once, at-least-once, protocol-invariants, failure-handling, storage-invariants, liveness), got 'bogus'");
+    expectOneLine(r.stderr, "repro field property must name an oracle (consistent-cut, end-to-end-exactly-once, at-least-once, protocol-invariants, failure-handling, storage-invariants, liveness, engine-assertion), got 'bogus'");
   });
 
   test('replay <file> says so when a different property fails than the one recorded', async () => {

@@ -14,6 +14,7 @@
  * seeded value is used, so healed runs really heal.
  */
 import { assert } from '../engine/api/index.ts';
+import { harnessAssert } from './harnessAssert.ts';
 import type { DelayDistribution } from '../engine/api/index.ts';
 import type { RandomStream, RandomStreams } from './RandomStreams.ts';
 import { SimInputError } from './SimInputError.ts';
@@ -169,11 +170,14 @@ export class ChoiceSource {
   }
 
   /**
-   * An order decision among `n` >= 1 ready events: the index of the one that runs next.
-   * @throws AssertionError if `n` < 1.
+   * An order decision among `n` >= 1 ready events: the index of the one that runs next. Only the
+   * event queue asks for one (the engine's ChoicePoints have no order), hence a harness assertion.
+   * @throws HarnessAssertionError if `n` < 1.
    */
   order(label: string, n: number): number {
-    if (!(n >= 1 && Number.isInteger(n))) assert(false, `order ${label}: bad candidate count ${n}`);
+    if (!(n >= 1 && Number.isInteger(n))) {
+      harnessAssert(false, `order ${label}: bad candidate count ${n}`);
+    }
     const u = this.orderStream();
     const index = this.next++;
     const alt = this.overrides.size === 0 ? undefined : this.take(index);

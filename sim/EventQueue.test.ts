@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import { AssertionError } from '../engine/api/index.ts';
 import { EventQueue, OneShotEntry, PRIORITY_SIM } from './EventQueue.ts';
+import { HarnessAssertionError } from './harnessAssert.ts';
 
 function drain(q: EventQueue): string[] {
   const out: string[] = [];
@@ -30,14 +30,14 @@ test('orders by time, priority and seq; ties are order decisions', () => {
   expect(q.peekDueUs()).toBe(Number.POSITIVE_INFINITY);
 });
 
-test('remove keeps the heap consistent; double push is an assertion', () => {
+test('remove keeps the heap consistent; double push is a harness assertion', () => {
   const q = new EventQueue(() => 0);
   const log: number[] = [];
   const es = Array.from({ length: 50 }, (_, i) => new OneShotEntry(() => log.push(i)));
   es.forEach((e, i) => q.push(e, (i * 37) % 101));
   for (let i = 0; i < 50; i += 3) q.remove(es[i] as OneShotEntry);
   q.remove(es[0] as OneShotEntry);
-  expect(() => q.push(es[1] as OneShotEntry, 5)).toThrow(AssertionError);
+  expect(() => q.push(es[1] as OneShotEntry, 5)).toThrow(HarnessAssertionError);
   drain(q);
   const expected = es.map((_, i) => i).filter((i) => i % 3 !== 0)
     .sort((a, b) => ((a * 37) % 101) - ((b * 37) % 101) || a - b);

@@ -11,7 +11,7 @@
  * Invariants: `heapIndex` is the entry's position in the heap, or -1 when not queued; keys are
  * unique (seq grows), so the order is total.
  */
-import { assert } from '../engine/api/index.ts';
+import { harnessAssert } from './harnessAssert.ts';
 
 /** Spacing of priorities inside the combined key; seq stays below it. */
 const PRIORITY_STRIDE = 2 ** 44;
@@ -92,11 +92,11 @@ export class EventQueue {
 
   /**
    * Queues `entry` at `dueUs` with `priority` (0..255, lower first).
-   * @throws AssertionError if the entry is already queued.
+   * @throws HarnessAssertionError if the entry is already queued.
    */
   push(entry: QueueEntry, dueUs: number, priority: number = PRIORITY_NORMAL): void {
     const slot = entry.slot;
-    if (slot.index >= 0) assert(false, 'entry is already queued');
+    if (slot.index >= 0) harnessAssert(false, 'entry is already queued');
     const i = this.slots.length;
     this.slots.push(slot);
     this.dues.push(dueUs);
@@ -181,7 +181,9 @@ export class EventQueue {
       at[j + 1] = x;
     }
     const j = this.chooseOrder(count);
-    if (!(Number.isInteger(j) && j >= 0 && j < count)) assert(false, `order decision out of range: ${j} of ${count}`);
+    if (!(Number.isInteger(j) && j >= 0 && j < count)) {
+      harnessAssert(false, `order decision out of range: ${j} of ${count}`);
+    }
     const chosen = (this.slots[at[j] as number] as QueueSlot).entry;
     this.remove(chosen);
     return chosen;

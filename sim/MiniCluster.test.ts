@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import {
-  StreamExecutionEnvironment, consecutiveSplits, splitSource, twoPhaseCommitSink,
+  StreamExecutionEnvironment, assert, consecutiveSplits, splitSource, twoPhaseCommitSink,
   type StreamGraph,
 } from '../engine/index.ts';
+import { HarnessAssertionError } from './harnessAssert.ts';
 import { MiniCluster, type MiniClusterOptions } from './MiniCluster.ts';
 import { SimInputError } from './SimInputError.ts';
 
@@ -116,5 +117,78 @@ describe('The JobMaster ioExecutor is a pool (ExecutionGraphHandler submits each
     expect(workers.size).toBeGreaterThan(0);
     expect([...workers].every((w) => /^jobmanager\/jobmaster\/io-[1-4]$/.test(w))).toBe(true);
     expect(ackWorkers(1)).toEqual(new Set(['jobmanager/jobmaster/io-1']));
+  });
+});
+
+describe('An engine assertion ends the run as a result; a harness assertion propagates', () => {
+  /**
+   * A test-only job: 400 records through a map whose user function fails the engine's own
+   * `assert` on record `r350` (the mailbox lets an AssertionError through, so it ends the run),
+   * with checkpoints every 10 ms so that some output is committed before.
+   */
+  function plantedJob(): StreamGraph {
+    const env = new StreamExecutionEnvironment({ jobName: 'planted', parallelism: 2 });
+    env.enableCheckpointing(10, { mode: 'EXACTLY_ONCE' });
+    env.fromSource(splitSource(consecutiveSplits(Array.from({ length: 400 }, (_x, i) => `r${i}`), 4)), { name: 'src' })
+      .map<string>((s) => {
+        assert(s !== 'r350', () => `planted: the map got ${s}`);
+        return s.toUpperCase();
+      })
+      .sinkTo(twoPhaseCommitSink('planted'));
+    return env.getStreamGraph();
+  }
+
+  // A budget, so that an engine which fails the task over instead (and restarts it for ever)
+  // ends the run too.
+  const PLANTED_WORLD = { seed: 'planted', budgets: { maxEvents: 200_000 } } as const;
+
+  test('with its message, its place in the engine, its time and what the run produced until then', () => {
+    const run = () => new MiniCluster({ world: PLANTED_WORLD, streamGraph: plantedJob() }).run();
+    const result = run();
+    expect(result.run.reason).toBe('engine-assertion');
+    const a = result.engineAssertion;
+    expect(a?.message).toBe('planted: the map got r350');
+    // The user function is in this test file; the first engine frame under it is the operator
+    // that called it (engine/util/assert.ts itself is skipped).
+    expect(a?.location).toMatch(/^engine\/streaming\/operators\/MapOperator\.ts:\d+$/);
+    expect(a?.stack[0]).toMatch(/^at assert \(engine\/util\/assert\.ts:\d+:\d+\)$/);
+    expect(a?.timeUs).toBe(result.run.timeUs);
+    expect(result.run.message).toBe(`engine assertion at ${a?.location}: planted: the map got r350`);
+    expect(result.jobStatus).toBe('RUNNING');
+    expect(result.jobEndUs).toBeUndefined();
+    // Cut short, yet everything until then is there: checkpoints, committed output, the trace.
+    expect(result.completedCheckpoints.length).toBeGreaterThan(0);
+    expect(result.committed.length).toBeGreaterThan(0);
+    expect(result.committed.length).toBeLessThan(400);
+    // The trace ends with the assertion, and the same run gives the same hash.
+    const again = run();
+    expect(again.traceHash).toBe(result.traceHash);
+    expect(again.run).toEqual(result.run);
+  });
+
+  test('the trace ends with an engine.assertion event carrying the message', () => {
+    const cluster = new MiniCluster({ world: PLANTED_WORLD, streamGraph: plantedJob() });
+    const result = cluster.run();
+    const last = cluster.world.trace.events.at(-1);
+    expect(last?.type).toBe('engine.assertion');
+    expect(last?.attrs).toEqual({ message: 'planted: the map got r350' });
+    expect(last?.timeUs).toBe(result.run.timeUs);
+  });
+
+  test('a harness assertion (the sim\'s own run loop misused) propagates out of run()', () => {
+    const cluster = new MiniCluster({ world: { seed: 'harness' }, streamGraph: tinyGraph() });
+    cluster.world.at(1_000, 'nested run', () => cluster.world.run());
+    expect(() => cluster.run()).toThrow(HarnessAssertionError);
+  });
+
+  test('so does any error that is not an AssertionError', () => {
+    const env = new StreamExecutionEnvironment({ jobName: 'harness', parallelism: 1 });
+    env.fromSource(splitSource(consecutiveSplits(['a', 'b'], 1)), { name: 'src' })
+      .sinkTo(twoPhaseCommitSink('out'));
+    const cluster = new MiniCluster({ world: { seed: 'harness' }, streamGraph: env.getStreamGraph() });
+    cluster.world.at(1_000, 'broken action', () => {
+      throw new TypeError('a bug of the harness');
+    });
+    expect(() => cluster.run()).toThrow(TypeError);
   });
 });

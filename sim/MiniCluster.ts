@@ -1,8 +1,16 @@
 /**
  * MiniCluster: a whole Flink-like cluster on the simulator — a JobManager host running the
  * ResourceManager and the job's JobMaster, and TaskManager hosts running TaskExecutors — plus
- * the run loop that ends at job end (after a drain phase in which pending cleanup finishes) or
- * at a budget. Faults are applied through `world` (crash, restart, partition, ...).
+ * the run loop that ends at job end (after a drain phase in which pending cleanup finishes), at
+ * a budget, or at an engine assertion. Faults are applied through `world` (crash, restart,
+ * partition, ...).
+ *
+ * An engine assertion (sim/engineAssertion.ts says how it is told from a harness one) ends the
+ * run where it was thrown: the result says so (`run.reason` `engine-assertion`, and
+ * `engineAssertion`) and holds everything the run produced until then, so the harness can report
+ * it as a counterexample. The trace ends with an `engine.assertion` event carrying the message
+ * (not the location: where the code lies is no part of what the run did), so the hash of such a
+ * run is as deterministic as any other. A harness assertion, or any other error, propagates.
  *
  * Invariants: options are validated completely before anything boots (one-line SimInputError);
  * a MiniCluster runs once, because its drain stop is armed by the first job end only.
@@ -14,9 +22,12 @@ import {
   startTaskManager, validateClusterConfiguration,
   type ClusterConfiguration, type DecodedCheckpoint, type ExecutionAttemptId, type OperatorSnapshot, type JobManagerProcess, type JobStatus, type StreamGraph, type TaskExecutor,
 } from '../engine/index.ts';
+import {
+  describeEngineAssertion, isEngineAssertion, type EngineAssertionReport,
+} from './engineAssertion.ts';
 import { SimInputError, requireNonNegativeInteger } from './SimInputError.ts';
 import type { CommittedRecord } from './SimTransactionalStore.ts';
-import { World, type RunResult } from './World.ts';
+import { World, type RunResult, type StopReason } from './World.ts';
 import type { WorldOptions } from './WorldOptions.ts';
 
 export interface MiniClusterOptions {
@@ -30,9 +41,21 @@ export interface MiniClusterOptions {
   readonly drainUs?: number;
 }
 
+/** Why a MiniCluster run ended: the World's reasons, or an engine assertion. */
+export interface MiniClusterRun extends Omit<RunResult, 'reason'> {
+  readonly reason: StopReason | 'engine-assertion';
+}
+
+/** An engine assertion that ended the run, and the virtual time it was thrown at (µs). */
+export interface EngineAssertion extends EngineAssertionReport {
+  readonly timeUs: number;
+}
+
 /** What a finished run reports. */
 export interface MiniClusterResult {
-  readonly run: RunResult;
+  readonly run: MiniClusterRun;
+  /** Present when an engine assertion ended the run (`run.reason` is `engine-assertion`). */
+  readonly engineAssertion?: EngineAssertion;
   readonly jobStatus: JobStatus;
   readonly jobEndUs: number | undefined;
   readonly committed: readonly CommittedRecord[];
@@ -145,18 +168,45 @@ export class MiniCluster {
   }
 
   /**
-   * Runs until the job ended and drained, or a budget ends the run.
+   * Runs the world; an engine assertion ends the run as a result (see the file comment).
+   * @throws whatever else the run throws: a harness assertion, any other error.
+   */
+  private runWorld(): { run: MiniClusterRun; engineAssertion?: EngineAssertion } {
+    try {
+      return { run: this.world.run() };
+    } catch (e) {
+      if (!isEngineAssertion(e)) throw e;
+      const nowUs = this.world.nowUs;
+      const assertion: EngineAssertion = { ...describeEngineAssertion(e), timeUs: nowUs };
+      this.world.trace.record('sim', 'engine.assertion', { message: assertion.message });
+      const where = assertion.location ?? 'an unknown place in the engine';
+      return {
+        run: {
+          reason: 'engine-assertion',
+          events: this.world.eventsRun,
+          timeUs: nowUs,
+          message: `engine assertion at ${where}: ${assertion.message}`,
+        },
+        engineAssertion: assertion,
+      };
+    }
+  }
+
+  /**
+   * Runs until the job ended and drained, a budget ends the run, or an engine assertion does.
    * @throws SimInputError on a second call: the drain stop is armed by the first job end only,
-   *   so a second run would never end (build a new MiniCluster instead).
+   *   so a second run would never end (build a new MiniCluster instead); a harness assertion or
+   *   any other error the run throws propagates.
    */
   run(): MiniClusterResult {
     if (this.ran) {
       throw new SimInputError('MiniCluster.run() can be called once; build a new MiniCluster');
     }
     this.ran = true;
-    const run = this.world.run();
+    const { run, engineAssertion } = this.runWorld();
     return {
       run,
+      ...(engineAssertion === undefined ? {} : { engineAssertion }),
       jobStatus: this.jobManagerProcess.jobMaster.jobStatus,
       jobEndUs: this.jobEndUs,
       committed: this.world.transactionalStore.committedRecords(),

@@ -11,6 +11,7 @@
  * nothing once its host crashed.
  */
 import { assert } from '../engine/api/index.ts';
+import { harnessAssert } from './harnessAssert.ts';
 import type { Cancellable, Executor, PreemptibleTask } from '../engine/api/index.ts';
 import type { SimContext } from './SimContext.ts';
 import type { SimExecutor } from './SimExecutor.ts';
@@ -39,7 +40,8 @@ export class SimExecutorPool implements Executor, TimerTarget {
     localName: string,
     readonly workers: readonly SimExecutor[],
   ) {
-    assert(workers.length >= 1, `pool ${localName} needs at least one worker`);
+    // SimHost checked the size the engine asked for; an empty pool here is the sim's own bug.
+    harnessAssert(workers.length >= 1, `pool ${localName} needs at least one worker`);
     this.name = `${host.id}/${localName}`;
     for (const w of workers) w.onIdle = (worker) => this.workerIdle(worker);
   }

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { AssertionError, rpcAddress } from '../engine/api/index.ts';
 import type { EngineEnv } from '../engine/api/index.ts';
+import { HarnessAssertionError } from './harnessAssert.ts';
 import { SimInputError } from './SimInputError.ts';
 import { World } from './World.ts';
 import type { WorldOptions } from './WorldOptions.ts';
@@ -250,6 +251,24 @@ describe('World budgets, faults and input', () => {
     expect(() => env.executors.get('e').execute('x', () => {}, -1)).toThrow(AssertionError);
     expect(() => env.executors.get('e').schedule('x', 0.5, () => {})).toThrow(AssertionError);
     expect(() => env.rpc.tell(rpcAddress('ghost'), rpcAddress('x'), 'ack', 'm', [])).toThrow(AssertionError);
+  });
+
+  test('the sim\'s own bookkeeping fails as a harness assertion, a broken port contract as the engine\'s', () => {
+    const w = new World({ seed: 'h' });
+    w.addHost('h', () => {});
+    // A run started from inside a run: the sim's loop itself is misused (a harness bug).
+    w.at(1, 'nested', () => w.run());
+    expect(() => w.run()).toThrow(HarnessAssertionError);
+    // A negative task cost is what the engine asked of its executor (engine/api/Executor.ts
+    // documents the AssertionError): the engine's bug, so not a harness assertion.
+    let thrown: unknown;
+    try {
+      w.env('h').executors.get('e').execute('x', () => {}, -1);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(AssertionError);
+    expect(thrown).not.toBeInstanceOf(HarnessAssertionError);
   });
 
   test('the trace can be capped while the hash covers everything; task events are optional', () => {

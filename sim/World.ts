@@ -10,12 +10,13 @@
  * Invariants: the same options and the same calls give the same trace hash; nothing reads real
  * time or real randomness; a run ends when idle, at a budget, or when stopped.
  */
-import { AssertionError, hostId } from '../engine/api/index.ts';
+import { hostId } from '../engine/api/index.ts';
 import type { EngineEnv, HostId } from '../engine/api/index.ts';
 import { ChoiceSource } from './ChoiceSource.ts';
 import type { DecisionRecord, Override } from './ChoiceSource.ts';
 import { EventQueue, OneShotEntry, PRIORITY_SIM } from './EventQueue.ts';
 import { ExecutorSlowdowns } from './ExecutorSlowdowns.ts';
+import { harnessAssert } from './harnessAssert.ts';
 import { InvariantChecks } from './InvariantChecks.ts';
 import { Partitions } from './Partitions.ts';
 import { RandomStreams } from './RandomStreams.ts';
@@ -118,6 +119,11 @@ export class World {
   /** Current virtual time, µs. */
   get nowUs(): number {
     return this.clock.nowUs;
+  }
+
+  /** Events run so far (all calls to run), the one that threw included. */
+  get eventsRun(): number {
+    return this.eventCount;
   }
 
   /** The trace (events, hash, marks). */
@@ -307,10 +313,10 @@ export class World {
   /**
    * Runs events until the queue is empty, a budget is reached or {@link stop} is called.
    * Errors thrown by tasks (AssertionError from the engine, invariant checks) propagate.
-   * @throws AssertionError if called from inside a running event.
+   * @throws HarnessAssertionError if called from inside a running event.
    */
   run(): RunResult {
-    if (this.running) throw new AssertionError('World.run is not re-entrant');
+    harnessAssert(!this.running, 'World.run is not re-entrant');
     this.running = true;
     this.stopRequested = false;
     try {

@@ -3,7 +3,7 @@
  * the JobMaster. The StreamTask it runs lives on the task's own mailbox thread.
  *
  * State machine: DEPLOYING -> INITIALIZING -> RUNNING -> FINISHED, and from any non-terminal
- * state CANCELING -> CANCELED or FAILED. Terminal states are reported until the JobMaster
+ * state CANCELING -> CANCELED or FAILED; a task that finishes while CANCELING ends CANCELED. Terminal states are reported until the JobMaster
  * acknowledges them (a lost report would otherwise leave the JobMaster waiting forever); a
  * failed report of a non-terminal state fails the task, as in Flink.
  *
@@ -49,7 +49,10 @@ export class Task {
       switchToRunning: () => this.transition('RUNNING'),
       finished: (finalState) => {
         this.finalState = finalState;
-        this.terminate('FINISHED');
+        // Canceled while it finished (the cancel's mail waited behind the one that finished it,
+        // say a final checkpoint's notification): the cancel wins, as in Flink's Task.doRun,
+        // where the failed RUNNING -> FINISHED transition ends the task CANCELED.
+        this.terminate(this.state === 'CANCELING' ? 'CANCELED' : 'FINISHED');
       },
       failed: (e) => this.terminate('FAILED', e),
       // A lost event fails the task, as Flink's RpcTaskOperatorEventGateway does: the reader

@@ -1,12 +1,16 @@
 /**
  * Programmer-error assertions. Inside the engine a failed assertion is a counterexample (it
  * shrinks and replays like any property violation); inside the sim or the harness it is a
- * harness failure. The error class lets the harness tell the two apart.
+ * harness failure. The error class lets the harness tell the two apart: the sim's own checks
+ * throw HarnessAssertionError (sim/harnessAssert.ts), every other AssertionError is the engine's.
  */
 
-/** Thrown by {@link assert}; `origin` says which side of the boundary failed. */
+/**
+ * Thrown by {@link assert}. The sim's checks of its own bookkeeping throw a subclass
+ * (sim/harnessAssert.ts), named after itself, hence `name` is a string, not the literal.
+ */
 export class AssertionError extends Error {
-  override readonly name = 'AssertionError';
+  override readonly name: string = 'AssertionError';
 }
 
 /**

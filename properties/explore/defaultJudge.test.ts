@@ -73,4 +73,18 @@ describe('defaultJudge', () => {
     const j = defaultJudge(r, 'exactly-once');
     expect({ duplicates: j.duplicates, missing: j.missing }).toEqual({ duplicates: 0, missing: 0 });
   });
+
+  test('nor does a finished job whose run an engine assertion ended during the drain phase', () => {
+    // The job had FINISHED, then the assertion cut the drain short: its output is judged by
+    // nothing but the assertion, and counting it would add a lost record to missingRecords.
+    const finished = loseOneDuplicateOne(sampleRun('aligned', true), true);
+    expect(defaultJudge(finished, 'exactly-once').missing).toBe(1);
+    const r = doctor(finished, {
+      outcome: { ...finished.outcome, reason: 'engine-assertion', message: 'engine assertion at engine/x.ts:1: drain' },
+      engineAssertion: { message: 'drain', location: 'engine/x.ts:1', stack: [], timeMs: finished.outcome.timeMs },
+    });
+    const j = defaultJudge(r, 'exactly-once');
+    expect({ duplicates: j.duplicates, missing: j.missing }).toEqual({ duplicates: 0, missing: 0 });
+    expect(j.violations.map((v) => v.property)).toEqual(['engine-assertion']);
+  });
 });

@@ -3,9 +3,10 @@
  * number of surplus records (committed copies beyond the reference fold's count per record
  * identity, for explore's duplicatesAfterRestore figure) and of missing records (the fold's
  * records never committed, for missingRecords), counted against the reference fold, never
- * against the engine. Both are counted only for a FINISHED job, as the output oracles judge
- * only those (an unfinished job's output is incomplete by design; liveness judges it). Also
- * whether the final keyed state was judged (for explore's stateUnjudged figure).
+ * against the engine. Both are counted only for a FINISHED job that ran to its end, as the output
+ * oracles judge only those (an unfinished job's output is incomplete by design, and liveness
+ * judges it; a run an engine assertion ended lost its cleanup even if the job had finished).
+ * Also whether the final keyed state was judged (for explore's stateUnjudged figure).
  */
 import type { RunResult } from '../../sim/run/RunResult.ts';
 import { judgeRun } from '../oracles/judgeRun.ts';
@@ -17,7 +18,9 @@ import { surplusAndMissing, type RecordIdentity } from './surplusAndMissing.ts';
 export function defaultJudge(result: RunResult, expect: Expectation): Judgement {
   const verdict = judgeRun(result, { expect });
   const { violations, keyedState } = verdict;
-  if (result.jobStatus !== 'FINISHED') return { violations, duplicates: 0, missing: 0, keyedState };
+  if (result.jobStatus !== 'FINISHED' || result.engineAssertion !== undefined) {
+    return { violations, duplicates: 0, missing: 0, keyedState };
+  }
   // Oracle 3 held: every committed record paired with one of F's of its identity, none left on
   // either side, so there is nothing to count (most aligned runs; saves a pass over the output).
   const endToEndHeld = verdict.oracles.includes('end-to-end-exactly-once')

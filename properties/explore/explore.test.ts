@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import type { RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
 import { simulate } from '../../sim/run/simulate.ts';
+import { plantEngineAssertion } from '../../sim/testing/plantEngineAssertion.ts';
 import { STATE_JUDGED, stateUnjudged } from '../oracles/stateJudgement.ts';
 import { canonicalFaults } from './canonicalFaults.ts';
 import { defaultJudge } from './defaultJudge.ts';
@@ -171,6 +172,74 @@ describe('explore drops faults that never fired from a counterexample', () => {
     expect(smaller.faults.length).toBeLessThan(merged.faults.length);
     expect(writes.map((w) => w.spec)).toEqual([planted.captured, planted.captured, smaller]);
     expect(report.counterexamples[0]?.spec).toEqual(smaller);
+  });
+});
+
+describe('explore and engine assertions', () => {
+  /** Options of a search that records the repros it writes. */
+  function recording(over: Partial<ExploreOptions>): { options: ExploreOptions; writes: Repro[] } {
+    const writes: Repro[] = [];
+    const options: ExploreOptions = {
+      ...small(defaultJudge),
+      writeRepro: (_mode, repro) => {
+        writes.push(repro);
+        return `repro-${writes.length}.json`;
+      },
+      ...over,
+    };
+    return { options, writes };
+  }
+
+  test('a run the real engine\'s assertion ended is a counterexample: written at once, then shrunk', () => {
+    // The wordcount job's count operator fails the engine's assert on the word `wheel`.
+    const { options, writes } = recording({ job: 'wordcount', runs: 3 });
+    const { maxRecords: _fixedInput, ...wordcount } = options;
+    const remove = plantEngineAssertion((r) => r.value === 'wheel', 'planted: count got wheel');
+    let report: ExploreReport;
+    try {
+      report = explore(wordcount);
+    } finally {
+      remove();
+    }
+    const c = report.counterexamples[0];
+    expect(c?.property).toBe('engine-assertion');
+    expect(c?.summary).toBe('planted: count got wheel');
+    expect((c?.violation.details as { location?: string }).location).toMatch(/^engine\/.+\.ts:\d+$/);
+    expect(report.modes['aligned']?.violations).toBe(1);
+    // The first failing run is written before any shrinking, the shrunk one after it.
+    expect(writes[0]?.stage).toBe('unshrunk');
+    expect(writes.at(-1)?.stage).toBe('shrunk');
+    expect(writes.at(-1)?.spec).toEqual(c?.spec);
+    expect(writes.every((w) => w.property === 'engine-assertion' && w.summary === 'planted: count got wheel')).toBe(true);
+    // Every wordcount run reaches `wheel`, so shrinking takes every fault and override away.
+    expect(writes[0]?.spec.faults.length).toBeGreaterThan(0);
+    expect(c?.spec.faults).toEqual([]);
+    expect(c?.spec.overrides).toEqual([]);
+  });
+
+  test('a shrink step counts only if it ends in an engine assertion at the same location', () => {
+    // Runs with two faults or more "assert" at engine/a.ts:1, runs with one at engine/b.ts:2:
+    // another bug, which shrinking must not trade the first one for.
+    const asserting = (r: RunResult, location: string): RunResult => ({
+      ...r,
+      outcome: { ...r.outcome, reason: 'engine-assertion' },
+      engineAssertion: { message: `planted at ${location}`, location, stack: [], timeMs: r.outcome.timeMs },
+    });
+    const { options, writes } = recording({
+      runs: 100,
+      simulate: (spec) => {
+        const r = simulate(spec);
+        if (spec.faults.length >= 2) return asserting(r, 'engine/a.ts:1');
+        return spec.faults.length === 1 ? asserting(r, 'engine/b.ts:2') : r;
+      },
+    });
+    const c = explore(options).counterexamples[0];
+    expect(c?.property).toBe('engine-assertion');
+    expect((c?.violation.details as { location?: string }).location).toBe('engine/a.ts:1');
+    expect(writes.map((w) => w.summary)).toEqual(writes.map(() => 'planted at engine/a.ts:1'));
+    // Shrunk as far as the same failure goes, which is not vacuous: the first had more faults.
+    expect(c?.spec.faults).toHaveLength(2);
+    expect(writes[0]?.spec.faults.length).toBeGreaterThan(2);
   });
 });
 

@@ -1,8 +1,11 @@
 /**
  * explore: fast-check searches the world. For each mode it generates RunSpecs, simulates them,
  * judges each with the oracles, and on the first violation writes the unshrunk repro at once,
- * lets fast-check shrink it, and replaces the file with the shrunk repro. A sample of runs is
- * simulated twice to prove determinism (a mismatch is a harness failure, exit code 3), and a
+ * lets fast-check shrink it, and replaces the file with the shrunk repro. A shrink step of an
+ * engine assertion counts as failing only if it ends in an engine assertion at the same location
+ * (another assertion is another bug). A sample of runs is simulated twice to prove determinism
+ * (a mismatch is a harness failure, exit code 3; so is anything simulate or the judge throw,
+ * which stops the search at once instead of being shrunk), and a
  * sample of completed checkpoints is forked into restore fan-out runs (oracle 2), which do not
  * count in the per-mode figures.
  *
@@ -14,6 +17,7 @@ import { canonicalFaults } from './canonicalFaults.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import type { Fault, RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
 import { runSpecArbitrary, type ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
+import { ENGINE_ASSERTION, sameFailure } from '../oracles/engineAssertion.ts';
 import { REPRO_FORMAT_VERSION, type Repro } from './Repro.ts';
 import type { StateJudgement } from '../oracles/stateJudgement.ts';
 
@@ -128,7 +132,10 @@ export function expectationOf(mode: RunMode): Expectation {
   return mode === 'at-least-once' || mode === 'none' ? 'at-least-once' : 'exactly-once';
 }
 
-/** Runs the exploration; see the file comment. @throws HarnessError on a determinism mismatch. */
+/**
+ * Runs the exploration; see the file comment.
+ * @throws HarnessError on a determinism mismatch; whatever simulate or the judge throw, as it is.
+ */
 export function explore(o: ExploreOptions): ExploreReport {
   const started = o.clock();
   const deadline = o.timeBudgetMs === undefined ? Number.POSITIVE_INFINITY : started + o.timeBudgetMs;
@@ -177,35 +184,49 @@ function exploreMode(
     mutations: o.mutants ?? [],
   });
   let failedOnce = false;
+  let first: Violation | undefined;
   let reproPath: string | undefined;
-  // A determinism mismatch stops the search: thrown inside the property, fast-check would take
-  // it for a counterexample and shrink it. The remaining runs pass at once and it is rethrown.
-  let harnessFailure: HarnessError | undefined;
+  // A determinism mismatch, or anything simulate or the judge throw (a harness assertion), stops
+  // the search: thrown inside the property, fast-check would take it for a counterexample and
+  // shrink it. The remaining runs pass at once and it is rethrown.
+  let harnessFailure: { readonly error: unknown } | undefined;
   const runs = o.timeBudgetMs === undefined ? (o.runs ?? DEFAULT_RUNS_PER_MODE) : 1_000_000;
   const property = fc.property(arb, (spec) => {
     if (harnessFailure !== undefined) return true;
-    const e = evaluate(o, spec, expect, !failedOnce ? fanOut : undefined);
+    let e: Evaluation;
+    try {
+      e = evaluate(o, spec, expect, !failedOnce ? fanOut : undefined);
+    } catch (error) {
+      harnessFailure = { error };
+      return true;
+    }
     if (!failedOnce) {
       summary.runs++;
       record(summary, e.main, e.mainVerdict);
       o.progress?.(mode, summary.runs, o.timeBudgetMs === undefined ? runs : undefined);
-      harnessFailure = checkDeterminism(o, spec, e.main, summary.runs);
-      if (harnessFailure !== undefined) return true;
+      const mismatch = checkDeterminism(o, spec, e.main, summary.runs);
+      if (mismatch !== undefined) {
+        harnessFailure = { error: mismatch };
+        return true;
+      }
     }
     if (e.violation === undefined) return true;
     if (!failedOnce) {
       failedOnce = true;
+      first = e.violation;
       summary.violations++;
       reproPath = o.writeRepro(mode, repro(o, e.spec, e.result, e.violation, 'unshrunk'));
+      return false;
     }
-    return false;
+    // Shrinking: any violation still fails, except that an engine assertion must stay the same.
+    return first?.property === ENGINE_ASSERTION && !sameFailure(first, e.violation);
   });
   const details = fc.check(property, {
     seed: o.seed,
     numRuns: runs,
     ...(deadline === Number.POSITIVE_INFINITY ? {} : { interruptAfterTimeLimit: Math.max(1, deadline - o.clock()) }),
   });
-  if (harnessFailure !== undefined) throw harnessFailure;
+  if (harnessFailure !== undefined) throw harnessFailure.error;
   if (!details.failed || details.counterexample === null) return { summary, counterexample: undefined };
   const e0 = evaluate(o, details.counterexample[0], expect, undefined);
   if (e0.violation === undefined) {
@@ -238,18 +259,23 @@ function exploreMode(
 /**
  * The shrunk counterexample made smaller where fast-check cannot: without the faults that never
  * fired in its run, then with its world-setting faults merged (canonicalFaults), then again
- * without the faults that never fired. Each step is kept only if the same property still fails.
+ * without the faults that never fired. Each step is kept only if the same property still fails
+ * (an engine assertion: at the same location, sameFailure).
  */
 function smallerCounterexample(o: ExploreOptions, e0: Evaluation, expect: Expectation): Evaluation {
-  const property = e0.violation?.property;
   let e = withoutUnfiredFaults(o, e0, expect);
   // Several world-setting faults of one kind act as one: merged, the repro is smaller.
   const canonical = canonicalFaults(e.spec);
   if (canonical !== e.spec) {
     const merged = evaluate(o, canonical, expect, undefined);
-    if (merged.violation?.property === property) e = withoutUnfiredFaults(o, merged, expect);
+    if (stillFails(e0, merged)) e = withoutUnfiredFaults(o, merged, expect);
   }
   return e;
+}
+
+/** Whether `next` fails as `e` does (the same property; an engine assertion at the same place). */
+function stillFails(e: Evaluation, next: Evaluation): boolean {
+  return e.violation !== undefined && sameFailure(e.violation, next.violation);
 }
 
 /**
@@ -266,7 +292,7 @@ function withoutUnfiredFaults(o: ExploreOptions, e: Evaluation, expect: Expectat
     const unfired = new Set(best.result.unfiredFaults);
     const spec: RunSpec = { ...best.spec, faults: best.spec.faults.filter((_f, i) => !unfired.has(i)) };
     const next = evaluate(o, spec, expect, undefined);
-    if (next.violation?.property !== best.violation?.property) return best;
+    if (!stillFails(best, next)) return best;
     best = next;
   }
   return best;

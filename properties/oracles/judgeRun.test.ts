@@ -1,9 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import type { RunResult } from '../../sim/run/RunResult.ts';
-import type { RunSpec } from '../../sim/run/RunSpec.ts';
+import { RUN_SPEC_VERSION, type RunSpec } from '../../sim/run/RunSpec.ts';
 import { simulate } from '../../sim/run/simulate.ts';
+import { plantEngineAssertion } from '../../sim/testing/plantEngineAssertion.ts';
 import { decisiveEvents } from './decisiveEvents.ts';
 import { applicableOracles, judgeRun } from './judgeRun.ts';
+import { liveness } from './liveness.ts';
 import { requireMarks } from './requireMarks.ts';
 import { doctor, event, sampleRun } from './testing/sampleRuns.ts';
 
@@ -60,6 +62,51 @@ describe('judgeRun', () => {
     expect(v?.decisiveEvents).toHaveLength(5);
     expect(v?.decisiveEvents.every((e) => e.timeUs <= (r.jobEndMs ?? 0) * 1000)).toBe(true);
     expect(v?.decisiveEvents.at(-1)?.type).toBe('job.status');
+  });
+});
+
+describe('judgeRun on a run an engine assertion ended', () => {
+  /** Flights 0..300 with a crash, and the engine made to fail an assertion on one late record. */
+  function planted(mode: 'aligned' | 'at-least-once'): RunResult {
+    const spec: RunSpec = {
+      version: RUN_SPEC_VERSION, seed: 'sim-test', job: { kind: 'flights', selection: { from: 0, to: 300 } },
+      parallelism: 2, checkpoint: { mode, intervalMs: 20 },
+      faults: [{ type: 'crash', host: 'taskmanager-1', when: { atMs: 40 }, downMs: 40 }], healTimeMs: 200,
+      budgets: { maxEvents: 2_000_000, maxTimeMs: 20_000 }, overrides: [], mutations: [],
+    };
+    const remove = plantEngineAssertion((r) => r.split === 13 && r.offset === 15, 'planted: split 13 offset 15');
+    try {
+      return simulate(spec);
+    } finally {
+      remove();
+    }
+  }
+
+  test('reports the assertion first, with its location and time, and the decisive events up to it', () => {
+    const r = planted('aligned');
+    expect(r.checkpoints.completed.length).toBeGreaterThan(0);
+    const verdict = judgeRun(r);
+    expect(verdict.oracles).toEqual(['engine-assertion', 'consistent-cut']);
+    expect(verdict.ok).toBe(false);
+    expect(verdict.violations).toHaveLength(1);
+    const v = verdict.violations[0];
+    expect(v?.property).toBe('engine-assertion');
+    expect(v?.summary).toBe('planted: split 13 offset 15');
+    expect(v?.details).toEqual({ location: r.engineAssertion?.location, timeMs: r.outcome.timeMs, stack: r.engineAssertion?.stack });
+    expect((v?.details as { location: string }).location).toMatch(/^engine\/.+\.ts:\d+$/);
+    expect(v?.timeMs).toBe(r.outcome.timeMs);
+    expect(v?.decisiveEvents.at(-1)?.type).toBe('engine.assertion');
+  });
+
+  test('no other oracle fires on the cut-short run, though liveness would', () => {
+    for (const mode of ['aligned', 'at-least-once'] as const) {
+      const r = planted(mode);
+      expect(judgeRun(r).violations.map((v) => v.property)).toEqual(['engine-assertion']);
+      // Not vacuous: judged as if it had ended, the job never did: stuck.
+      expect(liveness(r).map((v) => v.summary)).toEqual([expect.stringMatching(/^stuck: /)]);
+    }
+    expect(applicableOracles(planted('at-least-once'))).toEqual(['engine-assertion']);
+    expect(applicableOracles(planted('aligned'), { skip: ['engine-assertion'] })).toEqual(['consistent-cut']);
   });
 });
 

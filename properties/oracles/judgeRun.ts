@@ -8,8 +8,17 @@
  * | at-least-once                | 4 at-least-once, 5, 5/7, 6, 7                             |
  * | unaligned, aligned-timeout   | 3, 5, 5/7, 6, 7 (1 needs channel state: not judged yet)    |
  * | none                         | 4 (a failover restarts from scratch), 5, 6, 7             |
+ * | any, ended by an engine assertion | engine-assertion; in aligned mode also 1              |
  *
  * "5/7 failure handling" (failureHandling.ts) judges when checkpoint failures fail the job over.
+ *
+ * A run an engine assertion ended (engineAssertion.ts) was cut short at an arbitrary event: it is
+ * no stuck job, its output is incomplete and its cleanup never ran. So it is judged by
+ * `engine-assertion`, and by the one oracle whose verdict a cut cannot change: 1 judges each
+ * checkpoint that completed before the assertion on its own. The others judge the run's end and
+ * would fire spuriously: 3 and 4 need the finished job's output (a job that had finished when
+ * the assertion came during the drain phase still lost its cleanup), 5 expects a discard after
+ * every late-ack mark, 5/7 a failover before the run's end, 6 a drained store, 7 a job that ends.
  *
  * The output oracles (3, 4) judge only a FINISHED job: an unfinished one is liveness's to judge.
  * `expect` overrides the output promise (`explore --expect exactly-once` in at-least-once mode
@@ -18,7 +27,7 @@
  *
  * The verdict also says whether the final keyed state was judged (`keyedState`): oracle 3
  * always judges it; oracle 4 says when it could not (stateJudgement.ts); a job that did not
- * finish, or a skipped output oracle, leaves it unjudged.
+ * finish, a skipped output oracle, or an engine assertion, leaves it unjudged.
  *
  * Each violation comes back as a {@link Counterexample}: the oracle's property, summary and
  * details (checkpoint or record, expected and actual), its virtual time and the decisive events
@@ -33,6 +42,7 @@ import { judgeAtLeastOnce } from './atLeastOnce.ts';
 import { consistentCut } from './consistentCut.ts';
 import { decisiveEvents } from './decisiveEvents.ts';
 import { endToEndExactlyOnce } from './endToEndExactlyOnce.ts';
+import { engineAssertion } from './engineAssertion.ts';
 import { failureHandling } from './failureHandling.ts';
 import { liveness } from './liveness.ts';
 import { protocolInvariants } from './protocolInvariants.ts';
@@ -43,7 +53,7 @@ import type { StateJudgement } from './stateJudgement.ts';
 /** The oracles judgeRun can run; a violation's `property` is the name of the oracle that found it. */
 export const ORACLE_NAMES = [
   'consistent-cut', 'end-to-end-exactly-once', 'at-least-once', 'protocol-invariants',
-  'failure-handling', 'storage-invariants', 'liveness',
+  'failure-handling', 'storage-invariants', 'liveness', 'engine-assertion',
 ] as const;
 export type OracleName = (typeof ORACLE_NAMES)[number];
 
@@ -82,11 +92,18 @@ export function applicableOracles(result: RunResult, options: JudgeOptions = {})
   const expect = options.expect ?? (mode === 'at-least-once' || mode === 'none' ? 'at-least-once' : 'exactly-once');
   const finished = result.jobStatus === 'FINISHED';
   const oracles: OracleName[] = [];
+  // First, so that explore and replay, which take the first violation, report the assertion.
+  if (result.engineAssertion !== undefined) oracles.push('engine-assertion');
   if (mode === 'aligned') oracles.push('consistent-cut');
+  if (result.engineAssertion !== undefined) return withoutSkipped(oracles, options);
   if (finished) oracles.push(expect === 'exactly-once' ? 'end-to-end-exactly-once' : 'at-least-once');
   oracles.push('protocol-invariants');
   if (mode !== 'none') oracles.push('failure-handling');
   oracles.push('storage-invariants', 'liveness');
+  return withoutSkipped(oracles, options);
+}
+
+function withoutSkipped(oracles: readonly OracleName[], options: JudgeOptions): OracleName[] {
   const skip = new Set(options.skip ?? []);
   return oracles.filter((o) => !skip.has(o));
 }
@@ -130,6 +147,9 @@ function unjudgedWithout(result: RunResult): StateJudgement {
   if (result.jobStatus !== 'FINISHED') {
     return stateUnjudged('job-not-finished', `the job was ${result.jobStatus} at the end of the run, not FINISHED: no output oracle ran`);
   }
+  if (result.engineAssertion !== undefined) {
+    return stateUnjudged('oracle-skipped', 'an engine assertion ended the run: no output oracle ran');
+  }
   return stateUnjudged('oracle-skipped', 'the output oracle was skipped');
 }
 
@@ -148,6 +168,8 @@ function run(oracle: Exclude<OracleName, 'at-least-once'>, result: RunResult, ma
       return storageInvariants(result, { maxListed });
     case 'liveness':
       return liveness(result);
+    case 'engine-assertion':
+      return engineAssertion(result);
   }
 }
 

@@ -34,13 +34,27 @@ export interface RunResult {
   readonly traceDropped?: number;
   /**
    * Why the run ended: `stopped` (job end + drain), `max-events` or `max-time` (a budget),
-   * `idle` (nothing left to do); events run and the virtual time at the end.
+   * `idle` (nothing left to do), `engine-assertion` (see `engineAssertion`); events run and the
+   * virtual time at the end.
    */
   readonly outcome: {
     readonly reason: string;
     readonly events: number;
     readonly timeMs: number;
     readonly message: string;
+  };
+  /**
+   * Present when an engine assertion ended the run (`outcome.reason` `engine-assertion`): its
+   * message, where in the engine it was thrown (`<path>:<line>` relative to the project, see
+   * sim/engineAssertion.ts; undefined if the stack does not say), the stack's frames inside the
+   * project and the virtual time, ms. Everything else in the result is what the run produced up
+   * to that point.
+   */
+  readonly engineAssertion?: {
+    readonly message: string;
+    readonly location: string | undefined;
+    readonly stack: readonly string[];
+    readonly timeMs: number;
   };
   readonly jobStatus: JobStatus;
   /** Virtual time the job reached a terminal status, ms. */

@@ -4,6 +4,7 @@ import { FLIGHTS_UIDS, type FlightOutput } from '../workloads/flights.ts';
 import { RUN_SPEC_VERSION, type Fault, type RunMode, type RunSpec } from './RunSpec.ts';
 import type { RunResult } from './RunResult.ts';
 import { SimInputError } from '../SimInputError.ts';
+import { plantEngineAssertion } from '../testing/plantEngineAssertion.ts';
 import { simulate } from './simulate.ts';
 
 /** Flights 0..300 at parallelism 2 on one TaskManager, a checkpoint every 20 ms. */
@@ -265,6 +266,54 @@ describe('simulate', () => {
     expect(capped.trace).toHaveLength(10);
     expect(capped.traceHash).toBe(full.traceHash);
     expect(capped.checkpoints.triggered).toBe(full.checkpoints.triggered);
+  });
+});
+
+describe('simulate: an engine assertion', () => {
+  // The real engine, made to fail its own `assert` in the flights stats operator on one record
+  // that comes after a crash, a restore and commits (sim/testing/plantEngineAssertion.ts).
+  const faults: Fault[] = [{ type: 'crash', host: 'taskmanager-1', when: { atMs: 40 }, downMs: 40 }];
+  const planted = (): RunResult => {
+    const remove = plantEngineAssertion((r) => r.split === 13 && r.offset === 15, 'planted: split 13 offset 15');
+    try {
+      return simulate(spec({ faults }));
+    } finally {
+      remove();
+    }
+  };
+
+  test('ends the run with a result that says what, where and when, holding what the run produced', () => {
+    const r = planted();
+    expect(r.outcome.reason).toBe('engine-assertion');
+    const a = r.engineAssertion;
+    expect(a?.message).toBe('planted: split 13 offset 15');
+    expect(a?.location).toMatch(/^engine\/streaming\/runtime\/StreamTask\.ts:\d+$/);
+    expect(a?.stack.some((f) => f.includes('sim/testing/plantEngineAssertion.ts'))).toBe(true);
+    expect(a?.timeMs).toBe(r.outcome.timeMs);
+    expect(r.outcome.message).toBe(`engine assertion at ${a?.location}: planted: split 13 offset 15`);
+    expect(r.jobStatus).toBe('RUNNING');
+    expect(r.jobEndMs).toBeUndefined();
+    // Everything up to the assertion: the fault and its restart, the restore, checkpoints,
+    // committed output (not all of it), the trace ending with the assertion.
+    expect(r.faults.map((f) => f.action)).toEqual(['crash', 'restart']);
+    expect(r.restores).toBe(1);
+    expect(r.checkpoints.completed.length).toBeGreaterThan(0);
+    expect(r.committed.length).toBeGreaterThan(0);
+    expect(flightIds(r).length).toBeLessThan(ALL_IDS.length);
+    expect(r.trace.at(-1)).toMatchObject({ type: 'engine.assertion', attrs: { message: a?.message } });
+  });
+
+  test('gives the same trace hash every time, and a run without it another', () => {
+    const a = planted();
+    expect(a.outcome.reason).toBe('engine-assertion');
+    const b = planted();
+    expect(b.traceHash).toBe(a.traceHash);
+    expect(b.outcome).toEqual(a.outcome);
+    expect(b.engineAssertion).toEqual(a.engineAssertion);
+    const clean = simulate(spec({ faults }));
+    expect(clean.outcome.reason).toBe('stopped');
+    expect(clean.engineAssertion).toBeUndefined();
+    expect(clean.traceHash).not.toBe(a.traceHash);
   });
 });
 

@@ -7,13 +7,15 @@
  * RunResult the oracles judge (its `violations` are left empty for them).
  *
  * Invariants: the same spec gives the same trace hash; nothing here reads real time or
- * randomness; engine assertions propagate (a counterexample), bad input is a SimInputError.
+ * randomness; an engine assertion ends the run and the result says so (`outcome.reason`
+ * `engine-assertion`, `engineAssertion`: the oracles judge it a counterexample), a harness
+ * assertion propagates (sim/engineAssertion.ts tells them apart), bad input is a SimInputError.
  */
 import type {
   CheckpointConfig, ClusterConfiguration, RestartStrategy, StreamGraph,
 } from '../../engine/index.ts';
 import { createJobGraph } from '../../engine/index.ts';
-import { MiniCluster } from '../MiniCluster.ts';
+import { MiniCluster, type EngineAssertion } from '../MiniCluster.ts';
 import { SimInputError } from '../SimInputError.ts';
 import type { WorldOptions } from '../WorldOptions.ts';
 import { expandRunSpecWithGraph } from './expandRunSpec.ts';
@@ -140,9 +142,16 @@ function checkFaultTasks(spec: ExpandedRunSpec, graph: StreamGraph): void {
   }
 }
 
+/** The RunResult's view of an engine assertion: times in ms, as at every edge. */
+function engineAssertion(a: EngineAssertion): NonNullable<RunResult['engineAssertion']> {
+  return { message: a.message, location: a.location, stack: a.stack, timeMs: a.timeUs / 1000 };
+}
+
 /**
- * Runs `spec` and returns its RunResult (violations empty: the oracles fill them).
- * @throws SimInputError (one line) for an invalid spec; engine AssertionErrors propagate.
+ * Runs `spec` and returns its RunResult (violations empty: the oracles fill them). A run an
+ * engine assertion ended returns too, with what it produced until then.
+ * @throws SimInputError (one line) for an invalid spec; a HarnessAssertionError, or any other
+ *   error than an AssertionError, that the run throws.
  */
 export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResult {
   const { expanded, graph: built } = expandRunSpecWithGraph(spec);
@@ -181,6 +190,9 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
     trace: world.trace.events,
     ...(world.trace.dropped > 0 ? { traceDropped: world.trace.dropped } : {}),
     outcome: { reason: r.run.reason, events: r.run.events, timeMs: r.run.timeUs / 1000, message: r.run.message },
+    ...(r.engineAssertion === undefined ? {} : {
+      engineAssertion: engineAssertion(r.engineAssertion),
+    }),
     jobStatus: r.jobStatus,
     jobEndMs: r.jobEndUs === undefined ? undefined : r.jobEndUs / 1000,
     checkpoints: { triggered, completed: r.completedCheckpoints, aborted },

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Cancellable, Executor, PreemptibleTask } from '../../api/Executor.ts';
+import { assert, AssertionError } from '../../util/assert.ts';
 import { MailboxProcessor, MAX_PRIORITY, MIN_PRIORITY } from './MailboxProcessor.ts';
 
 interface Queued {
@@ -213,5 +214,44 @@ describe('MailboxProcessor: mail order and priorities (TaskMailboxImpl)', () => 
     mailbox.put(mail('second'));
     executor.runAll();
     expect(log).toEqual(['r1@0', 'first', 'second@10 after 1', 'r2@10', 'put-by-first@20 after 2', 'r3@20']);
+  });
+});
+
+describe('MailboxProcessor failures', () => {
+  /** A mailbox whose onError records what it got instead of rethrowing. */
+  function recording() {
+    const executor = new TestingCostExecutor();
+    const failures: unknown[] = [];
+    const mailbox = new MailboxProcessor(executor, (e) => failures.push(e), () => executor.nowUs);
+    return { executor, failures, mailbox };
+  }
+
+  test('an AssertionError from a mail propagates out of the step; any other error fails the task', () => {
+    const planted = recording();
+    expect(() => {
+      planted.mailbox.put({ label: 'm', run: () => assert(false, 'planted engine bug') });
+      planted.executor.runAll();
+    }).toThrow(AssertionError);
+    expect(planted.failures).toEqual([]);
+    // A user function's own error stays a task failure, as in Flink: onError, and the mailbox
+    // closes, dropping what was queued behind.
+    const user = recording();
+    const boom = new Error('user function failed');
+    user.mailbox.put({ label: 'm', run: () => { throw boom; } });
+    user.mailbox.put({ label: 'later', run: () => user.failures.push('later ran') });
+    user.executor.runAll();
+    expect(user.failures).toEqual([boom]);
+    expect(user.mailbox.isClosed).toBe(true);
+  });
+
+  test('so does an AssertionError from the default action', () => {
+    const { executor, failures, mailbox } = recording();
+    expect(() => {
+      mailbox.start(() => {
+        throw new AssertionError('planted in the default action');
+      });
+      executor.runAll();
+    }).toThrow('planted in the default action');
+    expect(failures).toEqual([]);
   });
 });

@@ -40,6 +40,10 @@
  * record's cost late (StreamTask); and a timer that a lazy call sets for a time the batch has
  * passed fires at its end.
  *
+ * What a mail or the default action throws fails the task (`onError`), as in Flink, except an
+ * AssertionError: that is a bug of the engine (or of the job's use of the engine's `assert`),
+ * which stops the run so that the harness reports it as a counterexample instead of a failover.
+ *
  * @see org.apache.flink.streaming.runtime.tasks.mailbox.MailboxProcessor, TaskMailboxImpl,
  *      MailboxExecutorImpl (tryYield)
  * Invariants: at most one step or batch is queued at a time; nothing runs after close(); a batch
@@ -47,7 +51,7 @@
  * in the order they were put, except those a nested tryYield takes.
  */
 import type { Executor, PreemptibleTask } from '../../api/Executor.ts';
-import { assert } from '../../util/assert.ts';
+import { assert, AssertionError } from '../../util/assert.ts';
 
 /** The priority of ordinary mails (TaskMailbox.MIN_PRIORITY, the main mailbox executor's). */
 export const MIN_PRIORITY = -1;
@@ -124,7 +128,8 @@ export class MailboxProcessor {
 
   /**
    * @param executor the mailbox thread.
-   * @param onError called (on the mailbox thread) when a mail or the default action throws;
+   * @param onError called (on the mailbox thread) when a mail or the default action throws
+   *   anything but an AssertionError (that one propagates out of the step and stops the run);
    *   the loop stops processing until closed.
    * @param nowUs the current virtual time, µs.
    */
@@ -248,6 +253,10 @@ export class MailboxProcessor {
       if (this.mails.length > 0) this.runMails();
       if (!this.closed && !this.suspended && !this.defaultActionDone) this.runDefaultAction();
     } catch (e) {
+      // A programmer error stops the run (DESIGN.md: an engine assertion is a counterexample);
+      // failing the task instead would hide it behind a failover. Anything else a mail or the
+      // user's function throws fails the task, as in Flink.
+      if (e instanceof AssertionError) throw e;
       this.lazyTimeUs = -1;
       this.round = [];
       this.close();
