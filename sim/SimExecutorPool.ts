@@ -43,7 +43,6 @@ export class SimExecutorPool implements Executor, TimerTarget {
     // SimHost checked the size the engine asked for; an empty pool here is the sim's own bug.
     harnessAssert(workers.length >= 1, `pool ${localName} needs at least one worker`);
     this.name = `${host.id}/${localName}`;
-    for (const w of workers) w.onIdle = (worker) => this.workerIdle(worker);
   }
 
   get size(): number {
@@ -66,7 +65,7 @@ export class SimExecutorPool implements Executor, TimerTarget {
     if (this.dead) return;
     const idle = this.waiting.length === 0 ? this.workers.find((w) => w.idle) : undefined;
     if (idle !== undefined) idle.execute(label, task, costUs);
-    else this.waiting.push({ label, task, costUs });
+    else this.wait({ label, task, costUs });
   }
 
   /**
@@ -86,7 +85,7 @@ export class SimExecutorPool implements Executor, TimerTarget {
     const idle = this.waiting.length === 0 ? this.workers.find((w) => w.idle) : undefined;
     if (idle !== undefined) return idle.executePreemptible(label, unitCostUs, units, task);
     // Waits for a worker as one part-sized task; the worker then pays the parts left.
-    this.waiting.push({ label, costUs: 0, task: () => {
+    this.wait({ label, costUs: 0, task: () => {
       const worker = this.workers.find((w) => w.isRunning);
       if (worker === undefined) return;
       inner = worker.executePreemptible(label, unitCostUs, parts, task);
@@ -125,8 +124,17 @@ export class SimExecutorPool implements Executor, TimerTarget {
     this.waiting.length = 0;
   }
 
-  private workerIdle(worker: SimExecutor): void {
+  /** Queues `t` until a worker is idle, and asks the workers to say when they are. */
+  private wait(t: QueuedTask): void {
+    // Workers tell the pool when they are idle only while tasks wait: nothing to do otherwise.
+    if (this.waiting.length === 0) for (const w of this.workers) w.idleListener = this;
+    this.waiting.push(t);
+  }
+
+  /** @internal A worker is idle while tasks wait: it takes the next. */
+  workerIdle(worker: SimExecutor): void {
     const next = this.waiting.shift();
     if (next !== undefined) worker.execute(next.label, next.task, next.costUs);
+    if (this.waiting.length === 0) for (const w of this.workers) w.idleListener = undefined;
   }
 }
