@@ -34,6 +34,29 @@ describe('runSpecArbitrary', () => {
   });
 });
 
+describe('protocol points the arbitrary draws', () => {
+  // Found by a fresh-eyes pass: points such as `aligned on v0#0` (a source task, which has no
+  // input channels) were drawn, and could only ever show as faults that never fired.
+  test.each(['flights', 'wordcount', 'generated'] as const)('%s: barrier phases aim only at tasks with inputs', (job) => {
+    const specs = fc.sample(runSpecArbitrary({ job, mode: 'aligned', maxRecords: 50 }), { seed: 3, numRuns: 150 });
+    let barrierPoints = 0;
+    for (const spec of specs) {
+      const vertices = createJobGraph(runGraph(expandRunSpec(spec))).vertices;
+      for (const f of spec.faults) {
+        if (!('when' in f) || !('at' in f.when) || f.when.at.kind !== 'task') continue;
+        const point = f.when.at;
+        if (point.phase !== 'first-barrier' && point.phase !== 'aligned') continue;
+        barrierPoints++;
+        const vertex = vertices.find((v) => point.task?.startsWith(`${v.id}#`) === true);
+        expect(vertex?.isSource, `${point.phase} on ${point.task ?? ''}`).toBe(false);
+      }
+      // Every drawn spec is one simulate accepts.
+      expect(() => simulate({ ...spec, budgets: { maxEvents: 1, maxTimeMs: 1 } })).not.toThrow();
+    }
+    expect(barrierPoints).toBeGreaterThan(0);
+  });
+});
+
 describe('slow-task faults (back pressure)', () => {
   test.each(['flights', 'wordcount', 'generated'] as const)('%s: drawn slow tasks name operators the job has', (job) => {
     const specs = fc.sample(runSpecArbitrary({ job, mode: 'aligned', maxRecords: 200 }), { seed: 2, numRuns: 150 });

@@ -14,7 +14,7 @@ import {
 } from '../../sim/run/RunSpec.ts';
 import { createJobGraph } from '../../engine/index.ts';
 import { expandRunSpec } from '../../sim/run/expandRunSpec.ts';
-import { faultTask, withFaultTask } from '../../sim/run/faultTasks.ts';
+import { faultTask, faultTaskPhase, INPUT_PHASES, withFaultTask } from '../../sim/run/faultTasks.ts';
 import { runGraph } from '../../sim/run/simulate.ts';
 import { faultPlanArbitrary } from './faultArbitrary.ts';
 import { generatedJobArbitrary } from './generatedJobArbitrary.ts';
@@ -185,9 +185,12 @@ function fitToJob(spec: RunSpec): RunSpec {
   // The graph does not depend on the faults, and the drawn ones are not valid yet.
   const graph = runGraph(expandRunSpec({ ...spec, faults: [] }));
   const vertices = hasTask ? createJobGraph(graph).vertices : [];
-  const fitTask = (t: string): string => {
+  // Barrier phases happen only on tasks with inputs: such a point aims at those vertices.
+  const withInputs = vertices.filter((v) => !v.isSource);
+  const fitTask = (t: string, phase: string | undefined): string => {
     const m = /^v(\d+)#(\d+)$/.exec(t);
-    const v = m === null ? undefined : vertices[Number(m[1]) % vertices.length];
+    const among = INPUT_PHASES.has(phase ?? '') && withInputs.length > 0 ? withInputs : vertices;
+    const v = m === null ? undefined : among[Number(m[1]) % among.length];
     return m === null || v === undefined ? t : `${v.id}#${Number(m[2]) % v.parallelism}`;
   };
   const fitOperator = (uid: string): string => {
@@ -196,10 +199,22 @@ function fitToJob(spec: RunSpec): RunSpec {
   };
   const faults = spec.faults.map((f): Fault => {
     const task = faultTask(f);
-    const fitted = task === undefined ? f : withFaultTask(f, fitTask(task));
+    const fitted = task === undefined ? f : withBarrierPhaseIfPossible(
+      withFaultTask(f, fitTask(task, faultTaskPhase(f))), withInputs.length > 0);
     return fitted.type === 'slow-task' ? { ...fitted, operator: fitOperator(fitted.operator) } : fitted;
   });
   return { ...spec, faults };
+}
+
+/**
+ * `f` unchanged, or, when its point names a barrier phase (first-barrier, aligned) and the job
+ * has no task with inputs (one chain from source to sink), at `sync-done`: a phase every task
+ * reaches, so that no drawn fault aims at a point no run can reach.
+ */
+function withBarrierPhaseIfPossible(f: Fault, hasTasksWithInputs: boolean): Fault {
+  if (hasTasksWithInputs || !INPUT_PHASES.has(faultTaskPhase(f) ?? '')) return f;
+  if (!('when' in f) || !('at' in f.when) || f.when.at.kind !== 'task') return f;
+  return { ...f, when: { at: { ...f.when.at, phase: 'sync-done' } } } as Fault;
 }
 
 /** RunSpecs for explore and the property suites. */

@@ -12,6 +12,19 @@ export function faultTask(f: Fault): string | undefined {
   return point.kind === 'task' ? point.task : undefined;
 }
 
+/**
+ * Task phases that only a task with input channels reaches: they are recorded by a barrier
+ * handler, and a source task has none (it is triggered by RPC).
+ */
+export const INPUT_PHASES: ReadonlySet<string> = new Set(['first-barrier', 'aligned']);
+
+/** The phase of a fault's task protocol point, or undefined. */
+export function faultTaskPhase(f: Fault): string | undefined {
+  if (!('when' in f) || !('at' in f.when)) return undefined;
+  const point = f.when.at;
+  return point.kind === 'task' ? point.phase : undefined;
+}
+
 /** `f` with its protocol point aimed at `task` instead. Requires faultTask(f) to be defined. */
 export function withFaultTask(f: Fault, task: string): Fault {
   if (!('when' in f) || !('at' in f.when) || f.when.at.kind !== 'task') return f;

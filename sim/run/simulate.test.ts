@@ -80,6 +80,18 @@ describe('simulate', () => {
     expect(() => simulate(spec({ faults }))).toThrow(/^faults\[0\]\.when\.at\.task: no task v99#7 in this job \(tasks: v0#0, /);
   });
 
+  // Found by a fresh-eyes pass: `aligned on v0#0` (a source) was accepted and only ever showed
+  // as a fault that never fired.
+  test.each(['first-barrier', 'aligned'] as const)('a %s point on a source task, which no run reaches, is rejected before the run', (phase) => {
+    const faults: Fault[] = [{
+      type: 'crash', host: 'taskmanager-1', downMs: 40,
+      when: { at: { kind: 'task', checkpoint: 2, phase, task: 'v0#0' } },
+    }];
+    expect(() => simulate(spec({ faults }))).toThrow(SimInputError);
+    expect(() => simulate(spec({ faults }))).toThrow(
+      `faults[0].when.at: phase ${phase} never happens on v0#0, a source task (it has no input channels: sources are triggered by RPC)`);
+  });
+
   test('a crash at a protocol point fires right after the point, and the job recovers', () => {
     const faults: Fault[] = [{
       type: 'crash', host: 'taskmanager-1', downMs: 40,

@@ -20,12 +20,12 @@ import { SimInputError } from '../SimInputError.ts';
 import type { WorldOptions } from '../WorldOptions.ts';
 import { expandRunSpecWithGraph } from './expandRunSpec.ts';
 import { FaultPlan } from './FaultPlan.ts';
-import { faultTask } from './faultTasks.ts';
+import { faultTask, faultTaskPhase, INPUT_PHASES } from './faultTasks.ts';
 import { delayUs, faultWorldOptions } from './faultWorldOptions.ts';
 import { tracesKeyedInputs } from './keyedInputEvidence.ts';
 import type { RunResult } from './RunResult.ts';
 import { buildJobGraph, parallelismByUid, withCosts } from './RunJob.ts';
-import type { ExpandedRunSpec, RestartStrategySpec, RunSpec } from './RunSpec.ts';
+import type { ExpandedRunSpec, Fault, RestartStrategySpec, RunSpec } from './RunSpec.ts';
 
 /** Options of a run that do not change its trace. */
 export interface SimulateOptions {
@@ -134,10 +134,18 @@ function checkFaultTasks(spec: ExpandedRunSpec, graph: StreamGraph): void {
     return task === undefined ? [] : [{ i, task }];
   });
   if (named.length === 0) return;
-  const tasks = createJobGraph(graph).vertices.flatMap((v) => Array.from({ length: v.parallelism }, (_x, s) => `${v.id}#${s}`));
+  const vertices = createJobGraph(graph).vertices;
+  const tasks = vertices.flatMap((v) => Array.from({ length: v.parallelism }, (_x, s) => `${v.id}#${s}`));
   for (const { i, task } of named) {
     if (!tasks.includes(task)) {
       throw new SimInputError(`faults[${i}].when.at.task: no task ${task} in this job (tasks: ${tasks.join(', ')})`);
+    }
+    // A point no run can reach would only ever show as a fault that never fired.
+    const phase = faultTaskPhase(spec.faults[i] as Fault) ?? '';
+    const vertex = vertices.find((v) => task.startsWith(`${v.id}#`));
+    if (INPUT_PHASES.has(phase) && vertex?.isSource === true) {
+      throw new SimInputError(`faults[${i}].when.at: phase ${phase} never happens on ${task}, a source task `
+        + '(it has no input channels: sources are triggered by RPC)');
     }
   }
 }
