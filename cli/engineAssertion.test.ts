@@ -54,6 +54,8 @@ describe('an engine assertion on the command line', () => {
     expect(r.stdout).toContain('VIOLATION in mode aligned: engine-assertion\n  planted: count got wheel\n');
     expect(r.stdout).toMatch(/details: \{"location":"engine\/[^"]+\.ts:\d+","timeMs":[\d.]+,"stack":\[/);
     expect(r.stdout).toContain(`replay: npx checkpoint-sim replay ${file}\n`);
+    // The expanded configuration, every default filled in (a fresh-eyes pass found the bare spec).
+    expect(r.stdout).toMatch(/expanded configuration: \{.*"heartbeat":\{.*"jobManager":\{"ioPoolSize":4\}/);
     expect(readdirSync(out)).toEqual(['repro-wordcount-aligned-1.json']);
     const repro = JSON.parse(readFileSync(file, 'utf8')) as Repro;
     expect(repro).toMatchObject({ property: 'engine-assertion', summary: 'planted: count got wheel', stage: 'shrunk' });

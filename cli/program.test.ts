@@ -126,6 +126,7 @@ describe('checkpoint-sim command line', () => {
     [['explore', '--out', '/dev/null/x', '--runs', '1', '--seed', '1'], '--out /dev/null/x: /dev/null is not a directory'],
     [['explore', '--mode', 'unaligned', '--runs', '1', '--seed', '1'], 'mode unaligned is not available yet'],
     [['explore', '--runs', '0', '--seed', '1'], "--runs must be a positive integer, got '0'"],
+    [['explore', '--mutant', '', '--runs', '1', '--seed', '1'], '--mutant needs at least one planted-bug id'],
     [['explore', '--runs', '2', '--time-budget', '1s', '--seed', '1'], 'give --runs or --time-budget, not both'],
     [['explore', '--seed', 'x', '--runs', '1'], "--seed must be an integer, got 'x'"],
     [['explore', '--time-budget', 'soon', '--seed', '1'], '--time-budget must look like 60s'],
@@ -386,6 +387,27 @@ describe('replay --json', () => {
     const r = await cli('replay', file);
     expect(r.code).toBe(2);
     expectOneLine(r.stderr, "repro field property must name an oracle (consistent-cut, end-to-end-exactly-once, at-least-once, protocol-invariants, failure-handling, storage-invariants, liveness, engine-assertion), got 'bogus'");
+  });
+
+  // Found by a fresh-eyes pass: a wrong format said "format field missing", an unknown envelope
+  // field was accepted, and a spec error named neither the file nor that it is in the spec.
+  test.each([
+    [{ format: 'other' }, 'not a checkpoint-sim repro file (format is "other", not "checkpoint-sim-repro")'],
+    [{ note: 'mine' }, 'unknown repro field "note" (fields: format, formatVersion, checkpointSimVersion, property, expect, summary, traceHash, stage, fastCheck, spec)'],
+    [{ specVersion: 1 }, "spec: version must be 2 (this checkpoint-sim's run spec format), got 1"],
+  ])('a repro with %j is bad input that names the file', async (edit, message) => {
+    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
+    const { specVersion, ...envelope } = edit as { specVersion?: number };
+    const repro = {
+      format: 'checkpoint-sim-repro', formatVersion: REPRO_FORMAT_VERSION, checkpointSimVersion: 'test',
+      property: 'consistent-cut', expect: 'exactly-once', summary: 'x', traceHash: 'unknown', stage: 'shrunk',
+      spec: specVersion === undefined ? spec : { ...spec, version: specVersion }, ...envelope,
+    };
+    const file = join(tmp, 'edited-envelope.json');
+    writeFileSync(file, JSON.stringify(repro));
+    const r = await cli('replay', file);
+    expect(r.code).toBe(2);
+    expectOneLine(r.stderr, `${file}: ${message}`);
   });
 
   test('replay <file> says so when a different property fails than the one recorded', async () => {

@@ -163,6 +163,8 @@ export function parseExploreFlags(f: ExploreFlags): ExploreSettings {
     throw new UsageError(`--max-parallelism must be at most ${MAX_RUN_PARALLELISM} (the largest parallelism a run may have), got '${f.maxParallelism}'`);
   }
   const mutants = f.mutant === undefined ? [] : f.mutant.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  // `--mutant ""` would silently run without any planted bug.
+  if (f.mutant !== undefined && mutants.length === 0) throw new UsageError('--mutant needs at least one planted-bug id');
   const unknown = mutants.find((m) => !PLANTED_BUG_IDS.includes(m));
   if (unknown !== undefined) {
     throw new UsageError(`--mutant: unknown planted bug '${unknown}' (planted bugs: ${PLANTED_BUG_IDS.join(', ')})`);
@@ -342,7 +344,7 @@ export function printReport(r: ExploreReport, io: Io): void {
       io.out('  decisive events:\n');
       for (const e of decisive) io.out(`    ${(e.timeUs / 1000).toFixed(3)} ms ${e.host} ${e.type} ${JSON.stringify(e.attrs)}\n`);
     }
-    io.out(`  expanded configuration: ${JSON.stringify(c.spec)}\n`);
+    io.out(`  expanded configuration: ${JSON.stringify(c.configuration)}\n`);
     io.out(`  repro: ${c.repro}\n  replay: ${c.replay}\n`);
   }
 }

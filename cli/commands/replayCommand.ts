@@ -14,6 +14,8 @@ import {
   replayRepro, replaySpec, regenerateSpec, ReplayPathError, type ReplayOutcome,
 } from '../../properties/explore/replay.ts';
 import { parseRepro, ReproFormatError } from '../../properties/explore/Repro.ts';
+import { validateRunSpec } from '../../sim/run/validateRunSpec.ts';
+import { SimInputError } from '../../sim/SimInputError.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import { UsageError, type Io } from '../program.ts';
 import {
@@ -95,8 +97,11 @@ export function replayFile(path: string, io: Io, json = false): number {
   let repro;
   try {
     repro = parseRepro(parsed);
+    validateRunSpec(repro.spec);
   } catch (e) {
     if (e instanceof ReproFormatError) throw new UsageError(`${path}: ${e.message}`);
+    // The spec is checked here, so that its error names the file and the field it is in.
+    if (e instanceof SimInputError) throw new UsageError(`${path}: spec: ${e.message}`, { cause: e });
     throw e;
   }
   const outcome = replayRepro(repro, deps);

@@ -8,6 +8,12 @@ import type { RunSpec } from '../../sim/run/RunSpec.ts';
 
 export const REPRO_FORMAT_VERSION = 1;
 
+/** Every field a repro file may have; another is refused (a misspelt one would be ignored). */
+const REPRO_FIELDS: readonly string[] = [
+  'format', 'formatVersion', 'checkpointSimVersion', 'property', 'expect', 'summary', 'traceHash',
+  'stage', 'fastCheck', 'spec',
+];
+
 export interface Repro {
   readonly format: 'checkpoint-sim-repro';
   readonly formatVersion: number;
@@ -39,7 +45,15 @@ export class ReproFormatError extends Error {
 export function parseRepro(value: unknown): Repro {
   if (value === null || typeof value !== 'object') throw new ReproFormatError('repro file is not a JSON object');
   const r = value as Record<string, unknown>;
-  if (r['format'] !== 'checkpoint-sim-repro') throw new ReproFormatError('not a checkpoint-sim repro file (format field missing)');
+  if (r['format'] !== 'checkpoint-sim-repro') {
+    throw new ReproFormatError(r['format'] === undefined
+      ? 'not a checkpoint-sim repro file (format field missing)'
+      : `not a checkpoint-sim repro file (format is ${JSON.stringify(r['format'])}, not "checkpoint-sim-repro")`);
+  }
+  const unknown = Object.keys(r).filter((k) => !REPRO_FIELDS.includes(k));
+  if (unknown.length > 0) {
+    throw new ReproFormatError(`unknown repro field "${unknown[0] ?? ''}" (fields: ${REPRO_FIELDS.join(', ')})`);
+  }
   if (r['formatVersion'] !== REPRO_FORMAT_VERSION) {
     throw new ReproFormatError(`repro format version ${String(r['formatVersion'])} is not supported (expected ${REPRO_FORMAT_VERSION})`);
   }

@@ -97,6 +97,8 @@ export interface Counterexample {
   readonly replay: string;
   readonly traceHash: string;
   readonly spec: RunSpec;
+  /** The shrunk run's spec with every default filled in (what the run really used). */
+  readonly configuration: RunResult['spec'];
   readonly faults: number;
   readonly overrides: number;
   readonly violation: Violation;
@@ -249,6 +251,7 @@ function exploreMode(
       replay: `npx checkpoint-sim replay ${reproPath}`,
       traceHash: result.traceHash,
       spec: shrunk,
+      configuration: result.spec,
       faults: shrunk.faults.length,
       overrides: shrunk.overrides.length,
       violation,

@@ -269,7 +269,7 @@ describe('simulate', () => {
 
   test('bad input is refused before anything runs', () => {
     expect(() => simulate({ ...spec(), checkpoint: { mode: 'unaligned', intervalMs: 20 } }))
-      .toThrow('mode unaligned is not available yet');
+      .toThrow('checkpoint.mode: mode unaligned is not available yet (available: aligned, at-least-once, none)');
   });
 
   test('traceLimit caps the stored trace but not the hash or the statistics', () => {

@@ -176,7 +176,9 @@ function validateCheckpoint(v: unknown): void {
     'alignedTimeoutMs',
   ]);
   const mode = requireOneOf(o['mode'], 'checkpoint.mode', RUN_MODES);
-  if (!AVAILABLE_MODES.includes(mode)) fail(`mode ${mode} is not available yet`);
+  if (!AVAILABLE_MODES.includes(mode)) {
+    fail(`checkpoint.mode: mode ${mode} is not available yet (available: ${AVAILABLE_MODES.join(', ')})`);
+  }
   wholeUs(requireMs(o['intervalMs'], 'checkpoint.intervalMs', 10), 'checkpoint.intervalMs');
   optional(o['timeoutMs'], (x) => wholeUs(requireMs(x, 'checkpoint.timeoutMs', 10), 'checkpoint.timeoutMs'));
   optional(o['minPauseMs'], (x) => wholeUs(requireMs(x, 'checkpoint.minPauseMs'), 'checkpoint.minPauseMs'));
