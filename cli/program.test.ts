@@ -441,7 +441,7 @@ describe('replay --json', () => {
       const spec: RunSpec = {
         version: 2, seed: 's1', job: { kind: 'flights', selection: { from: 0, to: 40 } }, parallelism: 2,
         checkpoint: { mode: 'aligned', intervalMs: 20 }, faults, healTimeMs: 100,
-        budgets: { maxEvents: 1_000_000, maxTimeMs }, overrides: [], mutations: [],
+        budgets: { maxEvents: 1_000_000, maxTimeMs }, overrides: [{ decision: 999_999_999, alternative: 1 }], mutations: [],
       };
       const repro: Repro = {
         format: 'checkpoint-sim-repro', formatVersion: REPRO_FORMAT_VERSION, checkpointSimVersion: 'test',
@@ -458,6 +458,11 @@ describe('replay --json', () => {
       const out = r.stdout.split('\n');
       expect(out).toContain('the property holds now');
       expect(out.filter((l) => l.startsWith('fault '))).toEqual(lines);
+      // So are overrides the run never used, and a run that holds still shows what its faults did
+      // (a fresh-eyes pass saw only the last heartbeats).
+      expect(out).toContain('override of decision 999999999 (alternative 1) was never used: the run never reached that decision');
+      const decisive = out.slice(out.indexOf('decisive events:') + 1);
+      expect(decisive.some((l) => / sim fault \{"index":0,"type":"pause"/.test(l))).toBe(true);
     });
 
     test('and when it fails', async () => {
@@ -470,7 +475,8 @@ describe('replay --json', () => {
 
     test('are a list in --json', async () => {
       const r = await cli('replay', reproFile('holds-json.json', 10_000), '--json');
-      const json = JSON.parse(r.stdout) as { unfiredFaults: unknown };
+      const json = JSON.parse(r.stdout) as { unfiredFaults: unknown; unusedOverrides: unknown };
+      expect(json.unusedOverrides).toEqual([{ decision: 999_999_999, alternative: 1 }]);
       expect(json.unfiredFaults).toEqual([
         { index: 1, description: 'crash taskmanager-1 at checkpoint 900 acked on any task', fault: faults[1] },
         { index: 2, description: 'global failure at the 5000th sink transaction committed', fault: faults[2] },

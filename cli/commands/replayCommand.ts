@@ -2,8 +2,8 @@
  * `checkpoint-sim replay <repro.json>` and `checkpoint-sim replay --seed S --path P` (with the
  * flags explore generated the run with): run the same run again and print the trace hash,
  * whether it is the one recorded, whether the property still fails, each fault that never fired
- * (whatever the verdict), and the trace excerpt before the violation (or all of it as one JSON
- * object with --json).
+ * and each override never used (whatever the verdict), and the decisive events before the
+ * violation or the run's end (or all of it as one JSON object with --json).
  * Exit codes: 1 the property still fails, 0 it holds now, 2 bad input.
  */
 import { readFileSync } from 'node:fs';
@@ -148,6 +148,7 @@ function outcomeJson(o: ReplayOutcome): Record<string, unknown> {
     stillFails: o.stillFails,
     violation: o.violation === undefined ? null : { property: o.violation.property, summary: o.violation.summary },
     unfiredFaults: o.unfiredFaults.map((u) => ({ index: u.index, description: u.description, fault: u.fault })),
+    unusedOverrides: o.unusedOverrides,
     excerpt: o.excerpt.map((e) => ({ timeUs: e.timeUs, host: e.host, type: e.type, attrs: e.attrs })),
   };
 }
@@ -165,7 +166,10 @@ function printOutcome(o: ReplayOutcome, io: Io, recorded?: string): number {
     io.out(`${what}: ${o.violation.property}: ${o.violation.summary}\n`);
   }
   for (const u of o.unfiredFaults) io.out(`fault ${u.index} (${u.description}) never fired\n`);
-  io.out('trace excerpt:\n');
+  for (const x of o.unusedOverrides) {
+    io.out(`override of decision ${x.decision} (alternative ${x.alternative}) was never used: the run never reached that decision\n`);
+  }
+  io.out('decisive events:\n');
   for (const e of o.excerpt) io.out(`  ${(e.timeUs / 1000).toFixed(3)} ms ${e.host} ${e.type} ${JSON.stringify(e.attrs)}\n`);
   return o.stillFails ? 1 : 0;
 }

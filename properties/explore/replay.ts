@@ -31,12 +31,15 @@ export interface ReplayOutcome {
   readonly stillFails: boolean;
   readonly violation: Violation | undefined;
   /**
-   * For people: the violation's decisive events (the latest faults, failovers and restores, then
-   * the last events before it; oracles/decisiveEvents.ts), or the last events when it holds.
+   * For people: the decisive events (the latest faults, failovers and restores, then the last
+   * events; oracles/decisiveEvents.ts) before the violation, or before the run's end when it
+   * holds (so a run that holds still shows what its faults did).
    */
   readonly excerpt: readonly TraceEvent[];
   /** The spec's faults that never fired in this run, in index order. */
   readonly unfiredFaults: readonly UnfiredFault[];
+  /** The spec's overrides of decisions this run never reached (they changed nothing). */
+  readonly unusedOverrides: RunResult['unusedOverrides'];
   readonly result: RunResult;
 }
 
@@ -52,11 +55,12 @@ export function replaySpec(
     sameTraceHash: recordedHash === undefined ? undefined : recordedHash === result.traceHash,
     stillFails: violation !== undefined,
     violation,
-    excerpt: violation === undefined ? result.trace.slice(-20) : decisiveEvents(result.trace, violation.timeMs, 20),
+    excerpt: decisiveEvents(result.trace, violation === undefined ? result.outcome.timeMs : violation.timeMs, 20),
     unfiredFaults: result.unfiredFaults.map((index) => {
       const fault = spec.faults[index] as Fault;
       return { index, fault, description: describeFault(fault) };
     }),
+    unusedOverrides: result.unusedOverrides,
     result,
   };
 }
