@@ -394,7 +394,7 @@ describe('replay --json', () => {
   test.each([
     [{ format: 'other' }, 'not a checkpoint-sim repro file (format is "other", not "checkpoint-sim-repro")'],
     [{ note: 'mine' }, 'unknown repro field "note" (fields: format, formatVersion, checkpointSimVersion, property, expect, summary, traceHash, stage, fastCheck, spec)'],
-    [{ specVersion: 1 }, "spec: version must be 2 (this checkpoint-sim's run spec format), got 1"],
+    [{ specVersion: 1 }, "spec: version must be 3 (this checkpoint-sim's run spec format), got 1"],
   ])('a repro with %j is bad input that names the file', async (edit, message) => {
     const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
     const { specVersion, ...envelope } = edit as { specVersion?: number };
@@ -439,7 +439,7 @@ describe('replay --json', () => {
     /** A repro of a small flights run with `faults` and this time budget. */
     const reproFile = (name: string, maxTimeMs: number): string => {
       const spec: RunSpec = {
-        version: 2, seed: 's1', job: { kind: 'flights', selection: { from: 0, to: 40 } }, parallelism: 2,
+        version: 3, seed: 's1', job: { kind: 'flights', selection: { from: 0, to: 40 } }, parallelism: 2,
         checkpoint: { mode: 'aligned', intervalMs: 20 }, faults, healTimeMs: 100,
         budgets: { maxEvents: 1_000_000, maxTimeMs }, overrides: [{ decision: 999_999_999, alternative: 1 }], mutations: [],
       };

@@ -12,7 +12,7 @@
 import type { RpcKind } from '../../engine/index.ts';
 import type { GeneratedJobSpec } from '../workloads/generatedJob.ts';
 
-export const RUN_SPEC_VERSION = 2;
+export const RUN_SPEC_VERSION = 3;
 
 /** The checkpointing modes of DESIGN.md; `none` turns checkpointing off. */
 export type RunMode = 'aligned' | 'at-least-once' | 'unaligned' | 'aligned-timeout' | 'none';

@@ -56,7 +56,7 @@ describe('validateRunSpec', () => {
       + 'slotsPerTaskManager, costsMs, network, storeLatency, heartbeat, jobManager, checkpoint, restartStrategy, faults, '
       + 'healTimeMs, budgets, overrides, mutations)'],
     ['a version mismatch (a repro of the format before jobManager.ioPoolSize)', { ...base(), version: 1 },
-      "version must be 2 (this checkpoint-sim's run spec format), got 1"],
+      "version must be 3 (this checkpoint-sim's run spec format), got 1"],
     ['an io pool of no threads', { ...base(), jobManager: { ioPoolSize: 0 } },
       'jobManager.ioPoolSize must be an integer in 1..64, got 0'],
     ['an unknown jobManager field', { ...base(), jobManager: { mainThreads: 2 } },
