@@ -42,21 +42,27 @@ export type JobSpec =
   | { readonly kind: 'generated'; readonly spec: GeneratedJobSpec };
 
 /** The task phases a protocol point can name, and the jobmaster's and sinks'. */
-export type TaskPhase = 'triggered' | 'first-barrier' | 'aligned' | 'sync-done' | 'async-done' | 'acked';
+export type TaskPhase = 'triggered' | 'first-barrier' | 'aligned' | 'sync-done' | 'async-done' | 'acked'
+  | 'ack-received' | 'notified';
 export type JobMasterPhase = 'triggered' | 'coordinators-snapshotted' | 'completed' | 'notified';
 export type SinkPhase = 'pre-committed' | 'committed';
 
 /**
  * A protocol point: a moment named by the protocol rather than by the clock. `task` points match
- * the trace events a task records for checkpoint `checkpoint` (optionally on one task, named
- * `<vertex>#<subtask>` as in traces, e.g. `v1#0`), `jobmaster` points the coordinator's, `sink`
- * points the n-th (from 1) sink transaction reaching that state in the transactional store.
- * See FaultPlan.ts for the exact trace events.
+ * the trace events recorded for one task and checkpoint `checkpoint` (optionally one task, named
+ * `<vertex>#<subtask>` as in traces, e.g. `v1#0`; `ack-received` is the coordinator handling
+ * that task's ack, `notified` the task receiving the completion notification), `jobmaster`
+ * points the coordinator's, `sink` points the n-th (from 1) sink transaction reaching that state
+ * in the transactional store, `restore` the n-th (default 1) restore of the job from a
+ * checkpoint (only restores from `checkpoint` counted when given), `job` the job entering
+ * JobStatus `status` the n-th (default 1) time. See FaultPlan.ts for the exact trace events.
  */
 export type ProtocolPoint =
   | { readonly kind: 'task'; readonly checkpoint: number; readonly phase: TaskPhase; readonly task?: string }
   | { readonly kind: 'jobmaster'; readonly checkpoint: number; readonly phase: JobMasterPhase }
-  | { readonly kind: 'sink'; readonly phase: SinkPhase; readonly nth: number };
+  | { readonly kind: 'sink'; readonly phase: SinkPhase; readonly nth: number }
+  | { readonly kind: 'restore'; readonly nth?: number; readonly checkpoint?: number }
+  | { readonly kind: 'job'; readonly status: string; readonly nth?: number };
 
 /**
  * When a fault fires: at a virtual time (before the heal time), or right after a protocol point
@@ -76,6 +82,13 @@ export type FaultTrigger = { readonly atMs: number } | { readonly at: ProtocolPo
  *   `1/factor` of its rate for `durationMs` (a record in progress when it starts or ends takes
  *   longer only for the part inside the fault); back pressure when that task is the bottleneck.
  * - `async-snapshot-failure`: writes of tasks' snapshot files fail with this probability.
+ * - `message`: loses, delays or holds one RPC, the `nth` (default 1) call of `method` (the
+ *   engine's RPC names, Flink's; `notifyCheckpointComplete` means `confirmCheckpoint`) that
+ *   matches the filters, counted from when the fault is armed (time 0, or when `when` fires).
+ *   `checkpoint`: only RPCs about that checkpoint; `from` / `to`: a host, or a task
+ *   `<vertex>#<subtask>` the RPC names on that side; `jobRun`: reserved (only 1). `delay` adds
+ *   `delayMs`; `hold` delivers after `durationMs`, or at the heal time when absent or sooner.
+ *   Both keep the link's order (later messages on it wait). See sim/MessageFaults.ts.
  */
 export type Fault =
   | { readonly type: 'crash'; readonly host: string; readonly when: FaultTrigger; readonly downMs?: number }
@@ -90,12 +103,31 @@ export type Fault =
   | { readonly type: 'slow-store'; readonly factor: number }
   | { readonly type: 'async-snapshot-failure'; readonly probability: number }
   | { readonly type: 'slow-task'; readonly operator: string; readonly factor: number;
-      readonly when: FaultTrigger; readonly durationMs: number };
+      readonly when: FaultTrigger; readonly durationMs: number }
+  | MessageFault;
+
+/** What a message fault does to the RPC it acts on. */
+export type MessageFaultAction = 'lose' | 'delay' | 'hold';
+
+/** A targeted fault on one RPC message (see {@link Fault}). */
+export interface MessageFault {
+  readonly type: 'message';
+  readonly action: MessageFaultAction;
+  readonly method: string;
+  readonly checkpoint?: number;
+  readonly from?: string;
+  readonly to?: string;
+  readonly jobRun?: number;
+  readonly nth?: number;
+  readonly delayMs?: number;
+  readonly durationMs?: number;
+  readonly when?: FaultTrigger;
+}
 
 /** Every fault type, in a fixed order. */
 export const FAULT_TYPES: readonly Fault['type'][] = [
   'crash', 'global-failure', 'pause', 'partition', 'rpc-loss', 'rpc-delay', 'store-failure',
-  'store-unknown-outcome', 'slow-store', 'async-snapshot-failure', 'slow-task',
+  'store-unknown-outcome', 'slow-store', 'async-snapshot-failure', 'slow-task', 'message',
 ];
 
 /** Checkpointing. Defaults follow Flink except the (scaled) timeout: see expandRunSpec. */

@@ -1,13 +1,17 @@
 /**
  * validateFaults: the fault-plan part of validateRunSpec. A fault must name existing hosts
  * (`jobmanager`, `taskmanager-1..N`), never crash the JobManager (no HA yet), fire by time
- * before the heal time, use known RPC kinds and operator uids, and keep probabilities in [0, 1]
- * and slowdown factors at 1 or more.
+ * before the heal time, use known RPC kinds, RPC methods, JobStatus values and operator uids,
+ * keep probabilities in [0, 1] and slowdown factors at 1 or more, and filter messages in ways
+ * some RPC can match. Tasks named `<vertex>#<subtask>` are checked for their form here and
+ * against the job's JobGraph by simulate (only the built graph knows the vertices).
  */
-import { RPC_KINDS } from '../../engine/index.ts';
+import {
+  CHECKPOINT_RPC_METHODS, RPC_KINDS, RPC_METHOD_ALIASES, RPC_METHODS, rpcMethodNamed, rpcTaskSide,
+} from '../../engine/index.ts';
 import { JOB_MANAGER_HOST } from '../MiniCluster.ts';
 import {
-  FAULT_TYPES, type Fault, type JobMasterPhase, type SinkPhase, type TaskPhase,
+  FAULT_TYPES, type Fault, type JobMasterPhase, type MessageFaultAction, type SinkPhase, type TaskPhase,
 } from './RunSpec.ts';
 import {
   at, describe, fail, requireArray, requireAtLeast, requireBoolean, requireDelayMs, requireInt,
@@ -15,15 +19,29 @@ import {
 } from './SpecChecks.ts';
 
 export const TASK_PHASES: readonly TaskPhase[] = [
-  'triggered', 'first-barrier', 'aligned', 'sync-done', 'async-done', 'acked',
+  'triggered', 'first-barrier', 'aligned', 'sync-done', 'async-done', 'acked', 'ack-received', 'notified',
 ];
 export const JOB_MASTER_PHASES: readonly JobMasterPhase[] = [
   'triggered', 'coordinators-snapshotted', 'completed', 'notified',
 ];
 export const SINK_PHASES: readonly SinkPhase[] = ['pre-committed', 'committed'];
 
+export const MESSAGE_ACTIONS: readonly MessageFaultAction[] = ['lose', 'delay', 'hold'];
+
+/**
+ * The JobStatus values (Flink's names) a job of this model enters, the ones a `job` point can
+ * name: it starts CREATED and goes RUNNING, RESTARTING on a failover and back to RUNNING, and
+ * ends FINISHED or FAILED.
+ */
+export const JOB_POINT_STATUSES: readonly string[] = ['RUNNING', 'RESTARTING', 'FAILED', 'FINISHED'];
+
+/** Flink's other JobStatus values: real, but no run of this model enters them (no cancel, no HA). */
+const UNREACHED_JOB_STATUSES: readonly string[] = [
+  'INITIALIZING', 'CREATED', 'FAILING', 'CANCELLING', 'CANCELED', 'SUSPENDED', 'RECONCILING',
+];
+
 /** A task name in a protocol point: `<vertex>#<subtask>`, as traces print it. */
-const TASK_NAME = /^v\d+#\d+$/;
+export const TASK_NAME = /^v\d+#\d+$/;
 
 /** What faults are checked against. */
 export interface FaultContext {
@@ -98,6 +116,10 @@ function validateFault(v: unknown, path: string, ctx: FaultContext): void {
     case 'slow-store':
       requireFactor(fields('factor')['factor'], at(path, 'factor'));
       return;
+    case 'message':
+      validateMessageFault(fields('action', 'method', 'checkpoint', 'from', 'to', 'jobRun', 'nth', 'delayMs',
+        'durationMs', 'when'), path, ctx);
+      return;
     case 'slow-task': {
       const o = fields('operator', 'factor', 'when', 'durationMs');
       requireUid(o['operator'], at(path, 'operator'), ctx.uids);
@@ -107,6 +129,63 @@ function validateFault(v: unknown, path: string, ctx: FaultContext): void {
       return;
     }
   }
+}
+
+/**
+ * A message fault: a known method (an alias allowed), filters that some RPC of that method can
+ * match (a `checkpoint` only for a method about one, a task only on the side the method names
+ * one), `jobRun` 1, `delayMs` exactly for `delay`, `durationMs` only for `hold`.
+ */
+function validateMessageFault(o: Record<string, unknown>, path: string, ctx: FaultContext): void {
+  const action = requireOneOf(o['action'], at(path, 'action'), MESSAGE_ACTIONS);
+  const method = requireMethod(o['method'], at(path, 'method'));
+  if (o['checkpoint'] !== undefined) {
+    requireInt(o['checkpoint'], at(path, 'checkpoint'), 1);
+    if (!(CHECKPOINT_RPC_METHODS as readonly string[]).includes(method)) {
+      fail(`${at(path, 'checkpoint')}: ${method} RPCs are about no checkpoint, so none would match `
+        + `(methods with a checkpoint: ${CHECKPOINT_RPC_METHODS.join(', ')})`);
+    }
+  }
+  for (const side of ['from', 'to'] as const) {
+    const end = o[side];
+    if (end === undefined) continue;
+    const p = at(path, side);
+    if (typeof end !== 'string' || !(ctx.hosts.includes(end) || TASK_NAME.test(end))) {
+      fail(`${p} must be a host (${ctx.hosts.join(', ')}) or a task <vertex>#<subtask> (e.g. v1#0), `
+        + `got ${describe(end)}`);
+    }
+    if (TASK_NAME.test(end) && rpcTaskSide(method) !== side) {
+      const names = rpcTaskSide(method);
+      fail(`${p}: ${method} RPCs name ${names === undefined ? 'no task' : `their ${names === 'from' ? 'sending' : 'receiving'} task only`}`
+        + `, so ${side} ${end} would match none`);
+    }
+  }
+  if (o['jobRun'] !== undefined && o['jobRun'] !== 1) {
+    fail(`${at(path, 'jobRun')} must be 1 (reserved for rescaling: today a job has one run), got ${describe(o['jobRun'])}`);
+  }
+  if (o['nth'] !== undefined) requireInt(o['nth'], at(path, 'nth'), 1);
+  if (action === 'delay') {
+    if (o['delayMs'] === undefined) fail(`${at(path, 'delayMs')} is required for action delay`);
+    requireMs(o['delayMs'], at(path, 'delayMs'));
+    if (o['delayMs'] === 0) fail(`${at(path, 'delayMs')} must be above 0 (a delay of 0 delays nothing)`);
+  } else if (o['delayMs'] !== undefined) {
+    fail(`${at(path, 'delayMs')}: only for action delay, got action ${action}`);
+  }
+  if (o['durationMs'] !== undefined) {
+    if (action !== 'hold') fail(`${at(path, 'durationMs')}: only for action hold, got action ${action}`);
+    requireMs(o['durationMs'], at(path, 'durationMs'));
+  }
+  if (o['when'] !== undefined) validateTrigger(o['when'], at(path, 'when'), ctx);
+}
+
+/** An RPC method the engine sends, or an alias of one. */
+function requireMethod(v: unknown, path: string): string {
+  const method = typeof v === 'string' ? rpcMethodNamed(v) : undefined;
+  if (method === undefined) {
+    const aliases = Object.entries(RPC_METHOD_ALIASES).map(([a, m]) => `${a} for ${m}`).join(', ');
+    fail(`${path}: unknown RPC method ${describe(v)} (methods: ${RPC_METHODS.join(', ')}; also ${aliases})`);
+  }
+  return method;
 }
 
 function validateTrigger(v: unknown, path: string, ctx: FaultContext): void {
@@ -122,12 +201,24 @@ function validateTrigger(v: unknown, path: string, ctx: FaultContext): void {
     fail(`${path} must be { atMs } or { at: <protocol point> }, got ${describe(v)}`);
   }
   const p = at(path, 'at');
-  const fields = ['kind', 'checkpoint', 'phase', 'task', 'nth'];
+  const fields = ['kind', 'checkpoint', 'phase', 'task', 'nth', 'status'];
   const point = requireObject(requireObject(v, path, ['at'])['at'], p, fields);
-  const kind = requireOneOf(point['kind'], at(p, 'kind'), ['task', 'jobmaster', 'sink'] as const);
+  const kind = requireOneOf(point['kind'], at(p, 'kind'), ['task', 'jobmaster', 'sink', 'restore', 'job'] as const);
   const only = (...fields: string[]): void => {
     requireObject(point, p, ['kind', ...fields]);
   };
+  if (kind === 'restore') {
+    only('nth', 'checkpoint');
+    if (point['nth'] !== undefined) requireInt(point['nth'], at(p, 'nth'), 1);
+    if (point['checkpoint'] !== undefined) requireInt(point['checkpoint'], at(p, 'checkpoint'), 1);
+    return;
+  }
+  if (kind === 'job') {
+    only('status', 'nth');
+    requireJobStatus(point['status'], at(p, 'status'));
+    if (point['nth'] !== undefined) requireInt(point['nth'], at(p, 'nth'), 1);
+    return;
+  }
   if (kind === 'sink') {
     only('phase', 'nth');
     requireOneOf(point['phase'], at(p, 'phase'), SINK_PHASES);
@@ -146,6 +237,14 @@ function validateTrigger(v: unknown, path: string, ctx: FaultContext): void {
   if (task !== undefined && (typeof task !== 'string' || !TASK_NAME.test(task))) {
     fail(`${at(p, 'task')} must name a task as <vertex>#<subtask> (e.g. v1#0), got ${describe(task)}`);
   }
+}
+
+function requireJobStatus(v: unknown, path: string): void {
+  if (typeof v === 'string' && JOB_POINT_STATUSES.includes(v)) return;
+  if (typeof v === 'string' && UNREACHED_JOB_STATUSES.includes(v)) {
+    fail(`${path}: the job never enters ${v} in this model (statuses it enters: ${JOB_POINT_STATUSES.join(', ')})`);
+  }
+  fail(`${path}: unknown JobStatus ${describe(v)} (statuses: ${JOB_POINT_STATUSES.join(', ')})`);
 }
 
 function requireHost(v: unknown, path: string, ctx: FaultContext): string {

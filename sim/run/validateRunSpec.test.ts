@@ -118,7 +118,7 @@ describe('validateRunSpec', () => {
       'faults[0].host: no JobManager crash until HA exists'],
     ['an unknown fault type', { ...base(), faults: [{ type: 'meteor' }] },
       'faults[0].type must be one of crash, global-failure, pause, partition, rpc-loss, rpc-delay, store-failure, '
-      + 'store-unknown-outcome, slow-store, async-snapshot-failure, slow-task, got "meteor"'],
+      + 'store-unknown-outcome, slow-store, async-snapshot-failure, slow-task, message, got "meteor"'],
     ['a probability above 1', { ...base(), faults: [{ type: 'store-failure', probability: 1.5 }] },
       'faults[0].probability must be a probability in [0, 1], got 1.5'],
     ['a negative probability', { ...base(), faults: [{ type: 'async-snapshot-failure', probability: -0.1 }] },
@@ -142,7 +142,8 @@ describe('validateRunSpec', () => {
     ['a malformed trigger', { ...base(), faults: [{ ...tm1Crash, when: 10 }] },
       'faults[0].when must be { atMs } or { at: <protocol point> }, got 10'],
     ['an unknown phase', { ...base(), faults: [{ ...tm1Crash, when: { at: { kind: 'task', checkpoint: 1, phase: 'done' } } }] },
-      'faults[0].when.at.phase must be one of triggered, first-barrier, aligned, sync-done, async-done, acked, got "done"'],
+      'faults[0].when.at.phase must be one of triggered, first-barrier, aligned, sync-done, async-done, acked, '
+      + 'ack-received, notified, got "done"'],
     ['a malformed task name', { ...base(), faults: [
       { ...tm1Crash, when: { at: { kind: 'task', checkpoint: 1, phase: 'acked', task: 'v1#0@0' } } }] },
     'faults[0].when.at.task must name a task as <vertex>#<subtask> (e.g. v1#0), got "v1#0@0"'],
