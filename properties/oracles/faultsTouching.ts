@@ -4,18 +4,25 @@
  * marks, `rpc.drop`, `rpc.timeout`), a partition (`net.partition` until its `net.heal`), a crash
  * (`host.crash`), a failed or unknown-outcome store operation (`store.end` with outcome `failed`
  * or `unknown-outcome`, `store.unknown-outcome`) and a failed asynchronous snapshot
- * (`checkpoint.asyncFailed`).
+ * (`checkpoint.asyncFailed`) and a message fault that acted (a `fault` event of type `message`:
+ * `lose`, `delay`, `hold`).
  *
  * - A checkpoint `n` is touched by a fault that happened while it was live (from its first to its
  *   last trace event naming `checkpointId: n`), by a failed store operation on a path of its
- *   directory `chk-n`, or by a failed asynchronous snapshot for it.
+ *   directory `chk-n`, by a failed asynchronous snapshot for it, or by a message fault on an RPC
+ *   about it (its trigger, an ack or decline, its confirmation or abort: a lost ack leaves the
+ *   task's files of `n` behind, in Flink too, until the checkpoint is disposed).
  * - An attempt `<vertex>#<subtask>@<attempt>` is touched when its host (from `scheduler.deploy`)
- *   crashed or was partitioned after it was deployed, or its asynchronous snapshot failed.
+ *   crashed or was partitioned after it was deployed, its asynchronous snapshot failed, or a
+ *   message fault acted on an RPC naming it (its ack, decline or state update, its trigger,
+ *   confirmation, abort, submission or cancellation).
  * - A file `chk-n/<attempt>/<uid>` is touched when its checkpoint or its attempt is, or a failed
  *   store operation named it.
  * - A sink transaction (`<sink>#<subtask>@<attempt>/e<epoch>` or `<sink>/<subtask>/<attempt>/<epoch>`)
  *   is touched when its host crashed or was partitioned after it began, or an RPC was lost,
- *   dropped or timed out after it began (a lost notification leaves it pre-committed).
+ *   dropped or timed out after it began (a lost notification leaves it pre-committed), or a
+ *   message fault acted, or the message it delayed or held arrived, after it began (a held
+ *   message holds every later one on its link).
  */
 import type { TraceEvent } from '../../sim/Trace.ts';
 
@@ -40,6 +47,8 @@ export function faultsTouching(trace: readonly TraceEvent[]): TouchedByFaults {
   const touchedAttempts = new Set<string>();
   const deployed = new Map<string, { host: string; timeUs: number }>();
   const begun = new Map<string, { host: string; timeUs: number }>();
+  /** Ids of messages a message fault delayed or held, until they arrive or are dropped. */
+  const slowed = new Set<unknown>();
   const hostFault = (host: string, t: number): void => {
     const list = hostFaults.get(host) ?? [];
     list.push(t);
@@ -57,7 +66,22 @@ export function faultsTouching(trace: readonly TraceEvent[]): TouchedByFaults {
       faultTimes.push(e.timeUs);
       rpcFaultTimes.push(e.timeUs);
     }
+    if (slowed.size > 0 && (e.type === 'rpc.deliver' || e.type === 'rpc.drop') && slowed.delete(e.attrs['id'])) {
+      rpcFaultTimes.push(e.timeUs);
+    }
     switch (e.type) {
+      case 'fault': {
+        const action = e.attrs['action'];
+        if (e.attrs['type'] !== 'message' || !(action === 'lose' || action === 'delay' || action === 'hold')) break;
+        faultTimes.push(e.timeUs);
+        rpcFaultTimes.push(e.timeUs);
+        const n = e.attrs['checkpoint'];
+        if (typeof n === 'number') touchedCheckpoints.add(n);
+        const attemptId = e.attrs['attempt'];
+        if (typeof attemptId === 'string') touchedAttempts.add(attemptId);
+        if (action !== 'lose') slowed.add(e.attrs['id']);
+        break;
+      }
       case 'host.crash':
         hostFault(e.host, e.timeUs);
         break;

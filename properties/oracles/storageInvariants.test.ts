@@ -110,3 +110,39 @@ describe('faultsTouching', () => {
     expect(t.transaction('f#0@0/e0')).toBe(false);
   });
 });
+
+describe('faultsTouching: message faults', () => {
+  const trace = [
+    event(0, 0, 'scheduler.deploy', { task: 'v1#0@0', taskExecutor: 'taskexecutor@tm-1' }),
+    event(1, 5, 'sink.transaction-begun', { sink: 'f', subtask: 0, attempt: 0, epoch: 3 }, 'tm-1'),
+    event(2, 10, 'checkpoint.triggered', { checkpointId: 4 }),
+    event(3, 20, 'checkpoint.completed', { checkpointId: 4 }),
+    // Acted on long after checkpoint 9's last event: the RPC names it, so it is touched anyway.
+    event(4, 100, 'fault', { index: 0, type: 'message', action: 'lose', id: 7, method: 'acknowledgeCheckpoint',
+      checkpoint: 9, attempt: 'v3#0@1' }, 'sim'),
+    event(5, 110, 'fault', { index: 1, type: 'message', action: 'hold', id: 8, method: 'confirmCheckpoint',
+      checkpoint: 5, attempt: 'v1#0@0' }, 'sim'),
+    event(6, 120, 'sink.transaction-begun', { sink: 'f', subtask: 0, attempt: 0, epoch: 4 }, 'tm-1'),
+    event(7, 130, 'rpc.deliver', { id: 8 }, 'tm-1'),
+    event(8, 140, 'sink.transaction-begun', { sink: 'f', subtask: 0, attempt: 0, epoch: 5 }, 'tm-1'),
+    // A message fault that did not act (a release is the end of a hold) touches nothing more.
+    event(9, 150, 'fault', { index: 2, type: 'message', action: 'release', id: 9, method: 'abortCheckpoint',
+      checkpoint: 11, attempt: 'v2#0@0' }, 'sim'),
+  ];
+  const t = faultsTouching(trace);
+
+  test('touches the checkpoint and the attempt its RPC names', () => {
+    expect([9, 5].map((n) => t.checkpoint(n))).toEqual([true, true]);
+    expect(t.checkpoint(4)).toBe(false);
+    expect(t.checkpoint(11)).toBe(false);
+    expect(['v3#0@1', 'v1#0@0'].map((a) => t.attempt(a))).toEqual([true, true]);
+    expect(t.attempt('v2#0@0')).toBe(false);
+    expect(t.file('chk-9/v3#0@1/uid')).toBe(true);
+  });
+
+  test('touches transactions begun before it acted or before the message it held arrived', () => {
+    expect(t.transaction('f#0@0/e3')).toBe(true);
+    expect(t.transaction('f#0@0/e4')).toBe(true);
+    expect(t.transaction('f#0@0/e5')).toBe(false);
+  });
+});
