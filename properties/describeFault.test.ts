@@ -8,6 +8,9 @@ describe('describeFault', () => {
     expect(describePoint({ kind: 'task', checkpoint: 3, phase: 'first-barrier' })).toBe('checkpoint 3 first-barrier on any task');
     expect(describePoint({ kind: 'jobmaster', checkpoint: 2, phase: 'completed' })).toBe('checkpoint 2 completed on the jobmaster');
     expect(describePoint({ kind: 'sink', phase: 'pre-committed', nth: 2 })).toBe('the 2nd sink transaction pre-committed');
+    expect(describePoint({ kind: 'restore', checkpoint: 3 })).toBe('the 1st restore from checkpoint 3');
+    expect(describePoint({ kind: 'job', status: 'RUNNING', nth: 2 })).toBe('the job RUNNING the 2nd time');
+    expect(describePoint({ kind: 'job', status: 'FINISHED' })).toBe('the job FINISHED');
   });
 
   test('sink points count in English ordinals', () => {
@@ -42,6 +45,13 @@ describe('describeFault', () => {
       [{ type: 'store-unknown-outcome', probability: 1 }, 'store-unknown-outcome (probability 1)'],
       [{ type: 'async-snapshot-failure', probability: 0.5 }, 'async-snapshot-failure (probability 0.5)'],
       [{ type: 'slow-store', factor: 100 }, 'slow-store (100x)'],
+      [{ type: 'message', action: 'lose', method: 'confirmCheckpoint', checkpoint: 4, to: 'v1#0', nth: 2,
+        when: { at: { kind: 'restore' } } },
+      'lose the 2nd confirmCheckpoint of checkpoint 4 to v1#0 armed at the 1st restore'],
+      [{ type: 'message', action: 'delay', method: 'acknowledgeCheckpoint', from: 'v0#1', delayMs: 30 },
+        'delay the 1st acknowledgeCheckpoint from v0#1 by 30 ms'],
+      [{ type: 'message', action: 'hold', method: 'requestHeartbeat', to: 'taskmanager-1' },
+        'hold the 1st requestHeartbeat to taskmanager-1 until the heal time'],
     ];
     for (const [fault, text] of cases) expect(describeFault(fault)).toBe(text);
     // Every fault type is covered above.

@@ -1,17 +1,26 @@
 /**
  * fast-check arbitraries of faults, with swarm testing (FoundationDB): each run switches whole
  * fault families on or off and pushes the ones that are on hard. Everything shrinks toward no
- * faults, earlier checkpoints and simpler shapes.
+ * faults, earlier checkpoints and simpler shapes; a message fault toward `lose` (rather than
+ * `delay` or `hold`), no filters, `nth` 1, shorter delays and no trigger.
  */
 import fc from 'fast-check';
-import type { RpcKind } from '../../engine/index.ts';
-import type { Fault, FaultTrigger, ProtocolPoint } from '../../sim/run/RunSpec.ts';
+import { CHECKPOINT_RPC_METHODS, rpcTaskSide, type RpcKind } from '../../engine/index.ts';
+import type { Fault, FaultTrigger, MessageFault, ProtocolPoint } from '../../sim/run/RunSpec.ts';
 
 /** The fault families a swarm switches on or off. */
 export const FAULT_FAMILIES = [
   'crash', 'global-failure', 'pause', 'partition', 'rpc-loss', 'rpc-delay', 'store-failure',
-  'store-unknown-outcome', 'slow-store', 'async-snapshot-failure', 'slow-task',
+  'store-unknown-outcome', 'slow-store', 'async-snapshot-failure', 'slow-task', 'message',
 ] as const;
+
+/** The checkpoint protocol's RPCs, which message faults aim at four times in five. */
+const PROTOCOL_METHODS = [
+  'triggerCheckpoint', 'acknowledgeCheckpoint', 'declineCheckpoint', 'confirmCheckpoint', 'abortCheckpoint',
+  'sendOperatorEventToCoordinator', 'sendOperatorEventToTask',
+] as const;
+/** Other RPCs whose loss or delay the protocol must survive (heartbeats, deployment, task states). */
+const OTHER_METHODS = ['requestHeartbeat', 'heartbeatFromTaskManager', 'updateTaskExecutionState', 'submitTask', 'cancelTask'] as const;
 export type FaultFamily = (typeof FAULT_FAMILIES)[number];
 
 /** RPC kinds faults may target (deployment and registration loss only slow recovery down). */
@@ -35,7 +44,7 @@ function triggerArbitrary(o: FaultArbitraryOptions): fc.Arbitrary<FaultTrigger> 
   const taskPoint: fc.Arbitrary<ProtocolPoint> = fc.record({
     kind: fc.constant('task' as const),
     checkpoint,
-    phase: fc.constantFrom('triggered', 'first-barrier', 'aligned', 'sync-done', 'async-done', 'acked'),
+    phase: fc.constantFrom('triggered', 'first-barrier', 'aligned', 'sync-done', 'async-done', 'acked', 'ack-received', 'notified'),
     task: fc.constantFrom(...o.tasks),
   });
   const jmPoint: fc.Arbitrary<ProtocolPoint> = fc.record({
@@ -48,10 +57,54 @@ function triggerArbitrary(o: FaultArbitraryOptions): fc.Arbitrary<FaultTrigger> 
     phase: fc.constantFrom('pre-committed', 'committed'),
     nth: fc.integer({ min: 1, max: 8 }),
   });
+  const restorePoint: fc.Arbitrary<ProtocolPoint> = fc.record({
+    kind: fc.constant('restore' as const), nth: fc.integer({ min: 1, max: 3 }),
+  });
+  const jobPoint: fc.Arbitrary<ProtocolPoint> = fc.record({
+    kind: fc.constant('job' as const), status: fc.constantFrom('RUNNING', 'RESTARTING'), nth: fc.integer({ min: 1, max: 3 }),
+  });
   return fc.oneof(
     fc.record({ atMs: fc.integer({ min: 0, max: Math.max(0, o.healTimeMs - 1) }) }),
-    fc.record({ at: fc.oneof(taskPoint, jmPoint, sinkPoint) }),
+    fc.record({ at: fc.oneof(taskPoint, jmPoint, sinkPoint, restorePoint, jobPoint) }),
   );
+}
+
+/**
+ * A message fault: a protocol method four times in five, the checkpoint filter only for a method
+ * about a checkpoint, a task filter only on the side the method names one (tasks are the
+ * placeholders fitToJob aims at the job's), optional trigger. Each part shrinks toward the
+ * simplest: `lose`, no filter, nth 1, a delay or hold of 1 ms, no trigger.
+ */
+function messageFaultArbitrary(o: FaultArbitraryOptions, when: fc.Arbitrary<FaultTrigger>): fc.Arbitrary<MessageFault> {
+  return fc.record({
+    method: fc.oneof({ arbitrary: fc.constantFrom(...PROTOCOL_METHODS), weight: 4 },
+      { arbitrary: fc.constantFrom(...OTHER_METHODS), weight: 1 }),
+    action: fc.constantFrom('lose' as const, 'delay' as const, 'hold' as const),
+    // Each filter is on half the time (nil one time in `freq`; fast-check's default is on four times in five,
+    // and a fault with every filter on rarely meets its message).
+    checkpoint: fc.option(fc.integer({ min: 1, max: 8 }), { nil: undefined, freq: 2 }),
+    task: fc.option(fc.constantFrom(...o.tasks), { nil: undefined, freq: 2 }),
+    // nth 1 half the time, else 2..4; drawn as one integer so that it shrinks toward 1.
+    nth: fc.integer({ min: 0, max: 5 }).map((i) => Math.max(1, i - 1)),
+    ms: fc.integer({ min: 1, max: 100 }),
+    holdToHeal: fc.boolean(),
+    when: fc.option(when, { nil: undefined, freq: 2 }),
+  }).map((r): MessageFault => {
+    const side = rpcTaskSide(r.method);
+    const checkpoint = (CHECKPOINT_RPC_METHODS as readonly string[]).includes(r.method) ? r.checkpoint : undefined;
+    const task = side === undefined ? undefined : r.task;
+    // One checkpoint's RPC of one method names one task attempt once: only the 1st can match.
+    const nth = checkpoint !== undefined && task !== undefined ? 1 : r.nth;
+    return {
+      type: 'message', action: r.action, method: r.method,
+      ...(checkpoint === undefined ? {} : { checkpoint }),
+      ...(side === undefined || task === undefined ? {} : { [side]: task }),
+      ...(nth === 1 ? {} : { nth }),
+      ...(r.action === 'delay' ? { delayMs: r.ms } : {}),
+      ...(r.action === 'hold' && !r.holdToHeal ? { durationMs: r.ms } : {}),
+      ...(r.when === undefined ? {} : { when: r.when }),
+    };
+  });
 }
 
 /** One fault of `family`. */
@@ -87,6 +140,8 @@ export function faultOfFamily(family: FaultFamily, o: FaultArbitraryOptions): fc
       return fc.record({ type: fc.constant('slow-store' as const), factor: fc.constantFrom(10, 100, 1000) });
     case 'async-snapshot-failure':
       return fc.record({ type: fc.constant('async-snapshot-failure' as const), probability });
+    case 'message':
+      return messageFaultArbitrary(o, when);
     case 'slow-task':
       // Back pressure: 10 or 100 times the per-record cost of one operator's task for a while.
       return fc.record({

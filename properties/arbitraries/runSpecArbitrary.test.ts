@@ -3,6 +3,9 @@ import { describe, expect, test } from 'vitest';
 import { expandRunSpec } from '../../sim/run/expandRunSpec.ts';
 import { runGraph, simulate } from '../../sim/run/simulate.ts';
 import { createJobGraph } from '../../engine/index.ts';
+import type { Fault } from '../../sim/run/RunSpec.ts';
+import { validateRunSpec } from '../../sim/run/validateRunSpec.ts';
+import { faultOfFamily } from './faultArbitrary.ts';
 import { runSpecArbitrary, sourcePacing, withSourcePacing } from './runSpecArbitrary.ts';
 
 describe('runSpecArbitrary', () => {
@@ -38,7 +41,7 @@ describe('protocol points the arbitrary draws', () => {
   // Found by a fresh-eyes pass: points such as `aligned on v0#0` (a source task, which has no
   // input channels) were drawn, and could only ever show as faults that never fired.
   test.each(['flights', 'wordcount', 'generated'] as const)('%s: barrier phases aim only at tasks with inputs', (job) => {
-    const specs = fc.sample(runSpecArbitrary({ job, mode: 'aligned', maxRecords: 50 }), { seed: 3, numRuns: 150 });
+    const specs = fc.sample(runSpecArbitrary({ job, mode: 'aligned', maxRecords: 50 }), { seed: 3, numRuns: 300 });
     let barrierPoints = 0;
     for (const spec of specs) {
       const vertices = createJobGraph(runGraph(expandRunSpec(spec))).vertices;
@@ -121,5 +124,43 @@ describe('sourcePacing', () => {
     const specs = fc.sample(runSpecArbitrary({ job: 'generated', mode: 'aligned', maxFaults: 0 }), { seed: 5, numRuns: 20 });
     const completed = specs.map((s) => simulate(s).checkpoints.completed.length).sort((a, b) => a - b);
     expect(completed[10]).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('message faults in generated runs', () => {
+  const specs = fc.sample(runSpecArbitrary({ job: 'flights', mode: 'aligned', maxRecords: 200 }), { seed: 7, numRuns: 300 });
+  const withMessages = specs.filter((s) => s.faults.some((f) => f.type === 'message'));
+
+  test('are valid for their job and aim mostly at the checkpoint protocol', () => {
+    const messages = withMessages.flatMap((s) => s.faults.filter((f) => f.type === 'message'));
+    expect(messages.length).toBeGreaterThan(30);
+    const protocol = messages.filter((f) => f.type === 'message' && /Checkpoint|OperatorEvent/.test(f.method));
+    expect(protocol.length / messages.length).toBeGreaterThan(0.6);
+    for (const spec of withMessages) {
+      expect(() => validateRunSpec(spec)).not.toThrow();
+      const tasks = createJobGraph(runGraph(expandRunSpec(spec))).vertices
+        .flatMap((v) => Array.from({ length: v.parallelism }, (_x, i) => `${v.id}#${i}`));
+      for (const f of spec.faults) {
+        if (f.type !== 'message') continue;
+        for (const end of [f.from, f.to]) if (end !== undefined) expect(tasks).toContain(end);
+      }
+    }
+    expect(messages.some((f) => f.type === 'message' && f.action === 'hold')).toBe(true);
+    expect(messages.some((f) => f.type === 'message' && f.checkpoint !== undefined && (f.to ?? f.from) !== undefined)).toBe(true);
+  });
+
+  test('shrink toward lose, no filters, nth 1, the shortest delay and no trigger', () => {
+    const arb = faultOfFamily('message', { taskManagers: 2, healTimeMs: 600, tasks: ['v0#0', 'v1#1'], operators: ['op0'] });
+    const shrunk = (fails: (f: Fault) => boolean): Fault => {
+      const out = fc.check(fc.property(arb, (f) => !fails(f)), { seed: 3, numRuns: 500 });
+      return out.counterexample?.[0] as Fault;
+    };
+    expect(shrunk(() => true)).toEqual({ type: 'message', action: 'lose', method: 'triggerCheckpoint' });
+    expect(shrunk((f) => f.type === 'message' && f.action === 'delay'))
+      .toEqual({ type: 'message', action: 'delay', method: 'triggerCheckpoint', delayMs: 1 });
+    expect(shrunk((f) => f.type === 'message' && f.to !== undefined))
+      .toEqual({ type: 'message', action: 'lose', method: 'triggerCheckpoint', to: 'v0#0' });
+    expect(shrunk((f) => f.type === 'message' && (f.nth ?? 1) > 2 && f.when !== undefined))
+      .toEqual({ type: 'message', action: 'lose', method: 'triggerCheckpoint', nth: 3, when: expect.anything() });
   });
 });

@@ -14,7 +14,7 @@ import {
 } from '../../sim/run/RunSpec.ts';
 import { createJobGraph } from '../../engine/index.ts';
 import { expandRunSpec } from '../../sim/run/expandRunSpec.ts';
-import { faultTask, faultTaskPhase, INPUT_PHASES, withFaultTask } from '../../sim/run/faultTasks.ts';
+import { faultTask, faultTaskPhase, INPUT_PHASES, messageFaultTasks, withFaultTask } from '../../sim/run/faultTasks.ts';
 import { runGraph } from '../../sim/run/simulate.ts';
 import { faultPlanArbitrary } from './faultArbitrary.ts';
 import { generatedJobArbitrary } from './generatedJobArbitrary.ts';
@@ -161,6 +161,13 @@ function fitFaults(faults: readonly Fault[], taskManagers: number, parallelism: 
       case 'global-failure':
       case 'slow-task':
         return [{ ...f, when: when(f.when) }];
+      case 'message':
+        return [{
+          ...f,
+          ...(f.from === undefined ? {} : { from: task(tm(f.from)) }),
+          ...(f.to === undefined ? {} : { to: task(tm(f.to)) }),
+          ...(f.when === undefined ? {} : { when: when(f.when) }),
+        }];
       default:
         return [f];
     }
@@ -172,14 +179,15 @@ const OPERATOR_PLACEHOLDERS = ['op0', 'op1', 'op2', 'op3', 'op4', 'op5'];
 
 /**
  * Points faults at tasks and operators the spec's job really has. Faults are drawn before the
- * job is known: task protocol points against `v<i>#<j>` names, slow tasks against `op<k>`. The
+ * job is known: task protocol points and message faults' `from` / `to` against `v<i>#<j>`
+ * names, slow tasks against `op<k>`. The
  * JobGraph decides which vertices exist (chaining) and their parallelism, so a drawn `v<i>#<j>`
  * becomes vertex `i mod V`, subtask `j mod p` of that vertex; `op<k>` becomes the uid of the
  * job's operator `k mod N` (in StreamGraph order). (A point for a task or an operator that does
  * not exist is refused as bad input.)
  */
 function fitToJob(spec: RunSpec): RunSpec {
-  const hasTask = spec.faults.some((f) => faultTask(f) !== undefined);
+  const hasTask = spec.faults.some((f) => faultTask(f) !== undefined || messageFaultTasks(f).length > 0);
   const hasOperator = spec.faults.some((f) => f.type === 'slow-task');
   if (!hasTask && !hasOperator) return spec;
   // The graph does not depend on the faults, and the drawn ones are not valid yet.
@@ -193,6 +201,12 @@ function fitToJob(spec: RunSpec): RunSpec {
     const v = m === null ? undefined : among[Number(m[1]) % among.length];
     return m === null || v === undefined ? t : `${v.id}#${Number(m[2]) % v.parallelism}`;
   };
+  const sources = vertices.filter((v) => v.isSource);
+  const fitSourceTask = (t: string): string => {
+    const m = /^v(\d+)#(\d+)$/.exec(t);
+    const v = m === null ? undefined : sources[Number(m[1]) % sources.length];
+    return m === null || v === undefined ? t : `${v.id}#${Number(m[2]) % v.parallelism}`;
+  };
   const fitOperator = (uid: string): string => {
     const m = /^op(\d+)$/.exec(uid);
     return m === null ? uid : graph.nodes[Number(m[1]) % graph.nodes.length]?.uid ?? uid;
@@ -201,6 +215,12 @@ function fitToJob(spec: RunSpec): RunSpec {
     const task = faultTask(f);
     const fitted = task === undefined ? f : withBarrierPhaseIfPossible(
       withFaultTask(f, fitTask(task, faultTaskPhase(f))), withInputs.length > 0);
+    if (fitted.type === 'message') {
+      // Checkpoints are triggered on source tasks only (CheckpointPlan.tasksToTrigger).
+      const fitEnd = (t: string): string => (fitted.method === 'triggerCheckpoint' ? fitSourceTask(t) : fitTask(t, undefined));
+      const ends = Object.fromEntries(messageFaultTasks(fitted).map((e) => [e.field, fitEnd(e.task)]));
+      return { ...fitted, ...ends };
+    }
     return fitted.type === 'slow-task' ? { ...fitted, operator: fitOperator(fitted.operator) } : fitted;
   });
   return { ...spec, faults };

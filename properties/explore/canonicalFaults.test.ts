@@ -25,6 +25,12 @@ describe('canonicalFaults', () => {
     { type: 'store-failure', probability: 1 },
   ];
 
+  test('keeps message faults as they are: two alike act on two messages', () => {
+    const lose: Fault = { type: 'message', action: 'lose', method: 'confirmCheckpoint' };
+    const s = spec([lose, { type: 'slow-store', factor: 10 }, lose]);
+    expect(canonicalFaults(s)).toBe(s);
+  });
+
   test('merges world-setting faults per kind where the first of the kind stood; others keep their order', () => {
     const merged = canonicalFaults(spec(faults)).faults;
     expect(merged).toEqual([

@@ -80,7 +80,10 @@ export interface ModeSummary {
   duplicatesAfterRestore: number;
   /** Records the reference fold produces that were never committed (finished jobs only). */
   missingRecords: number;
-  /** Faults whose trigger the run never reached, so they never fired (RunResult.unfiredFaults). */
+  /**
+   * Faults that never fired (RunResult.unfiredFaults): their trigger was never reached, or a
+   * message fault never met its message.
+   */
   unfiredFaults: number;
   /** Runs whose final keyed state no oracle judged (never counted as passes of it). */
   stateUnjudged: number;
@@ -282,8 +285,8 @@ function stillFails(e: Evaluation, next: Evaluation): boolean {
 }
 
 /**
- * `e` without the faults that never fired in its failing run (their trigger was never reached),
- * as long as the same property still fails. Such a fault did nothing in this run, yet fast-check
+ * `e` without the faults that never fired in its failing run (their trigger was never reached,
+ * or a message fault never met its message), as long as the same property still fails. Such a fault did nothing in this run, yet fast-check
  * may have kept it: it drops faults one family or one element at a time, each step only if the
  * property still fails after it. The run without them can differ (the faults after them are
  * renumbered), hence the check, and it can leave other faults unfired, hence the loop; each pass
