@@ -123,6 +123,17 @@ describe('message faults', () => {
     expect(r.jobStatus).toBe('FINISHED');
   });
 
+  test('answers of asks are not counted: the 3rd triggerCheckpoint is the first of checkpoint 2', () => {
+    // Checkpoint 1 triggers v0#0 and v0#1 (two asks), whose answers come back before checkpoint
+    // 2 is triggered; counted, an answer would be the 3rd match.
+    const r = simulate(spec([{ type: 'message', action: 'lose', method: 'triggerCheckpoint', nth: 3 }]));
+    const [lost] = faultEvents(r);
+    expect(lost?.attrs).toMatchObject({ method: 'triggerCheckpoint', checkpoint: 2 });
+    const answers = r.trace.filter((e) => e.type === 'rpc.send' && e.attrs['method'] === 'triggerCheckpoint'
+      && e.attrs['answer'] === true && e.seq < (lost?.seq ?? 0));
+    expect(answers).toHaveLength(2);
+  });
+
   test('a message fault that never matched is unfired and changes nothing', () => {
     const base = simulate(spec([]));
     const r = simulate(spec([
