@@ -179,9 +179,10 @@ export class FaultPlan {
   }
 
   /**
-   * Indices of triggered faults that never fired: their point was never reached, or only at or
-   * after the heal time, when faults no longer fire (logged `skipped`). Either way they did
-   * nothing in this run, which must be shown, never passed off as a fault that was tested.
+   * Indices of triggered faults and message faults that never fired: their point was never
+   * reached, or only at or after the heal time, when faults no longer fire (logged `skipped`),
+   * or a message fault never met its message before the heal time. Either way they did nothing
+   * in this run, which must be shown, never passed off as a fault that was tested.
    */
   unfired(): number[] {
     return this.faults.flatMap((f, i) => (isAction(f) && !this.fired.has(i) ? [i] : []));
