@@ -82,11 +82,13 @@ const MUTANT_SEARCHES: readonly (readonly [string, readonly string[]])[] = [
   // Expiries and declines of gone attempts are rare in generated runs: up to 1000 runs (the
   // searches stop at the first violation).
   // The seeds are ones whose first counterexample shrinks to at most 3 faults (measured
-  // 2026-11-29, session 4: fm-ignore-expired seed 2 -> 1 fault; decline-any-attempt seed 3 -> 3
-  // faults, where seeds 2, 4 and 5 give 2, 4 and 2 and seed 1 finds nothing in 1000 runs: the
-  // bug needs a failure interleaving that dropping any one of several faults loses). Engine and
+  // 2026-11-29, session 4: decline-any-attempt seed 3 -> 3 faults, where seeds 2, 4 and 5 give
+  // 2, 4 and 2 and seed 1 finds nothing in 1000 runs: the bug needs a failure interleaving that
+  // dropping any one of several faults loses; re-measured 2026-12-01 after the arbitrary drew
+  // message faults and new points (issue 13): decline-any-attempt seed 3 -> 1 fault,
+  // fm-ignore-expired seed 3 -> 1 fault, where seeds 1, 2 and 4 give 3, 4 and 2). Engine and
   // arbitrary changes renumber runs, so re-check them.
-  ['fm-ignore-expired', ['--job', 'flights', '--mode', 'aligned', '--runs', '1000', '--seed', '2']],
+  ['fm-ignore-expired', ['--job', 'flights', '--mode', 'aligned', '--runs', '1000', '--seed', '3']],
   ['decline-any-attempt', ['--job', 'flights', '--mode', 'aligned', '--runs', '1000', '--seed', '3']],
   // Leaks of late acks and disposed checkpoints (storage invariants), and a plan that waits for
   // no acks from terminal tasks (liveness).
