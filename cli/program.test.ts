@@ -394,7 +394,15 @@ describe('replay --json', () => {
   test.each([
     [{ format: 'other' }, 'not a checkpoint-sim repro file (format is "other", not "checkpoint-sim-repro")'],
     [{ note: 'mine' }, 'unknown repro field "note" (fields: format, formatVersion, checkpointSimVersion, property, expect, summary, traceHash, stage, fastCheck, spec)'],
-    [{ specVersion: 1 }, "spec: version must be 2 (this checkpoint-sim's run spec format), got 1"],
+    [{ specVersion: 1 }, 'spec: version 1 is not supported: this checkpoint-sim reads run spec version 3'],
+    // The spec's version is refused before the envelope's fields, so an old file is named for what it is.
+    [{ specVersion: 2, stage: 'halfway' }, 'spec: version 2 is not supported: this checkpoint-sim reads run spec version 3'],
+    [{ stage: 'halfway' }, 'repro field stage must be one of unshrunk, shrunk, got "halfway"'],
+    [{ fastCheck: { seed: 1 } }, 'repro field fastCheck.path must be a string, got undefined'],
+    [{ summary: 5 }, 'repro field summary must be a string, got 5'],
+    [{ expect: 'maybe' }, 'repro field expect must be exactly-once or at-least-once'],
+    [{ spec: [] }, 'repro field spec must be an object'],
+    [{ formatVersion: 2 }, 'repro format version 2 is not supported (expected 1)'],
   ])('a repro with %j is bad input that names the file', async (edit, message) => {
     const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
     const { specVersion, ...envelope } = edit as { specVersion?: number };
@@ -408,6 +416,21 @@ describe('replay --json', () => {
     const r = await cli('replay', file);
     expect(r.code).toBe(2);
     expectOneLine(r.stderr, `${file}: ${message}`);
+  });
+
+  test('a repro with a $schema field (for editors) replays', async () => {
+    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
+    const repro = {
+      $schema: '../../schemas/repro.schema.json',
+      format: 'checkpoint-sim-repro', formatVersion: REPRO_FORMAT_VERSION, checkpointSimVersion: 'test',
+      property: 'consistent-cut', expect: 'exactly-once', summary: 'x', traceHash: 'unknown', stage: 'shrunk',
+      spec: { $schema: '../../schemas/runspec.schema.json', ...spec },
+    };
+    const file = join(tmp, 'with-schema.json');
+    writeFileSync(file, JSON.stringify(repro));
+    const r = await cli('replay', file, '--json');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
   });
 
   test('replay <file> says so when a different property fails than the one recorded', async () => {
