@@ -43,7 +43,7 @@ export const delayMsSchema = z.strictObject({
   medianMs: msField(),
   maxMs: msField(),
 }).refine((d) => d.minMs <= d.medianMs && d.medianMs <= d.maxMs, { message: 'must have minMs <= medianMs <= maxMs' })
-  .meta({ description: 'A delay distribution in ms (fractions allowed): 0 <= minMs <= medianMs <= maxMs.' });
+  .meta({ id: 'delayMs', description: 'A delay distribution in ms (fractions allowed): 0 <= minMs <= medianMs <= maxMs.' });
 
 export const taskPointSchema = z.strictObject({
   kind: z.literal('task'),
@@ -83,14 +83,14 @@ export const jobPointSchema = z.strictObject({
 
 /** A protocol point: a moment named by the protocol rather than by the clock. */
 export const protocolPointSchema = z.discriminatedUnion('kind', [taskPointSchema, jobmasterPointSchema, sinkPointSchema])
-  .meta({ description: 'A moment named by the protocol: the fault fires right after the trace event.' });
+  .meta({ id: 'protocolPoint', description: 'A moment named by the protocol: the fault fires right after the trace event.' });
 
 /** When a fault fires: at a virtual time (before the heal time) or right after a protocol point. */
 export const faultTriggerSchema = z.union([
   z.strictObject({ atMs: msField().meta({ description: 'Virtual time in ms; before healTimeMs.' }) }),
   z.strictObject({ at: protocolPointSchema }),
 ], because((v) => `must be { atMs } or { at: <protocol point> }, got ${describe(v)}`))
-  .meta({ description: 'When the fault fires: { "atMs": t } or { "at": <protocol point> } (once).' });
+  .meta({ id: 'faultTrigger', description: 'When the fault fires: { "atMs": t } or { "at": <protocol point> } (once).' });
 
 const host = z.string().meta({ description: 'A host: jobmanager or taskmanager-1..N.' });
 const durationMs = msField().meta({ description: 'How long, ms.' });
