@@ -25,3 +25,4 @@ export type { CheckpointConfig, CheckpointingMode } from './streaming/api/Checkp
 export * from './plantedBugs.ts';
 export { createJobGraph } from './jobgraph/StreamingJobGraphGenerator.ts';
 export { attemptIdOf } from './taskexecutor/ExecutionState.ts';
+export * from './rpc/RpcMethods.ts';

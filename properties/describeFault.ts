@@ -4,7 +4,7 @@
  * (probability 0.5)`. Pure and total over the Fault union (the compiler checks every case), so
  * replay and reports can name a fault the same way. Times are in ms, as a RunSpec has them.
  */
-import type { Fault, FaultTrigger, ProtocolPoint } from '../sim/run/RunSpec.ts';
+import type { Fault, FaultTrigger, MessageFault, ProtocolPoint } from '../sim/run/RunSpec.ts';
 
 /** `1st`, `2nd`, `3rd`, `4th`, ..., `11th`, `12th`, `13th`, `21st`. */
 function ordinal(n: number): string {
@@ -25,6 +25,10 @@ export function describePoint(point: ProtocolPoint): string {
       return `checkpoint ${point.checkpoint} ${point.phase} on the jobmaster`;
     case 'sink':
       return `the ${ordinal(point.nth)} sink transaction ${point.phase}`;
+    case 'restore':
+      return `the ${ordinal(point.nth ?? 1)} restore${point.checkpoint === undefined ? '' : ` from checkpoint ${point.checkpoint}`}`;
+    case 'job':
+      return `the job ${point.status}${(point.nth ?? 1) === 1 ? '' : ` the ${ordinal(point.nth ?? 1)} time`}`;
   }
 }
 
@@ -62,5 +66,21 @@ export function describeFault(fault: Fault): string {
       return `${fault.type} (probability ${fault.probability})`;
     case 'slow-store':
       return `slow-store (${fault.factor}x)`;
+    case 'message':
+      return describeMessageFault(fault);
   }
+}
+
+/**
+ * `lose the 2nd confirmCheckpoint of checkpoint 4 from jobmanager to v1#0 at the 1st restore`,
+ * `delay the 1st acknowledgeCheckpoint by 30 ms`, `hold ... until the heal time`.
+ */
+function describeMessageFault(f: MessageFault): string {
+  const of = f.checkpoint === undefined ? '' : ` of checkpoint ${f.checkpoint}`;
+  const from = f.from === undefined ? '' : ` from ${f.from}`;
+  const to = f.to === undefined ? '' : ` to ${f.to}`;
+  const how = f.action === 'delay' ? ` by ${f.delayMs ?? 0} ms`
+    : f.action === 'hold' ? (f.durationMs === undefined ? ' until the heal time' : forMs(f.durationMs)) : '';
+  const when = f.when === undefined ? '' : ` armed ${describeTrigger(f.when)}`;
+  return `${f.action} the ${ordinal(f.nth ?? 1)} ${f.method}${of}${from}${to}${how}${when}`;
 }

@@ -7,6 +7,10 @@
  *   injected latency per kind replaces the kind's latency, also only before the heal time, and
  *   a message sent before the heal time arrives at the latest one normal maximum latency after
  *   it (slowness ends at the heal time too).
+ * - Targeted message faults (MessageFaults.ts) act on calls sent before the heal time, before
+ *   injected loss: a lost one is dropped (`rpc.drop` reason `message-fault`), a delayed or held
+ *   one waits its extra time before it travels, and every later message on its link waits behind
+ *   it. The heal-time bound below applies to them too. Answers are never acted on.
  * - Partitions: a message is dropped if its direction is cut when it is sent, or if a cut of
  *   that direction started while it was in flight (even if healed before it arrives: the
  *   connection broke).
@@ -29,6 +33,7 @@ import { RpcLink } from './RpcLink.ts';
 import type { RpcMessage } from './RpcLink.ts';
 import type { SimContext } from './SimContext.ts';
 import { deliverTo } from './deliverTo.ts';
+import { MessageFaults } from './MessageFaults.ts';
 import type { SimHost } from './SimHost.ts';
 import { stringHash } from './TraceHash.ts';
 
@@ -119,6 +124,8 @@ export class RpcNetwork {
     private readonly ctx: SimContext,
     private readonly partitions: Partitions,
     config: RpcConfig,
+    /** Targeted faults on single messages (the fault plan arms them); none by default. */
+    private readonly messageFaults: MessageFaults = new MessageFaults(),
   ) {
     for (const k of RPC_KINDS) {
       const p = config.lossByKind?.[k];
@@ -235,6 +242,18 @@ export class RpcNetwork {
       srcHost.id, srcHost.idHash, { id, from: m.from, to, kind, method, answer: m.answer },
       src.addressHash, link.target.addressHash, settings.kindHash, stringHash(method),
     );
+    // Targeted message faults act first, on calls sent before the heal time (MessageFaults.ts).
+    let extraUs = 0;
+    if (this.messageFaults.active && !m.answer && this.ctx.clock.nowUs < this.ctx.healTimeUs) {
+      const verdict = this.messageFaults.onSend(
+        { id, method, args: m.args, srcHost: srcHost.id, dstHost: link.target.current?.host.id },
+        this.ctx.clock.nowUs, this.ctx.healTimeUs);
+      if (verdict?.lose === true) {
+        trace.recordOn(srcHost.id, srcHost.idHash, 'rpc.drop', { id, reason: 'message-fault' });
+        return;
+      }
+      extraUs = verdict?.extraUs ?? 0;
+    }
     const lossP = settings.lossP;
     if (lossP !== undefined && this.ctx.clock.nowUs < this.ctx.healTimeUs && this.ctx.choices.fate('rpc.loss', lossP)) {
       trace.mark(srcHost.id, 'rpc-lost', { id, kind, method });
@@ -258,7 +277,9 @@ export class RpcNetwork {
     const faulty = nowUs < this.ctx.healTimeUs;
     const normal = settings.latency;
     const injected = faulty ? settings.injectedLatency : undefined;
-    let latencyUs = this.ctx.choices.delay(settings.latencyLabel, injected ?? normal);
+    // A delayed or held message waits `extraUs` before it travels; the link's order then holds
+    // every later message on the link behind it (RpcLink).
+    let latencyUs = this.ctx.choices.delay(settings.latencyLabel, injected ?? normal) + extraUs;
     if (faulty) {
       // Slowness is a fault and faults stop at the heal time: a message slowed before it (an
       // injected latency or a `slow` decision) arrives by then, or one normal maximum latency

@@ -20,6 +20,7 @@ import { harnessAssert } from './harnessAssert.ts';
 import { InvariantChecks } from './InvariantChecks.ts';
 import { Partitions } from './Partitions.ts';
 import { RandomStreams } from './RandomStreams.ts';
+import { MessageFaults } from './MessageFaults.ts';
 import { RpcNetwork } from './RpcNetwork.ts';
 import { SimDataNetwork } from './SimDataNetwork.ts';
 import type { SimClock, SimContext } from './SimContext.ts';
@@ -79,6 +80,8 @@ export class World {
   readonly transactionalStore: SimTransactionalStore;
   /** Active "slow task" faults: executor task costs scaled while they last. */
   readonly slowdowns = new ExecutorSlowdowns();
+  /** Targeted faults on single RPC messages, armed by the fault plan (MessageFaults.ts). */
+  readonly messageFaults = new MessageFaults();
 
   /** @throws SimInputError for invalid options (see WorldOptions). */
   constructor(options: WorldOptions) {
@@ -102,7 +105,8 @@ export class World {
     });
     const queue = new EventQueue((n) => choices.order('order', n));
     this.ctx = { clock: this.clock, queue, trace, choices, healTimeUs, slowdowns: this.slowdowns };
-    this.rpcNet = new RpcNetwork(this.ctx, this.partitions, options.rpc ?? { defaultLatency: DEFAULT_RPC_LATENCY });
+    this.rpcNet = new RpcNetwork(this.ctx, this.partitions, options.rpc ?? { defaultLatency: DEFAULT_RPC_LATENCY },
+      this.messageFaults);
     this.dataNet = new SimDataNetwork(this.ctx, {
       partitions: this.partitions,
       latency: options.network?.latency ?? DEFAULT_NETWORK_LATENCY,

@@ -15,12 +15,30 @@
  * | task sync-done | `checkpoint.syncDone` |
  * | task async-done | `checkpoint.asyncDone` (state files written) |
  * | task acked | `checkpoint.acked` (acknowledgement sent) |
+ * | task ack-received | `checkpoint.acknowledged` (the coordinator handled the task's ack, any result) |
+ * | task notified | `checkpoint.taskNotified` (the task received the completion notification) |
  * | jobmaster triggered | `checkpoint.triggered` |
  * | jobmaster coordinators-snapshotted | `checkpoint.coordinatorsSnapshotted` |
  * | jobmaster completed | `checkpoint.completed` |
  * | jobmaster notified | `checkpoint.notifiedComplete` |
  * | sink pre-committed | the n-th `txn.preCommit` of the transactional store |
  * | sink committed | the n-th `txn.commit` of the transactional store |
+ * | restore | the n-th `checkpoint.restored` with a checkpoint id > 0 (of `checkpoint` when given) |
+ * | job | the n-th `job.status` with that `status` |
+ *
+ * A restore point counts restores from a checkpoint only: a failover before any checkpoint
+ * completed records `checkpoint.restored` with checkpoint id 0 (NO_CHECKPOINT), a restart from
+ * nothing, which Flink's CheckpointCoordinator does not count as a restore either (it returns no
+ * restored checkpoint id), and which `RunResult.restores` does not count.
+ *
+ * Message faults (`type: 'message'`) are armed at time 0, or when their `when` fires (which by
+ * itself is not firing: nothing is logged), in sim/MessageFaults.ts; the fault fires when it acts
+ * on a message, logged `lose`, `delay` or `hold` with a `fault` event that also carries the
+ * message's trace `id`, `method`, and the `checkpoint` and task `attempt` it names when it does
+ * (the storage oracle reads them), and `release` when a held message goes on. One that never
+ * acted is unfired. Arming after a point sees only the messages sent after the task that reached
+ * it: the confirmations of checkpoint n go out in the task that completes n, so a fault armed at
+ * `checkpoint n completed` first sees those of n + 1 (aim at n with `checkpoint: n` instead).
  *
  * Task events carry `{ checkpointId, task }` with `task` an attempt id
  * `<vertex>#<subtask>@<attempt>`; a point's `task` matches any attempt of that subtask.
@@ -37,10 +55,13 @@
  * host (or pair) started since (the later one takes over the end). A crash of a host that is
  * already down, a pause of a paused host and so on change nothing but the end time.
  */
+import { rpcMethodNamed } from '../../engine/index.ts';
+import type { MessageActed, MessageAction, MessageEnd } from '../MessageFaults.ts';
 import type { MiniCluster } from '../MiniCluster.ts';
 import type { TraceEvent } from '../Trace.ts';
 import type { World } from '../World.ts';
-import type { Fault, FaultTrigger, ProtocolPoint } from './RunSpec.ts';
+import type { Fault, FaultTrigger, MessageFault, ProtocolPoint } from './RunSpec.ts';
+import { TASK_NAME } from './validateFaults.ts';
 
 /** One entry of the fault log (what fired, when). */
 export interface FaultRecord {
@@ -49,7 +70,7 @@ export interface FaultRecord {
   readonly type: Fault['type'];
   /**
    * `crash`, `restart`, `pause`, `resume`, `partition`, `heal`, `global-failure`, `slow`,
-   * `start`, `end`, `skipped`.
+   * `start`, `end`, `skipped`; for message faults `lose`, `delay`, `hold`, `release`.
    */
   readonly action: string;
   readonly timeMs: number;
@@ -58,6 +79,7 @@ export interface FaultRecord {
 const TASK_EVENTS = {
   triggered: 'checkpoint.taskTriggered', 'first-barrier': 'checkpoint.firstBarrier', aligned: 'checkpoint.aligned',
   'sync-done': 'checkpoint.syncDone', 'async-done': 'checkpoint.asyncDone', acked: 'checkpoint.acked',
+  'ack-received': 'checkpoint.acknowledged', notified: 'checkpoint.taskNotified',
 } as const;
 const JOB_MASTER_EVENTS = {
   triggered: 'checkpoint.triggered', 'coordinators-snapshotted': 'checkpoint.coordinatorsSnapshotted',
@@ -71,18 +93,49 @@ export function pointEventType(point: ProtocolPoint): string {
     case 'task': return TASK_EVENTS[point.phase];
     case 'jobmaster': return JOB_MASTER_EVENTS[point.phase];
     case 'sink': return SINK_EVENTS[point.phase];
+    case 'restore': return 'checkpoint.restored';
+    case 'job': return 'job.status';
   }
 }
 
-/** True if `e` is (one occurrence of) `point`; sink points also need the n-th occurrence. */
+/** The occurrence of a point that fires it: sink, restore and job points count, others fire on the first. */
+function nthOf(point: ProtocolPoint): number {
+  return point.kind === 'sink' || point.kind === 'restore' || point.kind === 'job' ? point.nth ?? 1 : 1;
+}
+
+/**
+ * True if `e` is (one occurrence of) `point`; sink, restore and job points also need the n-th
+ * occurrence.
+ */
 export function matchesPoint(point: ProtocolPoint, e: TraceEvent): boolean {
   if (e.type !== pointEventType(point)) return false;
-  if (point.kind === 'sink') return true;
+  switch (point.kind) {
+    case 'sink':
+      return true;
+    case 'restore': {
+      const id = e.attrs['checkpointId'];
+      return typeof id === 'number' && id > 0 && (point.checkpoint === undefined || id === point.checkpoint);
+    }
+    case 'job':
+      return e.attrs['status'] === point.status;
+    default:
+      break;
+  }
   if (e.attrs['checkpointId'] !== point.checkpoint) return false;
   if (point.kind === 'jobmaster' || point.task === undefined) return true;
   const task = e.attrs['task'];
   return typeof task === 'string' && task.startsWith(`${point.task}@`);
 }
+
+/** An action fault (one that fires, or stays unfired): a triggered fault or a message fault. */
+function isAction(f: Fault): boolean {
+  return 'when' in f || f.type === 'message';
+}
+
+/** The mark each action of a message fault records. */
+const MESSAGE_MARKS: Readonly<Record<string, string>> = {
+  lose: 'message-lost', delay: 'message-delayed', hold: 'message-held',
+};
 
 /** A fault that is on until its end runs (at its own end time or at the heal time). */
 interface Episode {
@@ -104,6 +157,8 @@ export class FaultPlan {
    * `slow:<index>`); a later fault of the same key supersedes it (and takes over its end).
    */
   private readonly open = new Map<string, Episode>();
+  /** The releases of held messages that go on at the heal time (logged there). */
+  private readonly releasesAtHeal: (() => void)[] = [];
 
   /**
    * @param faults the spec's faults (validated).
@@ -129,14 +184,15 @@ export class FaultPlan {
    * nothing in this run, which must be shown, never passed off as a fault that was tested.
    */
   unfired(): number[] {
-    return this.faults.flatMap((f, i) => ('when' in f && !this.fired.has(i) ? [i] : []));
+    return this.faults.flatMap((f, i) => (isAction(f) && !this.fired.has(i) ? [i] : []));
   }
 
   /** Schedules every fault and the heal. Call once, before the run. */
   install(): void {
     const settings: number[] = [];
     this.faults.forEach((f, i) => {
-      if ('when' in f) this.arm(i, f.when);
+      if (f.type === 'message' && f.when === undefined) this.armMessage(i, f);
+      else if ('when' in f && f.when !== undefined) this.arm(i, f.when);
       else settings.push(i);
     });
     // World-setting faults are in force from the start (the World already holds them); their
@@ -158,14 +214,24 @@ export class FaultPlan {
       return;
     }
     const point = when.at;
-    let seen = 0;
+    // The job enters RUNNING while the cluster boots, before the plan is installed: that entry
+    // counts (the only point that can be reached before the run starts).
+    let seen = point.kind === 'job' && this.cluster.jobManagerProcess.jobMaster.graph.jobStatus === point.status ? 1 : 0;
+    if (seen >= nthOf(point)) {
+      this.reached.add(index);
+      this.world.at(0, `fault[${index}] ${fault.type}`, () => {
+        if (this.world.nowUs >= this.healTimeUs) this.note(index, 'skipped');
+        else this.fire(index);
+      });
+      return;
+    }
     const unsubscribe = this.world.onTrace((e) => matchesPoint(point, e), () => {
       // Actions run after the task that recorded the events, so one task that reaches the point
       // several times (a sink committing many epochs in one step) queues several: only the
       // first past `nth` fires (a fault fires at most once).
       if (this.reached.has(index)) return;
       seen++;
-      if (point.kind === 'sink' && seen < point.nth) return;
+      if (seen < nthOf(point)) return;
       unsubscribe();
       this.reached.add(index);
       if (this.world.nowUs >= this.healTimeUs) this.note(index, 'skipped');
@@ -175,6 +241,11 @@ export class FaultPlan {
 
   private fire(index: number): void {
     const f = this.faults[index] as Fault;
+    if (f.type === 'message') {
+      // Its trigger arms it; it fires when it acts on a message.
+      this.armMessage(index, f);
+      return;
+    }
     this.fired.add(index);
     switch (f.type) {
       case 'crash':
@@ -242,6 +313,50 @@ export class FaultPlan {
     return this.world.slowdowns.add((name) => name.includes(mailbox), factor);
   }
 
+  /**
+   * Arms message fault `index` in the World's MessageFaults: from now on it counts matching
+   * messages; when it acts it fires and is logged (a hold's release too, at its release time).
+   */
+  private armMessage(index: number, f: MessageFault): void {
+    const end = (s: string | undefined): MessageEnd | undefined =>
+      (s === undefined ? undefined : TASK_NAME.test(s) ? { task: s } : { host: s });
+    const from = end(f.from);
+    const to = end(f.to);
+    const action: MessageAction = f.action === 'lose' ? { action: 'lose' }
+      : f.action === 'delay' ? { action: 'delay', delayUs: Math.round((f.delayMs ?? 0) * 1000) }
+        : { action: 'hold', ...(f.durationMs === undefined ? {} : { durationUs: Math.round(f.durationMs * 1000) }) };
+    const filter = {
+      // Validated: the method is known (an alias resolved here).
+      method: rpcMethodNamed(f.method) ?? f.method, nth: f.nth ?? 1,
+      ...(f.checkpoint === undefined ? {} : { checkpoint: f.checkpoint }),
+      ...(from === undefined ? {} : { from }),
+      ...(to === undefined ? {} : { to }),
+    };
+    this.world.messageFaults.arm(filter, action, (acted) => {
+      this.fired.add(index);
+      this.noteMessage(index, acted.action, acted);
+      const releaseUs = acted.releaseUs;
+      if (releaseUs === undefined) return;
+      if (releaseUs < this.healTimeUs) {
+        this.world.at(releaseUs, `fault[${index}] release`, () => this.noteMessage(index, 'release', acted));
+      } else {
+        this.releasesAtHeal.push(() => this.noteMessage(index, 'release', acted));
+      }
+    });
+  }
+
+  /** Logs an action of a message fault, with the message it acted on. */
+  private noteMessage(index: number, action: string, m: MessageActed): void {
+    this.records.push({ fault: index, type: 'message', action, timeMs: this.world.nowUs / 1000 });
+    this.world.trace.record('sim', 'fault', {
+      index, type: 'message', action, id: m.id, method: m.method,
+      ...(m.checkpoint === undefined ? {} : { checkpoint: m.checkpoint }),
+      ...(m.attempt === undefined ? {} : { attempt: m.attempt }),
+    });
+    const mark = MESSAGE_MARKS[action];
+    if (mark !== undefined) this.world.trace.mark('sim', mark, { index });
+  }
+
   /** A world-setting fault starts (its settings are in the World already). */
   private startSetting(index: number, f: Fault): void {
     this.fired.add(index);
@@ -255,8 +370,9 @@ export class FaultPlan {
    */
   private heal(): void {
     this.faults.forEach((f, i) => {
-      if (!('when' in f)) this.note(i, 'end');
+      if (!isAction(f)) this.note(i, 'end');
     });
+    for (const release of this.releasesAtHeal.splice(0)) release();
     for (const [key, episode] of [...this.open]) this.endEpisode(key, episode);
     this.world.healAllPartitions();
     for (const host of this.world.hostIds) {

@@ -53,10 +53,13 @@ export type SinkPhase = typeof SINK_PHASES[number];
 
 /**
  * A protocol point: a moment named by the protocol rather than by the clock. `task` points match
- * the trace events a task records for checkpoint `checkpoint` (optionally on one task, named
- * `<vertex>#<subtask>` as in traces, e.g. `v1#0`), `jobmaster` points the coordinator's, `sink`
- * points the n-th (from 1) sink transaction reaching that state in the transactional store.
- * See FaultPlan.ts for the exact trace events.
+ * the trace events recorded for one task and checkpoint `checkpoint` (optionally one task, named
+ * `<vertex>#<subtask>` as in traces, e.g. `v1#0`; `ack-received` is the coordinator handling
+ * that task's ack, `notified` the task receiving the completion notification), `jobmaster`
+ * points the coordinator's, `sink` points the n-th (from 1) sink transaction reaching that state
+ * in the transactional store, `restore` the n-th (default 1) restore of the job from a
+ * checkpoint (only restores from `checkpoint` counted when given), `job` the job entering
+ * JobStatus `status` the n-th (default 1) time. See FaultPlan.ts for the exact trace events.
  */
 export type ProtocolPoint = DeepReadonly<z.infer<typeof protocolPointSchema>>;
 
@@ -78,8 +81,29 @@ export type FaultTrigger = DeepReadonly<z.infer<typeof faultTriggerSchema>>;
  *   `1/factor` of its rate for `durationMs` (a record in progress when it starts or ends takes
  *   longer only for the part inside the fault); back pressure when that task is the bottleneck.
  * - `async-snapshot-failure`: writes of tasks' snapshot files fail with this probability.
+ * - `message`: loses, delays or holds one RPC, the `nth` (default 1) call of `method` (the
+ *   engine's RPC names, Flink's; `notifyCheckpointComplete` means `confirmCheckpoint`) that
+ *   matches the filters, counted from when the fault is armed (time 0, or when `when` fires).
+ *   `checkpoint`: only RPCs about that checkpoint; `from` / `to`: a host, or a task
+ *   `<vertex>#<subtask>` the RPC names on that side; `jobRun`: reserved (only 1). `delay` adds
+ *   `delayMs`; `hold` delivers after `durationMs`, or at the heal time when absent or sooner.
+ *   Both keep the link's order (later messages on it wait). See sim/MessageFaults.ts.
  */
 export type Fault = DeepReadonly<z.infer<typeof faultSchema>>;
+
+/**
+ * A targeted fault on one RPC message: loses, delays or holds the `nth` (default 1) call of
+ * `method` (the engine's RPC names, Flink's; `notifyCheckpointComplete` means
+ * `confirmCheckpoint`) that matches the filters, counted from when the fault is armed (time 0, or
+ * when `when` fires). `checkpoint`: only RPCs about that checkpoint; `from` / `to`: a host, or a
+ * task `<vertex>#<subtask>` the RPC names on that side; `jobRun`: reserved (only 1). `delay` adds
+ * `delayMs`; `hold` delivers after `durationMs`, or at the heal time when absent or sooner. Both
+ * keep the link's order (later messages on it wait). See sim/MessageFaults.ts.
+ */
+export type MessageFault = Extract<Fault, { readonly type: 'message' }>;
+
+/** What a message fault does to the RPC it acts on. */
+export type MessageFaultAction = MessageFault['action'];
 
 /** Every fault type, in a fixed order. */
 export const FAULT_TYPES: readonly Fault['type'][] = FAULT_TYPE_NAMES;

@@ -5,9 +5,17 @@
  */
 import type { Fault } from './RunSpec.ts';
 
+/** The tasks `<vertex>#<subtask>` a message fault's `from` and `to` name, by field. */
+export function messageFaultTasks(f: Fault): { readonly field: 'from' | 'to'; readonly task: string }[] {
+  if (f.type !== 'message') return [];
+  const named = (field: 'from' | 'to', v: string | undefined): { field: 'from' | 'to'; task: string }[] =>
+    (v !== undefined && /^v\d+#\d+$/.test(v) ? [{ field, task: v }] : []);
+  return [...named('from', f.from), ...named('to', f.to)];
+}
+
 /** The task a fault's protocol point names, or undefined (a time trigger, or no task). */
 export function faultTask(f: Fault): string | undefined {
-  if (!('when' in f) || !('at' in f.when)) return undefined;
+  if (!('when' in f) || f.when === undefined || !('at' in f.when)) return undefined;
   const point = f.when.at;
   return point.kind === 'task' ? point.task : undefined;
 }
@@ -20,13 +28,13 @@ export const INPUT_PHASES: ReadonlySet<string> = new Set(['first-barrier', 'alig
 
 /** The phase of a fault's task protocol point, or undefined. */
 export function faultTaskPhase(f: Fault): string | undefined {
-  if (!('when' in f) || !('at' in f.when)) return undefined;
+  if (!('when' in f) || f.when === undefined || !('at' in f.when)) return undefined;
   const point = f.when.at;
   return point.kind === 'task' ? point.phase : undefined;
 }
 
 /** `f` with its protocol point aimed at `task` instead. Requires faultTask(f) to be defined. */
 export function withFaultTask(f: Fault, task: string): Fault {
-  if (!('when' in f) || !('at' in f.when) || f.when.at.kind !== 'task') return f;
+  if (!('when' in f) || f.when === undefined || !('at' in f.when) || f.when.at.kind !== 'task') return f;
   return { ...f, when: { at: { ...f.when.at, task } } } as Fault;
 }

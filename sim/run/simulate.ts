@@ -20,7 +20,7 @@ import { SimInputError } from '../SimInputError.ts';
 import type { WorldOptions } from '../WorldOptions.ts';
 import { expandRunSpecWithGraph } from './expandRunSpec.ts';
 import { FaultPlan } from './FaultPlan.ts';
-import { faultTask, faultTaskPhase, INPUT_PHASES } from './faultTasks.ts';
+import { faultTask, faultTaskPhase, INPUT_PHASES, messageFaultTasks } from './faultTasks.ts';
 import { delayUs, faultWorldOptions } from './faultWorldOptions.ts';
 import { tracesKeyedInputs } from './keyedInputEvidence.ts';
 import type { RunResult } from './RunResult.ts';
@@ -123,8 +123,8 @@ function worldOptions(spec: ExpandedRunSpec, options: SimulateOptions): WorldOpt
 }
 
 /**
- * Checks that every protocol point naming a task (`<vertex>#<subtask>`) names a subtask of the
- * job's JobGraph (vertices are chains, so the names depend on chaining and parallelism, which
+ * Checks that every protocol point and message fault naming a task (`<vertex>#<subtask>`) names
+ * a subtask of the job's JobGraph (vertices are chains, so the names depend on chaining and parallelism, which
  * only the built graph knows). A point for a task that does not exist would never fire.
  * @throws SimInputError (one line) naming the fault and the tasks that exist.
  */
@@ -133,9 +133,15 @@ function checkFaultTasks(spec: ExpandedRunSpec, graph: StreamGraph): void {
     const task = faultTask(f);
     return task === undefined ? [] : [{ i, task }];
   });
-  if (named.length === 0) return;
+  const messageEnds = spec.faults.flatMap((f, i) => messageFaultTasks(f).map((e) => ({ i, ...e })));
+  if (named.length === 0 && messageEnds.length === 0) return;
   const vertices = createJobGraph(graph).vertices;
   const tasks = vertices.flatMap((v) => Array.from({ length: v.parallelism }, (_x, s) => `${v.id}#${s}`));
+  for (const { i, field, task } of messageEnds) {
+    if (!tasks.includes(task)) {
+      throw new SimInputError(`faults[${i}].${field}: no task ${task} in this job (tasks: ${tasks.join(', ')})`);
+    }
+  }
   for (const { i, task } of named) {
     if (!tasks.includes(task)) {
       throw new SimInputError(`faults[${i}].when.at.task: no task ${task} in this job (tasks: ${tasks.join(', ')})`);

@@ -2,14 +2,19 @@
  * validateFaults: the fault-plan part of validateRunSpec's checks after parsing, on faults the
  * schema (schema/faultSchema.ts) accepted. What the schema cannot know: a fault must name
  * existing hosts (`jobmanager`, `taskmanager-1..N`) and operator uids, never crash the JobManager
- * (no HA yet), partition two different hosts, and fire by time before the heal time. (Tasks of
- * protocol points are checked against the job graph by simulate's checkFaultTasks.)
+ * (no HA yet), partition two different hosts, fire by time before the heal time, and filter
+ * messages in ways some RPC of its method can match. (Tasks named `<vertex>#<subtask>` are
+ * checked against the job graph by simulate's checkFaultTasks: only the built graph knows them.)
  */
+import { CHECKPOINT_RPC_METHODS, rpcMethodNamed, rpcTaskSide } from '../../engine/index.ts';
 import { JOB_MANAGER_HOST } from '../MiniCluster.ts';
-import type { Fault, FaultTrigger } from './RunSpec.ts';
+import type { Fault, FaultTrigger, MessageFault } from './RunSpec.ts';
+import { TASK_NAME } from './schema/faultSchema.ts';
 import { at, describe, fail } from './SpecChecks.ts';
 
-export { MAX_SLOWDOWN_FACTOR, JOB_MASTER_PHASES, SINK_PHASES, TASK_PHASES } from './schema/faultSchema.ts';
+export {
+  JOB_MASTER_PHASES, JOB_POINT_STATUSES, MAX_SLOWDOWN_FACTOR, SINK_PHASES, TASK_NAME, TASK_PHASES,
+} from './schema/faultSchema.ts';
 
 /** What faults are checked against. */
 export interface FaultContext {
@@ -46,10 +51,41 @@ function validateFault(f: Fault, path: string, ctx: FaultContext): void {
     case 'slow-task':
       requireUid(f.operator, at(path, 'operator'), ctx.uids);
       break;
+    case 'message':
+      checkMessageFilters(f, path, ctx);
+      break;
     default:
       break;
   }
-  if ('when' in f) checkTrigger(f.when, at(path, 'when'), ctx);
+  if ('when' in f && f.when !== undefined) checkTrigger(f.when, at(path, 'when'), ctx);
+}
+
+/**
+ * A message fault's filters must be able to match some RPC of its method: a `checkpoint` only
+ * for a method about one, `from` / `to` a host or a task, and a task only on the side the method
+ * names one.
+ */
+function checkMessageFilters(f: MessageFault, path: string, ctx: FaultContext): void {
+  // The schema admits only methods and aliases, so this resolves.
+  const method = rpcMethodNamed(f.method) ?? f.method;
+  if (f.checkpoint !== undefined && !(CHECKPOINT_RPC_METHODS as readonly string[]).includes(method)) {
+    fail(`${at(path, 'checkpoint')}: ${method} RPCs are about no checkpoint, so none would match `
+      + `(methods with a checkpoint: ${CHECKPOINT_RPC_METHODS.join(', ')})`);
+  }
+  for (const side of ['from', 'to'] as const) {
+    const end = f[side];
+    if (end === undefined) continue;
+    const p = at(path, side);
+    if (!(ctx.hosts.includes(end) || TASK_NAME.test(end))) {
+      fail(`${p} must be a host (${ctx.hosts.join(', ')}) or a task <vertex>#<subtask> (e.g. v1#0), `
+        + `got ${describe(end)}`);
+    }
+    const names = rpcTaskSide(method);
+    if (TASK_NAME.test(end) && names !== side) {
+      fail(`${p}: ${method} RPCs name ${names === undefined ? 'no task' : `their ${names === 'from' ? 'sending' : 'receiving'} task only`}`
+        + `, so ${side} ${end} would match none`);
+    }
+  }
 }
 
 function checkTrigger(when: FaultTrigger, path: string, ctx: FaultContext): void {

@@ -148,7 +148,7 @@ describe('validateRunSpec', () => {
       'faults[0].host: no JobManager crash until HA exists'],
     ['an unknown fault type', { ...base(), faults: [{ type: 'meteor' }] },
       'faults[0].type must be one of crash, global-failure, pause, partition, rpc-loss, rpc-delay, store-failure, '
-      + 'store-unknown-outcome, slow-store, async-snapshot-failure, slow-task, got "meteor"'],
+      + 'store-unknown-outcome, slow-store, async-snapshot-failure, slow-task, message, got "meteor"'],
     ['a probability above 1', { ...base(), faults: [{ type: 'store-failure', probability: 1.5 }] },
       'faults[0].probability must be a probability in [0, 1], got 1.5'],
     ['a negative probability', { ...base(), faults: [{ type: 'async-snapshot-failure', probability: -0.1 }] },
@@ -179,13 +179,14 @@ describe('validateRunSpec', () => {
       { ...tm1Crash, when: { at: { kind: 'jobmaster', checkpoint: 1, phase: 'completed', task: 'v1#0' } } }] },
     'faults[0].when.at: unknown field "task" (fields: kind, checkpoint, phase)'],
     ['an unknown point kind', { ...base(), faults: [{ ...tm1Crash, when: { at: { kind: 'clock' } } }] },
-      'faults[0].when.at.kind must be one of task, jobmaster, sink, got "clock"'],
+      'faults[0].when.at.kind must be one of task, jobmaster, sink, restore, job, got "clock"'],
     ['a fault that is no object', { ...base(), faults: [5] }, 'faults[0] must be an object, got 5'],
     ['a fault with a field of another type', { ...base(), faults: [{ type: 'store-failure', probability: 0.1, host: 'jobmanager' }] },
       'faults[0]: unknown field "host" (fields: type, probability)'],
     ['faults that are no array', { ...base(), faults: {} }, 'faults must be an array, got an object'],
     ['an unknown phase', { ...base(), faults: [{ ...tm1Crash, when: { at: { kind: 'task', checkpoint: 1, phase: 'done' } } }] },
-      'faults[0].when.at.phase must be one of triggered, first-barrier, aligned, sync-done, async-done, acked, got "done"'],
+      'faults[0].when.at.phase must be one of triggered, first-barrier, aligned, sync-done, async-done, acked, '
+      + 'ack-received, notified, got "done"'],
     ['a malformed task name', { ...base(), faults: [
       { ...tm1Crash, when: { at: { kind: 'task', checkpoint: 1, phase: 'acked', task: 'v1#0@0' } } }] },
     'faults[0].when.at.task must name a task as <vertex>#<subtask> (e.g. v1#0), got "v1#0@0"'],

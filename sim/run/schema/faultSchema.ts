@@ -8,29 +8,37 @@
  * JobManager crash, a partition of two different hosts) is checked after parsing
  * (validateFaults.ts, simulate's checkFaultTasks).
  *
- * Message faults (`type: 'message'`) and the `restore` and `job` points, with the task phases
- * `ack-received` and `notified`, are written here ({@link messageFaultSchema},
- * {@link restorePointSchema}, {@link jobPointSchema}, {@link MESSAGE_TASK_PHASES}) but join the
- * unions only when the engine acts on them (issue 13, the message-fault work): until then a spec
- * that uses them is refused rather than run without them.
+ * Message faults (`type: 'message'`, sim/MessageFaults.ts) name an engine RPC method (Flink's; the
+ * alias `notifyCheckpointComplete` means `confirmCheckpoint`); whether their `checkpoint`, `from`
+ * and `to` filters can match that method's RPCs is checked after parsing too.
  */
 import { z } from 'zod';
-import { RPC_KINDS } from '../../../engine/index.ts';
+import { RPC_KINDS, RPC_METHOD_ALIASES, RPC_METHODS } from '../../../engine/index.ts';
 import { describe } from '../SpecChecks.ts';
 import {
-  aboveField, asTuple, atLeastField, because, intField, msField, oneOfField, probabilityField,
+  asTuple, atLeastField, because, intField, msField, oneOfField, probabilityField,
 } from './specFields.ts';
 
 /** The largest slowdown factor: beyond it a cost no longer fits whole microseconds exactly. */
 export const MAX_SLOWDOWN_FACTOR = 1e6;
 
-export const TASK_PHASES = ['triggered', 'first-barrier', 'aligned', 'sync-done', 'async-done', 'acked'] as const;
-/** Task phases of the message-fault work (the coordinator handled the ack; the task was notified). */
-export const MESSAGE_TASK_PHASES = ['ack-received', 'notified'] as const;
+/** `ack-received`: the coordinator handled that task's ack; `notified`: the task received the completion. */
+export const TASK_PHASES = [
+  'triggered', 'first-barrier', 'aligned', 'sync-done', 'async-done', 'acked', 'ack-received', 'notified',
+] as const;
 export const JOB_MASTER_PHASES = ['triggered', 'coordinators-snapshotted', 'completed', 'notified'] as const;
 export const SINK_PHASES = ['pre-committed', 'committed'] as const;
-/** Flink's JobStatus names the engine reaches (engine/jobmaster/ExecutionGraph.ts). */
-export const JOB_STATUSES = ['CREATED', 'RUNNING', 'FAILING', 'RESTARTING', 'FINISHED', 'FAILED', 'CANCELED'] as const;
+/**
+ * The JobStatus values (Flink's names) a job of this model enters, the ones a `job` point can
+ * name: it starts CREATED and goes RUNNING, RESTARTING on a failover and back to RUNNING, and
+ * ends FINISHED or FAILED.
+ */
+export const JOB_POINT_STATUSES = ['RUNNING', 'RESTARTING', 'FAILED', 'FINISHED'] as const;
+
+/** Flink's other JobStatus values: real, but no run of this model enters them (no cancel, no HA). */
+const UNREACHED_JOB_STATUSES: readonly string[] = [
+  'INITIALIZING', 'CREATED', 'FAILING', 'CANCELLING', 'CANCELED', 'SUSPENDED', 'RECONCILING',
+];
 
 /** A task name in a protocol point: `<vertex>#<subtask>`, as traces print it. */
 export const TASK_NAME = /^v\d+#\d+$/;
@@ -77,12 +85,17 @@ export const restorePointSchema = z.strictObject({
 /** The job reaching a JobStatus the n-th time. */
 export const jobPointSchema = z.strictObject({
   kind: z.literal('job'),
-  status: oneOfField(JOB_STATUSES),
+  status: z.enum(JOB_POINT_STATUSES, because((v) => (typeof v === 'string' && UNREACHED_JOB_STATUSES.includes(v)
+    ? `the job never enters ${v} in this model (statuses it enters: ${JOB_POINT_STATUSES.join(', ')})`
+    : `unknown JobStatus ${describe(v)} (statuses: ${JOB_POINT_STATUSES.join(', ')})`)))
+    .meta({ description: 'A JobStatus (Flink\'s name) the job enters.' }),
   nth: intField(1).meta({ description: 'Which time (default 1).' }).exactOptional(),
 }).meta({ title: 'job point', description: 'The job reaching this JobStatus the n-th time.' });
 
 /** A protocol point: a moment named by the protocol rather than by the clock. */
-export const protocolPointSchema = z.discriminatedUnion('kind', [taskPointSchema, jobmasterPointSchema, sinkPointSchema])
+export const protocolPointSchema = z.discriminatedUnion('kind', [
+  taskPointSchema, jobmasterPointSchema, sinkPointSchema, restorePointSchema, jobPointSchema,
+])
   .meta({ id: 'protocolPoint', description: 'A moment named by the protocol: the fault fires right after the trace event.' });
 
 /** When a fault fires: at a virtual time (before the heal time) or right after a protocol point. */
@@ -130,41 +143,39 @@ const faultHelp: Record<keyof typeof faultShapes, string> = {
   slowTask: 'The task running this operator works at 1/factor of its rate for durationMs.',
 };
 
-/** The RPC methods a message fault may name (the engine's, which are Flink's), plus an alias. */
-export const MESSAGE_METHODS = [
-  'triggerCheckpoint', 'acknowledgeCheckpoint', 'declineCheckpoint', 'confirmCheckpoint', 'abortCheckpoint',
-  'notifyCheckpointComplete', 'sendOperatorEventToTask', 'sendOperatorEventToCoordinator', 'requestHeartbeat',
-  'heartbeatFromTaskManager', 'submitTask', 'cancelTask', 'updateTaskExecutionState', 'disconnectJobManager',
-  'registerTaskExecutor', 'declareRequiredSlots', 'requestSlot', 'offerSlots', 'freeSlot', 'notifySlotFree',
-  'disconnectResourceManager',
-] as const;
+/** The RPC methods a message fault may name (the engine's, which are Flink's), then the aliases. */
+export const MESSAGE_METHODS = [...RPC_METHODS, ...Object.keys(RPC_METHOD_ALIASES)] as [string, ...string[]];
+
+const aliases = Object.entries(RPC_METHOD_ALIASES).map(([a, m]) => `${a} for ${m}`).join(', ');
 
 const messageShape = {
   type: z.literal('message'),
   action: oneOfField(['lose', 'delay', 'hold']),
-  method: oneOfField(MESSAGE_METHODS, { one: 'RPC method', many: 'methods' })
+  method: z.enum(MESSAGE_METHODS, because((v) => `unknown RPC method ${describe(v)} (methods: ${RPC_METHODS.join(', ')}; also ${aliases})`))
     .meta({ description: 'An engine RPC method (Flink\'s name); notifyCheckpointComplete means confirmCheckpoint.' }),
   checkpoint: checkpointId.meta({ description: 'Only RPCs about this checkpoint id.' }).exactOptional(),
   from: z.string().meta({ description: 'Sending host, or task <vertex>#<subtask>.' }).exactOptional(),
   to: z.string().meta({ description: 'Receiving host, or task <vertex>#<subtask>.' }).exactOptional(),
-  jobRun: intField(1, 1).meta({ description: 'Reserved for rescaling: only 1 today.' }).exactOptional(),
+  jobRun: z.literal(1, because((v) => `must be 1 (reserved for rescaling: today a job has one run), got ${describe(v)}`))
+    .meta({ description: 'Reserved for rescaling: only 1 today.' }).exactOptional(),
   nth: intField(1).meta({ description: 'Acts on the n-th matching RPC (default 1), counted from when the fault is armed.' })
     .exactOptional(),
-  delayMs: aboveField(0).max(1e9).meta({ description: 'For delay: how long, ms (> 0).' }).exactOptional(),
+  delayMs: msField().meta({ description: 'For delay: how long, ms (> 0).' }).exactOptional(),
   durationMs: msField().meta({ description: 'For hold: deliver after this long; absent: at the heal time.' }).exactOptional(),
   when: faultTriggerSchema.meta({ description: 'Counting starts when this fires; absent: from time 0.' }).exactOptional(),
 } as const;
 
-/** delayMs only and always for `delay`, durationMs only for `hold`. */
+/** delayMs only and always for `delay` (above 0), durationMs only for `hold`. */
 function checkMessageFault(f: { action: string; delayMs?: number; durationMs?: number }, ctx: z.RefinementCtx): void {
   if (f.action === 'delay' && f.delayMs === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['delayMs'], message: 'must be given for action delay (a number of ms above 0)' });
-  }
-  if (f.action !== 'delay' && f.delayMs !== undefined) {
-    ctx.addIssue({ code: 'custom', path: ['delayMs'], message: `applies to action delay only, not ${f.action}` });
+    ctx.addIssue({ code: 'custom', path: ['delayMs'], message: 'is required for action delay' });
+  } else if (f.action === 'delay' && f.delayMs === 0) {
+    ctx.addIssue({ code: 'custom', path: ['delayMs'], message: 'must be above 0 (a delay of 0 delays nothing)' });
+  } else if (f.action !== 'delay' && f.delayMs !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['delayMs'], message: `only for action delay, got action ${f.action}` });
   }
   if (f.action !== 'hold' && f.durationMs !== undefined) {
-    ctx.addIssue({ code: 'custom', path: ['durationMs'], message: `applies to action hold only, not ${f.action}` });
+    ctx.addIssue({ code: 'custom', path: ['durationMs'], message: `only for action hold, got action ${f.action}` });
   }
 }
 
@@ -184,7 +195,7 @@ function build<K extends keyof typeof faultShapes>(key: K) {
 export const faultSchema = z.discriminatedUnion('type', [
   build('crash'), build('globalFailure'), build('pause'), build('partition'), build('rpcLoss'), build('rpcDelay'),
   build('storeFailure'), build('storeUnknownOutcome'), build('slowStore'), build('asyncSnapshotFailure'),
-  build('slowTask'),
+  build('slowTask'), messageFaultSchema,
 ]).meta({ description: 'One fault. Every fault stops at the heal time.' });
 
 function buildAction<K extends keyof typeof faultShapes>(key: K) {
@@ -200,8 +211,8 @@ function buildAction<K extends keyof typeof faultShapes>(key: K) {
 export const faultActionSchema = z.discriminatedUnion('type', [
   buildAction('crash'), buildAction('globalFailure'), buildAction('pause'), buildAction('partition'),
   buildAction('rpcLoss'), buildAction('rpcDelay'), buildAction('storeFailure'), buildAction('storeUnknownOutcome'),
-  buildAction('slowStore'), buildAction('asyncSnapshotFailure'), buildAction('slowTask'),
+  buildAction('slowStore'), buildAction('asyncSnapshotFailure'), buildAction('slowTask'), messageActionSchema,
 ]).meta({ description: 'A fault without `when`: a scenario step fires it.' });
 
 /** Every fault type, in the order messages list them. */
-export const FAULT_TYPE_NAMES = Object.values(faultShapes).map((s) => s.type.value);
+export const FAULT_TYPE_NAMES = [...Object.values(faultShapes).map((s) => s.type.value), messageShape.type.value];

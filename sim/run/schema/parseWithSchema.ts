@@ -76,13 +76,13 @@ export function pathText(path: Path): string {
 
 /**
  * The one line for `issues`: the chosen issue's path (or `root` for the top, e.g. `run spec`)
- * and its reason, joined by a space when the reason reads on from the name (`must ...`), by a
+ * and its reason, joined by a space when the reason reads on from the name (`must ...`, `is ...`), by a
  * colon otherwise (`unknown field ...`).
  */
 export function formatSpecIssues(issues: readonly Issue[], root: string): string {
   const { path, message } = chooseIssue(issues, []);
   const name = path.length === 0 ? root : pathText(path);
-  return message.startsWith('must ') ? `${name} ${message}` : `${name}: ${message}`;
+  return message.startsWith('must ') || message.startsWith('is ') ? `${name} ${message}` : `${name}: ${message}`;
 }
 
 function chooseIssue(issues: readonly Issue[], prefix: Path): { path: Path; message: string } {
