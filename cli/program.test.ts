@@ -8,7 +8,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { InvalidConfigurationError, InvalidJobError } from '../engine/index.ts';
 import { REPRO_FORMAT_VERSION, type Repro } from '../properties/explore/Repro.ts';
 import { regenerateSpec } from '../properties/explore/replay.ts';
-import type { RunSpec } from '../sim/run/RunSpec.ts';
+import { RUN_SPEC_VERSION, type RunSpec } from '../sim/run/RunSpec.ts';
 import { simulate } from '../sim/run/simulate.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
 import type { ExploreReport } from '../properties/explore/explore.ts';
@@ -134,7 +134,7 @@ describe('checkpoint-sim command line', () => {
     [['replay'], 'replay needs a repro file, or --seed and --path'],
     [['replay', '--seed', '1', '--path', 'x:y', '--mode', 'aligned'], "--path must look like 3:0:1, got 'x:y'"],
     [['bench', 'extra'], "too many arguments for 'bench'"],
-    [['help', 'foo'], "help: unknown command 'foo' (commands: explore, replay, start, bench, help)"],
+    [['help', 'foo'], "help: unknown command 'foo' (commands: explore, replay, run, start, bench, help)"],
     [['help', 'start', 'x'], "too many arguments for 'help'"],
   ])('%j is bad usage: one line on stderr, exit 2', async (argv, message) => {
     const r = await cli(...argv);
@@ -394,7 +394,15 @@ describe('replay --json', () => {
   test.each([
     [{ format: 'other' }, 'not a checkpoint-sim repro file (format is "other", not "checkpoint-sim-repro")'],
     [{ note: 'mine' }, 'unknown repro field "note" (fields: format, formatVersion, checkpointSimVersion, property, expect, summary, traceHash, stage, fastCheck, spec)'],
-    [{ specVersion: 1 }, "spec: version must be 3 (this checkpoint-sim's run spec format), got 1"],
+    [{ specVersion: 1 }, 'spec: version 1 is not supported: this checkpoint-sim reads run spec version 3'],
+    // The spec's version is refused before the envelope's fields, so an old file is named for what it is.
+    [{ specVersion: 2, stage: 'halfway' }, 'spec: version 2 is not supported: this checkpoint-sim reads run spec version 3'],
+    [{ stage: 'halfway' }, 'repro field stage must be one of unshrunk, shrunk, got "halfway"'],
+    [{ fastCheck: { seed: 1 } }, 'repro field fastCheck.path must be a string, got undefined'],
+    [{ summary: 5 }, 'repro field summary must be a string, got 5'],
+    [{ expect: 'maybe' }, 'repro field expect must be exactly-once or at-least-once'],
+    [{ spec: [] }, 'repro field spec must be an object'],
+    [{ formatVersion: 2 }, 'repro format version 2 is not supported (expected 1)'],
   ])('a repro with %j is bad input that names the file', async (edit, message) => {
     const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
     const { specVersion, ...envelope } = edit as { specVersion?: number };
@@ -408,6 +416,21 @@ describe('replay --json', () => {
     const r = await cli('replay', file);
     expect(r.code).toBe(2);
     expectOneLine(r.stderr, `${file}: ${message}`);
+  });
+
+  test('a repro with a $schema field (for editors) replays', async () => {
+    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
+    const repro = {
+      $schema: '../../schemas/repro.schema.json',
+      format: 'checkpoint-sim-repro', formatVersion: REPRO_FORMAT_VERSION, checkpointSimVersion: 'test',
+      property: 'consistent-cut', expect: 'exactly-once', summary: 'x', traceHash: 'unknown', stage: 'shrunk',
+      spec: { $schema: '../../schemas/runspec.schema.json', ...spec },
+    };
+    const file = join(tmp, 'with-schema.json');
+    writeFileSync(file, JSON.stringify(repro));
+    const r = await cli('replay', file, '--json');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
   });
 
   test('replay <file> says so when a different property fails than the one recorded', async () => {
@@ -491,5 +514,105 @@ describe('replay --json', () => {
     expect(json).toMatchObject({ seed: 1, path: '0', job: 'generated', mode: 'aligned', sameAsRecorded: null });
     expect(typeof json['traceHash']).toBe('string');
     expect(Array.isArray(json['unfiredFaults'])).toBe(true);
+  });
+});
+
+describe('run <spec.json>', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'checkpoint-sim-run-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+  /** A small flights run (records 0..40, parallelism 2) with these faults and mutations. */
+  const specFile = (name: string, edit: Partial<Record<keyof RunSpec, unknown>> = {}): string => {
+    const spec = {
+      $schema: '../schemas/runspec.schema.json',
+      version: RUN_SPEC_VERSION, seed: 'run-cmd', job: { kind: 'flights', selection: { from: 0, to: 40 } }, parallelism: 2,
+      checkpoint: { mode: 'aligned', intervalMs: 20 },
+      faults: [{ type: 'global-failure', when: { atMs: 30 } }], healTimeMs: 100,
+      budgets: { maxEvents: 1_000_000, maxTimeMs: 10_000 }, overrides: [], mutations: [], ...edit,
+    };
+    const file = join(tmp, name);
+    writeFileSync(file, JSON.stringify(spec));
+    return file;
+  };
+  const outDir = (name: string): string => join(tmp, name);
+
+  test('a spec that holds: the summary, every fault and whether it fired, exit 0, no repro', async () => {
+    const unreached = { type: 'crash', host: 'taskmanager-1', when: { at: { kind: 'task', checkpoint: 900, phase: 'acked' } } };
+    const file = specFile('holds.json', { faults: [{ type: 'global-failure', when: { atMs: 30 } }, unreached] });
+    const out = outDir('out-holds');
+    const r = await cli('run', file, '--out', out);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe(`run ${file}: flights, aligned, judged exactly-once`);
+    expect(lines.some((l) => /^job: FINISHED at [\d.]+ ms$/.test(l))).toBe(true);
+    expect(lines.some((l) => /^checkpoints: \d+ triggered, \d+ completed/.test(l))).toBe(true);
+    expect(lines).toContain('faults: 2, 1 fired, 1 never fired');
+    expect(lines.some((l) => /^ {2}fault 0 \(global failure at 30 ms\): global-failure at 30\.000 ms$/.test(l))).toBe(true);
+    // Never a silent pass: the unfired fault is named, and the verdict says the run did not test it.
+    expect(lines).toContain('  fault 1 (crash taskmanager-1 at checkpoint 900 acked on any task): never fired: its trigger was never reached');
+    expect(lines).toContain('holds: no property violated (but 1 of its 2 faults never fired: the run did not test them)');
+    expect(readdirSync(out)).toEqual([]);
+  });
+
+  test('a violation writes a repro first, prints the replay command, exits 1, and the repro replays', async () => {
+    const file = specFile('violated.json', {
+      mutations: ['sink-commits-only-notified'], faults: [{ type: 'rpc-loss', kind: 'notifyComplete', probability: 1 }],
+    });
+    const out = outDir('out-violated');
+    const r = await cli('run', file, '--out', out);
+    expect(r.code).toBe(1);
+    const repro = join(out, 'repro-run-violated.json');
+    expect(existsSync(repro)).toBe(true);
+    expect(r.stdout).toMatch(/^VIOLATED end-to-end-exactly-once at [\d.]+ ms: /m);
+    expect(r.stdout).toContain(`replay: checkpoint-sim replay ${repro}\n`);
+    const written = JSON.parse(readFileSync(repro, 'utf8')) as Repro;
+    expect(written).toMatchObject({ property: 'end-to-end-exactly-once', expect: 'exactly-once', stage: 'unshrunk' });
+    // The spec's $schema path was relative to the spec file: the repro leaves it out.
+    expect(written.spec.$schema).toBeUndefined();
+    const again = await cli('replay', repro);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toContain('(same as recorded)');
+  });
+
+  test('--json prints one object; --expect judges against another promise', async () => {
+    const file = specFile('alo.json', { checkpoint: { mode: 'at-least-once', intervalMs: 20 } });
+    const r = await cli('run', file, '--json', '--out', outDir('out-json'));
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    const json = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(json).toMatchObject({ spec: file, expect: 'at-least-once', jobStatus: 'FINISHED', unfiredFaults: [] });
+    expect(r.code).toBe(json['holds'] === true ? 0 : 1);
+    expect(json['faults']).toEqual([{ index: 0, description: 'global failure at 30 ms', fired: true,
+      actions: [{ action: 'global-failure', timeMs: 30 }] }]);
+    const strict = JSON.parse((await cli('run', file, '--json', '--expect', 'exactly-once', '--out', outDir('out-json'))).stdout) as
+      Record<string, unknown>;
+    expect(strict['expect']).toBe('exactly-once');
+  });
+
+  test.each<[string, (f: string) => void, string]>([
+    ['a missing file', () => undefined, 'cannot read spec file '],
+    ['invalid JSON', (f) => writeFileSync(f, '{'), 'is not valid JSON'],
+    ['an unknown host', (f) => writeFileSync(f, readFileSync(specFile('base.json'), 'utf8')
+      .replace('"global-failure","when":{"atMs":30}', '"crash","host":"taskmanager-9","when":{"atMs":30}')),
+    ': faults[0].host: unknown host "taskmanager-9" (hosts: jobmanager, taskmanager-1)'],
+    ['an old version', (f) => writeFileSync(f, readFileSync(specFile('base.json'), 'utf8').replace('"version":3', '"version":2')),
+      ': version 2 is not supported: this checkpoint-sim reads run spec version 3'],
+    ['a task the job does not have', (f) => writeFileSync(f, readFileSync(specFile('base.json'), 'utf8')
+      .replace('{"atMs":30}', '{"at":{"kind":"task","checkpoint":1,"phase":"acked","task":"v7#0"}}')),
+    ': faults[0].when.at.task: no task v7#0 in this job'],
+  ])('%s is bad input: one line naming the file, exit 2', async (_what, write, message) => {
+    const file = join(tmp, `bad-${_what.replace(/\W/g, '-')}.json`);
+    write(file);
+    const r = await cli('run', file, '--out', outDir('out-bad'));
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expectOneLine(r.stderr, file);
+    expect(r.stderr).toContain(message);
+  });
+
+  test('a bad --expect is bad usage', async () => {
+    const r = await cli('run', specFile('expect.json'), '--expect', 'maybe');
+    expect(r.code).toBe(2);
+    expectOneLine(r.stderr, "--expect must be exactly-once or at-least-once, got 'maybe'");
   });
 });

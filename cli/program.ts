@@ -15,6 +15,7 @@ import {
   type ExploreFlags,
 } from './commands/exploreCommand.ts';
 import { replayOptions, runReplay, type ReplayFlags } from './commands/replayCommand.ts';
+import { runOptions, runSpecFile, type RunFlags } from './commands/runCommand.ts';
 import { runStart } from './commands/startCommand.ts';
 
 /** Thrown for bad usage or bad input; printed as one line, exit code 2. */
@@ -111,6 +112,12 @@ function buildProgram(io: Io): Program {
     .description('run a repro file again (only --json with it), or regenerate the run at --seed S --path P'))
     .action((repro: string | undefined, flags: ReplayFlags) => {
       exitCode = runReplay(repro, flags, io);
+    });
+
+  runOptions(program.command('run <spec>')
+    .description('run a RunSpec file (docs/runspec.md) and judge it with the oracles; a violation writes a repro'))
+    .action((spec: string, flags: RunFlags) => {
+      exitCode = runSpecFile(spec, flags, io, packageVersion());
     });
 
   program

@@ -2,36 +2,56 @@
  * A repro file: a RunSpec plus the violated property, the trace hash, and the versions of
  * checkpoint-sim and of this format (DESIGN.md "A repro file is a RunSpec plus ..."). `replay`
  * reads it back; a malformed file is refused with a one-line reason.
+ *
+ * {@link reproSchema} is the file's zod schema (its spec is a whole RunSpec), emitted as
+ * schemas/repro.schema.json; {@link parseRepro} checks the envelope with it (the spec only as
+ * far as its version: replay validates the spec itself, so its errors say they are in the spec).
  */
+import { z } from 'zod';
 import { ORACLE_NAMES } from '../oracles/judgeRun.ts';
-import type { RunSpec } from '../../sim/run/RunSpec.ts';
+import type { DeepReadonly, RunSpec } from '../../sim/run/RunSpec.ts';
+import { runSpecSchema } from '../../sim/run/runSpecSchema.ts';
+import { specErrorMap, pathText } from '../../sim/run/schema/parseWithSchema.ts';
+import { checkRunSpecVersion } from '../../sim/run/validateRunSpec.ts';
+import { SimInputError } from '../../sim/SimInputError.ts';
 
 export const REPRO_FORMAT_VERSION = 1;
 
-/** Every field a repro file may have; another is refused (a misspelt one would be ignored). */
-const REPRO_FIELDS: readonly string[] = [
-  'format', 'formatVersion', 'checkpointSimVersion', 'property', 'expect', 'summary', 'traceHash',
-  'stage', 'fastCheck', 'spec',
-];
+const oracleList = ORACLE_NAMES.join(', ');
 
-export interface Repro {
-  readonly format: 'checkpoint-sim-repro';
-  readonly formatVersion: number;
-  /** checkpoint-sim's version that wrote it. */
-  readonly checkpointSimVersion: string;
-  /** The violated property, e.g. `end-to-end-exactly-once`. */
-  readonly property: string;
-  /** The promise the run was judged against (`--expect`), so replay judges it the same way. */
-  readonly expect: 'exactly-once' | 'at-least-once';
-  /** One line: what was violated. */
-  readonly summary: string;
-  readonly traceHash: string;
-  /** `unshrunk` while shrinking is under way, `shrunk` when it is done. */
-  readonly stage: 'unshrunk' | 'shrunk';
-  /** fast-check's seed and path of the counterexample, for `replay --seed --path`. */
-  readonly fastCheck?: { readonly seed: number; readonly path: string };
-  readonly spec: RunSpec;
-}
+/** A repro file, as the JSON Schema shows it (field order is the order messages list them). */
+export const reproSchema = z.strictObject({
+  $schema: z.string().meta({ description: 'The JSON Schema an editor checks this file with (ignored by checkpoint-sim).' })
+    .exactOptional(),
+  format: z.literal('checkpoint-sim-repro'),
+  formatVersion: z.literal(REPRO_FORMAT_VERSION).meta({ description: 'The repro format version.' }),
+  checkpointSimVersion: z.string().meta({ description: 'The checkpoint-sim version that wrote it.' }),
+  property: z.enum(ORACLE_NAMES, { error: (iss) => `must name an oracle (${oracleList}), got '${String(iss.input)}'` })
+    .meta({ description: 'The violated property (docs/oracles.md).' }),
+  expect: z.enum(['exactly-once', 'at-least-once'], { error: () => 'must be exactly-once or at-least-once' })
+    .meta({ description: 'The promise the run was judged against, so replay judges it the same way.' }),
+  summary: z.string().meta({ description: 'One line: what was violated.' }),
+  traceHash: z.string().meta({ description: 'The trace hash of the run when it was written.' }),
+  stage: z.enum(['unshrunk', 'shrunk']).meta({ description: 'unshrunk while shrinking is under way, shrunk when done.' }),
+  fastCheck: z.strictObject({ seed: z.number().int(), path: z.string() })
+    .meta({ description: 'fast-check\'s seed and path of the counterexample, for replay --seed --path.' }).exactOptional(),
+  spec: runSpecSchema,
+}).meta({
+  title: 'checkpoint-sim repro file',
+  description: 'A run that violated a property: a RunSpec plus what was violated. Run it with checkpoint-sim replay <file>.',
+});
+
+/** A repro file. `property` is an oracle's name (ORACLE_NAMES), typed as the string a Violation has. */
+export type Repro = DeepReadonly<Omit<z.infer<typeof reproSchema>, 'spec' | 'property'>>
+  & { readonly property: string; readonly spec: RunSpec };
+
+/** The envelope as parseRepro checks it: the spec an object (replay validates it). */
+const envelopeSchema = reproSchema.extend({
+  spec: z.record(z.string(), z.unknown(), { error: () => 'must be an object' }),
+});
+
+/** Every field a repro file may have, in order. */
+const REPRO_FIELDS = Object.keys(reproSchema.shape).filter((k) => k !== '$schema');
 
 /** A repro file that cannot be used. */
 export class ReproFormatError extends Error {
@@ -39,33 +59,41 @@ export class ReproFormatError extends Error {
 }
 
 /**
- * Checks a parsed repro file's shape (not the spec itself; simulate validates that).
+ * Checks a parsed repro file: that it is one (format), of this format version, that its spec is
+ * of this RunSpec version (before anything else, so an old file is refused for what it is), then
+ * every envelope field. Not the spec's fields: replay validates them.
  * @throws ReproFormatError with a one-line reason.
  */
 export function parseRepro(value: unknown): Repro {
-  if (value === null || typeof value !== 'object') throw new ReproFormatError('repro file is not a JSON object');
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new ReproFormatError('repro file is not a JSON object');
+  }
   const r = value as Record<string, unknown>;
   if (r['format'] !== 'checkpoint-sim-repro') {
     throw new ReproFormatError(r['format'] === undefined
       ? 'not a checkpoint-sim repro file (format field missing)'
       : `not a checkpoint-sim repro file (format is ${JSON.stringify(r['format'])}, not "checkpoint-sim-repro")`);
   }
-  const unknown = Object.keys(r).filter((k) => !REPRO_FIELDS.includes(k));
+  const unknown = Object.keys(r).filter((k) => k !== '$schema' && !REPRO_FIELDS.includes(k));
   if (unknown.length > 0) {
     throw new ReproFormatError(`unknown repro field "${unknown[0] ?? ''}" (fields: ${REPRO_FIELDS.join(', ')})`);
   }
   if (r['formatVersion'] !== REPRO_FORMAT_VERSION) {
     throw new ReproFormatError(`repro format version ${String(r['formatVersion'])} is not supported (expected ${REPRO_FORMAT_VERSION})`);
   }
-  for (const k of ['property', 'summary', 'traceHash', 'checkpointSimVersion'] as const) {
-    if (typeof r[k] !== 'string') throw new ReproFormatError(`repro field ${k} must be a string`);
+  const spec = r['spec'];
+  if (spec !== null && typeof spec === 'object' && !Array.isArray(spec)) {
+    try {
+      checkRunSpecVersion((spec as { version?: unknown }).version);
+    } catch (e) {
+      if (e instanceof SimInputError) throw new ReproFormatError(`spec: ${e.message}`, { cause: e });
+      throw e;
+    }
   }
-  if (!(ORACLE_NAMES as readonly string[]).includes(r['property'] as string)) {
-    throw new ReproFormatError(`repro field property must name an oracle (${ORACLE_NAMES.join(', ')}), got '${String(r['property'])}'`);
-  }
-  if (r['spec'] === null || typeof r['spec'] !== 'object') throw new ReproFormatError('repro field spec must be an object');
-  if (r['expect'] !== 'exactly-once' && r['expect'] !== 'at-least-once') {
-    throw new ReproFormatError('repro field expect must be exactly-once or at-least-once');
+  const parsed = envelopeSchema.safeParse(value, { error: specErrorMap });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ReproFormatError(`repro field ${pathText(issue?.path ?? [])} ${issue?.message ?? 'is not valid'}`);
   }
   return value as Repro;
 }

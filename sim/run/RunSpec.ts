@@ -9,43 +9,47 @@
  * `expandRunSpec` fills every default and returns an {@link ExpandedRunSpec}, which is what
  * reports print and what `RunResult.spec` holds.
  */
-import type { RpcKind } from '../../engine/index.ts';
-import type { GeneratedJobSpec } from '../workloads/generatedJob.ts';
+import type { z } from 'zod';
+import type {
+  checkpointSpecSchema, delayMsSchema, faultSchema, faultTriggerSchema, jobSpecSchema, protocolPointSchema,
+  restartStrategySchema, runSpecSchema,
+} from './runSpecSchema.ts';
+import { RUN_MODES as MODES } from './runSpecSchema.ts';
+import { FAULT_TYPE_NAMES, type JOB_MASTER_PHASES, type SINK_PHASES, type TASK_PHASES } from './schema/faultSchema.ts';
 
-export const RUN_SPEC_VERSION = 3;
+export { RUN_SPEC_VERSION } from './runSpecSchema.ts';
+
+/**
+ * The type of a parsed file: `T` with every field and array readonly (the schema's inferred
+ * types are mutable; nothing downstream writes into a spec).
+ */
+export type DeepReadonly<T> = T extends readonly (infer E)[] ? readonly DeepReadonly<E>[]
+  : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
 
 /** The checkpointing modes of DESIGN.md; `none` turns checkpointing off. */
-export type RunMode = 'aligned' | 'at-least-once' | 'unaligned' | 'aligned-timeout' | 'none';
+export type RunMode = typeof MODES[number];
 
 /** Every mode, in a fixed order (for messages and arbitraries). */
-export const RUN_MODES: readonly RunMode[] = ['aligned', 'at-least-once', 'unaligned', 'aligned-timeout', 'none'];
+export const RUN_MODES: readonly RunMode[] = MODES;
 
 /** The modes `simulate` runs today; the others are refused with a one-line error. */
 export const AVAILABLE_MODES: readonly RunMode[] = ['aligned', 'at-least-once', 'none'];
 
 /** A delay distribution in ms (fractions allowed; converted to whole µs). */
-export interface DelayMs {
-  readonly minMs: number;
-  readonly medianMs: number;
-  readonly maxMs: number;
-}
+export type DelayMs = DeepReadonly<z.infer<typeof delayMsSchema>>;
 
 /**
  * Which job runs. Flights: a range of file indices (`to` exclusive) cut into `splits` splits
  * (default 16). Wordcount: the first `lines` lines of the built-in text (default all 32) in
- * `splits` splits (default 4). Generated: a generated job shape with inline records.
+ * `splits` splits (default 4). Generated: a generated job shape with inline records
+ * (GeneratedJobSpec of sim/workloads/generatedJob.ts, the same shape).
  */
-export type JobSpec =
-  | { readonly kind: 'flights'; readonly selection: { readonly from: number; readonly to: number };
-      readonly splits?: number }
-  | { readonly kind: 'wordcount'; readonly lines?: number; readonly splits?: number }
-  | { readonly kind: 'generated'; readonly spec: GeneratedJobSpec };
+export type JobSpec = DeepReadonly<z.infer<typeof jobSpecSchema>>;
 
 /** The task phases a protocol point can name, and the jobmaster's and sinks'. */
-export type TaskPhase = 'triggered' | 'first-barrier' | 'aligned' | 'sync-done' | 'async-done' | 'acked'
-  | 'ack-received' | 'notified';
-export type JobMasterPhase = 'triggered' | 'coordinators-snapshotted' | 'completed' | 'notified';
-export type SinkPhase = 'pre-committed' | 'committed';
+export type TaskPhase = typeof TASK_PHASES[number];
+export type JobMasterPhase = typeof JOB_MASTER_PHASES[number];
+export type SinkPhase = typeof SINK_PHASES[number];
 
 /**
  * A protocol point: a moment named by the protocol rather than by the clock. `task` points match
@@ -57,18 +61,13 @@ export type SinkPhase = 'pre-committed' | 'committed';
  * checkpoint (only restores from `checkpoint` counted when given), `job` the job entering
  * JobStatus `status` the n-th (default 1) time. See FaultPlan.ts for the exact trace events.
  */
-export type ProtocolPoint =
-  | { readonly kind: 'task'; readonly checkpoint: number; readonly phase: TaskPhase; readonly task?: string }
-  | { readonly kind: 'jobmaster'; readonly checkpoint: number; readonly phase: JobMasterPhase }
-  | { readonly kind: 'sink'; readonly phase: SinkPhase; readonly nth: number }
-  | { readonly kind: 'restore'; readonly nth?: number; readonly checkpoint?: number }
-  | { readonly kind: 'job'; readonly status: string; readonly nth?: number };
+export type ProtocolPoint = DeepReadonly<z.infer<typeof protocolPointSchema>>;
 
 /**
  * When a fault fires: at a virtual time (before the heal time), or right after a protocol point
  * is reached (once; a point reached at or after the heal time fires nothing).
  */
-export type FaultTrigger = { readonly atMs: number } | { readonly at: ProtocolPoint };
+export type FaultTrigger = DeepReadonly<z.infer<typeof faultTriggerSchema>>;
 
 /**
  * One fault. Every fault stops at the heal time: crashed hosts come back, pauses, partitions and
@@ -90,125 +89,47 @@ export type FaultTrigger = { readonly atMs: number } | { readonly at: ProtocolPo
  *   `delayMs`; `hold` delivers after `durationMs`, or at the heal time when absent or sooner.
  *   Both keep the link's order (later messages on it wait). See sim/MessageFaults.ts.
  */
-export type Fault =
-  | { readonly type: 'crash'; readonly host: string; readonly when: FaultTrigger; readonly downMs?: number }
-  | { readonly type: 'global-failure'; readonly when: FaultTrigger }
-  | { readonly type: 'pause'; readonly host: string; readonly when: FaultTrigger; readonly durationMs: number }
-  | { readonly type: 'partition'; readonly a: string; readonly b: string; readonly oneWay?: boolean;
-      readonly when: FaultTrigger; readonly durationMs: number }
-  | { readonly type: 'rpc-loss'; readonly kind: RpcKind; readonly probability: number }
-  | { readonly type: 'rpc-delay'; readonly kind: RpcKind; readonly latency: DelayMs }
-  | { readonly type: 'store-failure'; readonly probability: number }
-  | { readonly type: 'store-unknown-outcome'; readonly probability: number }
-  | { readonly type: 'slow-store'; readonly factor: number }
-  | { readonly type: 'async-snapshot-failure'; readonly probability: number }
-  | { readonly type: 'slow-task'; readonly operator: string; readonly factor: number;
-      readonly when: FaultTrigger; readonly durationMs: number }
-  | MessageFault;
+export type Fault = DeepReadonly<z.infer<typeof faultSchema>>;
+
+/**
+ * A targeted fault on one RPC message: loses, delays or holds the `nth` (default 1) call of
+ * `method` (the engine's RPC names, Flink's; `notifyCheckpointComplete` means
+ * `confirmCheckpoint`) that matches the filters, counted from when the fault is armed (time 0, or
+ * when `when` fires). `checkpoint`: only RPCs about that checkpoint; `from` / `to`: a host, or a
+ * task `<vertex>#<subtask>` the RPC names on that side; `jobRun`: reserved (only 1). `delay` adds
+ * `delayMs`; `hold` delivers after `durationMs`, or at the heal time when absent or sooner. Both
+ * keep the link's order (later messages on it wait). See sim/MessageFaults.ts.
+ */
+export type MessageFault = Extract<Fault, { readonly type: 'message' }>;
 
 /** What a message fault does to the RPC it acts on. */
-export type MessageFaultAction = 'lose' | 'delay' | 'hold';
-
-/** A targeted fault on one RPC message (see {@link Fault}). */
-export interface MessageFault {
-  readonly type: 'message';
-  readonly action: MessageFaultAction;
-  readonly method: string;
-  readonly checkpoint?: number;
-  readonly from?: string;
-  readonly to?: string;
-  readonly jobRun?: number;
-  readonly nth?: number;
-  readonly delayMs?: number;
-  readonly durationMs?: number;
-  readonly when?: FaultTrigger;
-}
+export type MessageFaultAction = MessageFault['action'];
 
 /** Every fault type, in a fixed order. */
-export const FAULT_TYPES: readonly Fault['type'][] = [
-  'crash', 'global-failure', 'pause', 'partition', 'rpc-loss', 'rpc-delay', 'store-failure',
-  'store-unknown-outcome', 'slow-store', 'async-snapshot-failure', 'slow-task', 'message',
-];
+export const FAULT_TYPES: readonly Fault['type'][] = FAULT_TYPE_NAMES;
 
 /** Checkpointing. Defaults follow Flink except the (scaled) timeout: see expandRunSpec. */
-export interface CheckpointSpec {
-  readonly mode: RunMode;
-  /** At least 10 ms (100 gives about 20 checkpoints in a default flights run). */
-  readonly intervalMs: number;
-  /** At least 10 ms. Default 1000. */
-  readonly timeoutMs?: number;
-  /** Default 0. */
-  readonly minPauseMs?: number;
-  /** Default 1. */
-  readonly maxConcurrent?: number;
-  /** Default 0. */
-  readonly tolerableFailures?: number;
-  /** Default 1. */
-  readonly retained?: number;
-  /** For aligned-timeout only: the aligned checkpoint timeout. */
-  readonly alignedTimeoutMs?: number;
-}
+export type CheckpointSpec = DeepReadonly<z.infer<typeof checkpointSpecSchema>>;
 
-export type RestartStrategySpec =
-  | { readonly kind: 'none' }
-  | { readonly kind: 'fixed-delay'; readonly attempts: number | 'unlimited'; readonly delayMs: number }
-  | { readonly kind: 'exponential-delay'; readonly initialDelayMs: number; readonly maxDelayMs: number;
-      readonly multiplier: number; readonly attempts: number | 'unlimited' };
+export type RestartStrategySpec = DeepReadonly<z.infer<typeof restartStrategySchema>>;
+
+type Spec = DeepReadonly<z.infer<typeof runSpecSchema>>;
 
 /** The JobManager's thread pools (Flink's `cluster.io-pool.size` for the ioExecutor). */
-export interface JobManagerSpec {
-  /** Threads of the ioExecutor, where acks, declines and discards run, each submitted on its own. */
-  readonly ioPoolSize?: number;
-}
+export type JobManagerSpec = NonNullable<Spec['jobManager']>;
 
-export interface NetworkSpec {
-  readonly recordsPerBuffer?: number;
-  readonly bufferTimeoutMs?: number;
-  readonly dataLatency?: DelayMs;
-  readonly rpcLatency?: DelayMs;
-  readonly rpcTimeoutMs?: number;
-}
+export type NetworkSpec = NonNullable<Spec['network']>;
 
-export interface RunSpec {
-  readonly version: number;
-  /** The sim's root seed. */
-  readonly seed: string;
-  readonly job: JobSpec;
-  /**
-   * One parallelism for every operator, or per operator uid (missing uids get the job's
-   * default: flights 4, wordcount 1, generated jobs their shape's). Wordcount runs every
-   * operator at one parallelism. For generated jobs this overrides the shape's parallelisms.
-   */
-  readonly parallelism: number | Readonly<Record<string, number>>;
-  /** Max parallelism of every operator; absent: Flink's default per operator (generated: the shape's). */
-  readonly maxParallelism?: number;
-  /** Default: enough for the largest parallelism. */
-  readonly taskManagers?: number;
-  /** Default 2. */
-  readonly slotsPerTaskManager?: number;
-  /** Per-record costs per operator uid, ms (e.g. 0.4); missing uids keep the job's defaults. */
-  readonly costsMs?: Readonly<Record<string, number>>;
-  readonly network?: NetworkSpec;
-  /** Object store latency per operation. */
-  readonly storeLatency?: DelayMs;
-  readonly heartbeat?: { readonly intervalMs: number; readonly timeoutMs: number };
-  /** The JobManager's threads: `ioPoolSize` workers of the JobMaster ioExecutor (default 4, 1..64). */
-  readonly jobManager?: JobManagerSpec;
-  readonly checkpoint: CheckpointSpec;
-  /** Default: fixed delay, unlimited attempts, 10 ms. */
-  readonly restartStrategy?: RestartStrategySpec;
-  readonly faults: readonly Fault[];
-  /** From this time on, faults stop (and crashed hosts come back). */
-  readonly healTimeMs: number;
-  /** The run stops after this many events or beyond this virtual time. */
-  readonly budgets: { readonly maxEvents: number; readonly maxTimeMs: number };
-  readonly overrides: readonly { readonly decision: number; readonly alternative: number }[];
-  /** Planted-bug switches (mutants) that are on; an unknown id is refused (validateRunSpec). */
-  readonly mutations: readonly string[];
-}
+/**
+ * One run (see runSpecSchema.ts for each field's meaning, bounds and default). `parallelism` is
+ * one number for every operator or a map per operator uid (missing uids get the job's default:
+ * flights 4, wordcount 1, generated jobs their shape's); `healTimeMs` is when every fault stops;
+ * `budgets` end the run; `mutations` are planted-bug ids.
+ */
+export type RunSpec = Spec;
 
 /** A RunSpec with every default filled in (see expandRunSpec): what reports print. */
-export interface ExpandedRunSpec extends RunSpec {
+export interface ExpandedRunSpec extends Omit<RunSpec, '$schema'> {
   readonly taskManagers: number;
   readonly slotsPerTaskManager: number;
   readonly costsMs: Readonly<Record<string, number>>;

@@ -52,11 +52,41 @@ describe('validateRunSpec', () => {
   test.each<[string, unknown, string]>([
     ['not an object', [1], 'run spec must be an object, got an array'],
     ['an unknown field', { ...base(), healTime: 5 },
-      'run spec: unknown field "healTime" (fields: version, seed, job, parallelism, maxParallelism, taskManagers, '
+      'run spec: unknown field "healTime" (fields: $schema, version, seed, job, parallelism, maxParallelism, taskManagers, '
       + 'slotsPerTaskManager, costsMs, network, storeLatency, heartbeat, jobManager, checkpoint, restartStrategy, faults, '
       + 'healTimeMs, budgets, overrides, mutations)'],
     ['a version mismatch (a repro of the format before jobManager.ioPoolSize)', { ...base(), version: 1 },
-      "version must be 3 (this checkpoint-sim's run spec format), got 1"],
+      'version 1 is not supported: this checkpoint-sim reads run spec version 3'],
+    // The version is checked before any field, so an old file never gets a field error instead.
+    ['an old version with a field it did not have', { ...base(), version: 2, jobManager: { mainThreads: 2 } },
+      'version 2 is not supported: this checkpoint-sim reads run spec version 3'],
+    ['no version', { ...base(), version: undefined },
+      'version is missing: this checkpoint-sim reads run spec version 3'],
+    ['a version that is no number', { ...base(), version: '3' },
+      'version "3" is not supported: this checkpoint-sim reads run spec version 3'],
+    ['a misspelt field (named rather than the field it leaves missing)',
+      (({ healTimeMs, ...rest }) => ({ ...rest, healtimeMs: healTimeMs }))(base()),
+      'run spec: unknown field "healtimeMs" (fields: $schema, version, seed, job, parallelism, maxParallelism, '
+      + 'taskManagers, slotsPerTaskManager, costsMs, network, storeLatency, heartbeat, jobManager, checkpoint, '
+      + 'restartStrategy, faults, healTimeMs, budgets, overrides, mutations)'],
+    ['a $schema that is no string', { ...base(), $schema: 1 }, '$schema must be a string, got 1'],
+    ['a parallelism of the wrong type', { ...base(), parallelism: 'two' },
+      'parallelism must be a positive integer or an object of operator uid -> parallelism, got "two"'],
+    ['a bad per-uid parallelism', { ...base(), parallelism: { 'airport-stats': 65 } },
+      'parallelism.airport-stats must be an integer in 1..64, got 65'],
+    ['an unknown restart strategy', { ...base(), restartStrategy: { kind: 'failure-rate' } },
+      'restartStrategy.kind must be one of none, fixed-delay, exponential-delay, got "failure-rate"'],
+    ['attempts that are neither a number nor unlimited', { ...base(), restartStrategy: { kind: 'fixed-delay', attempts: 'forever', delayMs: 1 } },
+      'restartStrategy.attempts must be an integer >= 0 or "unlimited", got "forever"'],
+    ['an exponential max delay below the initial delay', { ...base(), restartStrategy: {
+      kind: 'exponential-delay', initialDelayMs: 5, maxDelayMs: 2, multiplier: 2, attempts: 'unlimited' } },
+    'restartStrategy.maxDelayMs must be a number of ms >= 5, got 2'],
+    ['a generated record that is no integer', { ...base(), job: { kind: 'generated', spec: {
+      records: [[1, 2.5]], stages: [], sourceParallelism: 1, sinkParallelism: 1, maxParallelism: 8 } } },
+    'job.spec.records[0][1] must be an integer in -1000000..1000000, got 2.5'],
+    ['a generated stage of an unknown kind', { ...base(), job: { kind: 'generated', spec: {
+      records: [[1]], stages: [{ kind: 'reduce' }], sourceParallelism: 1, sinkParallelism: 1, maxParallelism: 8 } } },
+    'job.spec.stages[0].kind must be one of map, filter, flatMap, keyed, got "reduce"'],
     ['an io pool of no threads', { ...base(), jobManager: { ioPoolSize: 0 } },
       'jobManager.ioPoolSize must be an integer in 1..64, got 0'],
     ['an unknown jobManager field', { ...base(), jobManager: { mainThreads: 2 } },
@@ -141,6 +171,19 @@ describe('validateRunSpec', () => {
       'faults[0].when.atMs (100) must be before healTimeMs (100): faults stop at the heal time'],
     ['a malformed trigger', { ...base(), faults: [{ ...tm1Crash, when: 10 }] },
       'faults[0].when must be { atMs } or { at: <protocol point> }, got 10'],
+    ['a trigger with neither form', { ...base(), faults: [{ ...tm1Crash, when: {} }] },
+      'faults[0].when must be { atMs } or { at: <protocol point> }, got an object'],
+    ['a trigger time below 0 (the atMs form is the one meant)', { ...base(), faults: [{ ...tm1Crash, when: { atMs: -1 } }] },
+      'faults[0].when.atMs must be a number of ms >= 0, got -1'],
+    ['a point with a field of another kind', { ...base(), faults: [
+      { ...tm1Crash, when: { at: { kind: 'jobmaster', checkpoint: 1, phase: 'completed', task: 'v1#0' } } }] },
+    'faults[0].when.at: unknown field "task" (fields: kind, checkpoint, phase)'],
+    ['an unknown point kind', { ...base(), faults: [{ ...tm1Crash, when: { at: { kind: 'clock' } } }] },
+      'faults[0].when.at.kind must be one of task, jobmaster, sink, restore, job, got "clock"'],
+    ['a fault that is no object', { ...base(), faults: [5] }, 'faults[0] must be an object, got 5'],
+    ['a fault with a field of another type', { ...base(), faults: [{ type: 'store-failure', probability: 0.1, host: 'jobmanager' }] },
+      'faults[0]: unknown field "host" (fields: type, probability)'],
+    ['faults that are no array', { ...base(), faults: {} }, 'faults must be an array, got an object'],
     ['an unknown phase', { ...base(), faults: [{ ...tm1Crash, when: { at: { kind: 'task', checkpoint: 1, phase: 'done' } } }] },
       'faults[0].when.at.phase must be one of triggered, first-barrier, aligned, sync-done, async-done, acked, '
       + 'ack-received, notified, got "done"'],
@@ -151,9 +194,17 @@ describe('validateRunSpec', () => {
       'faults[0].when.at.nth must be an integer >= 1, got undefined'],
     ['a bad override', { ...base(), overrides: [{ decision: -1, alternative: 0 }] },
       'overrides[0].decision must be a non-negative integer'],
+    ['a decision overridden twice', { ...base(), overrides: [{ decision: 3, alternative: 0 }, { decision: 3, alternative: 1 }] },
+      'overrides name decision 3 twice'],
     ['a mutation that is no string', { ...base(), mutations: [3] }, 'mutations[0] must be a string, got 3'],
   ])('refuses %s with one line', (_what, spec, message) => {
     expect(rejection(spec)).toBe(message);
+  });
+
+  test('a $schema field (for editors) is accepted and changes nothing', () => {
+    const spec = { ...base(), $schema: './node_modules/checkpoint-sim/schemas/runspec.schema.json' };
+    expect(validateRunSpec(spec)).toBe(spec);
+    expect(expandRunSpec(spec)).toEqual(expandRunSpec(base()));
   });
 
   test('every planted bug id is accepted', () => {

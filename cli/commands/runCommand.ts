@@ -1,0 +1,216 @@
+/**
+ * `checkpoint-sim run <spec.json> [--json] [--expect exactly-once|at-least-once] [--out DIR]`:
+ * runs one RunSpec a person wrote and judges it with the oracles explore and replay use
+ * (defaultJudge; the promise defaults to the mode's, as in explore). Prints what happened
+ * (outcome, job status, checkpoints, restores, each fault and whether it fired, the violations
+ * with the decisive events) or one JSON object with --json. A fault that never fired is always
+ * shown: a run that holds without its faults tested nothing they describe.
+ *
+ * On a violation it writes a repro file into --out (default reports/out/, made ready before the
+ * run) before it prints anything else, and prints `checkpoint-sim replay <file>`.
+ * Exit codes: 0 the spec holds, 1 a property is violated, 2 bad input (an unreadable file,
+ * invalid JSON or an invalid spec: one line naming the file).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { Command } from 'commander';
+import { describeFault } from '../../properties/describeFault.ts';
+import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
+import { expectationOf, type Expectation } from '../../properties/explore/explore.ts';
+import { REPRO_FORMAT_VERSION, type Repro } from '../../properties/explore/Repro.ts';
+import { decisiveEvents } from '../../properties/oracles/decisiveEvents.ts';
+import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
+import type { Fault, RunSpec } from '../../sim/run/RunSpec.ts';
+import { simulate } from '../../sim/run/simulate.ts';
+import { validateRunSpec } from '../../sim/run/validateRunSpec.ts';
+import { SimInputError } from '../../sim/SimInputError.ts';
+import { prepareOutDir } from '../outDir.ts';
+import { UsageError, type Io } from '../program.ts';
+
+/** The flags of run, as commander gives them. */
+export interface RunFlags {
+  json?: boolean;
+  expect?: string;
+  out: string;
+}
+
+/** Adds run's flags to `cmd`. */
+export function runOptions(cmd: Command): Command {
+  return cmd
+    .option('--expect <promise>', 'exactly-once or at-least-once (default: what the mode promises)')
+    .option('--out <dir>', 'where a violation\'s repro file is written', 'reports/out')
+    .option('--json', 'print one JSON object');
+}
+
+/** What one fault did in the run. */
+interface FaultOutcome {
+  readonly index: number;
+  readonly description: string;
+  /** Whether it acted: a triggered fault fired, a world-setting one was in force. */
+  readonly fired: boolean;
+  /** Its entries of the fault log (crash, restart, pause, skipped, ...), ms. */
+  readonly actions: readonly { readonly action: string; readonly timeMs: number }[];
+  readonly fault: Fault;
+}
+
+/** Reads and validates a RunSpec file. @throws UsageError naming the file. */
+export function readSpecFile(path: string): RunSpec {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new UsageError(`cannot read spec file ${path}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UsageError(`spec file ${path} is not valid JSON`);
+  }
+  try {
+    return validateRunSpec(parsed);
+  } catch (e) {
+    if (e instanceof SimInputError) throw new UsageError(`${path}: ${e.message}`, { cause: e });
+    throw e;
+  }
+}
+
+function parseExpect(v: string | undefined): Expectation | undefined {
+  if (v === undefined || v === 'exactly-once' || v === 'at-least-once') return v;
+  throw new UsageError(`--expect must be exactly-once or at-least-once, got '${v}'`);
+}
+
+/**
+ * Runs `run <spec>`; returns the exit code.
+ * @param version checkpoint-sim's version, recorded in a repro file.
+ * @throws UsageError for bad flags or a bad spec file (exit 2).
+ */
+export function runSpecFile(path: string, flags: RunFlags, io: Io, version: string): number {
+  const given = parseExpect(flags.expect);
+  const spec = readSpecFile(path);
+  // Like explore: the directory is proven writable before the run, so a violation is never lost.
+  const outDir = prepareOutDir(flags.out, `--out ${flags.out}`);
+  const expect = given ?? expectationOf(spec.checkpoint.mode);
+  // simulate validates the spec again and checks what needs the job graph (tasks of points).
+  let result: RunResult;
+  try {
+    result = simulate(spec);
+  } catch (e) {
+    if (e instanceof SimInputError) throw new UsageError(`${path}: ${e.message}`, { cause: e });
+    throw e;
+  }
+  const { violations } = defaultJudge(result, expect);
+  const first = violations[0];
+  let repro: string | undefined;
+  if (first !== undefined) {
+    repro = writeRunRepro(outDir, path, spec, result, first, expect, given !== undefined, version);
+  }
+  const faults = faultOutcomes(spec, result);
+  const excerpt = decisiveEvents(result.trace, first === undefined ? result.outcome.timeMs : first.timeMs, 20);
+  if (flags.json === true) {
+    io.out(`${JSON.stringify({
+      spec: path,
+      expect,
+      holds: first === undefined,
+      traceHash: result.traceHash,
+      outcome: result.outcome,
+      jobStatus: result.jobStatus,
+      jobEndMs: result.jobEndMs ?? null,
+      checkpoints: {
+        triggered: result.checkpoints.triggered,
+        completed: result.checkpoints.completed.map((c) => c.checkpointId),
+        aborted: result.checkpoints.aborted,
+      },
+      restores: result.restores,
+      faults: faults.map(({ index, description, fired, actions }) => ({ index, description, fired, actions })),
+      unfiredFaults: faults.filter((f) => !f.fired).map(({ index, description, fault }) => ({ index, description, fault })),
+      unusedOverrides: result.unusedOverrides,
+      violations: violations.map((v) => ({ property: v.property, summary: v.summary, timeMs: v.timeMs })),
+      repro: repro ?? null,
+      replay: repro === undefined ? null : `checkpoint-sim replay ${repro}`,
+      excerpt: excerpt.map((e) => ({ timeUs: e.timeUs, host: e.host, type: e.type, attrs: e.attrs })),
+    })}\n`);
+    return first === undefined ? 0 : 1;
+  }
+  printRun(path, spec, result, expect, faults, violations, io);
+  io.out('decisive events:\n');
+  for (const e of excerpt) io.out(`  ${ms(e.timeUs / 1000)} ${e.host} ${e.type} ${JSON.stringify(e.attrs)}\n`);
+  if (repro !== undefined) io.out(`repro: ${repro}\nreplay: checkpoint-sim replay ${repro}\n`);
+  return first === undefined ? 0 : 1;
+}
+
+/** What each fault of the spec did, in spec order. */
+function faultOutcomes(spec: RunSpec, result: RunResult): FaultOutcome[] {
+  const unfired = new Set(result.unfiredFaults);
+  return spec.faults.map((fault, index) => ({
+    index,
+    description: describeFault(fault),
+    fired: !unfired.has(index),
+    actions: result.faults.filter((r) => r.fault === index).map((r) => ({ action: r.action, timeMs: r.timeMs })),
+    fault,
+  }));
+}
+
+const ms = (v: number): string => `${v.toFixed(3)} ms`;
+
+function printRun(
+  path: string, spec: RunSpec, r: RunResult, expect: Expectation, faults: readonly FaultOutcome[],
+  violations: readonly Violation[], io: Io,
+): void {
+  io.out(`run ${path}: ${spec.job.kind}, ${spec.checkpoint.mode}, judged ${expect}\n`);
+  io.out(`outcome: ${r.outcome.reason} at ${ms(r.outcome.timeMs)} after ${r.outcome.events} events\n`);
+  io.out(`job: ${r.jobStatus}${r.jobEndMs === undefined ? '' : ` at ${ms(r.jobEndMs)}`}\n`);
+  const aborted = Object.entries(r.checkpoints.aborted);
+  const abortedCount = aborted.reduce((n, [, c]) => n + c, 0);
+  io.out(`checkpoints: ${r.checkpoints.triggered} triggered, ${r.checkpoints.completed.length} completed`
+    + `${r.checkpoints.completed.length === 0 ? '' : ` (${r.checkpoints.completed.map((c) => c.checkpointId).join(', ')})`}`
+    + `, ${abortedCount} aborted${aborted.length === 0 ? '' : ` (${aborted.map(([why, n]) => `${why} ${n}`).join(', ')})`}\n`);
+  io.out(`restores: ${r.restores}\n`);
+  const unfired = faults.filter((f) => !f.fired);
+  io.out(`faults: ${faults.length}, ${faults.length - unfired.length} fired, ${unfired.length} never fired\n`);
+  for (const f of faults) {
+    const log = f.actions.map((a) => `${a.action} at ${ms(a.timeMs)}`).join(', ');
+    const what = !f.fired
+      ? (f.actions.some((a) => a.action === 'skipped')
+        ? 'never fired: its point was reached only at or after the heal time' : 'never fired: its trigger was never reached')
+      : (log === '' ? 'in force until the heal time' : log);
+    io.out(`  fault ${f.index} (${f.description}): ${what}\n`);
+  }
+  for (const x of r.unusedOverrides) {
+    io.out(`override of decision ${x.decision} (alternative ${x.alternative}) was never used: the run never reached that decision\n`);
+  }
+  io.out(`trace hash ${r.traceHash}\n`);
+  if (violations.length === 0) {
+    const caveat = unfired.length === 0 ? ''
+      : ` (but ${unfired.length} of its ${faults.length} faults never fired: the run did not test them)`;
+    io.out(`holds: no property violated${caveat}\n`);
+    return;
+  }
+  for (const v of violations) io.out(`VIOLATED ${v.property} at ${ms(v.timeMs)}: ${v.summary}\n`);
+}
+
+/** Writes the repro of a violated hand-written spec; returns its path. */
+function writeRunRepro(
+  outDir: string, specPath: string, spec: RunSpec, result: RunResult, v: Violation, expect: Expectation,
+  expectGiven: boolean, version: string,
+): string {
+  const stem = basename(specPath).replace(/\.json$/i, '').replace(/[^A-Za-z0-9._-]/g, '_');
+  const suffix = expectGiven && expect !== expectationOf(spec.checkpoint.mode) ? `-expect-${expect}` : '';
+  const file = join(outDir, `repro-run-${stem}${suffix}.json`);
+  // A `$schema` path is relative to where the spec was; the repro lives elsewhere.
+  const { $schema: _schema, ...specOnly } = spec;
+  const repro: Repro = {
+    format: 'checkpoint-sim-repro',
+    formatVersion: REPRO_FORMAT_VERSION,
+    checkpointSimVersion: version,
+    property: v.property,
+    expect,
+    summary: v.summary,
+    traceHash: result.traceHash,
+    // Written as the spec was: nothing shrank it.
+    stage: 'unshrunk',
+    spec: specOnly,
+  };
+  writeFileSync(file, `${JSON.stringify(repro, null, 2)}\n`);
+  return file;
+}
