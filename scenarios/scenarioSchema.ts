@@ -120,3 +120,6 @@ export const scenarioSchema = z.strictObject({
   expect: z.array(expectation),
   promise: z.enum(['exactly-once', 'at-least-once']).optional(),
 });
+
+/** The building blocks, for files that embed scenario parts (a scenario repro's expectations and points). */
+export const scenarioSchemaParts = { point, action, step, expectation };
