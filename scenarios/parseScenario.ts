@@ -49,6 +49,7 @@ function oneLine(issue: z.core.$ZodIssue, root: unknown): string {
       if (inner !== undefined) return oneLine({ ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue, root);
     }
   }
+  if (issue.code === 'invalid_type' && valueAt(root, issue.path) === undefined) return `${where}: missing (expected ${issue.expected})`;
   if (issue.code === 'unrecognized_keys') return `${where}: unknown field ${JSON.stringify(issue.keys[0])}`;
   return `${where}: ${issue.message}`;
 }

@@ -24,6 +24,8 @@ export function specErrorPath(message: string, o: { readonly steps: number; read
   if (o.input) m = m.replace(/^job\.selection\.to\b/, 'input.records').replace(/^job\.lines\b/, 'input.records');
   const head = /^([A-Za-z]+)/.exec(m)?.[1];
   if (head !== undefined && TOP_LEVEL.includes(head)) m = `config.${m}`;
-  if (m.startsWith('run spec: unknown field')) m = m.replace(/^run spec:/, 'config:');
+  if (m.startsWith('run spec: unknown field')) {
+    m = m.replace(/^run spec:/, 'config:').replace(/\(fields: [^)]*\)/, `(fields: ${[...TOP_LEVEL, 'faults'].join(', ')})`);
+  }
   return m;
 }

@@ -111,6 +111,16 @@ function fromFile(path: string): Scenario {
   }
 }
 
+/** Runs `f`; a bad-input error a file's scenario causes at run time (a task the job lacks) names the file. */
+function inFile<T>(file: string | undefined, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (file !== undefined && e instanceof SimInputError) throw new UsageError(`${file}: ${e.message}`, { cause: e });
+    throw e;
+  }
+}
+
 function selection(names: readonly string[], flags: ScenarioRunFlags): Scenario[] {
   const forms = [names.length > 0, flags.all === true, flags.file !== undefined].filter(Boolean).length;
   if (forms !== 1) throw new UsageError('scenario run takes scenario names, --all, or --file <file> (exactly one of them)');
@@ -143,7 +153,7 @@ export function runScenarios(names: readonly string[], flags: ScenarioRunFlags, 
       const reports: FuzzReport[] = [];
       scenarios.forEach((s, i) => {
         bar?.update(i * fuzz, { name: s.name });
-        reports.push(fuzzScenario(s, { runs: fuzz, outDir, progress: (d) => bar?.update(i * fuzz + d, { name: s.name }) }));
+        reports.push(inFile(flags.file, () => fuzzScenario(s, { runs: fuzz, outDir, progress: (d) => bar?.update(i * fuzz + d, { name: s.name }) })));
       });
       bar?.stop();
       printFuzz(reports, io, json);
@@ -152,7 +162,7 @@ export function runScenarios(names: readonly string[], flags: ScenarioRunFlags, 
     const results: ScenarioResult[] = [];
     scenarios.forEach((s, i) => {
       bar?.update(i, { name: s.name });
-      results.push(runScenario(s, { outDir }));
+      results.push(inFile(flags.file, () => runScenario(s, { outDir })));
     });
     bar?.update(total, { name: '' });
     bar?.stop();
