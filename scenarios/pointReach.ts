@@ -51,8 +51,12 @@ function occurrence(point: ScenarioPoint, e: TraceEvent, anyCheckpoint = false):
       return anyCheckpoint || e.attrs['checkpointId'] === point.checkpoint;
     case 'sink':
       return true;
-    case 'restore':
-      return anyCheckpoint || point.checkpoint === undefined || e.attrs['checkpointId'] === point.checkpoint;
+    case 'restore': {
+      // Restores from a checkpoint only (a restart from nothing records id -1), as the fault
+      // plan and RunResult.restores count them.
+      const id = Number(e.attrs['checkpointId']);
+      return id > 0 && (anyCheckpoint || point.checkpoint === undefined || id === point.checkpoint);
+    }
     case 'job':
       return anyCheckpoint || e.attrs['status'] === point.status;
   }
