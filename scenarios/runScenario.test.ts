@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect as check, test } from 'vitest';
 import { run, type Io } from '../cli/program.ts';
+import readmeScenario from './catalogue/crash-after-sink-ack-then-lost-notification.ts';
 import crashAfterSync from './catalogue/crash-after-sync-snapshot-before-ack.ts';
 import {
   checkpoint, crash, defineScenario, expect, fuzzScenario, job, lose, restore, restoreFrom, runScenario,
@@ -62,14 +63,16 @@ describe('builders', () => {
 });
 
 describe('every step must fire', () => {
-  test('a step at a checkpoint the run never takes fails the scenario, naming how far the run got', () => {
+  test('the README scenario naming checkpoint 90 fails: step 1 never fired, with how far the run got', () => {
+    const [first, ...rest] = readmeScenario.steps;
     const r = runScenario(defineScenario({
-      name: 'checkpoint-90', protects: 'x',
-      steps: [{ at: checkpoint(90).ackSentBy('v1#0'), do: crash('taskmanager-1') }],
-      expect: [expect.jobStatus('FINISHED')],
+      ...readmeScenario,
+      steps: [{ at: checkpoint(90).ackSentBy('v1#0'), do: first?.do ?? crash('taskmanager-1') }, ...rest],
     }), { outDir: out });
+    check(readmeScenario.steps[0]).toEqual({ at: checkpoint(3).ackSentBy('v1#0'), do: crash('taskmanager-1') });
     check(r.passed).toBe(false);
     check(r.stepsFired).toBe(0);
+    check(r.stepsTotal).toBe(2);
     check(r.failure?.kind).toBe('step');
     check(r.failure?.summary).toMatch(/^step 1 never fired: crash\('taskmanager-1'\) at checkpoint\(90\)\.ackSentBy\('v1#0'\) \(last protocol point reached: checkpoint \d+ acked on v1#0 at [\d.]+ ms\)$/);
   });

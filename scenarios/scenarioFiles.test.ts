@@ -43,6 +43,7 @@ const MALFORMED: readonly (readonly [string, unknown, string])[] = [
   ['a JobManager crash', withStep({ ...crashAt3, do: { type: 'crash', host: 'jobmanager' } }), 'steps[0].do.host'],
   ['an unknown fault type', withStep({ ...crashAt3, do: { type: 'explode', host: 'taskmanager-1' } }), 'steps[0].do.type'],
   ['an unknown operator', withStep({ ...crashAt3, do: { type: 'slow-task', operator: 'nope', factor: 2, durationMs: 10 } }), 'steps[0].do.operator'],
+  ['an unknown RPC method', withStep({ ...crashAt3, do: { type: 'message', action: 'lose', method: 'confirmChekpoint' } }), 'steps[0].do.method'],
   ['a step with at and atMs', withStep({ ...crashAt3, atMs: 10 }), 'steps[0]: a step has exactly one of at'],
   ['a step at a time after the heal time', withStep({ atMs: 9000, do: crashAt3.do }), 'steps[0].atMs'],
   ['an unknown expectation kind', { ...good, expect: [{ kind: 'restoredFromm', checkpoint: 2 }] }, 'expect[0].kind'],
