@@ -16,6 +16,7 @@ import {
 } from './commands/exploreCommand.ts';
 import { replayOptions, runReplay, type ReplayFlags } from './commands/replayCommand.ts';
 import { runOptions, runSpecFile, type RunFlags } from './commands/runCommand.ts';
+import { scenarioCommands } from './commands/scenarioCommand.ts';
 import { runStart } from './commands/startCommand.ts';
 
 /** Thrown for bad usage or bad input; printed as one line, exit code 2. */
@@ -119,6 +120,9 @@ function buildProgram(io: Io): Program {
     .action((spec: string, flags: RunFlags) => {
       exitCode = runSpecFile(spec, flags, io, packageVersion());
     });
+  scenarioCommands(program, io, (code) => {
+    exitCode = code;
+  });
 
   program
     .command('start')

@@ -17,8 +17,31 @@ import { SimInputError } from '../../sim/SimInputError.ts';
 
 export const REPRO_FORMAT_VERSION = 1;
 
-const oracleList = ORACLE_NAMES.join(', ');
+/**
+ * The properties a scenario repro may record besides the oracles': a step that never fired, an
+ * expectation that failed (scenarios/judgeScenario.ts). Accepted only with a `scenario` field.
+ */
+export const SCENARIO_PROPERTIES = ['scenario-step', 'scenario-expectation'] as const;
 
+const oracleList = ORACLE_NAMES.join(', ');
+const PROPERTIES = [...ORACLE_NAMES, ...SCENARIO_PROPERTIES] as const;
+
+/**
+ * What a scenario's repro adds (scenarios/runScenario.ts), so that `replay` judges the same
+ * thing: the scenario's name, its steps (one phrase each; faults 0..n-1 of the spec are the
+ * steps, in order), their points (null for a step at a time) and its expectations, as the
+ * scenario file holds them. The replay command checks the expectations' shape
+ * (scenarios/scenarioSchema.ts); this layer keeps them as data.
+ */
+const reproScenarioSchema = z.strictObject({
+  name: z.string(),
+  steps: z.array(z.string()),
+  points: z.array(z.unknown()),
+  expect: z.array(z.unknown()),
+}).refine((o) => o.points.length === o.steps.length, { message: 'must have one point per step', path: ['points'] })
+  .meta({ description: 'Present when a scenario wrote it: its name, steps, their points and its expectations, so replay judges the same.' });
+
+export type ReproScenario = DeepReadonly<z.infer<typeof reproScenarioSchema>>;
 /** A repro file, as the JSON Schema shows it (field order is the order messages list them). */
 export const reproSchema = z.strictObject({
   $schema: z.string().meta({ description: 'The JSON Schema an editor checks this file with (ignored by checkpoint-sim).' })
@@ -26,7 +49,7 @@ export const reproSchema = z.strictObject({
   format: z.literal('checkpoint-sim-repro'),
   formatVersion: z.literal(REPRO_FORMAT_VERSION).meta({ description: 'The repro format version.' }),
   checkpointSimVersion: z.string().meta({ description: 'The checkpoint-sim version that wrote it.' }),
-  property: z.enum(ORACLE_NAMES, { error: (iss) => `must name an oracle (${oracleList}), got '${String(iss.input)}'` })
+  property: z.enum(PROPERTIES, { error: (iss) => `must name an oracle (${oracleList}), got '${String(iss.input)}'` })
     .meta({ description: 'The violated property (docs/oracles.md).' }),
   expect: z.enum(['exactly-once', 'at-least-once'], { error: () => 'must be exactly-once or at-least-once' })
     .meta({ description: 'The promise the run was judged against, so replay judges it the same way.' }),
@@ -36,14 +59,15 @@ export const reproSchema = z.strictObject({
   fastCheck: z.strictObject({ seed: z.number().int(), path: z.string() })
     .meta({ description: 'fast-check\'s seed and path of the counterexample, for replay --seed --path.' }).exactOptional(),
   spec: runSpecSchema,
+  scenario: reproScenarioSchema.exactOptional(),
 }).meta({
   title: 'checkpoint-sim repro file',
   description: 'A run that violated a property: a RunSpec plus what was violated. Run it with checkpoint-sim replay <file>.',
 });
 
 /** A repro file. `property` is an oracle's name (ORACLE_NAMES), typed as the string a Violation has. */
-export type Repro = DeepReadonly<Omit<z.infer<typeof reproSchema>, 'spec' | 'property'>>
-  & { readonly property: string; readonly spec: RunSpec };
+export type Repro = DeepReadonly<Omit<z.infer<typeof reproSchema>, 'spec' | 'property' | 'scenario'>>
+  & { readonly property: string; readonly spec: RunSpec; readonly scenario?: ReproScenario };
 
 /** The envelope as parseRepro checks it: the spec an object (replay validates it). */
 const envelopeSchema = reproSchema.extend({
@@ -95,5 +119,10 @@ export function parseRepro(value: unknown): Repro {
     const issue = parsed.error.issues[0];
     throw new ReproFormatError(`repro field ${pathText(issue?.path ?? [])} ${issue?.message ?? 'is not valid'}`);
   }
+  const parsedRepro = parsed.data;
+  if (parsedRepro.scenario === undefined && (SCENARIO_PROPERTIES as readonly string[]).includes(parsedRepro.property)) {
+    throw new ReproFormatError(`repro field property must name an oracle (${oracleList}), got '${parsedRepro.property}'`);
+  }
   return value as Repro;
 }
+
