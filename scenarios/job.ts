@@ -1,18 +1,15 @@
 /**
  * `job.reaches(status, { nth })`: the point "the job reached this JobStatus for the nth time"
- * (default the first; trace `job.status`). Statuses are Flink's JobStatus names: CREATED,
- * RUNNING, FAILING, FAILED, CANCELLING, CANCELED, FINISHED, RESTARTING, SUSPENDED, RECONCILING,
- * INITIALIZING.
+ * (default the first; trace `job.status`). Statuses are Flink's JobStatus names, those the
+ * model's job enters: RUNNING, RESTARTING, FAILED, FINISHED.
  * @throws SimInputError for an unknown status or an nth that is not an integer >= 1.
  */
+import { JOB_POINT_STATUSES } from '../sim/run/schema/faultSchema.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
 import type { ScenarioPoint } from './Scenario.ts';
 
-/** Flink's JobStatus names. */
-export const JOB_STATUSES: readonly string[] = [
-  'INITIALIZING', 'CREATED', 'RUNNING', 'FAILING', 'FAILED', 'CANCELLING', 'CANCELED', 'FINISHED',
-  'RESTARTING', 'SUSPENDED', 'RECONCILING',
-];
+/** The JobStatus names a job point may wait for: the ones the model's job enters (the RunSpec's). */
+export const JOB_STATUSES: readonly string[] = JOB_POINT_STATUSES;
 
 export const job = {
   reaches(status: string, options: { readonly nth?: number } = {}): ScenarioPoint {

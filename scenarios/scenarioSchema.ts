@@ -5,61 +5,32 @@
  * (`schemas/scenario.schema.json`, scripts/emitScenarioSchema.ts) lets editors complete and
  * check scenario files.
  *
- * The schema fixes the scenario's own shapes: points, steps, actions, expectations, bounds.
- * What depends on the run (hosts and tasks that exist, operator uids, methods, the job and the
- * configuration, which are RunSpec parts) is checked by compiling the scenario into a RunSpec
- * and validating that (compileScenario.ts), with its error paths mapped back to the scenario's.
+ * Points, actions, the job and the configuration are the RunSpec schema's own building blocks
+ * (sim/run/runSpecSchema.ts), so a scenario file and a RunSpec are checked, and completed in
+ * editors, alike; the schema adds the scenario's steps, expectations and bounds. What depends on
+ * the run (hosts and tasks that exist, operator uids) is checked by compiling the scenario into a
+ * RunSpec and validating that (compileScenario.ts), its error paths mapped back to the scenario's.
  */
 import { z } from 'zod';
 import { RUN_SPEC_VERSION } from '../sim/run/RunSpec.ts';
-import { JOB_STATUSES } from './job.ts';
+import { jobSpecSchema, runSpecConfigSchema } from '../sim/run/runSpecSchema.ts';
+import {
+  faultActionSchema, JOB_POINT_STATUSES, protocolPointSchema,
+} from '../sim/run/schema/faultSchema.ts';
 
 const id = z.int().min(1);
 const ms = z.number().min(0).max(1e9);
-const task = z.string().regex(/^v\d+#\d+$/, 'a task is named <vertex>#<subtask>, e.g. v1#0');
-const host = z.string().regex(/^(jobmanager|taskmanager-\d+)$/, 'a host is jobmanager or taskmanager-<n>');
-const status = z.enum(JOB_STATUSES as [string, ...string[]]);
+const status = z.enum(JOB_POINT_STATUSES);
 
-const taskPoint = z.strictObject({
-  kind: z.literal('task'),
-  checkpoint: id,
-  phase: z.enum(['triggered', 'first-barrier', 'aligned', 'sync-done', 'async-done', 'acked', 'ack-received', 'notified']),
-  task: task.optional(),
-});
-const jobMasterPoint = z.strictObject({
-  kind: z.literal('jobmaster'),
-  checkpoint: id,
-  phase: z.enum(['triggered', 'coordinators-snapshotted', 'completed', 'notified']),
-});
-const sinkPoint = z.strictObject({ kind: z.literal('sink'), phase: z.enum(['pre-committed', 'committed']), nth: id });
-const restorePoint = z.strictObject({ kind: z.literal('restore'), nth: id.optional(), checkpoint: id.optional() });
-const jobPoint = z.strictObject({ kind: z.literal('job'), status, nth: id.optional() });
+/** A protocol point: the RunSpec's (Scenario.ts ScenarioPoint). */
+const point = protocolPointSchema;
 
-/** A protocol point (Scenario.ts ScenarioPoint). */
-const point = z.discriminatedUnion('kind', [taskPoint, jobMasterPoint, sinkPoint, restorePoint, jobPoint]);
+/** The fault types a step may fire: those with a trigger in a RunSpec (world settings go in config.faults). */
+const STEP_ACTION_TYPES: readonly string[] = ['crash', 'global-failure', 'pause', 'partition', 'slow-task', 'message'];
 
-const message = z.strictObject({
-  type: z.literal('message'),
-  action: z.enum(['lose', 'delay', 'hold']),
-  method: z.string().min(1),
-  checkpoint: id.optional(),
-  from: z.string().min(1).optional(),
-  to: z.string().min(1).optional(),
-  jobRun: id.optional(),
-  nth: id.optional(),
-  delayMs: z.number().positive().max(1e9).optional(),
-  durationMs: z.number().positive().max(1e9).optional(),
-});
-
-/** What a step does (Scenario.ts StepAction): a triggered fault without `when`. */
-const action = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('crash'), host, downMs: ms.optional() }),
-  z.strictObject({ type: z.literal('global-failure') }),
-  z.strictObject({ type: z.literal('pause'), host, durationMs: ms }),
-  z.strictObject({ type: z.literal('partition'), a: host, b: host, oneWay: z.boolean().optional(), durationMs: ms }),
-  z.strictObject({ type: z.literal('slow-task'), operator: z.string().min(1), factor: z.number().min(1).max(1e6), durationMs: ms }),
-  message,
-]);
+/** What a step does (Scenario.ts StepAction): a triggered fault without `when`, the RunSpec's schema. */
+const action = z.discriminatedUnion('type', faultActionSchema.options
+  .filter((o) => STEP_ACTION_TYPES.includes(o.shape.type.value)) as unknown as typeof faultActionSchema.options);
 
 const step = z.union([
   z.strictObject({ at: point, do: action }),
@@ -111,14 +82,17 @@ export const scenarioSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'a name is lower-case words joined by -, e.g. crash-during-alignment'),
   protects: z.string().min(1),
   source: z.string().min(1).optional(),
-  /** A RunSpec JobSpec (validated with the RunSpec). */
-  job: z.record(z.string(), z.unknown()).optional(),
-  /** RunSpec fields but version and job (validated with the RunSpec). */
-  config: z.record(z.string(), z.unknown()).optional(),
+  /** A RunSpec JobSpec (what depends on it, such as uids, is checked with the compiled RunSpec). */
+  job: jobSpecSchema.optional(),
+  /** RunSpec fields but version and job, each optional (checked again with the compiled RunSpec). */
+  config: runSpecConfigSchema.optional(),
   input: z.strictObject({ records: z.int().min(1) }).optional(),
   steps: z.array(step),
   expect: z.array(expectation),
   promise: z.enum(['exactly-once', 'at-least-once']).optional(),
+}).meta({
+  title: 'checkpoint-sim scenario file',
+  description: `A fault-injection scenario (docs/scenarios.md): steps fired at protocol points or times, and what must hold. Run it with checkpoint-sim scenario run --file <file>.`,
 });
 
 /** The building blocks, for files that embed scenario parts (a scenario repro's expectations and points). */

@@ -4,12 +4,12 @@
  * `npm run schemas` (scripts/emitSchemas.ts) writes them; scripts/schemaFiles.test.ts fails when
  * a checked-in file differs from what its schema emits.
  *
- * To ship another schema, add it to {@link SCHEMA_FILES} (the scenario schema goes here as
- * `schemas/scenario.schema.json`).
+ * To ship another schema, add it to {@link SCHEMA_FILES}.
  */
 import { z } from 'zod';
 import { reproSchema } from '../properties/explore/Repro.ts';
 import { RUN_SPEC_VERSION, runSpecSchema } from '../sim/run/runSpecSchema.ts';
+import { scenarioSchema } from '../scenarios/scenarioSchema.ts';
 
 /** One shipped schema file. */
 export interface SchemaFile {
@@ -23,6 +23,7 @@ export interface SchemaFile {
 export const SCHEMA_FILES: readonly SchemaFile[] = [
   { file: 'schemas/runspec.schema.json', id: `urn:checkpoint-sim:runspec:v${RUN_SPEC_VERSION}`, schema: runSpecSchema },
   { file: 'schemas/repro.schema.json', id: `urn:checkpoint-sim:repro:v${RUN_SPEC_VERSION}`, schema: reproSchema },
+  { file: 'schemas/scenario.schema.json', id: `urn:checkpoint-sim:scenario:v${RUN_SPEC_VERSION}`, schema: scenarioSchema },
 ];
 
 /**
