@@ -38,6 +38,8 @@ export const CONSUMER_TESTS: Readonly<Record<string, { status: 'passed' | 'faile
   'simulate runs the flights job and the oracles pass it': { status: 'passed' },
   'a malformed spec is a SimInputError naming the field': { status: 'passed' },
   'a job written with the job API runs on a MiniCluster, exactly once across a crash': { status: 'passed' },
+  // README "Use it from your own tests", its first example as written there.
+  'a crash after checkpoint 2 restores once and stays exactly-once': { status: 'passed' },
 };
 
 const consumerTest = `import { mkdirSync, writeFileSync } from 'node:fs';
@@ -136,8 +138,25 @@ const tsconfig = (module: string, moduleResolution: string): string => `${JSON.s
   files: ['types-check.ts'],
 }, null, 2)}\n`;
 
-/** Every file of the consumer project, by path relative to it. */
-export const CONSUMER_FILES: Readonly<Record<string, string>> = {
+/** The README section whose examples the consumer project runs as they are written there. */
+export const README_SECTION = '## Use it from your own tests';
+
+/**
+ * The first TypeScript example of README's {@link README_SECTION}.
+ * @throws Error when the section or its example is missing.
+ */
+export function readmeExample(readme: string): string {
+  const start = readme.indexOf(`\n${README_SECTION}\n`);
+  const end = start < 0 ? -1 : readme.indexOf('\n## ', start + 1);
+  const section = start < 0 ? '' : readme.slice(start, end < 0 ? undefined : end);
+  const block = /\n```ts\n([\s\S]*?)\n```\n/.exec(section);
+  if (block?.[1] === undefined) throw new Error(`README.md: no \`\`\`ts example under "${README_SECTION}"`);
+  return `${block[1]}\n`;
+}
+
+/** Every file of the consumer project, by path relative to it; `readme` is README.md's text. */
+export const consumerFiles = (readme: string): Readonly<Record<string, string>> => ({
+  'test/readme.test.ts': readmeExample(readme),
   'vitest.config.ts': `import { defineConfig } from 'vitest/config';
 
 export default defineConfig({ test: { include: ['test/**/*.test.ts'], testTimeout: 60_000 } });
@@ -146,4 +165,4 @@ export default defineConfig({ test: { include: ['test/**/*.test.ts'], testTimeou
   'types-check.ts': typesCheck,
   'tsconfig.bundler.json': tsconfig('preserve', 'bundler'),
   'tsconfig.node16.json': tsconfig('node16', 'node16'),
-};
+});

@@ -8,14 +8,14 @@
  * Slow by nature (a build, an install, a second vitest): about 20 s on two cores, most of it the
  * build, which packTarball.ts caches across runs with unchanged inputs.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { simulate } from '../../sim/run/simulate.ts';
 import { consumerProject, type ConsumerProject } from './consumerProject.ts';
 import { packTarball, type PackedTarball } from './packTarball.ts';
-import { CONSUMER_FILES, CONSUMER_SPEC, CONSUMER_TESTS } from './consumerFiles.ts';
+import { CONSUMER_SPEC, CONSUMER_TESTS, consumerFiles } from './consumerFiles.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
@@ -26,7 +26,7 @@ let project: ConsumerProject | undefined;
 beforeAll(async () => {
   packed = await packTarball(root);
   project = await consumerProject({ repoRoot: root, packed, tools: ['vitest'] });
-  project.write(CONSUMER_FILES);
+  project.write(consumerFiles(readFileSync(join(root, 'README.md'), 'utf8')));
 }, 300_000);
 
 afterAll(() => project?.remove());
@@ -56,7 +56,9 @@ describe('the packed package', () => {
       'node_modules/vitest/vitest.mjs', 'run', '--root', p.dir,
       '--reporter=default', '--reporter=json', '--outputFile.json=report.json',
     ]);
-    const report = JSON.parse(readFileSync(join(p.dir, 'report.json'), 'utf8')) as {
+    const reportFile = join(p.dir, 'report.json');
+    if (!existsSync(reportFile)) expect.fail(`the consumer's vitest wrote no report (exit ${run.code}):\n${run.stdout}\n${run.stderr}`);
+    const report = JSON.parse(readFileSync(reportFile, 'utf8')) as {
       testResults: Array<{ assertionResults: Array<{ title: string; status: string; failureMessages: string[] }> }>;
     };
     const results = report.testResults.flatMap((f) => f.assertionResults);
@@ -85,6 +87,7 @@ describe('the packed package', () => {
 
   test('its command line runs from the consumer', async () => {
     const p = consumer();
+    expect(existsSync(join(p.dir, 'node_modules/.bin/checkpoint-sim'))).toBe(true);
     const cli = await p.node(['node_modules/checkpoint-sim/dist/cli/main.js', '--version']);
     expect(cli).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
