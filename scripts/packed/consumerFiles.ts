@@ -132,7 +132,7 @@ export { expanded, hash, events, ok, fault, bugs, error, wrongVersion };
 
 const tsconfig = (module: string, moduleResolution: string): string => `${JSON.stringify({
   compilerOptions: {
-    target: 'ES2022', lib: ['ES2022'], module, moduleResolution, types: [], strict: true,
+    target: 'ES2022', lib: ['ES2022'], module, moduleResolution, types: ['node'], strict: true,
     noEmit: true, skipLibCheck: false,
   },
   files: ['types-check.ts'],

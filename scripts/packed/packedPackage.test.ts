@@ -25,7 +25,7 @@ let project: ConsumerProject | undefined;
 
 beforeAll(async () => {
   packed = await packTarball(root);
-  project = await consumerProject({ repoRoot: root, packed, tools: ['vitest'] });
+  project = await consumerProject({ repoRoot: root, packed, tools: ['vitest', '@types/node'] });
   project.write(consumerFiles(readFileSync(join(root, 'README.md'), 'utf8')));
 }, 300_000);
 
@@ -77,7 +77,8 @@ describe('the packed package', () => {
     expect(hash).toBe(simulate(CONSUMER_SPEC).traceHash);
   });
 
-  test.each(['bundler', 'node16'])("its declarations type-check a consumer under moduleResolution '%s'", async (resolution) => {
+  // Concurrent: each check reads every declaration (skipLibCheck off), a few seconds apiece.
+  test.concurrent.each(['bundler', 'node16'])("its declarations type-check a consumer under moduleResolution '%s'", async (resolution) => {
     const p = consumer();
     const tsc = join(root, 'node_modules/typescript/bin/tsc');
     const check = await p.node([tsc, '-p', `tsconfig.${resolution}.json`]);
