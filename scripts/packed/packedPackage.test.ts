@@ -8,7 +8,7 @@
  * Slow by nature (a build, an install, a second vitest): about 20 s on two cores, most of it the
  * build, which packTarball.ts caches across runs with unchanged inputs.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -41,6 +41,11 @@ describe('the packed package', () => {
     const { files } = packed;
     for (const f of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'docs/runspec.md']) {
       expect(files).toContain(f);
+    }
+    // docs/ and schemas/ go as they are, every file.
+    for (const dir of ['docs', 'schemas']) {
+      const here = existsSync(join(root, dir)) ? readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' }) : [];
+      for (const f of here.filter((f) => statSync(join(root, dir, f)).isFile())) expect(files).toContain(`${dir}/${f}`);
     }
     const stray = files.filter((f) => !/^(dist|docs|schemas)\//.test(f) && !['package.json', 'README.md', 'LICENSE'].includes(f));
     expect(stray).toEqual([]);
