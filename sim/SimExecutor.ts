@@ -25,12 +25,11 @@ import { QueueEntry } from './EventQueue.ts';
 import type { RateChangeListener } from './ExecutorSlowdowns.ts';
 import type { SimContext } from './SimContext.ts';
 import type { SimHost } from './SimHost.ts';
-import { SimTimer } from './SimTimer.ts';
+import { scheduleTimer } from './SimTimer.ts';
 
 /** Compact the FIFO arrays once this many slots at the front are consumed. */
 const COMPACT_AT = 1024;
 
-const NOT_PENDING: Cancellable = Object.freeze({ cancel: () => {}, pending: false });
 
 /** A task of {@link SimExecutor.executePreemptible}: the parts it will pay and its callback. */
 class SimPreemptibleTask implements PreemptibleTask {
@@ -241,13 +240,7 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
   }
 
   schedule(label: string, delayUs: number, task: () => void): Cancellable {
-    if (!(Number.isSafeInteger(delayUs) && delayUs >= 0)) {
-      assert(false, `${this.name}: schedule ${label}: delayUs must be a non-negative integer, got ${delayUs}`);
-    }
-    if (this.dead) return NOT_PENDING;
-    const timer = new SimTimer(this.ctx, this.host, this);
-    timer.start(label, delayUs, task);
-    return timer;
+    return scheduleTimer(this.ctx, this.host, this, this.name, this.dead, label, delayUs, task);
   }
 
   /**

@@ -16,9 +16,8 @@ import type { Cancellable, Executor, PreemptibleTask } from '../engine/api/index
 import type { SimContext } from './SimContext.ts';
 import type { SimExecutor } from './SimExecutor.ts';
 import type { SimHost } from './SimHost.ts';
-import { SimTimer, type TimerTarget } from './SimTimer.ts';
+import { scheduleTimer, type TimerTarget } from './SimTimer.ts';
 
-const NOT_PENDING: Cancellable = Object.freeze({ cancel: () => {}, pending: false });
 
 interface QueuedTask {
   readonly label: string;
@@ -97,13 +96,7 @@ export class SimExecutorPool implements Executor, TimerTarget {
   }
 
   schedule(label: string, delayUs: number, task: () => void): Cancellable {
-    if (!(Number.isSafeInteger(delayUs) && delayUs >= 0)) {
-      assert(false, `${this.name}: schedule ${label}: delayUs must be a non-negative integer, got ${delayUs}`);
-    }
-    if (this.dead) return NOT_PENDING;
-    const timer = new SimTimer(this.ctx, this.host, this);
-    timer.start(label, delayUs, task);
-    return timer;
+    return scheduleTimer(this.ctx, this.host, this, this.name, this.dead, label, delayUs, task);
   }
 
   /** A timer of the pool fell due: its task is submitted like any other. */

@@ -6,6 +6,7 @@
  * Invariants: `pending` is true exactly while the timer sits in the queue; cancelling twice or
  * after it fired does nothing.
  */
+import { assert } from '../engine/api/index.ts';
 import type { Cancellable } from '../engine/api/index.ts';
 import { QueueEntry } from './EventQueue.ts';
 import type { SimContext } from './SimContext.ts';
@@ -58,4 +59,25 @@ export class SimTimer extends QueueEntry implements Cancellable {
     this.ctx.queue.remove(this);
     this.task = undefined;
   }
+}
+
+const NOT_PENDING: Cancellable = Object.freeze({ cancel: () => {}, pending: false });
+
+/**
+ * `Executor.schedule` of an executor or pool `target` named `name`: a SimTimer `delayUs` (whole
+ * µs, at least 0) from now that runs `task` on `target`; nothing (a timer that is not pending)
+ * when the target is dead. Shared so both kinds of executor check and schedule alike.
+ * @throws AssertionError when `delayUs` is not a non-negative safe integer (an engine bug).
+ */
+export function scheduleTimer(
+  ctx: SimContext, host: SimHost, target: TimerTarget, name: string, dead: boolean,
+  label: string, delayUs: number, task: () => void,
+): Cancellable {
+  if (!(Number.isSafeInteger(delayUs) && delayUs >= 0)) {
+    assert(false, `${name}: schedule ${label}: delayUs must be a non-negative integer, got ${delayUs}`);
+  }
+  if (dead) return NOT_PENDING;
+  const timer = new SimTimer(ctx, host, target);
+  timer.start(label, delayUs, task);
+  return timer;
 }
