@@ -130,10 +130,17 @@ void result.noSuchField;
 export { expanded, hash, events, ok, fault, bugs, error, wrongVersion };
 `;
 
-const tsconfig = (module: string, moduleResolution: string): string => `${JSON.stringify({
+/**
+ * A tsconfig checking types-check.ts. Under `bundler` every declaration is checked
+ * (skipLibCheck off: a declaration that imports what is not there fails); under `node16`, which
+ * resolves the declarations' relative imports as `bundler` does and differs in how it enters the
+ * package (the `exports` conditions), the entry and the @ts-expect-error lines are the check, and
+ * the libraries' declarations are not read twice (seconds on two cores).
+ */
+const tsconfig = (module: string, moduleResolution: string, skipLibCheck: boolean): string => `${JSON.stringify({
   compilerOptions: {
     target: 'ES2022', lib: ['ES2022'], module, moduleResolution, types: ['node'], strict: true,
-    noEmit: true, skipLibCheck: false,
+    noEmit: true, skipLibCheck,
   },
   files: ['types-check.ts'],
 }, null, 2)}\n`;
@@ -163,6 +170,6 @@ export default defineConfig({ test: { include: ['test/**/*.test.ts'], testTimeou
 `,
   'test/checkpointSim.test.ts': consumerTest,
   'types-check.ts': typesCheck,
-  'tsconfig.bundler.json': tsconfig('preserve', 'bundler'),
-  'tsconfig.node16.json': tsconfig('node16', 'node16'),
+  'tsconfig.bundler.json': tsconfig('preserve', 'bundler', false),
+  'tsconfig.node16.json': tsconfig('node16', 'node16', true),
 });

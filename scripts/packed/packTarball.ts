@@ -9,8 +9,9 @@
  * run, or two runs) from building at the same time; the entry appears by rename, complete or not
  * at all.
  *
- * Building writes the repository's `dist/` (what `npm pack` ships); nothing in the test suite reads
- * `dist/` while it runs.
+ * It builds only when `dist/` is older than an input (right after `npm ci`, as in CI, it is not).
+ * Building writes the repository's `dist/` (what `npm pack` ships); nothing in the test suite
+ * reads `dist/` while it runs.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -72,8 +73,9 @@ export async function packTarball(repoRoot: string): Promise<PackedTarball> {
 async function pack(repoRoot: string, cacheRoot: string, entry: string, inputsHash: string): Promise<PackedTarball> {
   const staging = mkdtempSync(join(cacheRoot, 'staging-'));
   try {
-    await npm(repoRoot, ['run', 'build']);
-    // --ignore-scripts: prepare (the build) has just run; npm would run it again.
+    // `npm ci` has just built dist/ on a fresh clone (prepare): building again would only cost.
+    if (!distIsFresh(repoRoot)) await npm(repoRoot, ['run', 'build']);
+    // --ignore-scripts: dist/ is built; prepare would build it again.
     const out = await npm(repoRoot, ['pack', '--json', '--ignore-scripts', '--pack-destination', staging]);
     const [report] = JSON.parse(out) as Array<{ filename: string; integrity: string; files: Array<{ path: string }> }>;
     if (report === undefined) throw new Error(`npm pack printed no report: ${out}`);
@@ -126,26 +128,50 @@ export async function npm(cwd: string, args: readonly string[], timeoutMs = 300_
 }
 
 /**
- * A hash of every file that decides the tarball: the root inputs, the folders tsconfig.build.json
- * compiles (test files left out: they are not built) and the folders shipped as they are.
+ * Every file that decides the tarball, absolute paths, sorted: the root inputs, the folders
+ * tsconfig.build.json compiles (test files left out: they are not built) and the folders shipped
+ * as they are.
  */
-export function hashBuildInputs(repoRoot: string): string {
+export function buildInputs(repoRoot: string): string[] {
   const build = JSON.parse(readFileSync(join(repoRoot, 'tsconfig.build.json'), 'utf8')) as { include: string[] };
-  const files: string[] = [];
+  const files = new Set<string>();
   const walk = (path: string): void => {
     if (!existsSync(path)) return;
     if (statSync(path).isDirectory()) {
-      for (const name of readdirSync(path).sort()) {
+      for (const name of readdirSync(path)) {
         if (name !== 'node_modules' && name !== 'dist') walk(join(path, name));
       }
     } else if (!path.endsWith('.test.ts')) {
-      files.push(path);
+      files.add(path);
     }
   };
   for (const p of [...ROOT_INPUTS, ...build.include, ...SHIPPED_FOLDERS]) walk(join(repoRoot, p));
+  return [...files].sort();
+}
+
+/** A hash of {@link buildInputs}: their paths and contents. */
+export function hashBuildInputs(repoRoot: string): string {
   const h = createHash('sha256');
-  for (const f of [...new Set(files)].sort()) {
+  for (const f of buildInputs(repoRoot)) {
     h.update(relative(repoRoot, f)).update('\0').update(readFileSync(f)).update('\0');
   }
   return h.digest('hex').slice(0, 16);
+}
+
+/**
+ * Whether `dist/` was built after every build input last changed: its oldest emitted file is
+ * newer than the newest input. tsc writes every output on each build, so this holds right after
+ * `npm ci` (whose prepare builds) and fails after any edit; a file left in dist/ by a deleted
+ * source keeps it failing (one build more, never a stale tarball).
+ */
+export function distIsFresh(repoRoot: string): boolean {
+  const dist = join(repoRoot, 'dist');
+  if (!existsSync(join(dist, 'index.js'))) return false;
+  let oldestOutput = Infinity;
+  for (const f of readdirSync(dist, { recursive: true, encoding: 'utf8' })) {
+    const st = statSync(join(dist, f));
+    if (st.isFile()) oldestOutput = Math.min(oldestOutput, st.mtimeMs);
+  }
+  const newestInput = Math.max(...buildInputs(repoRoot).map((f) => statSync(f).mtimeMs));
+  return newestInput < oldestOutput;
 }

@@ -82,7 +82,7 @@ describe('the packed package', () => {
     expect(hash).toBe(simulate(CONSUMER_SPEC).traceHash);
   });
 
-  // Concurrent: each check reads every declaration (skipLibCheck off), a few seconds apiece.
+  // Concurrent: a few seconds apiece (consumerFiles.ts says what each checks).
   test.concurrent.each(['bundler', 'node16'])("its declarations type-check a consumer under moduleResolution '%s'", async (resolution) => {
     const p = consumer();
     const tsc = join(root, 'node_modules/typescript/bin/tsc');
