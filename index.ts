@@ -1,0 +1,53 @@
+/**
+ * The package root: what `import { ... } from 'checkpoint-sim'` gives a user's own code and
+ * tests (package.json `exports` points here, compiled to dist/index.js with dist/index.d.ts).
+ *
+ * It sits above every folder (like cli/) and only re-exports, so the one-way imports of
+ * docs/architecture.md stay as they are. It lives at the repository root rather than in a folder
+ * of its own because it belongs to no layer, and `api/` would be confused with engine/api/ (the
+ * engine's ports, which users never need).
+ *
+ * What is public, and why:
+ * - a run as data: `simulate(spec)` and the RunSpec format (docs/runspec.md) with its validation,
+ *   defaults and version, and the RunResult it returns (times in ms);
+ * - `judgeRun`: the standing oracles (docs/oracles.md), so a test can judge its own run;
+ * - the job API of README "Writing a job": StreamExecutionEnvironment, sources, sinks, the
+ *   function types, and MiniCluster, which runs such a job in the simulated world (times in µs);
+ * - `SimInputError`, thrown for bad input, so a caller can tell it from a harness failure.
+ * Engine internals (the coordinator, tasks, the ports) are not exported: they may change freely.
+ */
+
+// A run as data.
+export {
+  simulate, validateRunSpec, expandRunSpec, DEFAULT_CHECKPOINT, DEFAULT_RESTART_STRATEGY,
+  AVAILABLE_MODES, FAULT_TYPES, RUN_MODES, RUN_SPEC_VERSION,
+} from './sim/run/index.ts';
+export type {
+  SimulateOptions, CheckpointSpec, DelayMs, ExpandedRunSpec, Fault, FaultTrigger, JobMasterPhase,
+  JobSpec, NetworkSpec, ProtocolPoint, RestartStrategySpec, RunMode, RunSpec, SinkPhase, TaskPhase,
+  FaultRecord, RunResult, Violation,
+} from './sim/run/index.ts';
+export { SimInputError } from './sim/index.ts';
+export type { TraceEvent } from './sim/index.ts';
+export { PLANTED_BUG_IDS } from './engine/index.ts';
+
+// Judging a run.
+export { judgeRun, ORACLE_NAMES } from './properties/oracles/judgeRun.ts';
+export type {
+  Counterexample, JudgeOptions, OracleName, RunVerdict,
+} from './properties/oracles/judgeRun.ts';
+
+// Writing a job and running it on a MiniCluster.
+export {
+  StreamExecutionEnvironment, DataStream, KeyedStream, InvalidJobError,
+  splitSource, consecutiveSplits, twoPhaseCommitSink, collectSink, recordIdentity,
+} from './engine/index.ts';
+export type {
+  EnvironmentOptions, OperatorOptions, CheckpointConfig, CheckpointingMode, JobStatus, StreamGraph,
+  StreamRecord, Key, Collector, MapFunction, FilterFunction, FlatMapFunction, KeySelector,
+  KeyedProcessFunction, KeyedContext, TimerService, StateDescriptor, ValueState, MapState,
+  ListState, SplitData, SplitSource, SinkDefinition, CollectedRecord,
+} from './engine/index.ts';
+export { MiniCluster } from './sim/MiniCluster.ts';
+export type { MiniClusterOptions, MiniClusterResult } from './sim/MiniCluster.ts';
+export type { WorldOptions } from './sim/index.ts';
