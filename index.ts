@@ -13,7 +13,9 @@
  * - `judgeRun`: the standing oracles (docs/oracles.md), so a test can judge its own run;
  * - the job API of README "Writing a job": StreamExecutionEnvironment, sources, sinks, the
  *   function types, and MiniCluster, which runs such a job in the simulated world (times in µs);
- * - `SimInputError`, thrown for bad input, so a caller can tell it from a harness failure.
+ * - `SimInputError`, thrown for bad input, so a caller can tell it from a harness failure;
+ * - the scenarios (scenarios/index.ts): `defineScenario`, the point, action and expectation
+ *   builders, `runScenario`, the catalogue.
  * Engine internals (the coordinator, tasks, the ports) are not exported: they may change freely.
  */
 
@@ -51,3 +53,6 @@ export type {
 export { MiniCluster } from './sim/MiniCluster.ts';
 export type { MiniClusterOptions, MiniClusterResult } from './sim/MiniCluster.ts';
 export type { WorldOptions } from './sim/index.ts';
+
+// Scenarios.
+export * from './scenarios/index.ts';

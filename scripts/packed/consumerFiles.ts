@@ -33,14 +33,56 @@ export const CONSUMER_SPEC: RunSpec = {
 const specSource = JSON.stringify({ ...CONSUMER_SPEC, version: '@VERSION@' }, null, 2)
   .replace('"@VERSION@"', 'RUN_SPEC_VERSION');
 
+/** The consumer's scenario that fails on purpose, and the repro file its failure writes. */
+export const FAILING_SCENARIO = 'restored-from-the-aborted-checkpoint';
+export const FAILING_REPRO = `reports/out/repro-scenario-${FAILING_SCENARIO}.json`;
+
 /** What the consumer's vitest must report per test title: its status, and what a failure says. */
 export const CONSUMER_TESTS: Readonly<Record<string, { status: 'passed' | 'failed'; failureMessage?: readonly RegExp[] }>> = {
   'simulate runs the flights job and the oracles pass it': { status: 'passed' },
   'a malformed spec is a SimInputError naming the field': { status: 'passed' },
   'a job written with the job API runs on a MiniCluster, exactly once across a crash': { status: 'passed' },
-  // README "Use it from your own tests", its first example as written there.
+  'a scenario that holds passes, its one step fired': { status: 'passed' },
+  // Fails on purpose: what a user sees when a scenario fails.
+  [FAILING_SCENARIO]: {
+    status: 'failed',
+    failureMessage: [
+      new RegExp(`scenario ${FAILING_SCENARIO} failed: expect\\.restoredFrom\\(3\\) failed at \\d+(\\.\\d+)? ms`),
+      /events around it:\n +\d+(\.\d+)? ms jobmanager checkpoint\.restored /,
+      new RegExp(`replay: npx checkpoint-sim replay ${FAILING_REPRO.replace(/[.]/g, '\\.')}`),
+    ],
+  },
+  // README "Use it from your own tests", its examples as written there.
   'a crash after checkpoint 2 restores once and stays exactly-once': { status: 'passed' },
+  'my-crash-during-alignment': { status: 'passed' },
 };
+
+const scenarioTest = `import { expect, test } from 'vitest';
+import { checkpoint, crash, defineScenario, expect as scenarioExpect, runScenario } from 'checkpoint-sim';
+
+/** TaskManager 1 crashes when checkpoint 3's first barrier reaches v1#0: 3 aborts, 2 restores. */
+const crashDuringAlignment = (name: string, restoredFrom: number) => defineScenario({
+  name,
+  protects: 'a TaskManager lost during alignment aborts that checkpoint and restores the one before',
+  steps: [{ at: checkpoint(3).firstBarrierOn('v1#0'), do: crash('taskmanager-1') }],
+  expect: [
+    scenarioExpect.checkpointAborted(3),
+    scenarioExpect.restoredFrom(restoredFrom),
+    scenarioExpect.jobStatus('FINISHED'),
+  ],
+});
+
+test('a scenario that holds passes, its one step fired', () => {
+  const result = runScenario(crashDuringAlignment('crash-during-alignment', 2));
+  expect(result.passed, result.failure?.message).toBe(true);
+  expect([result.stepsFired, result.stepsTotal]).toEqual([1, 1]);
+});
+
+test('${FAILING_SCENARIO}', () => {
+  const result = runScenario(crashDuringAlignment('${FAILING_SCENARIO}', 3));
+  expect(result.passed, result.failure?.message).toBe(true);
+});
+`;
 
 const consumerTest = `import { mkdirSync, writeFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
@@ -103,8 +145,9 @@ test('a job written with the job API runs on a MiniCluster, exactly once across 
  * nothing (an \`any\`) fails the check: each @ts-expect-error must find its error.
  */
 const typesCheck = `import {
-  PLANTED_BUG_IDS, RUN_SPEC_VERSION, SimInputError, expandRunSpec, judgeRun, simulate,
-  validateRunSpec, type ExpandedRunSpec, type Fault, type RunResult, type RunSpec, type RunVerdict,
+  PLANTED_BUG_IDS, RUN_SPEC_VERSION, SimInputError, checkpoint, crash, defineScenario, expandRunSpec,
+  expect as scenarioExpect, judgeRun, runScenario, simulate, validateRunSpec, type ExpandedRunSpec,
+  type Fault, type RunResult, type RunSpec, type RunVerdict, type Scenario, type ScenarioResult,
   type TraceEvent,
 } from 'checkpoint-sim';
 
@@ -120,6 +163,19 @@ const fault: Fault = { type: 'crash', host: 'taskmanager-1', when: { atMs: 10 },
 const bugs: readonly string[] = PLANTED_BUG_IDS;
 const error: Error = new SimInputError('x');
 
+const scenario: Scenario = defineScenario({
+  name: 'typed', protects: 'the declarations',
+  steps: [{ at: checkpoint(3).firstBarrierOn('v1#0'), do: crash('taskmanager-1') }],
+  expect: [scenarioExpect.restoredFrom(2), scenarioExpect.at(checkpoint(3).triggered(), scenarioExpect.checkpointsCompleted({ exactly: 2 }))],
+});
+const scenarioResult: ScenarioResult = runScenario(scenario, { outDir: 'out' });
+const passed: boolean = scenarioResult.passed;
+const message: string | undefined = scenarioResult.failure?.message;
+
+// @ts-expect-error: checkpoint ids are numbers
+checkpoint('3');
+// @ts-expect-error: no such expectation builder
+scenarioExpect.noSuchExpectation(1);
 // @ts-expect-error: a RunSpec's version is a number
 const wrongVersion: RunSpec = { ...spec, version: 'three' };
 // @ts-expect-error: the promise is exactly-once or at-least-once
@@ -127,7 +183,7 @@ judgeRun(result, { expect: 'exactly-twice' });
 // @ts-expect-error: a RunResult has no such field
 void result.noSuchField;
 
-export { expanded, hash, events, ok, fault, bugs, error, wrongVersion };
+export { expanded, hash, events, ok, fault, bugs, error, wrongVersion, passed, message };
 `;
 
 /**
@@ -149,21 +205,22 @@ const tsconfig = (module: string, moduleResolution: string, skipLibCheck: boolea
 export const README_SECTION = '## Use it from your own tests';
 
 /**
- * The first TypeScript example of README's {@link README_SECTION}.
- * @throws Error when the section or its example is missing.
+ * The TypeScript examples of README's {@link README_SECTION}, in order.
+ * @throws Error when the section or its examples are missing.
  */
-export function readmeExample(readme: string): string {
+export function readmeExamples(readme: string): string[] {
   const start = readme.indexOf(`\n${README_SECTION}\n`);
   const end = start < 0 ? -1 : readme.indexOf('\n## ', start + 1);
   const section = start < 0 ? '' : readme.slice(start, end < 0 ? undefined : end);
-  const block = /\n```ts\n([\s\S]*?)\n```\n/.exec(section);
-  if (block?.[1] === undefined) throw new Error(`README.md: no \`\`\`ts example under "${README_SECTION}"`);
-  return `${block[1]}\n`;
+  const blocks = [...section.matchAll(/\n```ts\n([\s\S]*?)\n```\n/g)].map((m) => `${m[1] ?? ''}\n`);
+  if (blocks.length === 0) throw new Error(`README.md: no \`\`\`ts example under "${README_SECTION}"`);
+  return blocks;
 }
 
 /** Every file of the consumer project, by path relative to it; `readme` is README.md's text. */
 export const consumerFiles = (readme: string): Readonly<Record<string, string>> => ({
-  'test/readme.test.ts': readmeExample(readme),
+  ...Object.fromEntries(readmeExamples(readme).map((text, i) => [`test/readme${i + 1}.test.ts`, text])),
+  'test/scenario.test.ts': scenarioTest,
   'vitest.config.ts': `import { defineConfig } from 'vitest/config';
 
 export default defineConfig({ test: { include: ['test/**/*.test.ts'], testTimeout: 60_000 } });

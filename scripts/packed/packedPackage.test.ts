@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { simulate } from '../../sim/run/simulate.ts';
 import { consumerProject, type ConsumerProject } from './consumerProject.ts';
 import { packTarball, type PackedTarball } from './packTarball.ts';
-import { CONSUMER_SPEC, CONSUMER_TESTS, consumerFiles } from './consumerFiles.ts';
+import { CONSUMER_SPEC, CONSUMER_TESTS, FAILING_REPRO, consumerFiles } from './consumerFiles.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
@@ -55,7 +55,7 @@ describe('the packed package', () => {
     expect(js.filter((f) => !files.includes(f.replace(/\.js$/, '.d.ts')))).toEqual([]);
   });
 
-  test("a user's vitest file imports it as 'checkpoint-sim' and runs simulate, judgeRun and a job on a MiniCluster", async () => {
+  test("a user's vitest files import it as 'checkpoint-sim': simulate, judgeRun, a job on a MiniCluster, scenarios passing and failing", async () => {
     const p = consumer();
     const run = await p.node([
       'node_modules/vitest/vitest.mjs', 'run', '--root', p.dir,
@@ -77,6 +77,10 @@ describe('the packed package', () => {
     }
     const anyFails = Object.values(CONSUMER_TESTS).some((t) => t.status === 'failed');
     expect(run.code, run.stderr).toBe(anyFails ? 1 : 0);
+    // The replay command a failed scenario prints runs there too, and the scenario still fails.
+    const replay = await p.node(['node_modules/checkpoint-sim/dist/cli/main.js', 'replay', FAILING_REPRO]);
+    expect(replay.stdout, replay.stderr).toMatch(/restoredFrom\(3\)/);
+    expect(replay.code, replay.stdout + replay.stderr).toBe(1);
     // The compiled package runs the very run the sources do.
     const hash = readFileSync(join(p.dir, 'out/trace-hash.txt'), 'utf8');
     expect(hash).toBe(simulate(CONSUMER_SPEC).traceHash);
