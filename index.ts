@@ -15,7 +15,7 @@
  *   function types, and MiniCluster, which runs such a job in the simulated world (times in µs);
  * - `SimInputError`, thrown for bad input, so a caller can tell it from a harness failure;
  * - the scenarios (scenarios/index.ts): `defineScenario`, the point, action and expectation
- *   builders, `runScenario`, the catalogue.
+ *   builders, `runScenario`, `fuzzScenario`, `parseScenario` (not the catalogue: the CLI runs it).
  * Engine internals (the coordinator, tasks, the ports) are not exported: they may change freely.
  */
 

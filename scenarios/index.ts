@@ -1,6 +1,8 @@
 /**
  * The scenario layer's public API (docs/scenarios.md): define a scenario, build its points,
- * actions and expectations, run it, read one from a file, and the catalogue.
+ * actions and expectations, run it, read one from a file. Not the catalogue
+ * (scenarios/catalogue/): importing the package should not build thirty scenarios; the CLI's
+ * `scenario run` runs them.
  */
 export { defineScenario } from './defineScenario.ts';
 export { checkpoint } from './checkpoint.ts';
@@ -31,6 +33,5 @@ export type {
   CountBound, MessageFault, Scenario, ScenarioConfig, ScenarioDefinition, ScenarioExpectation, ScenarioInput,
   ScenarioPoint, ScenarioPromise, Step, StepAction,
 } from './Scenario.ts';
-export { CATALOGUE } from './catalogue/index.ts';
 export { fuzzScenario } from './fuzzScenario.ts';
 export type { FuzzOptions, FuzzReport } from './fuzzScenario.ts';
