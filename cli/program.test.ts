@@ -134,7 +134,7 @@ describe('checkpoint-sim command line', () => {
     [['replay'], 'replay needs a repro file, or --seed and --path'],
     [['replay', '--seed', '1', '--path', 'x:y', '--mode', 'aligned'], "--path must look like 3:0:1, got 'x:y'"],
     [['bench', 'extra'], "too many arguments for 'bench'"],
-    [['help', 'foo'], "help: unknown command 'foo' (commands: explore, replay, start, bench, help)"],
+    [['help', 'foo'], "help: unknown command 'foo' (commands: explore, replay, scenario, start, bench, help)"],
     [['help', 'start', 'x'], "too many arguments for 'help'"],
   ])('%j is bad usage: one line on stderr, exit 2', async (argv, message) => {
     const r = await cli(...argv);
@@ -393,7 +393,7 @@ describe('replay --json', () => {
   // field was accepted, and a spec error named neither the file nor that it is in the spec.
   test.each([
     [{ format: 'other' }, 'not a checkpoint-sim repro file (format is "other", not "checkpoint-sim-repro")'],
-    [{ note: 'mine' }, 'unknown repro field "note" (fields: format, formatVersion, checkpointSimVersion, property, expect, summary, traceHash, stage, fastCheck, spec)'],
+    [{ note: 'mine' }, 'unknown repro field "note" (fields: format, formatVersion, checkpointSimVersion, property, expect, summary, traceHash, stage, fastCheck, spec, scenario)'],
     [{ specVersion: 1 }, "spec: version must be 3 (this checkpoint-sim's run spec format), got 1"],
   ])('a repro with %j is bad input that names the file', async (edit, message) => {
     const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });

@@ -15,6 +15,7 @@ import {
   type ExploreFlags,
 } from './commands/exploreCommand.ts';
 import { replayOptions, runReplay, type ReplayFlags } from './commands/replayCommand.ts';
+import { scenarioCommands } from './commands/scenarioCommand.ts';
 import { runStart } from './commands/startCommand.ts';
 
 /** Thrown for bad usage or bad input; printed as one line, exit code 2. */
@@ -112,6 +113,10 @@ function buildProgram(io: Io): Program {
     .action((repro: string | undefined, flags: ReplayFlags) => {
       exitCode = runReplay(repro, flags, io);
     });
+
+  scenarioCommands(program, io, (code) => {
+    exitCode = code;
+  });
 
   program
     .command('start')

@@ -14,6 +14,8 @@ import {
   replayRepro, replaySpec, regenerateSpec, ReplayPathError, type ReplayOutcome,
 } from '../../properties/explore/replay.ts';
 import { parseRepro, ReproFormatError } from '../../properties/explore/Repro.ts';
+import { scenarioJudge } from '../../scenarios/judgeScenario.ts';
+import { reproScenarioFacts } from '../../scenarios/reproScenarioFacts.ts';
 import { validateRunSpec } from '../../sim/run/validateRunSpec.ts';
 import { SimInputError } from '../../sim/SimInputError.ts';
 import { simulate } from '../../sim/run/simulate.ts';
@@ -95,16 +97,22 @@ export function replayFile(path: string, io: Io, json = false): number {
     throw new UsageError(`repro file ${path} is not valid JSON`);
   }
   let repro;
+  let judge = deps.judge;
   try {
     repro = parseRepro(parsed);
     validateRunSpec(repro.spec);
+    // A scenario's repro is judged as the scenario was: oracles, every step fired, expectations.
+    if (repro.scenario !== undefined) judge = scenarioJudge(reproScenarioFacts(repro.scenario), defaultJudge);
   } catch (e) {
     if (e instanceof ReproFormatError) throw new UsageError(`${path}: ${e.message}`);
     // The spec is checked here, so that its error names the file and the field it is in.
-    if (e instanceof SimInputError) throw new UsageError(`${path}: spec: ${e.message}`, { cause: e });
+    if (e instanceof SimInputError) {
+      const where = e.message.startsWith('scenario.') ? '' : 'spec: ';
+      throw new UsageError(`${path}: ${where}${e.message}`, { cause: e });
+    }
     throw e;
   }
-  const outcome = replayRepro(repro, deps);
+  const outcome = replayRepro(repro, { simulate: deps.simulate, judge });
   if (json) {
     io.out(`${JSON.stringify({ repro: path, recordedProperty: repro.property, recordedTraceHash: repro.traceHash, ...outcomeJson(outcome) })}\n`);
     return outcome.stillFails ? 1 : 0;

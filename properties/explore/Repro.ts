@@ -11,8 +11,28 @@ export const REPRO_FORMAT_VERSION = 1;
 /** Every field a repro file may have; another is refused (a misspelt one would be ignored). */
 const REPRO_FIELDS: readonly string[] = [
   'format', 'formatVersion', 'checkpointSimVersion', 'property', 'expect', 'summary', 'traceHash',
-  'stage', 'fastCheck', 'spec',
+  'stage', 'fastCheck', 'spec', 'scenario',
 ];
+
+/**
+ * The properties a scenario repro may record besides the oracles': a step that never fired, an
+ * expectation that failed (scenarios/judgeScenario.ts).
+ */
+export const SCENARIO_PROPERTIES: readonly string[] = ['scenario-step', 'scenario-expectation'];
+
+/**
+ * What a scenario's repro adds (scenarios/runScenario.ts), so that `replay` judges the same
+ * thing: the scenario's name, its steps (one phrase each; faults 0..n-1 of the spec are the
+ * steps, in order), their points (null for a step at a time) and its expectations, as the
+ * scenario file holds them. The replay command checks the expectations' shape
+ * (scenarios/scenarioSchema.ts); this layer keeps them as data.
+ */
+export interface ReproScenario {
+  readonly name: string;
+  readonly steps: readonly string[];
+  readonly points: readonly unknown[];
+  readonly expect: readonly unknown[];
+}
 
 export interface Repro {
   readonly format: 'checkpoint-sim-repro';
@@ -31,6 +51,8 @@ export interface Repro {
   /** fast-check's seed and path of the counterexample, for `replay --seed --path`. */
   readonly fastCheck?: { readonly seed: number; readonly path: string };
   readonly spec: RunSpec;
+  /** Present when a scenario wrote it (a scenario-level failure needs its steps and expectations). */
+  readonly scenario?: ReproScenario;
 }
 
 /** A repro file that cannot be used. */
@@ -60,12 +82,31 @@ export function parseRepro(value: unknown): Repro {
   for (const k of ['property', 'summary', 'traceHash', 'checkpointSimVersion'] as const) {
     if (typeof r[k] !== 'string') throw new ReproFormatError(`repro field ${k} must be a string`);
   }
-  if (!(ORACLE_NAMES as readonly string[]).includes(r['property'] as string)) {
-    throw new ReproFormatError(`repro field property must name an oracle (${ORACLE_NAMES.join(', ')}), got '${String(r['property'])}'`);
+  const scenario = r['scenario'];
+  if (scenario !== undefined) checkScenario(scenario);
+  const properties = [...ORACLE_NAMES, ...(scenario === undefined ? [] : SCENARIO_PROPERTIES)];
+  if (!properties.includes(r['property'] as string)) {
+    throw new ReproFormatError(`repro field property must name an oracle (${properties.join(', ')}), got '${String(r['property'])}'`);
   }
   if (r['spec'] === null || typeof r['spec'] !== 'object') throw new ReproFormatError('repro field spec must be an object');
   if (r['expect'] !== 'exactly-once' && r['expect'] !== 'at-least-once') {
     throw new ReproFormatError('repro field expect must be exactly-once or at-least-once');
   }
   return value as Repro;
+}
+
+function checkScenario(v: unknown): void {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new ReproFormatError('repro field scenario must be an object');
+  const o = v as Record<string, unknown>;
+  const fields = ['name', 'steps', 'points', 'expect'];
+  const unknown = Object.keys(o).find((k) => !fields.includes(k));
+  if (unknown !== undefined) throw new ReproFormatError(`unknown repro field "scenario.${unknown}" (fields: ${fields.join(', ')})`);
+  if (typeof o['name'] !== 'string') throw new ReproFormatError('repro field scenario.name must be a string');
+  if (!Array.isArray(o['steps']) || !o['steps'].every((x) => typeof x === 'string')) {
+    throw new ReproFormatError('repro field scenario.steps must be an array of strings');
+  }
+  if (!Array.isArray(o['points']) || o['points'].length !== o['steps'].length) {
+    throw new ReproFormatError('repro field scenario.points must be an array, one per step');
+  }
+  if (!Array.isArray(o['expect'])) throw new ReproFormatError('repro field scenario.expect must be an array');
 }

@@ -110,6 +110,37 @@ export function atLeastOnce(result: RunResult, options: AtLeastOnceOptions = {})
   return judgeAtLeastOnce(result, options).violations;
 }
 
+/** The duplicates of a run and how the restores explain them (what the oracle attributes). */
+export interface DuplicateAttribution {
+  /** D: per input record, the extra copies committed (surplus over F), by split and offset. */
+  readonly duplicates: readonly DuplicatedInput[];
+  /** The duplicates no restore explains (each restore explains at most one copy of a record). */
+  readonly unexplained: readonly UnexplainedDuplicate[];
+  /** The run's restores, in order: time (ms) and checkpoint id (-1: none). */
+  readonly restores: readonly { readonly timeMs: number; readonly checkpointId: number }[];
+}
+
+/**
+ * The duplicated input records of a run's committed output and their attribution to restores,
+ * computed as {@link judgeAtLeastOnce} computes them (for scenario expectations that count
+ * duplicates: scenarios/judgeExpectation.ts).
+ */
+export function attributeDuplicates(result: RunResult): DuplicateAttribution {
+  const began = transactionBegins(result.trace);
+  const committed: Copy[] = result.committed.map((c) => ({
+    record: c.record as CommittedRecord,
+    beganUs: began.get(txnKey(c.txn.sink, c.txn.subtask, c.txn.attempt, c.txn.epoch)),
+  }));
+  const duplicates = duplicatedInputs(sharedReferenceFold(result.graph).outputs, committed.map((c) => c.record));
+  const restores = restoresOf(result);
+  const positions = restorePositions(restores, result.checkpoints.completed, result.graph);
+  return {
+    duplicates,
+    unexplained: attribute(duplicates, committed, restores, positions),
+    restores: restores.map((r) => ({ timeMs: r.timeUs / 1000, checkpointId: r.checkpointId })),
+  };
+}
+
 /**
  * Judges `result` as an at-least-once run: the violations, and whether the final keyed state was
  * judged (see the file comment for when it is not).

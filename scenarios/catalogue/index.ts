@@ -1,0 +1,26 @@
+/**
+ * The scenario catalogue: every scenario that must keep passing (docs/scenarios.md). One file
+ * per scenario in this folder, its default export a defineScenario(...); to add one, write the
+ * file and add it to CATALOGUE below (kept in alphabetical order). `checkpoint-sim scenario
+ * run --all` runs them, and scenarios/catalogue/catalogue.test.ts runs each in `npm test`.
+ */
+import type { Scenario } from '../Scenario.ts';
+import atLeastOnceDuplicatesAfterRestore from './at-least-once-duplicates-after-restore.ts';
+import crashAfterSinkAckThenLostNotification from './crash-after-sink-ack-then-lost-notification.ts';
+import crashAfterSyncSnapshotBeforeAck from './crash-after-sync-snapshot-before-ack.ts';
+import crashDuringAlignment from './crash-during-alignment.ts';
+import declineAbortsOnlyItsCheckpoint from './decline-aborts-only-its-checkpoint.ts';
+import lostAckExpiresCheckpoint from './lost-ack-expires-checkpoint.ts';
+import queueingUnderMaxConcurrent2 from './queueing-under-max-concurrent-2.ts';
+import regionFailoverAbortsPendingCheckpoint from './region-failover-aborts-pending-checkpoint.ts';
+
+export const CATALOGUE: readonly Scenario[] = [
+  atLeastOnceDuplicatesAfterRestore,
+  crashAfterSinkAckThenLostNotification,
+  crashAfterSyncSnapshotBeforeAck,
+  crashDuringAlignment,
+  declineAbortsOnlyItsCheckpoint,
+  lostAckExpiresCheckpoint,
+  queueingUnderMaxConcurrent2,
+  regionFailoverAbortsPendingCheckpoint,
+];

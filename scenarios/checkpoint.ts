@@ -1,0 +1,64 @@
+/**
+ * `checkpoint(n)`: the protocol points of checkpoint `n` (an id, from 1), as plain data for a
+ * step's `at` or an `expect.at` (the point table: docs/scenarios.md). A task is named
+ * `<vertex>#<subtask>` (`v1#0`) and matches any attempt of that subtask; where the task is
+ * optional, leaving it out matches any task.
+ *
+ * | builder | point | trace event |
+ * |---|---|---|
+ * | `triggered()` | jobmaster triggered | `checkpoint.triggered` |
+ * | `triggeredOn(task?)` | task triggered (sources) | `checkpoint.taskTriggered` |
+ * | `firstBarrierOn(task?)` | task first-barrier | `checkpoint.firstBarrier` |
+ * | `alignedOn(task?)` | task aligned | `checkpoint.aligned` |
+ * | `syncDoneOn(task?)` | task sync-done | `checkpoint.syncDone` |
+ * | `asyncDoneOn(task?)` | task async-done | `checkpoint.asyncDone` |
+ * | `ackSentBy(task?)` | task acked | `checkpoint.acked` |
+ * | `ackReceived(task?)` | task ack-received | `checkpoint.acknowledged` |
+ * | `coordinatorsSnapshotted()` | jobmaster coordinators-snapshotted | `checkpoint.coordinatorsSnapshotted` |
+ * | `completed()` | jobmaster completed | `checkpoint.completed` |
+ * | `notified(task?)` | task notified | `checkpoint.taskNotified` |
+ * | `notificationsSent()` | jobmaster notified | `checkpoint.notifiedComplete` |
+ *
+ * @throws SimInputError when `n` is not an integer >= 1.
+ */
+import { SimInputError } from '../sim/SimInputError.ts';
+import type { ScenarioPoint } from './Scenario.ts';
+
+type TaskPhaseName = 'triggered' | 'first-barrier' | 'aligned' | 'sync-done' | 'async-done' | 'acked'
+  | 'ack-received' | 'notified';
+
+/** The points of one checkpoint. */
+export interface CheckpointPoints {
+  triggered(): ScenarioPoint;
+  triggeredOn(task?: string): ScenarioPoint;
+  firstBarrierOn(task?: string): ScenarioPoint;
+  alignedOn(task?: string): ScenarioPoint;
+  syncDoneOn(task?: string): ScenarioPoint;
+  asyncDoneOn(task?: string): ScenarioPoint;
+  ackSentBy(task?: string): ScenarioPoint;
+  ackReceived(task?: string): ScenarioPoint;
+  coordinatorsSnapshotted(): ScenarioPoint;
+  completed(): ScenarioPoint;
+  notified(task?: string): ScenarioPoint;
+  notificationsSent(): ScenarioPoint;
+}
+
+export function checkpoint(n: number): CheckpointPoints {
+  if (!Number.isSafeInteger(n) || n < 1) throw new SimInputError(`checkpoint(${String(n)}): a checkpoint id is an integer >= 1`);
+  const task = (phase: TaskPhaseName) => (t?: string): ScenarioPoint =>
+    (t === undefined ? { kind: 'task', checkpoint: n, phase } : { kind: 'task', checkpoint: n, phase, task: t }) as ScenarioPoint;
+  return {
+    triggered: () => ({ kind: 'jobmaster', checkpoint: n, phase: 'triggered' }),
+    triggeredOn: task('triggered'),
+    firstBarrierOn: task('first-barrier'),
+    alignedOn: task('aligned'),
+    syncDoneOn: task('sync-done'),
+    asyncDoneOn: task('async-done'),
+    ackSentBy: task('acked'),
+    ackReceived: task('ack-received'),
+    coordinatorsSnapshotted: () => ({ kind: 'jobmaster', checkpoint: n, phase: 'coordinators-snapshotted' }),
+    completed: () => ({ kind: 'jobmaster', checkpoint: n, phase: 'completed' }),
+    notified: task('notified'),
+    notificationsSent: () => ({ kind: 'jobmaster', checkpoint: n, phase: 'notified' }),
+  };
+}

@@ -1,0 +1,11 @@
+/**
+ * `crash(host, { downMs })`: a step action that crashes a TaskManager (`taskmanager-1..N`; the
+ * JobManager cannot crash until HA exists). It comes back after `downMs`; without it, after the
+ * scenario default (three heartbeat timeouts, compileScenario.ts), not at the heal time as a bare
+ * RunSpec crash would (a scenario heals late).
+ */
+import type { StepAction } from './Scenario.ts';
+
+export function crash(host: string, options: { readonly downMs?: number } = {}): StepAction {
+  return options.downMs === undefined ? { type: 'crash', host } : { type: 'crash', host, downMs: options.downMs };
+}

@@ -1,0 +1,38 @@
+/**
+ * `expect.*`: the expectation builders. Each returns plain data `{ kind, ... }`
+ * (Scenario.ts ScenarioExpectation) that judgeExpectation.ts judges from the run's trace and
+ * RunResult, never from the engine's code path. Bounds (`atLeast`, `atMost`, `exactly`) are
+ * checked when the scenario is defined (defineScenario).
+ *
+ * | builder | holds when |
+ * |---|---|
+ * | `checkpointsCompleted({ atLeast?, atMost?, exactly? })` | that many `checkpoint.completed` events |
+ * | `checkpointCompleted(n)` | checkpoint n completed |
+ * | `checkpointAborted(n, reason?)` | checkpoint n was aborted (with that CheckpointFailureReason name) |
+ * | `restores({ atLeast?, atMost?, exactly? })` | that many restores from a checkpoint |
+ * | `restoredFrom(c, { nth? })` | a restore (the nth restore from a checkpoint, when given) used checkpoint c |
+ * | `jobStatus(status)` | the job's final status (inside `at`: its status then) |
+ * | `markReached(name)` / `markNotReached(name)` | the run recorded that mark / never did |
+ * | `duplicates({ atLeast?, atMost?, exactly? })` | that many duplicated input records committed (at-least-once), each attributed to a restore |
+ * | `failovers({ atLeast?, atMost?, exactly? })` | that many failovers (`scheduler.restarting`) |
+ * | `at(point, expectation)` | the expectation holds on the trace up to the first time the point was reached |
+ */
+import type { CountBound, ScenarioExpectation, ScenarioPoint } from './Scenario.ts';
+
+type Bounded<K extends string> = { readonly kind: K } & CountBound;
+
+export const expect = {
+  checkpointsCompleted: (bound: CountBound): Bounded<'checkpointsCompleted'> => ({ kind: 'checkpointsCompleted', ...bound }),
+  checkpointCompleted: (checkpoint: number): ScenarioExpectation => ({ kind: 'checkpointCompleted', checkpoint }),
+  checkpointAborted: (checkpoint: number, reason?: string): ScenarioExpectation =>
+    (reason === undefined ? { kind: 'checkpointAborted', checkpoint } : { kind: 'checkpointAborted', checkpoint, reason }),
+  restores: (bound: CountBound): Bounded<'restores'> => ({ kind: 'restores', ...bound }),
+  restoredFrom: (checkpoint: number, options: { readonly nth?: number } = {}): ScenarioExpectation =>
+    (options.nth === undefined ? { kind: 'restoredFrom', checkpoint } : { kind: 'restoredFrom', checkpoint, nth: options.nth }),
+  jobStatus: (status: string): ScenarioExpectation => ({ kind: 'jobStatus', status }),
+  markReached: (name: string): ScenarioExpectation => ({ kind: 'markReached', name }),
+  markNotReached: (name: string): ScenarioExpectation => ({ kind: 'markNotReached', name }),
+  duplicates: (bound: CountBound): Bounded<'duplicates'> => ({ kind: 'duplicates', ...bound }),
+  failovers: (bound: CountBound): Bounded<'failovers'> => ({ kind: 'failovers', ...bound }),
+  at: (point: ScenarioPoint, expectation: ScenarioExpectation): ScenarioExpectation => ({ kind: 'at', point, expect: expectation }),
+};

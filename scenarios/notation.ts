@@ -1,0 +1,77 @@
+/**
+ * notation: points, actions and expectations written back as the TypeScript builders that make
+ * them (`checkpoint(3).ackSentBy('v1#0')`, `lose('confirmCheckpoint').of(4)`,
+ * `expect.checkpointAborted(4, 'CHECKPOINT_EXPIRED')`), so a failure names them as the author
+ * wrote them, whichever form the scenario was written in.
+ */
+import type { CountBound, ScenarioExpectation, ScenarioPoint, StepAction } from './Scenario.ts';
+
+const q = (s: string): string => `'${s}'`;
+
+const TASK_BUILDERS: Record<string, string> = {
+  triggered: 'triggeredOn', 'first-barrier': 'firstBarrierOn', aligned: 'alignedOn', 'sync-done': 'syncDoneOn',
+  'async-done': 'asyncDoneOn', acked: 'ackSentBy', 'ack-received': 'ackReceived', notified: 'notified',
+};
+const JOB_MASTER_BUILDERS: Record<string, string> = {
+  triggered: 'triggered', 'coordinators-snapshotted': 'coordinatorsSnapshotted', completed: 'completed',
+  notified: 'notificationsSent',
+};
+
+function point(p: ScenarioPoint): string {
+  switch (p.kind) {
+    case 'task':
+      return `checkpoint(${p.checkpoint}).${TASK_BUILDERS[p.phase] ?? p.phase}(${p.task === undefined ? '' : q(p.task)})`;
+    case 'jobmaster':
+      return `checkpoint(${p.checkpoint}).${JOB_MASTER_BUILDERS[p.phase] ?? p.phase}()`;
+    case 'sink':
+      return `sinkTransaction(${p.nth}).${p.phase === 'committed' ? 'committed' : 'preCommitted'}()`;
+    case 'restore':
+      if (p.checkpoint !== undefined) return `restoreFrom(${p.checkpoint}${p.nth === undefined || p.nth === 1 ? '' : `, { nth: ${p.nth} }`})`;
+      return `restore(${p.nth ?? 1})`;
+    case 'job':
+      return `job.reaches(${q(p.status)}${p.nth === undefined || p.nth === 1 ? '' : `, { nth: ${p.nth} }`})`;
+  }
+}
+
+function action(a: StepAction): string {
+  switch (a.type) {
+    case 'crash': return `crash(${q(a.host)}${a.downMs === undefined ? '' : `, { downMs: ${a.downMs} }`})`;
+    case 'pause': return `pause(${q(a.host)}, ${a.durationMs})`;
+    case 'partition': return `partition(${q(a.a)}, ${q(a.b)}, { durationMs: ${a.durationMs}${a.oneWay === undefined ? '' : `, oneWay: ${a.oneWay}`} })`;
+    case 'global-failure': return 'globalFailure()';
+    case 'slow-task': return `slowTask(${q(a.operator)}, ${a.factor}, ${a.durationMs})`;
+    case 'message': {
+      const args = a.action === 'delay' ? `, ${a.delayMs ?? '?'}` : a.action === 'hold' && a.durationMs !== undefined ? `, ${a.durationMs}` : '';
+      let s = `${a.action}(${q(a.method)}${args})`;
+      if (a.checkpoint !== undefined) s += `.of(${a.checkpoint})`;
+      if (a.from !== undefined) s += `.from(${q(a.from)})`;
+      if (a.to !== undefined) s += `.to(${q(a.to)})`;
+      if (a.nth !== undefined) s += `.nth(${a.nth})`;
+      return s;
+    }
+  }
+}
+
+function bound(b: CountBound): string {
+  const parts = (['atLeast', 'atMost', 'exactly'] as const).flatMap((k) => (b[k] === undefined ? [] : [`${k}: ${b[k]}`]));
+  return `{ ${parts.join(', ')} }`;
+}
+
+function expectation(e: ScenarioExpectation): string {
+  switch (e.kind) {
+    case 'checkpointsCompleted':
+    case 'restores':
+    case 'duplicates':
+    case 'failovers':
+      return `expect.${e.kind}(${bound(e)})`;
+    case 'checkpointCompleted': return `expect.checkpointCompleted(${e.checkpoint})`;
+    case 'checkpointAborted': return `expect.checkpointAborted(${e.checkpoint}${e.reason === undefined ? '' : `, ${q(e.reason)}`})`;
+    case 'restoredFrom': return `expect.restoredFrom(${e.checkpoint}${e.nth === undefined ? '' : `, { nth: ${e.nth} }`})`;
+    case 'jobStatus': return `expect.jobStatus(${q(e.status)})`;
+    case 'markReached': return `expect.markReached(${q(e.name)})`;
+    case 'markNotReached': return `expect.markNotReached(${q(e.name)})`;
+    case 'at': return `expect.at(${point(e.point)}, ${expectation(e.expect)})`;
+  }
+}
+
+export const notation = { point, action, expectation };

@@ -1,0 +1,106 @@
+/**
+ * pointReach: where a protocol point is reached in a trace, read from the trace events of the
+ * point table (docs/scenarios.md; the same events the fault plan waits for, sim/run/FaultPlan.ts),
+ * and the last point a run reached, for "step 1 never fired (last protocol point reached: ...)".
+ *
+ * - `first(trace, point)`: the index of the event at which `point` is reached (the nth
+ *   occurrence for sink, restore and job points), or -1.
+ * - `last(trace, point)`: the last point of the same family the run reached: the same phase (on
+ *   the same task when one is named) of any checkpoint, the last sink transaction of that phase,
+ *   the last restore, the last job status; else the last completed checkpoint. A phrase such as
+ *   `checkpoint 22 acked on v1#0 at 449.3 ms`, or `none`.
+ */
+import type { TraceEvent } from '../sim/Trace.ts';
+import type { ScenarioPoint } from './Scenario.ts';
+
+const TASK_EVENTS: Record<string, string> = {
+  triggered: 'checkpoint.taskTriggered', 'first-barrier': 'checkpoint.firstBarrier', aligned: 'checkpoint.aligned',
+  'sync-done': 'checkpoint.syncDone', 'async-done': 'checkpoint.asyncDone', acked: 'checkpoint.acked',
+  'ack-received': 'checkpoint.acknowledged', notified: 'checkpoint.taskNotified',
+};
+const JOB_MASTER_EVENTS: Record<string, string> = {
+  triggered: 'checkpoint.triggered', 'coordinators-snapshotted': 'checkpoint.coordinatorsSnapshotted',
+  completed: 'checkpoint.completed', notified: 'checkpoint.notifiedComplete',
+};
+const SINK_EVENTS: Record<string, string> = { 'pre-committed': 'txn.preCommit', committed: 'txn.commit' };
+
+/** The trace event type `point` waits for. */
+function eventType(point: ScenarioPoint): string {
+  switch (point.kind) {
+    case 'task': return TASK_EVENTS[point.phase] ?? '';
+    case 'jobmaster': return JOB_MASTER_EVENTS[point.phase] ?? '';
+    case 'sink': return SINK_EVENTS[point.phase] ?? '';
+    case 'restore': return 'checkpoint.restored';
+    case 'job': return 'job.status';
+  }
+}
+
+const taskOf = (e: TraceEvent): string => {
+  const t = e.attrs['task'];
+  return typeof t === 'string' ? (t.split('@')[0] ?? t) : '';
+};
+
+/** Whether `e` is one occurrence of `point` (any checkpoint when `anyCheckpoint`). */
+function occurrence(point: ScenarioPoint, e: TraceEvent, anyCheckpoint = false): boolean {
+  if (e.type !== eventType(point)) return false;
+  switch (point.kind) {
+    case 'task':
+      return (anyCheckpoint || e.attrs['checkpointId'] === point.checkpoint)
+        && (point.task === undefined || taskOf(e) === point.task);
+    case 'jobmaster':
+      return anyCheckpoint || e.attrs['checkpointId'] === point.checkpoint;
+    case 'sink':
+      return true;
+    case 'restore': {
+      // Restores from a checkpoint only (a restart from nothing records id -1), as the fault
+      // plan and RunResult.restores count them.
+      const id = Number(e.attrs['checkpointId']);
+      return id > 0 && (anyCheckpoint || point.checkpoint === undefined || id === point.checkpoint);
+    }
+    case 'job':
+      return anyCheckpoint || e.attrs['status'] === point.status;
+  }
+}
+
+function first(trace: readonly TraceEvent[], point: ScenarioPoint): number {
+  const nth = point.kind === 'task' || point.kind === 'jobmaster' ? 1 : (point.nth ?? 1);
+  let seen = 0;
+  for (let i = 0; i < trace.length; i++) {
+    if (occurrence(point, trace[i] as TraceEvent) && ++seen >= nth) return i;
+  }
+  return -1;
+}
+
+const ms = (e: TraceEvent): string => `${+(e.timeUs / 1000).toFixed(3)} ms`;
+
+/** One trace event of the point table as a phrase. */
+function phrase(e: TraceEvent, n: number): string {
+  const id = e.attrs['checkpointId'];
+  const task = taskOf(e);
+  switch (e.type) {
+    case 'checkpoint.restored':
+      return `restore ${n} (from ${Number(id) > 0 ? `checkpoint ${String(id)}` : 'no checkpoint'}) at ${ms(e)}`;
+    case 'job.status':
+      return `job ${String(e.attrs['status'])} at ${ms(e)}`;
+    case 'txn.preCommit':
+    case 'txn.commit':
+      return `sink transaction ${n} ${e.type === 'txn.commit' ? 'committed' : 'pre-committed'} at ${ms(e)}`;
+    default: {
+      const phase = Object.entries({ ...TASK_EVENTS, ...JOB_MASTER_EVENTS }).find(([, t]) => t === e.type)?.[0] ?? e.type;
+      return `checkpoint ${String(id)} ${phase}${task === '' ? '' : ` on ${task}`} at ${ms(e)}`;
+    }
+  }
+}
+
+function last(trace: readonly TraceEvent[], point: ScenarioPoint): string {
+  let found: { e: TraceEvent; n: number } | undefined;
+  let n = 0;
+  for (const e of trace) {
+    if (occurrence(point, e, true)) found = { e, n: ++n };
+  }
+  if (found !== undefined) return phrase(found.e, found.n);
+  const completed = [...trace].reverse().find((e) => e.type === 'checkpoint.completed');
+  return completed === undefined ? 'none' : phrase(completed, 0);
+}
+
+export const pointReach = { first, last, eventType };

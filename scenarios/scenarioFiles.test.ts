@@ -1,0 +1,110 @@
+/**
+ * Scenario files on the command line: malformed files each exit 2 with one line naming the
+ * field by its path; a good file runs; an unknown name lists the close ones.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { run, type Io } from '../cli/program.ts';
+import { RUN_SPEC_VERSION } from '../sim/run/RunSpec.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'scenario-files-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const io: Io & { stdout: string; stderr: string } = {
+    stdout: '', stderr: '',
+    out(t) { io.stdout += t; },
+    err(t) { io.stderr += t; },
+  };
+  const code = await run(argv, io);
+  return { code, stdout: io.stdout, stderr: io.stderr };
+}
+
+const crashAt3 = { at: { kind: 'jobmaster', checkpoint: 3, phase: 'triggered' }, do: { type: 'crash', host: 'taskmanager-2' } };
+const good = {
+  version: RUN_SPEC_VERSION, name: 'file-scenario', protects: 'a scenario file runs as its TypeScript form would',
+  steps: [crashAt3], expect: [{ kind: 'restoredFrom', checkpoint: 2 }, { kind: 'jobStatus', status: 'FINISHED' }],
+};
+const withStep = (step: unknown): unknown => ({ ...good, steps: [step] });
+
+/** [what is wrong, the file, the path the message must name]. */
+const MALFORMED: readonly (readonly [string, unknown, string])[] = [
+  ['another version', { ...good, version: 1 }, `version: file has version 1, this build reads ${RUN_SPEC_VERSION}`],
+  ['no name', { ...good, name: undefined }, 'name:'],
+  ['a name with spaces', { ...good, name: 'Crash It' }, 'name:'],
+  ['an unknown envelope field', { ...good, steps2: [] }, 'scenario: unknown field "steps2"'],
+  ['an unknown point kind', withStep({ ...crashAt3, at: { kind: 'taskk', checkpoint: 3, phase: 'acked' } }), 'steps[0].at.kind'],
+  ['an unknown task phase', withStep({ ...crashAt3, at: { kind: 'task', checkpoint: 3, phase: 'ackd', task: 'v1#0' } }), 'steps[0].at.phase'],
+  ['a task that is no task name', withStep({ ...crashAt3, at: { kind: 'task', checkpoint: 3, phase: 'acked', task: 'sink' } }), 'steps[0].at.task'],
+  ['a task the job does not have', withStep({ ...crashAt3, at: { kind: 'task', checkpoint: 3, phase: 'acked', task: 'v7#0' } }), 'steps[0].at.task'],
+  ['an unknown host', withStep({ ...crashAt3, do: { type: 'crash', host: 'taskmanager-9' } }), 'steps[0].do.host'],
+  ['a JobManager crash', withStep({ ...crashAt3, do: { type: 'crash', host: 'jobmanager' } }), 'steps[0].do.host'],
+  ['an unknown fault type', withStep({ ...crashAt3, do: { type: 'explode', host: 'taskmanager-1' } }), 'steps[0].do.type'],
+  ['an unknown operator', withStep({ ...crashAt3, do: { type: 'slow-task', operator: 'nope', factor: 2, durationMs: 10 } }), 'steps[0].do.operator'],
+  ['an unknown RPC method', withStep({ ...crashAt3, do: { type: 'message', action: 'lose', method: 'confirmChekpoint' } }), 'steps[0].do.method'],
+  ['a step with at and atMs', withStep({ ...crashAt3, atMs: 10 }), 'steps[0]: a step has exactly one of at'],
+  ['a step at a time after the heal time', withStep({ atMs: 9000, do: crashAt3.do }), 'steps[0].atMs'],
+  ['an unknown expectation kind', { ...good, expect: [{ kind: 'restoredFromm', checkpoint: 2 }] }, 'expect[0].kind'],
+  ['a count without a bound', { ...good, expect: [{ kind: 'checkpointsCompleted' }] }, 'expect[0]: checkpointsCompleted needs a bound'],
+  ['duplicates at a point', { ...good, expect: [{ kind: 'at', point: crashAt3.at, expect: { kind: 'duplicates', atLeast: 1 } }] }, 'expect[0].expect.kind'],
+  ['an unknown job status', { ...good, expect: [{ kind: 'jobStatus', status: 'DONE' }] }, 'expect[0].status'],
+  ['an unknown config field', { ...good, config: { paralelism: 2 } }, 'config: unknown field "paralelism"'],
+  ['a checkpoint interval too short', { ...good, config: { checkpoint: { intervalMs: 5 } } }, 'config.checkpoint.intervalMs'],
+  ['an unknown checkpoint mode', { ...good, config: { checkpoint: { mode: 'exactly' } } }, 'config.checkpoint.mode'],
+  ['more input than the data set', { ...good, input: { records: 50_000 } }, 'input.records'],
+];
+
+describe('scenario run --file', () => {
+  test('a good file runs and passes', async () => {
+    const file = join(dir, 'good.json');
+    writeFileSync(file, JSON.stringify(good));
+    const r = await cli('scenario', 'run', '--file', file, '--out', dir);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^passed {2}file-scenario {2}steps fired 1\/1 {2}trace [0-9a-f]{16}$/m);
+    expect(r.code).toBe(0);
+  });
+
+  test.each(MALFORMED.map(([what, file, path], i) => [what, file, path, i] as const))(
+    '%s: exit 2, one line naming the field', async (_what, content, path, i) => {
+      const file = join(dir, `bad-${i}.json`);
+      writeFileSync(file, JSON.stringify(content));
+      const r = await cli('scenario', 'run', '--file', file, '--out', dir);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(path);
+    });
+
+  test('a file that is not JSON, or not there, exits 2', async () => {
+    const file = join(dir, 'notjson.json');
+    writeFileSync(file, '{ nope');
+    expect((await cli('scenario', 'run', '--file', file)).stderr).toMatch(/not valid JSON/);
+    expect((await cli('scenario', 'run', '--file', join(dir, 'missing.json'))).code).toBe(2);
+  });
+});
+
+describe('scenario run by name', () => {
+  test('an unknown name exits 2 and lists the close names', async () => {
+    const r = await cli('scenario', 'run', 'crash-during-alignmnt');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("checkpoint-sim: unknown scenario 'crash-during-alignmnt' (close: crash-during-alignment)\n");
+  });
+
+  test('names, --all and --file go alone', async () => {
+    expect((await cli('scenario', 'run', 'crash-during-alignment', '--all')).code).toBe(2);
+    expect((await cli('scenario', 'run')).stderr).toMatch(/exactly one of them/);
+  });
+
+  test('--fuzz takes a positive integer', async () => {
+    expect((await cli('scenario', 'run', '--all', '--fuzz', '0')).stderr).toMatch(/--fuzz must be an integer/);
+  });
+
+  test('list --json names every scenario with what it protects', async () => {
+    const r = await cli('scenario', 'list', '--json');
+    const list = JSON.parse(r.stdout) as { name: string; protects: string }[];
+    expect(list.map((s) => s.name)).toContain('crash-during-alignment');
+    expect(list.every((s) => s.protects.length > 0)).toBe(true);
+  });
+});
