@@ -8,9 +8,12 @@ import type { Scenario } from '../Scenario.ts';
 import atLeastOnceDuplicatesAfterRestore from './at-least-once-duplicates-after-restore.ts';
 import crashAfterSinkAckThenLostNotification from './crash-after-sink-ack-then-lost-notification.ts';
 import crashAfterSyncSnapshotBeforeAck from './crash-after-sync-snapshot-before-ack.ts';
+import crashBetweenPreCommitAndCommit from './crash-between-pre-commit-and-commit.ts';
 import crashDuringAlignment from './crash-during-alignment.ts';
 import declineAbortsOnlyItsCheckpoint from './decline-aborts-only-its-checkpoint.ts';
+import lateAckAfterExpiryDiscardsState from './late-ack-after-expiry-discards-state.ts';
 import lostAckExpiresCheckpoint from './lost-ack-expires-checkpoint.ts';
+import lostConfirmTwoPhaseCommitCommitsOnNext from './lost-confirm-two-phase-commit-commits-on-next.ts';
 import queueingUnderMaxConcurrent2 from './queueing-under-max-concurrent-2.ts';
 import regionFailoverAbortsPendingCheckpoint from './region-failover-aborts-pending-checkpoint.ts';
 
@@ -18,9 +21,12 @@ export const CATALOGUE: readonly Scenario[] = [
   atLeastOnceDuplicatesAfterRestore,
   crashAfterSinkAckThenLostNotification,
   crashAfterSyncSnapshotBeforeAck,
+  crashBetweenPreCommitAndCommit,
   crashDuringAlignment,
   declineAbortsOnlyItsCheckpoint,
+  lateAckAfterExpiryDiscardsState,
   lostAckExpiresCheckpoint,
+  lostConfirmTwoPhaseCommitCommitsOnNext,
   queueingUnderMaxConcurrent2,
   regionFailoverAbortsPendingCheckpoint,
 ];
