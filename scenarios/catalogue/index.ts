@@ -6,6 +6,7 @@
  */
 import type { Scenario } from '../Scenario.ts';
 import atLeastOnceDuplicatesAfterRestore from './at-least-once-duplicates-after-restore.ts';
+import cancellationMarkerAbortsAlignment from './cancellation-marker-aborts-alignment.ts';
 import crashAfterSinkAckThenLostNotification from './crash-after-sink-ack-then-lost-notification.ts';
 import crashAfterSyncSnapshotBeforeAck from './crash-after-sync-snapshot-before-ack.ts';
 import crashBetweenPreCommitAndCommit from './crash-between-pre-commit-and-commit.ts';
@@ -14,11 +15,13 @@ import declineAbortsOnlyItsCheckpoint from './decline-aborts-only-its-checkpoint
 import lateAckAfterExpiryDiscardsState from './late-ack-after-expiry-discards-state.ts';
 import lostAckExpiresCheckpoint from './lost-ack-expires-checkpoint.ts';
 import lostConfirmTwoPhaseCommitCommitsOnNext from './lost-confirm-two-phase-commit-commits-on-next.ts';
+import newerBarrierSubsumesAlignment from './newer-barrier-subsumes-alignment.ts';
 import queueingUnderMaxConcurrent2 from './queueing-under-max-concurrent-2.ts';
 import regionFailoverAbortsPendingCheckpoint from './region-failover-aborts-pending-checkpoint.ts';
 
 export const CATALOGUE: readonly Scenario[] = [
   atLeastOnceDuplicatesAfterRestore,
+  cancellationMarkerAbortsAlignment,
   crashAfterSinkAckThenLostNotification,
   crashAfterSyncSnapshotBeforeAck,
   crashBetweenPreCommitAndCommit,
@@ -27,6 +30,7 @@ export const CATALOGUE: readonly Scenario[] = [
   lateAckAfterExpiryDiscardsState,
   lostAckExpiresCheckpoint,
   lostConfirmTwoPhaseCommitCommitsOnNext,
+  newerBarrierSubsumesAlignment,
   queueingUnderMaxConcurrent2,
   regionFailoverAbortsPendingCheckpoint,
 ];
