@@ -15,6 +15,7 @@ import declineAbortsOnlyItsCheckpoint from './decline-aborts-only-its-checkpoint
 import lateAckAfterExpiryDiscardsState from './late-ack-after-expiry-discards-state.ts';
 import lostAckExpiresCheckpoint from './lost-ack-expires-checkpoint.ts';
 import lostConfirmTwoPhaseCommitCommitsOnNext from './lost-confirm-two-phase-commit-commits-on-next.ts';
+import minPauseSpacesCheckpoints from './min-pause-spaces-checkpoints.ts';
 import newerBarrierSubsumesAlignment from './newer-barrier-subsumes-alignment.ts';
 import queueingUnderMaxConcurrent2 from './queueing-under-max-concurrent-2.ts';
 import regionFailoverAbortsPendingCheckpoint from './region-failover-aborts-pending-checkpoint.ts';
@@ -30,6 +31,7 @@ export const CATALOGUE: readonly Scenario[] = [
   lateAckAfterExpiryDiscardsState,
   lostAckExpiresCheckpoint,
   lostConfirmTwoPhaseCommitCommitsOnNext,
+  minPauseSpacesCheckpoints,
   newerBarrierSubsumesAlignment,
   queueingUnderMaxConcurrent2,
   regionFailoverAbortsPendingCheckpoint,
