@@ -19,6 +19,7 @@ import minPauseSpacesCheckpoints from './min-pause-spaces-checkpoints.ts';
 import newerBarrierSubsumesAlignment from './newer-barrier-subsumes-alignment.ts';
 import queueingUnderMaxConcurrent2 from './queueing-under-max-concurrent-2.ts';
 import regionFailoverAbortsPendingCheckpoint from './region-failover-aborts-pending-checkpoint.ts';
+import splitReturnOnFailover from './split-return-on-failover.ts';
 import tolerableFailuresExceededFailsOver from './tolerable-failures-exceeded-fails-over.ts';
 
 export const CATALOGUE: readonly Scenario[] = [
@@ -36,5 +37,6 @@ export const CATALOGUE: readonly Scenario[] = [
   newerBarrierSubsumesAlignment,
   queueingUnderMaxConcurrent2,
   regionFailoverAbortsPendingCheckpoint,
+  splitReturnOnFailover,
   tolerableFailuresExceededFailsOver,
 ];
