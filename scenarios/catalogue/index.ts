@@ -12,6 +12,7 @@ import crashAfterSyncSnapshotBeforeAck from './crash-after-sync-snapshot-before-
 import crashBetweenPreCommitAndCommit from './crash-between-pre-commit-and-commit.ts';
 import crashDuringAlignment from './crash-during-alignment.ts';
 import declineAbortsOnlyItsCheckpoint from './decline-aborts-only-its-checkpoint.ts';
+import eventValveHoldsEventAcrossCheckpoint from './event-valve-holds-event-across-checkpoint.ts';
 import lateAckAfterExpiryDiscardsState from './late-ack-after-expiry-discards-state.ts';
 import lostAckExpiresCheckpoint from './lost-ack-expires-checkpoint.ts';
 import lostConfirmTwoPhaseCommitCommitsOnNext from './lost-confirm-two-phase-commit-commits-on-next.ts';
@@ -30,6 +31,7 @@ export const CATALOGUE: readonly Scenario[] = [
   crashBetweenPreCommitAndCommit,
   crashDuringAlignment,
   declineAbortsOnlyItsCheckpoint,
+  eventValveHoldsEventAcrossCheckpoint,
   lateAckAfterExpiryDiscardsState,
   lostAckExpiresCheckpoint,
   lostConfirmTwoPhaseCommitCommitsOnNext,
