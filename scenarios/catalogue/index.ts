@@ -13,6 +13,7 @@ import crashBetweenPreCommitAndCommit from './crash-between-pre-commit-and-commi
 import crashDuringAlignment from './crash-during-alignment.ts';
 import declineAbortsOnlyItsCheckpoint from './decline-aborts-only-its-checkpoint.ts';
 import eventValveHoldsEventAcrossCheckpoint from './event-valve-holds-event-across-checkpoint.ts';
+import finalCheckpointOfBoundedJobLostNotification from './final-checkpoint-of-bounded-job-lost-notification.ts';
 import lateAckAfterExpiryDiscardsState from './late-ack-after-expiry-discards-state.ts';
 import lostAckExpiresCheckpoint from './lost-ack-expires-checkpoint.ts';
 import lostConfirmTwoPhaseCommitCommitsOnNext from './lost-confirm-two-phase-commit-commits-on-next.ts';
@@ -32,6 +33,7 @@ export const CATALOGUE: readonly Scenario[] = [
   crashDuringAlignment,
   declineAbortsOnlyItsCheckpoint,
   eventValveHoldsEventAcrossCheckpoint,
+  finalCheckpointOfBoundedJobLostNotification,
   lateAckAfterExpiryDiscardsState,
   lostAckExpiresCheckpoint,
   lostConfirmTwoPhaseCommitCommitsOnNext,
