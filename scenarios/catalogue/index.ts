@@ -5,6 +5,7 @@
  * run --all` runs them, and scenarios/catalogue/catalogue.test.ts runs each in `npm test`.
  */
 import type { Scenario } from '../Scenario.ts';
+import abortOvertakesCoordinatorSnapshot from './abort-overtakes-coordinator-snapshot.ts';
 import atLeastOnceDuplicatesAfterRestore from './at-least-once-duplicates-after-restore.ts';
 import cancellationMarkerAbortsAlignment from './cancellation-marker-aborts-alignment.ts';
 import crashAfterSinkAckThenLostNotification from './crash-after-sink-ack-then-lost-notification.ts';
@@ -25,6 +26,7 @@ import splitReturnOnFailover from './split-return-on-failover.ts';
 import tolerableFailuresExceededFailsOver from './tolerable-failures-exceeded-fails-over.ts';
 
 export const CATALOGUE: readonly Scenario[] = [
+  abortOvertakesCoordinatorSnapshot,
   atLeastOnceDuplicatesAfterRestore,
   cancellationMarkerAbortsAlignment,
   crashAfterSinkAckThenLostNotification,
