@@ -5,22 +5,44 @@
  * run --all` runs them, and scenarios/catalogue/catalogue.test.ts runs each in `npm test`.
  */
 import type { Scenario } from '../Scenario.ts';
+import abortOvertakesCoordinatorSnapshot from './abort-overtakes-coordinator-snapshot.ts';
 import atLeastOnceDuplicatesAfterRestore from './at-least-once-duplicates-after-restore.ts';
+import cancellationMarkerAbortsAlignment from './cancellation-marker-aborts-alignment.ts';
 import crashAfterSinkAckThenLostNotification from './crash-after-sink-ack-then-lost-notification.ts';
 import crashAfterSyncSnapshotBeforeAck from './crash-after-sync-snapshot-before-ack.ts';
+import crashBetweenPreCommitAndCommit from './crash-between-pre-commit-and-commit.ts';
 import crashDuringAlignment from './crash-during-alignment.ts';
 import declineAbortsOnlyItsCheckpoint from './decline-aborts-only-its-checkpoint.ts';
+import eventValveHoldsEventAcrossCheckpoint from './event-valve-holds-event-across-checkpoint.ts';
+import finalCheckpointOfBoundedJobLostNotification from './final-checkpoint-of-bounded-job-lost-notification.ts';
+import lateAckAfterExpiryDiscardsState from './late-ack-after-expiry-discards-state.ts';
 import lostAckExpiresCheckpoint from './lost-ack-expires-checkpoint.ts';
+import lostConfirmTwoPhaseCommitCommitsOnNext from './lost-confirm-two-phase-commit-commits-on-next.ts';
+import minPauseSpacesCheckpoints from './min-pause-spaces-checkpoints.ts';
+import newerBarrierSubsumesAlignment from './newer-barrier-subsumes-alignment.ts';
 import queueingUnderMaxConcurrent2 from './queueing-under-max-concurrent-2.ts';
 import regionFailoverAbortsPendingCheckpoint from './region-failover-aborts-pending-checkpoint.ts';
+import splitReturnOnFailover from './split-return-on-failover.ts';
+import tolerableFailuresExceededFailsOver from './tolerable-failures-exceeded-fails-over.ts';
 
 export const CATALOGUE: readonly Scenario[] = [
+  abortOvertakesCoordinatorSnapshot,
   atLeastOnceDuplicatesAfterRestore,
+  cancellationMarkerAbortsAlignment,
   crashAfterSinkAckThenLostNotification,
   crashAfterSyncSnapshotBeforeAck,
+  crashBetweenPreCommitAndCommit,
   crashDuringAlignment,
   declineAbortsOnlyItsCheckpoint,
+  eventValveHoldsEventAcrossCheckpoint,
+  finalCheckpointOfBoundedJobLostNotification,
+  lateAckAfterExpiryDiscardsState,
   lostAckExpiresCheckpoint,
+  lostConfirmTwoPhaseCommitCommitsOnNext,
+  minPauseSpacesCheckpoints,
+  newerBarrierSubsumesAlignment,
   queueingUnderMaxConcurrent2,
   regionFailoverAbortsPendingCheckpoint,
+  splitReturnOnFailover,
+  tolerableFailuresExceededFailsOver,
 ];
