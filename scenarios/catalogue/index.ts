@@ -6,21 +6,45 @@
  */
 import type { Scenario } from '../Scenario.ts';
 import atLeastOnceDuplicatesAfterRestore from './at-least-once-duplicates-after-restore.ts';
+import backpressureDelaysBarriersAligned from './backpressure-delays-barriers-aligned.ts';
 import crashAfterSinkAckThenLostNotification from './crash-after-sink-ack-then-lost-notification.ts';
 import crashAfterSyncSnapshotBeforeAck from './crash-after-sync-snapshot-before-ack.ts';
 import crashDuringAlignment from './crash-during-alignment.ts';
 import declineAbortsOnlyItsCheckpoint from './decline-aborts-only-its-checkpoint.ts';
+import failedObjectStoreWrite from './failed-object-store-write.ts';
+import generatedTwoKeyedStagesCrash from './generated-two-keyed-stages-crash.ts';
+import globalFailureWhileCheckpointPending from './global-failure-while-checkpoint-pending.ts';
+import heldJobmasterTrafficDeclaresTaskmanagerLost from './held-jobmaster-traffic-declares-taskmanager-lost.ts';
+import jobmasterTaskmanagerPartitionDetectedByHeartbeats from './jobmaster-taskmanager-partition-detected-by-heartbeats.ts';
+import lostAbortNotification from './lost-abort-notification.ts';
 import lostAckExpiresCheckpoint from './lost-ack-expires-checkpoint.ts';
+import lostTriggerRpcFailsCheckpoint from './lost-trigger-rpc-fails-checkpoint.ts';
+import pausedTaskmanagerDeclaredLostWhileAlive from './paused-taskmanager-declared-lost-while-alive.ts';
 import queueingUnderMaxConcurrent2 from './queueing-under-max-concurrent-2.ts';
 import regionFailoverAbortsPendingCheckpoint from './region-failover-aborts-pending-checkpoint.ts';
+import restartStrategyFixedDelayExhausted from './restart-strategy-fixed-delay-exhausted.ts';
+import unknownOutcomeObjectStoreWrite from './unknown-outcome-object-store-write.ts';
+import wordcountCrashDuringCheckpoint from './wordcount-crash-during-checkpoint.ts';
 
 export const CATALOGUE: readonly Scenario[] = [
   atLeastOnceDuplicatesAfterRestore,
+  backpressureDelaysBarriersAligned,
   crashAfterSinkAckThenLostNotification,
   crashAfterSyncSnapshotBeforeAck,
   crashDuringAlignment,
   declineAbortsOnlyItsCheckpoint,
+  failedObjectStoreWrite,
+  generatedTwoKeyedStagesCrash,
+  globalFailureWhileCheckpointPending,
+  heldJobmasterTrafficDeclaresTaskmanagerLost,
+  jobmasterTaskmanagerPartitionDetectedByHeartbeats,
+  lostAbortNotification,
   lostAckExpiresCheckpoint,
+  lostTriggerRpcFailsCheckpoint,
+  pausedTaskmanagerDeclaredLostWhileAlive,
   queueingUnderMaxConcurrent2,
   regionFailoverAbortsPendingCheckpoint,
+  restartStrategyFixedDelayExhausted,
+  unknownOutcomeObjectStoreWrite,
+  wordcountCrashDuringCheckpoint,
 ];
