@@ -3,7 +3,6 @@ import { checkpoint, defineScenario, expect, hold, restore } from '../index.ts';
 export default defineScenario({
   name: 'held-jobmaster-traffic-declares-taskmanager-lost',
   protects: 'Holding one JobMaster -> TaskExecutor RPC (checkpoint 3\'s confirmation to taskmanager-1) for 40 ms also holds everything behind it on that link, the JobMaster\'s requestHeartbeat calls and checkpoint 4\'s trigger included: the trigger times out (TRIGGER_CHECKPOINT_FAILURE), both sides time out the heartbeat and the alive TaskManager is declared lost, and the job restores from checkpoint 3, once more when the held disconnect arrives after the new deployment, and still finishes exactly once.',
-  source: 'docs/runspec.md, message faults: per-link order (the JobMaster\'s heartbeat requests share the jobmaster -> taskexecutor link with its checkpoint RPCs, as Flink\'s RPC messages between two endpoints do)',
   steps: [
     // Armed when 2 completes; acts on the first confirmation of 3 sent to taskmanager-1.
     { at: checkpoint(2).completed(), do: hold('confirmCheckpoint', 40).of(3).to('taskmanager-1') },
