@@ -7,6 +7,7 @@
 import type { Scenario } from '../Scenario.ts';
 import abortOvertakesCoordinatorSnapshot from './abort-overtakes-coordinator-snapshot.ts';
 import atLeastOnceDuplicatesAfterRestore from './at-least-once-duplicates-after-restore.ts';
+import backpressureDelaysBarriersAligned from './backpressure-delays-barriers-aligned.ts';
 import cancellationMarkerAbortsAlignment from './cancellation-marker-aborts-alignment.ts';
 import crashAfterSinkAckThenLostNotification from './crash-after-sink-ack-then-lost-notification.ts';
 import crashAfterSyncSnapshotBeforeAck from './crash-after-sync-snapshot-before-ack.ts';
@@ -14,20 +15,32 @@ import crashBetweenPreCommitAndCommit from './crash-between-pre-commit-and-commi
 import crashDuringAlignment from './crash-during-alignment.ts';
 import declineAbortsOnlyItsCheckpoint from './decline-aborts-only-its-checkpoint.ts';
 import eventValveHoldsEventAcrossCheckpoint from './event-valve-holds-event-across-checkpoint.ts';
+import failedObjectStoreWrite from './failed-object-store-write.ts';
 import finalCheckpointOfBoundedJobLostNotification from './final-checkpoint-of-bounded-job-lost-notification.ts';
+import generatedTwoKeyedStagesCrash from './generated-two-keyed-stages-crash.ts';
+import globalFailureWhileCheckpointPending from './global-failure-while-checkpoint-pending.ts';
+import heldJobmasterTrafficDeclaresTaskmanagerLost from './held-jobmaster-traffic-declares-taskmanager-lost.ts';
+import jobmasterTaskmanagerPartitionDetectedByHeartbeats from './jobmaster-taskmanager-partition-detected-by-heartbeats.ts';
 import lateAckAfterExpiryDiscardsState from './late-ack-after-expiry-discards-state.ts';
+import lostAbortNotification from './lost-abort-notification.ts';
 import lostAckExpiresCheckpoint from './lost-ack-expires-checkpoint.ts';
 import lostConfirmTwoPhaseCommitCommitsOnNext from './lost-confirm-two-phase-commit-commits-on-next.ts';
+import lostTriggerRpcFailsCheckpoint from './lost-trigger-rpc-fails-checkpoint.ts';
 import minPauseSpacesCheckpoints from './min-pause-spaces-checkpoints.ts';
 import newerBarrierSubsumesAlignment from './newer-barrier-subsumes-alignment.ts';
+import pausedTaskmanagerDeclaredLostWhileAlive from './paused-taskmanager-declared-lost-while-alive.ts';
 import queueingUnderMaxConcurrent2 from './queueing-under-max-concurrent-2.ts';
 import regionFailoverAbortsPendingCheckpoint from './region-failover-aborts-pending-checkpoint.ts';
+import restartStrategyFixedDelayExhausted from './restart-strategy-fixed-delay-exhausted.ts';
 import splitReturnOnFailover from './split-return-on-failover.ts';
 import tolerableFailuresExceededFailsOver from './tolerable-failures-exceeded-fails-over.ts';
+import unknownOutcomeObjectStoreWrite from './unknown-outcome-object-store-write.ts';
+import wordcountCrashDuringCheckpoint from './wordcount-crash-during-checkpoint.ts';
 
 export const CATALOGUE: readonly Scenario[] = [
   abortOvertakesCoordinatorSnapshot,
   atLeastOnceDuplicatesAfterRestore,
+  backpressureDelaysBarriersAligned,
   cancellationMarkerAbortsAlignment,
   crashAfterSinkAckThenLostNotification,
   crashAfterSyncSnapshotBeforeAck,
@@ -35,14 +48,25 @@ export const CATALOGUE: readonly Scenario[] = [
   crashDuringAlignment,
   declineAbortsOnlyItsCheckpoint,
   eventValveHoldsEventAcrossCheckpoint,
+  failedObjectStoreWrite,
   finalCheckpointOfBoundedJobLostNotification,
+  generatedTwoKeyedStagesCrash,
+  globalFailureWhileCheckpointPending,
+  heldJobmasterTrafficDeclaresTaskmanagerLost,
+  jobmasterTaskmanagerPartitionDetectedByHeartbeats,
   lateAckAfterExpiryDiscardsState,
+  lostAbortNotification,
   lostAckExpiresCheckpoint,
   lostConfirmTwoPhaseCommitCommitsOnNext,
+  lostTriggerRpcFailsCheckpoint,
   minPauseSpacesCheckpoints,
   newerBarrierSubsumesAlignment,
+  pausedTaskmanagerDeclaredLostWhileAlive,
   queueingUnderMaxConcurrent2,
   regionFailoverAbortsPendingCheckpoint,
+  restartStrategyFixedDelayExhausted,
   splitReturnOnFailover,
   tolerableFailuresExceededFailsOver,
+  unknownOutcomeObjectStoreWrite,
+  wordcountCrashDuringCheckpoint,
 ];
