@@ -6,10 +6,13 @@
  * the configuration are checked as a RunSpec's are. Returns the scenario as plain data (message
  * fault builders become their data).
  *
- * @throws SimInputError with one line naming the first bad field by its path, e.g.
- *   `steps[1].do.host: ...` or `expect[0].kind: unknown kind "checkpointz" (kinds: ...)`.
+ * @throws SimInputError with one line `<path>: <reason>` naming the first bad field by its path,
+ *   worded as a RunSpec's errors are (sim/run/schema/parseWithSchema.ts), e.g. `steps[1].do.host:
+ *   ...`, `steps[0].do: unknown field "hots" (fields: type, host, downMs)` or `expect[0].kind:
+ *   unknown kind "checkpointz" (kinds: ...)`.
  */
 import type { z } from 'zod';
+import { formatSpecIssues, pathText, specErrorMap } from '../sim/run/schema/parseWithSchema.ts';
 import { checkRunSpecVersion } from '../sim/run/validateRunSpec.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
 import { compileScenario } from './compileScenario.ts';
@@ -18,40 +21,22 @@ import { scenarioSchema } from './scenarioSchema.ts';
 
 const definitionSchema = scenarioSchema.omit({ version: true, $schema: true });
 
-/** `steps[1].do.host` from zod's path. */
-function pathOf(path: readonly PropertyKey[]): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
-}
-
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let v = root;
-  for (const p of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[p] : undefined;
-  return v;
-}
-
-/** The first issue as one line. */
-function oneLine(issue: z.core.$ZodIssue, root: unknown): string {
-  const path = pathOf(issue.path);
-  const where = path === '' ? 'scenario' : path;
-  if (issue.code === 'invalid_union' && 'discriminator' in issue && typeof issue.discriminator === 'string') {
-    const options = (issue as { options?: readonly unknown[] }).options ?? [];
-    const got = valueAt(root, issue.path);
-    return `${where}: unknown ${issue.discriminator} ${JSON.stringify(got) ?? 'undefined'} (${issue.discriminator}s: ${options.map(String).join(', ')})`;
-  }
-  if (issue.code === 'invalid_union') {
-    // A step is either { at, do } or { atMs, do }: say so rather than list both failures.
-    const v = valueAt(root, issue.path);
-    if (/^steps\[\d+\]$/.test(path) && v !== null && typeof v === 'object') {
-      const o = v as Record<string, unknown>;
-      if (!('do' in o)) return `${where}: a step needs do (the action)`;
-      if ('at' in o === 'atMs' in o) return `${where}: a step has exactly one of at (a protocol point) or atMs (a time)`;
-      const inner = issue.errors.find((errs) => errs.length > 0 && errs.every((e) => e.code !== 'unrecognized_keys'))?.[0];
-      if (inner !== undefined) return oneLine({ ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue, root);
+/**
+ * The one line for the issues: the RunSpec's formatter (the same paths and words as a RunSpec's
+ * errors), except for a step that is neither `{ at, do }` nor `{ atMs, do }`, which is told what
+ * a step holds rather than what each form lacks.
+ */
+function oneLine(issues: readonly z.core.$ZodIssue[], data: unknown): string {
+  const first = issues[0];
+  if (first?.code === 'invalid_union' && first.path.length === 2 && first.path[0] === 'steps') {
+    const step = (data as { steps: unknown[] }).steps[first.path[1] as number];
+    if (step !== null && typeof step === 'object' && !Array.isArray(step)) {
+      const where = pathText(first.path);
+      if (!('do' in step)) return `${where}: a step needs do (the action)`;
+      if ('at' in step === 'atMs' in step) return `${where}: a step has exactly one of at (a protocol point) or atMs (a time)`;
     }
   }
-  if (issue.code === 'invalid_type' && valueAt(root, issue.path) === undefined) return `${where}: missing (expected ${issue.expected})`;
-  if (issue.code === 'unrecognized_keys') return `${where}: unknown field ${JSON.stringify(issue.keys[0])}`;
-  return `${where}: ${issue.message}`;
+  return formatSpecIssues(issues, 'scenario', data);
 }
 
 export function parseScenario(value: unknown, form: 'file' | 'definition'): Scenario {
@@ -67,8 +52,8 @@ export function parseScenario(value: unknown, form: 'file' | 'definition'): Scen
     // The RunSpec's own refusal, so every file of another version says the same.
     checkRunSpecVersion((data as Record<string, unknown>)['version']);
   }
-  const parsed = (form === 'file' ? scenarioSchema : definitionSchema).safeParse(data);
-  if (!parsed.success) throw new SimInputError(oneLine(parsed.error.issues[0] as z.core.$ZodIssue, data));
+  const parsed = (form === 'file' ? scenarioSchema : definitionSchema).safeParse(data, { error: specErrorMap });
+  if (!parsed.success) throw new SimInputError(oneLine(parsed.error.issues, data));
   const { version: _version, $schema: _schema, ...scenario } = parsed.data as Record<string, unknown>;
   compileScenario(scenario as unknown as Scenario);
   return scenario as unknown as Scenario;

@@ -37,15 +37,41 @@ const MALFORMED: readonly (readonly [string, unknown, string])[] = [
   ['an unknown operator', withStep({ ...crashAt3, do: { type: 'slow-task', operator: 'nope', factor: 2, durationMs: 10 } }), 'steps[0].do.operator'],
   ['an unknown RPC method', withStep({ ...crashAt3, do: { type: 'message', action: 'lose', method: 'confirmChekpoint' } }), 'steps[0].do.method'],
   ['a step with at and atMs', withStep({ ...crashAt3, atMs: 10 }), 'steps[0]: a step has exactly one of at'],
-  ['a step at a time after the heal time', withStep({ atMs: 9000, do: crashAt3.do }), 'steps[0].atMs'],
   ['an unknown expectation kind', { ...good, expect: [{ kind: 'restoredFromm', checkpoint: 2 }] }, 'expect[0].kind'],
   ['a count without a bound', { ...good, expect: [{ kind: 'checkpointsCompleted' }] }, 'expect[0]: checkpointsCompleted needs a bound'],
   ['duplicates at a point', { ...good, expect: [{ kind: 'at', point: crashAt3.at, expect: { kind: 'duplicates', atLeast: 1 } }] }, 'expect[0].expect.kind'],
   ['an unknown job status', { ...good, expect: [{ kind: 'jobStatus', status: 'DONE' }] }, 'expect[0].status'],
   ['an unknown config field', { ...good, config: { paralelism: 2 } }, 'config: unknown field "paralelism"'],
-  ['a checkpoint interval too short', { ...good, config: { checkpoint: { intervalMs: 5 } } }, 'config.checkpoint.intervalMs'],
   ['an unknown checkpoint mode', { ...good, config: { checkpoint: { mode: 'exactly' } } }, 'config.checkpoint.mode'],
   ['more input than the data set', { ...good, input: { records: 50_000 } }, 'input.records'],
+];
+
+/**
+ * [what is wrong, the file, the whole message after the file name]: the words are the RunSpec's
+ * (`<path>: <reason>`), never zod's own, and a typo names the field rather than `steps[0]`.
+ */
+const WORDED: readonly (readonly [string, unknown, string])[] = [
+  ['a misspelt host in a step at a point', withStep({ ...crashAt3, do: { type: 'crash', hots: 'taskmanager-2' } }),
+    'steps[0].do: unknown field "hots" (fields: type, host, downMs)'],
+  ['a misspelt host in a step at a time', withStep({ atMs: 10, do: { type: 'crash', hots: 'taskmanager-2' } }),
+    'steps[0].do: unknown field "hots" (fields: type, host, downMs)'],
+  ['a misspelt checkpoint in a step\'s point', withStep({ ...crashAt3, at: { kind: 'jobmaster', checkpiont: 3, phase: 'triggered' } }),
+    'steps[0].at: unknown field "checkpiont" (fields: kind, checkpoint, phase)'],
+  ['a step at a negative time', withStep({ atMs: -1, do: crashAt3.do }), 'steps[0].atMs: must be a number >= 0, got -1'],
+  ['a step at a time after the heal time', withStep({ atMs: 9000, do: crashAt3.do }),
+    'steps[0].atMs: must be before healTimeMs (5000), got 9000: faults stop at the heal time'],
+  ['an empty protects', { ...good, protects: '' }, 'protects: must not be empty'],
+  ['an unknown promise', { ...good, promise: 'x' }, 'promise: must be one of exactly-once, at-least-once, got "x"'],
+  ['an expectation without kind', { ...good, expect: [{ checkpoint: 2 }] },
+    'expect[0].kind: missing (kinds: checkpointsCompleted, checkpointCompleted, checkpointAborted, restores, '
+    + 'restoredFrom, jobStatus, markReached, markNotReached, duplicates, failovers, at)'],
+  ['a message step without method', withStep({ ...crashAt3, do: { type: 'message', action: 'lose' } }), 'steps[0].do.method: missing'],
+  ['a point without phase', withStep({ ...crashAt3, at: { kind: 'jobmaster', checkpoint: 3 } }), 'steps[0].at.phase: missing'],
+  ['an action without type', withStep({ ...crashAt3, do: { host: 'taskmanager-2' } }),
+    'steps[0].do.type: missing (types: crash, global-failure, pause, partition, slow-task, message)'],
+  ['a crash without host', withStep({ ...crashAt3, do: { type: 'crash' } }), 'steps[0].do.host: missing'],
+  ['a checkpoint interval too short', { ...good, config: { checkpoint: { intervalMs: 5 } } },
+    'config.checkpoint.intervalMs: must be a number of ms >= 10, got 5'],
 ];
 
 describe('scenario run --file', () => {
@@ -67,6 +93,14 @@ describe('scenario run --file', () => {
       expect(r.stdout).toBe('');
       expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
       expect(r.stderr).toContain(path);
+    });
+
+  test.each(WORDED.map(([what, file, message], i) => [what, file, message, i] as const))(
+    '%s: exit 2, the RunSpec\'s words', async (_what, content, message, i) => {
+      const file = join(dir, `worded-${i}.json`);
+      writeFileSync(file, JSON.stringify(content));
+      const r = await cli('scenario', 'run', '--file', file, '--out', dir);
+      expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `checkpoint-sim: ${file}: ${message}\n`]);
     });
 
   test('a file that is not JSON, or not there, exits 2', async () => {

@@ -27,7 +27,7 @@ describe('schema building blocks', () => {
       .toEqual({ type: 'crash', host: 'taskmanager-1', downMs: 5 });
     expect(refusal(faultActionSchema, { type: 'crash', host: 'taskmanager-1', when: { atMs: 1 } }, 'do'))
       .toBe('do: unknown field "when" (fields: type, host, downMs)');
-    expect(refusal(faultActionSchema, { type: 'meteor' }, 'do')).toMatch(/^type must be one of crash, global-failure, /);
+    expect(refusal(faultActionSchema, { type: 'meteor' }, 'do')).toMatch(/^type: must be one of crash, global-failure, /);
   });
 
   test('message faults: a method, an action, and delayMs only and always for delay', () => {
@@ -37,10 +37,10 @@ describe('schema building blocks', () => {
     expect(refusal(messageFaultSchema, { ...lose, method: 'confirm' }, 'fault'))
       .toMatch(/^method: unknown RPC method "confirm" \(methods: updateTaskExecutionState, /);
     expect(refusal(messageFaultSchema, { ...lose, action: 'delay' }, 'fault'))
-      .toBe('delayMs is required for action delay');
+      .toBe('delayMs: is required for action delay');
     expect(refusal(messageFaultSchema, { ...lose, delayMs: 2 }, 'fault')).toBe('delayMs: only for action delay, got action lose');
     expect(refusal(messageFaultSchema, { ...lose, durationMs: 2 }, 'fault')).toBe('durationMs: only for action hold, got action lose');
-    expect(refusal(messageFaultSchema, { ...lose, jobRun: 2 }, 'fault')).toBe('jobRun must be 1 (reserved for rescaling: today a job has one run), got 2');
+    expect(refusal(messageFaultSchema, { ...lose, jobRun: 2 }, 'fault')).toBe('jobRun: must be 1 (reserved for rescaling: today a job has one run), got 2');
     expect(refusal(messageActionSchema, { ...lose, when: { atMs: 1 } }, 'do')).toMatch(/^do: unknown field "when"/);
   });
 
@@ -50,7 +50,7 @@ describe('schema building blocks', () => {
     expect(refusal(jobPointSchema, { kind: 'job', status: 'running' }, 'at'))
       .toBe('status: unknown JobStatus "running" (statuses: RUNNING, RESTARTING, FAILED, FINISHED)');
     expect(refusal(protocolPointSchema, { kind: 'task', checkpoint: 0, phase: 'acked' }, 'at'))
-      .toBe('checkpoint must be an integer >= 1, got 0');
+      .toBe('checkpoint: must be an integer >= 1, got 0');
   });
 
   test('a scenario config sets any RunSpec field but version and job, checkpoint and budgets partly', () => {
@@ -58,6 +58,6 @@ describe('schema building blocks', () => {
     expect(parseWithSchema(runSpecConfigSchema, config, 'config')).toEqual(config);
     expect(refusal(runSpecConfigSchema, { version: 3 }, 'config')).toMatch(/^config: unknown field "version" \(fields: seed, /);
     expect(refusal(runSpecConfigSchema, { checkpoint: { intervalMs: 5 } }, 'config'))
-      .toBe('checkpoint.intervalMs must be a number of ms >= 10, got 5');
+      .toBe('checkpoint.intervalMs: must be a number of ms >= 10, got 5');
   });
 });

@@ -77,7 +77,7 @@ function checkMessageFilters(f: MessageFault, path: string, ctx: FaultContext): 
     if (end === undefined) continue;
     const p = at(path, side);
     if (!(ctx.hosts.includes(end) || TASK_NAME.test(end))) {
-      fail(`${p} must be a host (${ctx.hosts.join(', ')}) or a task <vertex>#<subtask> (e.g. v1#0), `
+      fail(`${p}: must be a host (${ctx.hosts.join(', ')}) or a task <vertex>#<subtask> (e.g. v1#0), `
         + `got ${describe(end)}`);
     }
     const names = rpcTaskSide(method);
@@ -90,7 +90,7 @@ function checkMessageFilters(f: MessageFault, path: string, ctx: FaultContext): 
 
 function checkTrigger(when: FaultTrigger, path: string, ctx: FaultContext): void {
   if ('atMs' in when && when.atMs >= ctx.healTimeMs) {
-    fail(`${at(path, 'atMs')} (${when.atMs}) must be before healTimeMs (${ctx.healTimeMs}): `
+    fail(`${at(path, 'atMs')}: must be before healTimeMs (${ctx.healTimeMs}), got ${when.atMs}: `
       + 'faults stop at the heal time');
   }
 }

@@ -59,14 +59,14 @@ export function validateRunSpec(spec: unknown): RunSpec {
 function checkRunSpecSemantics(s: RunSpec): void {
   const { job } = s;
   if (job.kind === 'flights' && job.selection.to < job.selection.from) {
-    fail(`job.selection.to must be an integer in ${job.selection.from}..${FLIGHTS_FILE_SIZE}, got ${job.selection.to}`);
+    fail(`job.selection.to: must be an integer in ${job.selection.from}..${FLIGHTS_FILE_SIZE}, got ${job.selection.to}`);
   }
   if (job.kind === 'generated') checkGenerated(job.spec, 'job.spec');
   const uids = jobUids(job);
   const parallelism = checkParallelism(s, uids);
   const maxP = Math.max(...Object.values(parallelism));
   if (s.maxParallelism !== undefined && s.maxParallelism < maxP) {
-    fail(`maxParallelism (${s.maxParallelism}) must be at least the largest parallelism (${maxP})`);
+    fail(`maxParallelism: must be at least the largest parallelism (${maxP}), got ${s.maxParallelism}`);
   }
   if (job.kind === 'generated') checkGenerated(generatedShape(job.spec, parallelism, s.maxParallelism), 'parallelism');
   const slots = s.slotsPerTaskManager ?? 2;
@@ -79,12 +79,12 @@ function checkRunSpecSemantics(s: RunSpec): void {
     if (!uids.includes(uid)) fail(`costsMs: unknown field ${JSON.stringify(uid)} (fields: ${uids.join(', ')})`);
   }
   if (s.heartbeat !== undefined && s.heartbeat.timeoutMs <= s.heartbeat.intervalMs) {
-    fail(`heartbeat.timeoutMs (${s.heartbeat.timeoutMs}) must be above heartbeat.intervalMs (${s.heartbeat.intervalMs})`);
+    fail(`heartbeat.timeoutMs: must be above heartbeat.intervalMs (${s.heartbeat.intervalMs}), got ${s.heartbeat.timeoutMs}`);
   }
   checkCheckpoint(s.checkpoint);
   const rs = s.restartStrategy;
   if (rs?.kind === 'exponential-delay' && rs.maxDelayMs < rs.initialDelayMs) {
-    fail(`restartStrategy.maxDelayMs must be a number of ms >= ${rs.initialDelayMs}, got ${rs.maxDelayMs}`);
+    fail(`restartStrategy.maxDelayMs: must be a number of ms >= ${rs.initialDelayMs}, got ${rs.maxDelayMs}`);
   }
   const hosts = [JOB_MANAGER_HOST, ...Array.from({ length: tms }, (_x, i) => taskManagerHost(i + 1))];
   validateFaults(s.faults, { hosts, uids, healTimeMs: s.healTimeMs });
@@ -120,10 +120,10 @@ function checkCheckpoint(cp: RunSpec['checkpoint']): void {
   wholeUs(cp.intervalMs, at(path, 'intervalMs'));
   if (cp.timeoutMs !== undefined) wholeUs(cp.timeoutMs, at(path, 'timeoutMs'));
   if (cp.minPauseMs !== undefined) wholeUs(cp.minPauseMs, at(path, 'minPauseMs'));
-  if (cp.alignedTimeoutMs !== undefined) fail('checkpoint.alignedTimeoutMs applies to mode aligned-timeout only');
+  if (cp.alignedTimeoutMs !== undefined) fail('checkpoint.alignedTimeoutMs: applies to mode aligned-timeout only');
 }
 
 /** Checkpoint times go to the engine as ms and must be whole µs there. */
 function wholeUs(ms: number, path: string): void {
-  if (Math.round(ms * 1000) !== ms * 1000) fail(`${path} must be a whole number of µs, got ${ms} ms`);
+  if (Math.round(ms * 1000) !== ms * 1000) fail(`${path}: must be a whole number of µs, got ${ms} ms`);
 }
