@@ -62,8 +62,11 @@ describe('validateRunSpec', () => {
       'version 2 is not supported: this checkpoint-sim reads run spec version 3'],
     ['no version', { ...base(), version: undefined },
       'version is missing: this checkpoint-sim reads run spec version 3'],
-    ['a version that is no number', { ...base(), version: '3' },
-      'version "3" is not supported: this checkpoint-sim reads run spec version 3'],
+    // "version "3" is not supported: ... reads version 3" read as a contradiction.
+    ['a version that is no number', { ...base(), version: '3' }, 'version: must be the number 3, got the string "3"'],
+    ['a version that is null', { ...base(), version: null }, 'version: must be the number 3, got null'],
+    ['a version of another number', { ...base(), version: 2 },
+      'version 2 is not supported: this checkpoint-sim reads run spec version 3'],
     ['a misspelt field (named rather than the field it leaves missing)',
       (({ healTimeMs, ...rest }) => ({ ...rest, healtimeMs: healTimeMs }))(base()),
       'run spec: unknown field "healtimeMs" (fields: $schema, version, seed, job, parallelism, maxParallelism, '

@@ -31,7 +31,8 @@ export { MAX_IO_POOL_SIZE, MAX_RUN_PARALLELISM };
 
 /**
  * Refuses a file whose `version` is not {@link RUN_SPEC_VERSION}, with one line saying which
- * version it has and which this build reads.
+ * version it has and which this build reads; a version that is no number (`"3"`) is told it
+ * must be the number, since "version "3" is not supported" would read as a contradiction.
  * @param path where the version is, for the message (`version`, `spec.version`).
  * @throws SimInputError.
  */
@@ -39,6 +40,10 @@ export function checkRunSpecVersion(version: unknown, path = 'version'): void {
   if (version === RUN_SPEC_VERSION) return;
   const reads = `this checkpoint-sim reads run spec version ${RUN_SPEC_VERSION}`;
   if (version === undefined) fail(`${path} is missing: ${reads}`);
+  if (typeof version !== 'number') {
+    const got = typeof version === 'string' ? `the string ${describe(version)}` : describe(version);
+    fail(`${path}: must be the number ${RUN_SPEC_VERSION}, got ${got}`);
+  }
   fail(`${path} ${describe(version)} is not supported: ${reads}`);
 }
 
