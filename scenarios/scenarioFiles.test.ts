@@ -46,6 +46,8 @@ const MALFORMED: readonly (readonly [string, unknown, string])[] = [
   ['more input than the data set', { ...good, input: { records: 50_000 } }, 'input.records'],
 ];
 
+const delayStep = (delayMs: number): unknown => withStep({ ...crashAt3, do: { type: 'message', action: 'delay', method: 'triggerCheckpoint', delayMs } });
+
 /**
  * [what is wrong, the file, the whole message after the file name]: the words are the RunSpec's
  * (`<path>: <reason>`), never zod's own, and a typo names the field rather than `steps[0]`.
@@ -70,6 +72,10 @@ const WORDED: readonly (readonly [string, unknown, string])[] = [
   ['an action without type', withStep({ ...crashAt3, do: { host: 'taskmanager-2' } }),
     'steps[0].do.type: missing (types: crash, global-failure, pause, partition, slow-task, message)'],
   ['a crash without host', withStep({ ...crashAt3, do: { type: 'crash' } }), 'steps[0].do.host: missing'],
+  ['a version that is a string', { ...good, version: String(RUN_SPEC_VERSION) },
+    `version: must be the number ${RUN_SPEC_VERSION}, got the string "${RUN_SPEC_VERSION}"`],
+  ['a negative delay', delayStep(-2), 'steps[0].do.delayMs: must be a number of ms above 0, got -2'],
+  ['a delay of 0', delayStep(0), 'steps[0].do.delayMs: must be a number of ms above 0, got 0'],
   ['a checkpoint interval too short', { ...good, config: { checkpoint: { intervalMs: 5 } } },
     'config.checkpoint.intervalMs: must be a number of ms >= 10, got 5'],
 ];

@@ -14,7 +14,7 @@
  */
 import { z } from 'zod';
 import { RPC_KINDS, RPC_METHOD_ALIASES, RPC_METHODS } from '../../../engine/index.ts';
-import { describe } from '../SpecChecks.ts';
+import { describe, MAX_SPEC_MS } from '../SpecChecks.ts';
 import {
   asTuple, atLeastField, because, intField, msField, oneOfField, probabilityField,
 } from './specFields.ts';
@@ -148,6 +148,18 @@ export const MESSAGE_METHODS = [...RPC_METHODS, ...Object.keys(RPC_METHOD_ALIASE
 
 const aliases = Object.entries(RPC_METHOD_ALIASES).map(([a, m]) => `${a} for ${m}`).join(', ');
 
+/** A message delay's reason, for a negative delay and for 0 alike (checkMessageFault refuses 0). */
+const delayReason = (v: unknown): string => `must be a number of ms above 0, got ${describe(v)}`;
+
+/**
+ * A message fault's delayMs: msField's checks (so the JSON Schema stays `minimum: 0`; 0 is refused
+ * by checkMessageFault, for delay only) with one reason below and at 0.
+ */
+function delayMsField(): z.ZodNumber {
+  return z.number(because(delayReason)).min(0, because(delayReason))
+    .max(MAX_SPEC_MS, because((v) => `must be at most ${MAX_SPEC_MS} ms, got ${describe(v)}`));
+}
+
 const messageShape = {
   type: z.literal('message'),
   action: oneOfField(['lose', 'delay', 'hold']),
@@ -160,7 +172,7 @@ const messageShape = {
     .meta({ description: 'Reserved for rescaling: only 1 today.' }).exactOptional(),
   nth: intField(1).meta({ description: 'Acts on the n-th matching RPC (default 1), counted from when the fault is armed.' })
     .exactOptional(),
-  delayMs: msField().meta({ description: 'For delay: how long, ms (> 0).' }).exactOptional(),
+  delayMs: delayMsField().meta({ description: 'For delay: how long, ms (> 0).' }).exactOptional(),
   durationMs: msField().meta({ description: 'For hold: deliver after this long; absent: at the heal time.' }).exactOptional(),
   when: faultTriggerSchema.meta({ description: 'Counting starts when this fires; absent: from time 0.' }).exactOptional(),
 } as const;
@@ -170,7 +182,7 @@ function checkMessageFault(f: { action: string; delayMs?: number; durationMs?: n
   if (f.action === 'delay' && f.delayMs === undefined) {
     ctx.addIssue({ code: 'custom', path: ['delayMs'], message: 'is required for action delay' });
   } else if (f.action === 'delay' && f.delayMs === 0) {
-    ctx.addIssue({ code: 'custom', path: ['delayMs'], message: 'must be above 0 (a delay of 0 delays nothing)' });
+    ctx.addIssue({ code: 'custom', path: ['delayMs'], message: delayReason(f.delayMs) });
   } else if (f.action !== 'delay' && f.delayMs !== undefined) {
     ctx.addIssue({ code: 'custom', path: ['delayMs'], message: `only for action delay, got action ${f.action}` });
   }
