@@ -114,3 +114,20 @@ describe('scenario run by name', () => {
     expect(list.every((s) => s.protects.length > 0)).toBe(true);
   });
 });
+
+describe('marks and reasons a scenario names', () => {
+  const withExpect = (e: unknown): unknown => ({ ...good, expect: [e] });
+  test.each([
+    ['an unknown mark in markNotReached (it would pass without testing anything)', { kind: 'markNotReached', name: 'totally-made-up-mark' }, 'expect[0].name'],
+    ['a misspelt mark in markReached', { kind: 'markReached', name: 'notify-complete-skiped' }, 'expect[0].name'],
+    ['an unknown CheckpointFailureReason', { kind: 'checkpointAborted', checkpoint: 3, reason: 'CHECKPOINT_SUSPENDED' }, 'expect[0].reason'],
+    ['an unknown mark inside at', { kind: 'at', point: { kind: 'restore' }, expect: { kind: 'markReached', name: 'nope' } }, 'expect[0].expect.name'],
+  ])('%s is refused when the file is read: exit 2 naming the field', async (_what, expectation, path) => {
+    const file = join(dir, `mark-${path.replace(/\W/g, '')}.json`);
+    writeFileSync(file, JSON.stringify(withExpect(expectation)));
+    const r = await cli('scenario', 'run', '--file', file);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(path);
+  });
+});
