@@ -1,6 +1,7 @@
 /**
  * The scheduler: deploys the ExecutionGraph into shared slots (subtask i of every vertex shares
- * slot i), applies task state updates, and handles failures through the region failover
+ * slot i, kept across restarts while the slot stays in the pool; a slot that left the pool is
+ * never deployed into again, and its subtask takes a free one), applies task state updates, and handles failures through the region failover
  * strategy and the restart backoff. A task failure restarts its pipelined region, a global
  * failure every vertex. Either way the vertices become restart-pending, which moves the job
  * RUNNING -> RESTARTING (a failure that arrives while RESTARTING keeps it there), and once no
@@ -87,7 +88,6 @@ export class DefaultScheduler {
 
   /** A slot arrived or went: maybe we can deploy now. */
   onSlotsChanged(): void {
-    for (const [i, s] of [...this.sharedSlots]) if (!this.c.slotPool.all().includes(s)) this.sharedSlots.delete(i);
     this.tryDeploy();
   }
 
@@ -260,7 +260,22 @@ export class DefaultScheduler {
     this.tryDeploy();
   }
 
+  /**
+   * Drops every shared slot whose physical slot has left the pool (a lost TaskManager, a slot its
+   * TaskExecutor no longer reports, an allocation replaced). In Flink the pool removes the slots
+   * first and then releases their payload, which removes the SharedSlot from the
+   * SlotSharingExecutionSlotAllocator (DefaultDeclarativeSlotPool.releaseSlots,
+   * SharedSlot.release); restarted executions then allocate anew from the pool. Done here, at
+   * allocation time, it holds whatever order the JobMaster reports the loss and the failures in,
+   * and for a restart whose backoff was already running when the slots went.
+   */
+  private forgetReleasedSharedSlots(): void {
+    const pooled = this.c.slotPool.all();
+    for (const [i, s] of [...this.sharedSlots]) if (!pooled.includes(s)) this.sharedSlots.delete(i);
+  }
+
   private tryDeploy(): void {
+    this.forgetReleasedSharedSlots();
     if (this.pendingDeploy.length === 0) return;
     const needed = Math.max(...this.c.graph.jobGraph.vertices.map((v) => v.parallelism));
     this.c.declareRequiredSlots(needed);
