@@ -3,9 +3,9 @@
  * heartbeats to the TaskExecutors it uses, and the OperatorCoordinators. All of it runs on the
  * JobMaster main thread.
  *
- * A TaskExecutor that misses its heartbeats is lost: its slots leave the pool, then every attempt
- * in them fails, which triggers a failover; restarted attempts are deployed only into slots still
- * in the pool.
+ * A TaskExecutor that misses its heartbeats is lost (mark `taskmanager-lost`): its slots leave
+ * the pool, then every attempt in them fails, which triggers a failover; restarted attempts are
+ * deployed only into slots still in the pool.
  *
  * @see org.apache.flink.runtime.jobmaster.JobMaster
  */
@@ -31,7 +31,7 @@ import { ExecutionGraph, type ExecutionVertex, type JobStatus } from './Executio
 import { createCheckpointCoordinatorContext } from './JobMasterCheckpointContext.ts';
 import { SlotPool, type AllocatedSlot } from './SlotPool.ts';
 
-/** Why the JobMaster declared a TaskManager lost. */
+/** Why the JobMaster declared a TaskManager lost (the `cause` of the `taskmanager-lost` mark). */
 export type TaskManagerLossCause = 'heartbeat timeout';
 
 export class JobMaster {
@@ -232,10 +232,11 @@ export class JobMaster {
    * monitoring it and releases its slots from the pool first (DeclarativeSlotPoolService
    * .releaseTaskManager -> DefaultDeclarativeSlotPool.releaseSlots removes them, then releases
    * their payload), so no restart, however soon it runs, can deploy into them; then it tells the
-   * TaskExecutor.
+   * TaskExecutor. Marks `taskmanager-lost` with the cause.
    */
   private disconnectTaskManager(te: RpcAddress, cause: TaskManagerLossCause): void {
     this.env.tracer.event('jm.taskManagerLost', { taskExecutor: te, cause });
+    this.env.tracer.mark('taskmanager-lost', { taskExecutor: te, cause });
     this.heartbeats.unmonitor(te);
     const gone = this.slotPool.releaseTaskManager(te);
     // If it is alive after all (paused, cut off), it frees the job's slots and offers them again.
