@@ -1,18 +1,19 @@
 /**
  * The scheduler: deploys the ExecutionGraph into shared slots (subtask i of every vertex shares
  * slot i, kept across restarts while the slot stays in the pool; a slot that left the pool is
- * never deployed into again, and its subtask takes a free one), applies task state updates, and handles failures through the region failover
- * strategy and the restart backoff. A task failure restarts its pipelined region, a global
- * failure every vertex. Either way the vertices become restart-pending, which moves the job
- * RUNNING -> RESTARTING (a failure that arrives while RESTARTING keeps it there), and once no
- * vertex waits for its restart any more the job goes back to RUNNING, before the vertices are
- * reset and their state is restored (DefaultScheduler.addVerticesToRestartPending,
- * removeVerticesFromRestartPending, restartTasks). So the checkpoint coordinator's activator
- * stops periodic checkpoints at failure time and starts them again at redeployment. A region
- * is redeployed only after all of its old attempts reached a terminal state and the backoff
- * delay passed. Restarts that overlap are merged into one: every waiting vertex is redeployed
- * after the latest backoff, where Flink restarts each failover's vertices after its own delay
- * (still RESTARTING until the last one); the job statuses are the same.
+ * never deployed into again, and its subtask takes a free one), applies task state updates, and
+ * handles failures through the region failover strategy and the restart backoff. A task failure
+ * restarts its pipelined region, a global failure every vertex. Either way the vertices become
+ * restart-pending, which moves the job RUNNING -> RESTARTING (a failure that arrives while
+ * RESTARTING keeps it there), and once no vertex waits for its restart any more the job goes back
+ * to RUNNING, before the vertices are reset and their state is restored
+ * (DefaultScheduler.addVerticesToRestartPending, removeVerticesFromRestartPending, restartTasks).
+ * So the checkpoint coordinator's activator stops periodic checkpoints at failure time and starts
+ * them again at redeployment. A region is redeployed only after all of its old attempts reached a
+ * terminal state and the backoff delay passed. Restarts that overlap are merged into one: every
+ * waiting vertex is redeployed after the latest backoff, where Flink restarts each failover's
+ * vertices after its own delay (still RESTARTING until the last one); the job statuses are the
+ * same.
  *
  * Restore from checkpoints hooks in at `beforeRedeploy` (SchedulerBase.restoreState).
  *
