@@ -31,7 +31,7 @@ const withStep = (step: unknown): unknown => ({ ...good, steps: [step] });
 
 /** [what is wrong, the file, the path the message must name]. */
 const MALFORMED: readonly (readonly [string, unknown, string])[] = [
-  ['another version', { ...good, version: 1 }, `version: file has version 1, this build reads ${RUN_SPEC_VERSION}`],
+  ['another version', { ...good, version: 1 }, `version 1 is not supported: this checkpoint-sim reads run spec version ${RUN_SPEC_VERSION}`],
   ['no name', { ...good, name: undefined }, 'name:'],
   ['a name with spaces', { ...good, name: 'Crash It' }, 'name:'],
   ['an unknown envelope field', { ...good, steps2: [] }, 'scenario: unknown field "steps2"'],
@@ -99,6 +99,20 @@ describe('scenario run by name', () => {
 
   test('--fuzz takes a positive integer', async () => {
     expect((await cli('scenario', 'run', '--all', '--fuzz', '0')).stderr).toMatch(/--fuzz must be an integer/);
+  });
+
+  test('--seed goes with --fuzz, as a 32-bit signed integer', async () => {
+    expect((await cli('scenario', 'run', '--all', '--seed', '3')).stderr).toMatch(/--seed is for --fuzz runs/);
+    const bad = await cli('scenario', 'run', 'crash-during-alignment', '--fuzz', '1', '--seed', '2147483648');
+    expect([bad.code, bad.stderr]).toEqual([2, "checkpoint-sim: --seed must be a 32-bit signed integer, got '2147483648'\n"]);
+  });
+
+  test('--fuzz --seed fixes the schedules: the same seed, the same report', async () => {
+    const a = await cli('scenario', 'run', 'crash-during-alignment', '--fuzz', '3', '--seed', '-5', '--json');
+    const b = await cli('scenario', 'run', 'crash-during-alignment', '--fuzz', '3', '--seed', '-5', '--json');
+    expect(a.code).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+    expect(JSON.parse(a.stdout)).toEqual([expect.objectContaining({ name: 'crash-during-alignment', seed: -5, runs: 3 })]);
   });
 
   test('list --json names every scenario with what it protects', async () => {

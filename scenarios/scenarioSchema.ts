@@ -78,6 +78,8 @@ const expectation: z.ZodType<unknown> = z.discriminatedUnion('kind', [
 
 /** A scenario file: the envelope and the scenario's data. */
 export const scenarioSchema = z.strictObject({
+  $schema: z.string().meta({ description: 'The JSON Schema an editor checks this file with (ignored by checkpoint-sim).' })
+    .exactOptional(),
   version: z.literal(RUN_SPEC_VERSION),
   name: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'a name is lower-case words joined by -, e.g. crash-during-alignment'),
   protects: z.string().min(1),

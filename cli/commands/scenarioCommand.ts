@@ -29,6 +29,7 @@ export interface ScenarioRunFlags {
   all?: boolean;
   file?: string;
   fuzz?: string;
+  seed?: string;
   json?: boolean;
   out?: string;
 }
@@ -45,6 +46,7 @@ export function scenarioCommands(program: Command, io: Io, done: (code: number) 
     .option('--all', 'every scenario of the catalogue')
     .option('--file <file>', 'a scenario JSON file')
     .option('--fuzz <n>', 'explore n schedules around each scenario\'s steps (the standing oracles judge)')
+    .option('--seed <n>', 'with --fuzz: fast-check\'s seed, a 32-bit signed integer (default: a hash of the scenario\'s name)')
     .option('--json', 'print a JSON array')
     .option('--out <dir>', 'where repro files go', 'reports/out')
     .action((names: string[], flags: ScenarioRunFlags) => done(runScenarios(names, flags, io, process.stderr.isTTY === true)));
@@ -135,10 +137,21 @@ function parseFuzz(v: string | undefined): number | undefined {
   return Number(v);
 }
 
+/** `--seed`: a 32-bit signed integer (fast-check's seed), only with --fuzz. */
+function parseSeed(v: string | undefined, fuzz: number | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (fuzz === undefined) throw new UsageError('--seed is for --fuzz runs (a scenario run without --fuzz has no schedule to draw)');
+  if (!/^-?\d+$/.test(v) || Number(v) < -(2 ** 31) || Number(v) > 2 ** 31 - 1) {
+    throw new UsageError(`--seed must be a 32-bit signed integer, got '${v}'`);
+  }
+  return Number(v);
+}
+
 /** Runs the selected scenarios; returns the exit code. @throws UsageError for bad input. */
 export function runScenarios(names: readonly string[], flags: ScenarioRunFlags, io: Io, interactive: boolean): number {
   const scenarios = selection(names, flags);
   const fuzz = parseFuzz(flags.fuzz);
+  const seed = parseSeed(flags.seed, fuzz);
   const out = flags.out ?? 'reports/out';
   const outDir = prepareOutDir(out, `--out ${out}`);
   const json = flags.json === true;
@@ -153,7 +166,7 @@ export function runScenarios(names: readonly string[], flags: ScenarioRunFlags, 
       const reports: FuzzReport[] = [];
       scenarios.forEach((s, i) => {
         bar?.update(i * fuzz, { name: s.name });
-        reports.push(inFile(flags.file, () => fuzzScenario(s, { runs: fuzz, outDir, progress: (d) => bar?.update(i * fuzz + d, { name: s.name }) })));
+        reports.push(inFile(flags.file, () => fuzzScenario(s, { runs: fuzz, outDir, ...(seed === undefined ? {} : { seed }), progress: (d) => bar?.update(i * fuzz + d, { name: s.name }) })));
       });
       bar?.stop();
       printFuzz(reports, io, json);
