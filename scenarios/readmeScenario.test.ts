@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { run, type Io } from '../cli/program.ts';
+import { runCli } from '../cli/testing/runCli.ts';
 import { parseScenario } from './parseScenario.ts';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -20,15 +20,7 @@ const blocks = (lang: string): string[] =>
 const dir = mkdtempSync(join(tmpdir(), 'readme-scenario-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const io: Io & { stdout: string; stderr: string } = {
-    stdout: '', stderr: '',
-    out(t) { io.stdout += t; },
-    err(t) { io.stderr += t; },
-  };
-  const code = await run(argv, io);
-  return { code, stdout: io.stdout, stderr: io.stderr };
-}
+const cli = runCli;
 
 const json = blocks('json')[0] ?? '';
 /** The README's shell block that runs the file: the command, then what it prints. */

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect as check, test } from 'vitest';
-import { run, type Io } from '../cli/program.ts';
+import { runCli } from '../cli/testing/runCli.ts';
 import readmeScenario from './catalogue/crash-after-sink-ack-then-lost-notification.ts';
 import crashAfterSync from './catalogue/crash-after-sync-snapshot-before-ack.ts';
 import {
@@ -22,15 +22,7 @@ import { simulate } from '../sim/run/simulate.ts';
 const out = mkdtempSync(join(tmpdir(), 'run-scenario-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const io: Io & { stdout: string; stderr: string } = {
-    stdout: '', stderr: '',
-    out(t) { io.stdout += t; },
-    err(t) { io.stderr += t; },
-  };
-  const code = await run(argv, io);
-  return { code, stdout: io.stdout, stderr: io.stderr };
-}
+const cli = runCli;
 
 describe('builders', () => {
   test('a message fault chains and serializes to plain data', () => {

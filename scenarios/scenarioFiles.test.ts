@@ -6,21 +6,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { run, type Io } from '../cli/program.ts';
+import { runCli } from '../cli/testing/runCli.ts';
 import { RUN_SPEC_VERSION } from '../sim/run/RunSpec.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'scenario-files-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const io: Io & { stdout: string; stderr: string } = {
-    stdout: '', stderr: '',
-    out(t) { io.stdout += t; },
-    err(t) { io.stderr += t; },
-  };
-  const code = await run(argv, io);
-  return { code, stdout: io.stdout, stderr: io.stderr };
-}
+const cli = runCli;
 
 const crashAt3 = { at: { kind: 'jobmaster', checkpoint: 3, phase: 'triggered' }, do: { type: 'crash', host: 'taskmanager-2' } };
 const good = {
