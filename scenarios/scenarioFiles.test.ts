@@ -131,3 +131,26 @@ describe('marks and reasons a scenario names', () => {
     expect(r.stderr).toContain(path);
   });
 });
+
+describe('several files and the JSON shapes', () => {
+  test('--file may be given several times, and every file runs (not only the last)', async () => {
+    const a = join(dir, 'several-a.json');
+    const b = join(dir, 'several-b.json');
+    writeFileSync(a, JSON.stringify({ ...good, name: 'several-a' }));
+    writeFileSync(b, JSON.stringify({ ...good, name: 'several-b' }));
+    const r = await cli('scenario', 'run', '--file', a, '--file', b, '--json', '--out', join(dir, 'out'));
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { name: string }[]).map((x) => x.name)).toEqual(['several-a', 'several-b']);
+  });
+
+  test('a failure in --json carries the message the plain output prints', async () => {
+    const f = join(dir, 'fails.json');
+    writeFileSync(f, JSON.stringify({ ...good, name: 'fails', expect: [{ kind: 'restoredFrom', checkpoint: 9 }] }));
+    const r = await cli('scenario', 'run', '--file', f, '--json', '--out', join(dir, 'out'));
+    expect(r.code).toBe(1);
+    const [first] = JSON.parse(r.stdout) as { passed: boolean; failure: { message: string; replay: string } }[];
+    expect(first?.passed).toBe(false);
+    expect(first?.failure.message).toMatch(/expect\.restoredFrom\(9\) failed/);
+    expect(first?.failure.message).toContain(first?.failure.replay ?? 'no replay');
+  });
+});
