@@ -154,3 +154,21 @@ describe('several files and the JSON shapes', () => {
     expect(first?.failure.message).toContain(first?.failure.replay ?? 'no replay');
   });
 });
+
+describe('a file given to the other command', () => {
+  test('a RunSpec given to scenario run --file says to use run, and a scenario given to run says to use scenario run', async () => {
+    const spec = join(dir, 'a-runspec.json');
+    writeFileSync(spec, JSON.stringify({
+      version: RUN_SPEC_VERSION, seed: 's', job: { kind: 'wordcount' }, parallelism: 1, checkpoint: { mode: 'aligned', intervalMs: 10 },
+      faults: [], healTimeMs: 0, budgets: { maxEvents: 1000, maxTimeMs: 100 }, overrides: [], mutations: [],
+    }));
+    const asScenario = await cli('scenario', 'run', '--file', spec);
+    expect(asScenario.code).toBe(2);
+    expect(asScenario.stderr).toMatch(/\(this is a RunSpec: run it with checkpoint-sim run\)\n$/);
+    const scenario = join(dir, 'a-scenario.json');
+    writeFileSync(scenario, JSON.stringify(good));
+    const asSpec = await cli('run', scenario);
+    expect(asSpec.code).toBe(2);
+    expect(asSpec.stderr).toMatch(/\(this is a scenario file: run it with checkpoint-sim scenario run --file\)\n$/);
+  });
+});

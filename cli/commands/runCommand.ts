@@ -72,8 +72,11 @@ export function readSpecFile(path: string): RunSpec {
   try {
     return validateRunSpec(parsed);
   } catch (e) {
-    if (e instanceof SimInputError) throw new UsageError(`${path}: ${e.message}`, { cause: e });
-    throw e;
+    if (!(e instanceof SimInputError)) throw e;
+    // A scenario file given to `run` is the likeliest mix-up: say which command reads it.
+    const o = parsed !== null && typeof parsed === 'object' ? parsed as Record<string, unknown> : {};
+    const hint = 'steps' in o && 'expect' in o ? ' (this is a scenario file: run it with checkpoint-sim scenario run --file)' : '';
+    throw new UsageError(`${path}: ${e.message}${hint}`, { cause: e });
   }
 }
 

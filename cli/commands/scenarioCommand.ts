@@ -108,8 +108,11 @@ function fromFile(path: string): Scenario {
   try {
     return parseScenario(value, 'file');
   } catch (e) {
-    if (e instanceof SimInputError) throw new UsageError(`${path}: ${e.message}`, { cause: e });
-    throw e;
+    if (!(e instanceof SimInputError)) throw e;
+    // A RunSpec given to `scenario run` is the likeliest mix-up: say which command reads it.
+    const o = value !== null && typeof value === 'object' ? value as Record<string, unknown> : {};
+    const hint = 'seed' in o && 'faults' in o && 'budgets' in o ? ' (this is a RunSpec: run it with checkpoint-sim run)' : '';
+    throw new UsageError(`${path}: ${e.message}${hint}`, { cause: e });
   }
 }
 
