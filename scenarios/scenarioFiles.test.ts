@@ -154,3 +154,61 @@ describe('scenario run by name', () => {
     expect(list.every((s) => s.protects.length > 0)).toBe(true);
   });
 });
+
+describe('marks and reasons a scenario names', () => {
+  const withExpect = (e: unknown): unknown => ({ ...good, expect: [e] });
+  test.each([
+    ['an unknown mark in markNotReached (it would pass without testing anything)', { kind: 'markNotReached', name: 'totally-made-up-mark' }, 'expect[0].name'],
+    ['a misspelt mark in markReached', { kind: 'markReached', name: 'notify-complete-skiped' }, 'expect[0].name'],
+    ['an unknown CheckpointFailureReason', { kind: 'checkpointAborted', checkpoint: 3, reason: 'CHECKPOINT_SUSPENDED' }, 'expect[0].reason'],
+    ['an unknown mark inside at', { kind: 'at', point: { kind: 'restore' }, expect: { kind: 'markReached', name: 'nope' } }, 'expect[0].expect.name'],
+  ])('%s is refused when the file is read: exit 2 naming the field', async (_what, expectation, path) => {
+    const file = join(dir, `mark-${path.replace(/\W/g, '')}.json`);
+    writeFileSync(file, JSON.stringify(withExpect(expectation)));
+    const r = await cli('scenario', 'run', '--file', file);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(path);
+  });
+});
+
+describe('several files and the JSON shapes', () => {
+  test('--file may be given several times, and every file runs (not only the last)', async () => {
+    const a = join(dir, 'several-a.json');
+    const b = join(dir, 'several-b.json');
+    writeFileSync(a, JSON.stringify({ ...good, name: 'several-a' }));
+    writeFileSync(b, JSON.stringify({ ...good, name: 'several-b' }));
+    const r = await cli('scenario', 'run', '--file', a, '--file', b, '--json', '--out', join(dir, 'out'));
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { name: string }[]).map((x) => x.name)).toEqual(['several-a', 'several-b']);
+  });
+
+  test('a failure in --json carries the message the plain output prints', async () => {
+    const f = join(dir, 'fails.json');
+    writeFileSync(f, JSON.stringify({ ...good, name: 'fails', expect: [{ kind: 'restoredFrom', checkpoint: 9 }] }));
+    const r = await cli('scenario', 'run', '--file', f, '--json', '--out', join(dir, 'out'));
+    expect(r.code).toBe(1);
+    const [first] = JSON.parse(r.stdout) as { passed: boolean; failure: { message: string; replay: string } }[];
+    expect(first?.passed).toBe(false);
+    expect(first?.failure.message).toMatch(/expect\.restoredFrom\(9\) failed/);
+    expect(first?.failure.message).toContain(first?.failure.replay ?? 'no replay');
+  });
+});
+
+describe('a file given to the other command', () => {
+  test('a RunSpec given to scenario run --file says to use run, and a scenario given to run says to use scenario run', async () => {
+    const spec = join(dir, 'a-runspec.json');
+    writeFileSync(spec, JSON.stringify({
+      version: RUN_SPEC_VERSION, seed: 's', job: { kind: 'wordcount' }, parallelism: 1, checkpoint: { mode: 'aligned', intervalMs: 10 },
+      faults: [], healTimeMs: 0, budgets: { maxEvents: 1000, maxTimeMs: 100 }, overrides: [], mutations: [],
+    }));
+    const asScenario = await cli('scenario', 'run', '--file', spec);
+    expect(asScenario.code).toBe(2);
+    expect(asScenario.stderr).toMatch(/\(this is a RunSpec: run it with checkpoint-sim run\)\n$/);
+    const scenario = join(dir, 'a-scenario.json');
+    writeFileSync(scenario, JSON.stringify(good));
+    const asSpec = await cli('run', scenario);
+    expect(asSpec.code).toBe(2);
+    expect(asSpec.stderr).toMatch(/\(this is a scenario file: run it with checkpoint-sim scenario run --file\)\n$/);
+  });
+});
