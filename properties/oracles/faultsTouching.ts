@@ -2,19 +2,21 @@
  * Which checkpoints, attempts, files and sink transactions a logged fault touched (ORACLES.md 6),
  * read from the trace only. The faults: a lost or dropped RPC and an RPC timeout (`rpc-lost`
  * marks, `rpc.drop`, `rpc.timeout`), a partition (`net.partition` until its `net.heal`), a crash
- * (`host.crash`), a failed asynchronous snapshot (`checkpoint.asyncFailed`), a message fault that
- * acted (a `fault` event of type `message`: `lose`, `delay`, `hold`), and a failed or
- * unknown-outcome store operation (`store.end` with outcome `failed` or `unknown-outcome`).
+ * (`host.crash`), a message fault that acted (a `fault` event of type `message`: `lose`, `delay`,
+ * `hold`), and a failed or unknown-outcome store operation (`store.end` with outcome `failed` or
+ * `unknown-outcome`). A failed asynchronous snapshot (`checkpoint.asyncFailed`) is no fault of its
+ * own: it is the failed or unknown-outcome `put` of one of its files, which the task reports (it
+ * deletes the files it did write, as Flink's AsyncCheckpointRunnable#cleanup and the state stream
+ * do, and the abort that follows its decline discards the checkpoint's directory).
  *
  * - A checkpoint `n` is touched by a fault that happened while it was live (from its first to its
- *   last trace event naming `checkpointId: n`; store faults excepted, below), by a failed
- *   asynchronous snapshot for it, or by a message fault on an RPC about it (its trigger, an ack
- *   or decline, its confirmation or abort: a lost ack leaves the task's files of `n` behind, in
- *   Flink too, until the checkpoint is disposed).
+ *   last trace event naming `checkpointId: n`; store faults excepted, below), or by a message
+ *   fault on an RPC about it (its trigger, an ack or decline, its confirmation or abort: a lost
+ *   ack leaves the task's files of `n` behind, in Flink too, until the checkpoint is disposed).
  * - An attempt `<vertex>#<subtask>@<attempt>` is touched when its host (from `scheduler.deploy`)
- *   crashed or was partitioned after it was deployed, its asynchronous snapshot failed, or a
- *   message fault acted on an RPC naming it (its ack, decline or state update, its trigger,
- *   confirmation, abort, submission or cancellation).
+ *   crashed or was partitioned after it was deployed, or a message fault acted on an RPC naming
+ *   it (its ack, decline or state update, its trigger, confirmation, abort, submission or
+ *   cancellation).
  * - A file `chk-n/<attempt>/<uid>` is touched when its checkpoint or its attempt is, or when a
  *   store fault may have left it (`storeFaultLeft`).
  * - A store fault touches no checkpoint and no attempt, only the path it was about, as Flink 1.20
@@ -119,10 +121,6 @@ export function faultsTouching(trace: readonly TraceEvent[]): TouchedByFaults {
         else if (op === 'deleteDirectory') directoryDeletes.push({ prefix: path.endsWith('/') ? path : `${path}/`, seq: e.seq, left });
         break;
       }
-      case 'checkpoint.asyncFailed':
-        if (typeof id === 'number') touchedCheckpoints.add(id);
-        touchedAttempts.add(String(e.attrs['task']));
-        break;
       case 'scheduler.deploy':
         deployed.set(String(e.attrs['task']), {
           host: hostOfTaskExecutor(String(e.attrs['taskExecutor'])), timeUs: e.timeUs,

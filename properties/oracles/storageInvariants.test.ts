@@ -101,19 +101,20 @@ describe('faultsTouching', () => {
   ];
   const t = faultsTouching(trace);
 
-  test('checkpoints live during a fault, or with a failed async snapshot, are touched', () => {
+  test('checkpoints live during a fault are touched; store faults and failed async snapshots touch none', () => {
     expect(t.checkpoint(1)).toBe(true);
-    // Store faults touch no checkpoint, neither the one live then nor the one of their path.
+    // Store faults touch no checkpoint, neither the one live then nor the one of their path;
+    // a failed async snapshot is a store fault the task reports.
     expect(t.checkpoint(2)).toBe(false);
-    expect([5, 6].map((n) => t.checkpoint(n))).toEqual([false, false]);
-    expect(t.checkpoint(8)).toBe(true);
+    expect([5, 6, 8].map((n) => t.checkpoint(n))).toEqual([false, false, false]);
     expect(t.checkpoint(7)).toBe(false);
     expect(t.checkpoint(99)).toBe(false);
   });
 
-  test('attempts on a partitioned host, or with a failed async part, are touched', () => {
+  test('attempts on a partitioned host are touched, one with a failed async part is not', () => {
     expect(t.attempt('v0#0@0')).toBe(true);
-    expect(t.attempt('v2#0@3')).toBe(true);
+    expect(t.attempt('v2#0@3')).toBe(false);
+    expect(t.file('chk-8/v2#0@3/u')).toBe(false);
     expect(t.attempt('v1#0@0')).toBe(false);
     expect(t.file('chk-7/x')).toBe(false);
     expect(t.file('chk-9/v0#0@0/u')).toBe(true);
