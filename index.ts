@@ -32,6 +32,10 @@ export type {
 export { SimInputError } from './sim/index.ts';
 export type { TraceEvent } from './sim/index.ts';
 export { PLANTED_BUG_IDS } from './engine/index.ts';
+export { CHECKPOINT_FAILURE_REASONS } from './engine/index.ts';
+export type { CheckpointFailureReason } from './engine/index.ts';
+export { MARKS, MARK_NAMES } from './sim/marks.ts';
+export type { MarkName } from './sim/marks.ts';
 
 // Judging a run.
 export { judgeRun, ORACLE_NAMES } from './properties/oracles/judgeRun.ts';

@@ -13,15 +13,9 @@ import type { Repro } from '../properties/explore/Repro.ts';
 import { EventQueue } from '../sim/EventQueue.ts';
 import { harnessAssert } from '../sim/harnessAssert.ts';
 import { plantEngineAssertion } from '../sim/testing/plantEngineAssertion.ts';
-import { run, type Io } from './program.ts';
+import { runCli } from './testing/runCli.ts';
 
-/** Runs the command line with `argv`; what it printed and its exit code. */
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const written = { stdout: '', stderr: '' };
-  const io: Io = { out: (t) => { written.stdout += t; }, err: (t) => { written.stderr += t; } };
-  const code = await run(argv, io);
-  return { code, ...written };
-}
+const cli = runCli;
 
 /** Runs `body` with `plant()` in force; the plant is removed whatever happens. */
 async function planted<T>(plant: () => () => void, body: () => Promise<T>): Promise<T> {

@@ -565,7 +565,7 @@ describe('run <spec.json>', () => {
     const repro = join(out, 'repro-run-violated.json');
     expect(existsSync(repro)).toBe(true);
     expect(r.stdout).toMatch(/^VIOLATED end-to-end-exactly-once at [\d.]+ ms: /m);
-    expect(r.stdout).toContain(`replay: checkpoint-sim replay ${repro}\n`);
+    expect(r.stdout).toContain(`replay: npx checkpoint-sim replay ${repro}\n`);
     const written = JSON.parse(readFileSync(repro, 'utf8')) as Repro;
     expect(written).toMatchObject({ property: 'end-to-end-exactly-once', expect: 'exactly-once', stage: 'unshrunk' });
     // The spec's $schema path was relative to the spec file: the repro leaves it out.
@@ -573,6 +573,19 @@ describe('run <spec.json>', () => {
     const again = await cli('replay', repro);
     expect(again.code).toBe(1);
     expect(again.stdout).toContain('(same as recorded)');
+  });
+
+  test('an unfired message fault says no RPC matched it (it has no trigger to wait for), in text and --json', async () => {
+    const never = { type: 'message', action: 'hold', method: 'triggerCheckpoint', checkpoint: 90 };
+    const file = specFile('unmatched.json', { faults: [never] });
+    const r = await cli('run', file, '--out', outDir('out-unmatched'));
+    expect(r.stdout).toMatch(/^ {2}fault 0 \(.*\): never fired: no RPC matched its method and filters before the heal time$/m);
+    const json = JSON.parse((await cli('run', file, '--json', '--out', outDir('out-unmatched'))).stdout) as
+      { unfiredFaults: { reason: string }[]; excerpt: Record<string, unknown>[] };
+    expect(json.unfiredFaults).toEqual([expect.objectContaining({ index: 0, reason: 'no RPC matched its method and filters before the heal time' })]);
+    // Times at the edges are ms.
+    expect(json.excerpt.length).toBeGreaterThan(0);
+    expect(json.excerpt.every((e) => typeof e['timeMs'] === 'number' && !('timeUs' in e))).toBe(true);
   });
 
   test('--json prints one object; --expect judges against another promise', async () => {

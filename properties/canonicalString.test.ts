@@ -35,6 +35,10 @@ describe('canonicalString', () => {
       expect(canonicalEqual(a, b)).toBe(canonicalString(a) === canonicalString(b));
     }), { numRuns: 500 });
     expect(canonicalEqual({ a: 1, b: { c: [1, 2] } }, { b: { c: [1, 2] }, a: 1 })).toBe(true);
+    // A "__proto__" key is a key like any other (the flake this test once had came from copying
+    // one by assignment, which set the copy's prototype instead).
+    const proto = JSON.parse('{"__proto__": [1], "a": 2}') as unknown;
+    expect(canonicalEqual(proto, reversed(proto))).toBe(true);
     expect(canonicalEqual([{ x: 1 }], { 0: { x: 1 } })).toBe(false);
     expect(canonicalEqual(Number.NaN, Number.NaN)).toBe(true);
     expect(() => canonicalEqual({ f: () => 1 }, { f: () => 1 })).toThrow(/function/);
@@ -49,6 +53,10 @@ function reversed(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(reversed);
   if (typeof v !== 'object' || v === null || v instanceof Map || v instanceof Set) return v;
   const out: Record<string, unknown> = Object.create(Object.getPrototypeOf(v) as object | null) as Record<string, unknown>;
-  for (const k of Object.keys(v).reverse()) out[k] = reversed((v as Record<string, unknown>)[k]);
+  // defineProperty, not assignment: fast-check draws keys such as "__proto__", and assigning one
+  // would set the copy's prototype (to a Set, say) instead of adding a key.
+  for (const k of Object.keys(v).reverse()) {
+    Object.defineProperty(out, k, { value: reversed((v as Record<string, unknown>)[k]), enumerable: true, writable: true, configurable: true });
+  }
   return out;
 }

@@ -9,6 +9,8 @@
  * oracles judge every scenario too; `runScenario` compiles it into a RunSpec
  * (compileScenario.ts).
  */
+import type { CheckpointFailureReason } from '../engine/index.ts';
+import type { MarkName } from '../sim/marks.ts';
 import type {
   CheckpointSpec, Fault, FaultTrigger, JobSpec, ProtocolPoint, RunSpec,
 } from '../sim/run/RunSpec.ts';
@@ -78,12 +80,12 @@ export interface CountBound {
 export type ScenarioExpectation =
   | ({ readonly kind: 'checkpointsCompleted' } & CountBound)
   | { readonly kind: 'checkpointCompleted'; readonly checkpoint: number }
-  | { readonly kind: 'checkpointAborted'; readonly checkpoint: number; readonly reason?: string }
+  | { readonly kind: 'checkpointAborted'; readonly checkpoint: number; readonly reason?: CheckpointFailureReason }
   | ({ readonly kind: 'restores' } & CountBound)
   | { readonly kind: 'restoredFrom'; readonly checkpoint: number; readonly nth?: number }
   | { readonly kind: 'jobStatus'; readonly status: string }
-  | { readonly kind: 'markReached'; readonly name: string }
-  | { readonly kind: 'markNotReached'; readonly name: string }
+  | { readonly kind: 'markReached'; readonly name: MarkName }
+  | { readonly kind: 'markNotReached'; readonly name: MarkName }
   | ({ readonly kind: 'duplicates' } & CountBound)
   | ({ readonly kind: 'failovers' } & CountBound)
   | { readonly kind: 'at'; readonly point: ScenarioPoint; readonly expect: ScenarioExpectation };

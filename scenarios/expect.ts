@@ -17,6 +17,8 @@
  * | `failovers({ atLeast?, atMost?, exactly? })` | that many failovers (`scheduler.restarting`) |
  * | `at(point, expectation)` | the expectation holds on the trace up to the first time the point was reached |
  */
+import type { CheckpointFailureReason } from '../engine/index.ts';
+import type { MarkName } from '../sim/marks.ts';
 import type { CountBound, ScenarioExpectation, ScenarioPoint } from './Scenario.ts';
 
 type Bounded<K extends string> = { readonly kind: K } & CountBound;
@@ -24,14 +26,14 @@ type Bounded<K extends string> = { readonly kind: K } & CountBound;
 export const expect = {
   checkpointsCompleted: (bound: CountBound): Bounded<'checkpointsCompleted'> => ({ kind: 'checkpointsCompleted', ...bound }),
   checkpointCompleted: (checkpoint: number): ScenarioExpectation => ({ kind: 'checkpointCompleted', checkpoint }),
-  checkpointAborted: (checkpoint: number, reason?: string): ScenarioExpectation =>
+  checkpointAborted: (checkpoint: number, reason?: CheckpointFailureReason): ScenarioExpectation =>
     (reason === undefined ? { kind: 'checkpointAborted', checkpoint } : { kind: 'checkpointAborted', checkpoint, reason }),
   restores: (bound: CountBound): Bounded<'restores'> => ({ kind: 'restores', ...bound }),
   restoredFrom: (checkpoint: number, options: { readonly nth?: number } = {}): ScenarioExpectation =>
     (options.nth === undefined ? { kind: 'restoredFrom', checkpoint } : { kind: 'restoredFrom', checkpoint, nth: options.nth }),
   jobStatus: (status: string): ScenarioExpectation => ({ kind: 'jobStatus', status }),
-  markReached: (name: string): ScenarioExpectation => ({ kind: 'markReached', name }),
-  markNotReached: (name: string): ScenarioExpectation => ({ kind: 'markNotReached', name }),
+  markReached: (name: MarkName): ScenarioExpectation => ({ kind: 'markReached', name }),
+  markNotReached: (name: MarkName): ScenarioExpectation => ({ kind: 'markNotReached', name }),
   duplicates: (bound: CountBound): Bounded<'duplicates'> => ({ kind: 'duplicates', ...bound }),
   failovers: (bound: CountBound): Bounded<'failovers'> => ({ kind: 'failovers', ...bound }),
   at: (point: ScenarioPoint, expectation: ScenarioExpectation): ScenarioExpectation => ({ kind: 'at', point, expect: expectation }),

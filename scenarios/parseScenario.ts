@@ -10,13 +10,13 @@
  *   `steps[1].do.host: ...` or `expect[0].kind: unknown kind "checkpointz" (kinds: ...)`.
  */
 import type { z } from 'zod';
-import { RUN_SPEC_VERSION } from '../sim/run/RunSpec.ts';
+import { checkRunSpecVersion } from '../sim/run/validateRunSpec.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
 import { compileScenario } from './compileScenario.ts';
 import type { Scenario } from './Scenario.ts';
 import { scenarioSchema } from './scenarioSchema.ts';
 
-const definitionSchema = scenarioSchema.omit({ version: true });
+const definitionSchema = scenarioSchema.omit({ version: true, $schema: true });
 
 /** `steps[1].do.host` from zod's path. */
 function pathOf(path: readonly PropertyKey[]): string {
@@ -64,14 +64,12 @@ export function parseScenario(value: unknown, form: 'file' | 'definition'): Scen
   }
   if (form === 'file') {
     if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new SimInputError('a scenario file holds one JSON object');
-    const version = (data as Record<string, unknown>)['version'];
-    if (version !== RUN_SPEC_VERSION) {
-      throw new SimInputError(`version: file has version ${JSON.stringify(version) ?? 'none'}, this build reads ${RUN_SPEC_VERSION}`);
-    }
+    // The RunSpec's own refusal, so every file of another version says the same.
+    checkRunSpecVersion((data as Record<string, unknown>)['version']);
   }
   const parsed = (form === 'file' ? scenarioSchema : definitionSchema).safeParse(data);
   if (!parsed.success) throw new SimInputError(oneLine(parsed.error.issues[0] as z.core.$ZodIssue, data));
-  const { version: _version, ...scenario } = parsed.data as Record<string, unknown>;
+  const { version: _version, $schema: _schema, ...scenario } = parsed.data as Record<string, unknown>;
   compileScenario(scenario as unknown as Scenario);
   return scenario as unknown as Scenario;
 }

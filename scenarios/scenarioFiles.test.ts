@@ -6,21 +6,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { run, type Io } from '../cli/program.ts';
+import { runCli } from '../cli/testing/runCli.ts';
 import { RUN_SPEC_VERSION } from '../sim/run/RunSpec.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'scenario-files-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const io: Io & { stdout: string; stderr: string } = {
-    stdout: '', stderr: '',
-    out(t) { io.stdout += t; },
-    err(t) { io.stderr += t; },
-  };
-  const code = await run(argv, io);
-  return { code, stdout: io.stdout, stderr: io.stderr };
-}
+const cli = runCli;
 
 const crashAt3 = { at: { kind: 'jobmaster', checkpoint: 3, phase: 'triggered' }, do: { type: 'crash', host: 'taskmanager-2' } };
 const good = {
@@ -31,7 +23,7 @@ const withStep = (step: unknown): unknown => ({ ...good, steps: [step] });
 
 /** [what is wrong, the file, the path the message must name]. */
 const MALFORMED: readonly (readonly [string, unknown, string])[] = [
-  ['another version', { ...good, version: 1 }, `version: file has version 1, this build reads ${RUN_SPEC_VERSION}`],
+  ['another version', { ...good, version: 1 }, `version 1 is not supported: this checkpoint-sim reads run spec version ${RUN_SPEC_VERSION}`],
   ['no name', { ...good, name: undefined }, 'name:'],
   ['a name with spaces', { ...good, name: 'Crash It' }, 'name:'],
   ['an unknown envelope field', { ...good, steps2: [] }, 'scenario: unknown field "steps2"'],
@@ -101,10 +93,82 @@ describe('scenario run by name', () => {
     expect((await cli('scenario', 'run', '--all', '--fuzz', '0')).stderr).toMatch(/--fuzz must be an integer/);
   });
 
+  test('--seed goes with --fuzz, as a 32-bit signed integer', async () => {
+    expect((await cli('scenario', 'run', '--all', '--seed', '3')).stderr).toMatch(/--seed is for --fuzz runs/);
+    const bad = await cli('scenario', 'run', 'crash-during-alignment', '--fuzz', '1', '--seed', '2147483648');
+    expect([bad.code, bad.stderr]).toEqual([2, "checkpoint-sim: --seed must be a 32-bit signed integer, got '2147483648'\n"]);
+  });
+
+  test('--fuzz --seed fixes the schedules: the same seed, the same report', async () => {
+    const a = await cli('scenario', 'run', 'crash-during-alignment', '--fuzz', '3', '--seed', '-5', '--json');
+    const b = await cli('scenario', 'run', 'crash-during-alignment', '--fuzz', '3', '--seed', '-5', '--json');
+    expect(a.code).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+    expect(JSON.parse(a.stdout)).toEqual([expect.objectContaining({ name: 'crash-during-alignment', seed: -5, runs: 3 })]);
+  });
+
   test('list --json names every scenario with what it protects', async () => {
     const r = await cli('scenario', 'list', '--json');
     const list = JSON.parse(r.stdout) as { name: string; protects: string }[];
     expect(list.map((s) => s.name)).toContain('crash-during-alignment');
     expect(list.every((s) => s.protects.length > 0)).toBe(true);
+  });
+});
+
+describe('marks and reasons a scenario names', () => {
+  const withExpect = (e: unknown): unknown => ({ ...good, expect: [e] });
+  test.each([
+    ['an unknown mark in markNotReached (it would pass without testing anything)', { kind: 'markNotReached', name: 'totally-made-up-mark' }, 'expect[0].name'],
+    ['a misspelt mark in markReached', { kind: 'markReached', name: 'notify-complete-skiped' }, 'expect[0].name'],
+    ['an unknown CheckpointFailureReason', { kind: 'checkpointAborted', checkpoint: 3, reason: 'CHECKPOINT_SUSPENDED' }, 'expect[0].reason'],
+    ['an unknown mark inside at', { kind: 'at', point: { kind: 'restore' }, expect: { kind: 'markReached', name: 'nope' } }, 'expect[0].expect.name'],
+  ])('%s is refused when the file is read: exit 2 naming the field', async (_what, expectation, path) => {
+    const file = join(dir, `mark-${path.replace(/\W/g, '')}.json`);
+    writeFileSync(file, JSON.stringify(withExpect(expectation)));
+    const r = await cli('scenario', 'run', '--file', file);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(path);
+  });
+});
+
+describe('several files and the JSON shapes', () => {
+  test('--file may be given several times, and every file runs (not only the last)', async () => {
+    const a = join(dir, 'several-a.json');
+    const b = join(dir, 'several-b.json');
+    writeFileSync(a, JSON.stringify({ ...good, name: 'several-a' }));
+    writeFileSync(b, JSON.stringify({ ...good, name: 'several-b' }));
+    const r = await cli('scenario', 'run', '--file', a, '--file', b, '--json', '--out', join(dir, 'out'));
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { name: string }[]).map((x) => x.name)).toEqual(['several-a', 'several-b']);
+  });
+
+  test('a failure in --json carries the message the plain output prints', async () => {
+    const f = join(dir, 'fails.json');
+    writeFileSync(f, JSON.stringify({ ...good, name: 'fails', expect: [{ kind: 'restoredFrom', checkpoint: 9 }] }));
+    const r = await cli('scenario', 'run', '--file', f, '--json', '--out', join(dir, 'out'));
+    expect(r.code).toBe(1);
+    const [first] = JSON.parse(r.stdout) as { passed: boolean; failure: { message: string; replay: string } }[];
+    expect(first?.passed).toBe(false);
+    expect(first?.failure.message).toMatch(/expect\.restoredFrom\(9\) failed/);
+    expect(first?.failure.message).toContain(first?.failure.replay ?? 'no replay');
+  });
+});
+
+describe('a file given to the other command', () => {
+  test('a RunSpec given to scenario run --file says to use run, and a scenario given to run says to use scenario run', async () => {
+    const spec = join(dir, 'a-runspec.json');
+    writeFileSync(spec, JSON.stringify({
+      version: RUN_SPEC_VERSION, seed: 's', job: { kind: 'wordcount' }, parallelism: 1, checkpoint: { mode: 'aligned', intervalMs: 10 },
+      faults: [], healTimeMs: 0, budgets: { maxEvents: 1000, maxTimeMs: 100 }, overrides: [], mutations: [],
+    }));
+    const asScenario = await cli('scenario', 'run', '--file', spec);
+    expect(asScenario.code).toBe(2);
+    expect(asScenario.stderr).toMatch(/\(this is a RunSpec: run it with checkpoint-sim run\)\n$/);
+    const scenario = join(dir, 'a-scenario.json');
+    writeFileSync(scenario, JSON.stringify(good));
+    const asSpec = await cli('run', scenario);
+    expect(asSpec.code).toBe(2);
+    expect(asSpec.stderr).toMatch(/\(this is a scenario file: run it with checkpoint-sim scenario run --file\)\n$/);
   });
 });

@@ -12,6 +12,8 @@
  * RunSpec and validating that (compileScenario.ts), its error paths mapped back to the scenario's.
  */
 import { z } from 'zod';
+import { CHECKPOINT_FAILURE_REASONS } from '../engine/index.ts';
+import { MARK_NAMES } from '../sim/marks.ts';
 import { RUN_SPEC_VERSION } from '../sim/run/RunSpec.ts';
 import { jobSpecSchema, runSpecConfigSchema } from '../sim/run/runSpecSchema.ts';
 import {
@@ -21,6 +23,8 @@ import {
 const id = z.int().min(1);
 const ms = z.number().min(0).max(1e9);
 const status = z.enum(JOB_POINT_STATUSES);
+/** A mark a run can record (sim/marks.ts): any other name could only be judged vacuously. */
+const markName = z.enum(MARK_NAMES);
 
 /** A protocol point: the RunSpec's (Scenario.ts ScenarioPoint). */
 const point = protocolPointSchema;
@@ -64,13 +68,13 @@ const expectation: z.ZodType<unknown> = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('checkpointCompleted'), checkpoint: id }),
   z.strictObject({
     kind: z.literal('checkpointAborted'), checkpoint: id,
-    reason: z.string().regex(/^[A-Z_]+$/, 'a reason is a CheckpointFailureReason name, e.g. CHECKPOINT_EXPIRED').optional(),
+    reason: z.enum(CHECKPOINT_FAILURE_REASONS).optional(),
   }),
   bounded('restores'),
   z.strictObject({ kind: z.literal('restoredFrom'), checkpoint: id, nth: id.optional() }),
   z.strictObject({ kind: z.literal('jobStatus'), status }),
-  z.strictObject({ kind: z.literal('markReached'), name: z.string().min(1) }),
-  z.strictObject({ kind: z.literal('markNotReached'), name: z.string().min(1) }),
+  z.strictObject({ kind: z.literal('markReached'), name: markName }),
+  z.strictObject({ kind: z.literal('markNotReached'), name: markName }),
   bounded('duplicates'),
   bounded('failovers'),
   atPoint,
@@ -78,6 +82,8 @@ const expectation: z.ZodType<unknown> = z.discriminatedUnion('kind', [
 
 /** A scenario file: the envelope and the scenario's data. */
 export const scenarioSchema = z.strictObject({
+  $schema: z.string().meta({ description: 'The JSON Schema an editor checks this file with (ignored by checkpoint-sim).' })
+    .exactOptional(),
   version: z.literal(RUN_SPEC_VERSION),
   name: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'a name is lower-case words joined by -, e.g. crash-during-alignment'),
   protects: z.string().min(1),

@@ -157,7 +157,7 @@ function outcomeJson(o: ReplayOutcome): Record<string, unknown> {
     violation: o.violation === undefined ? null : { property: o.violation.property, summary: o.violation.summary },
     unfiredFaults: o.unfiredFaults.map((u) => ({ index: u.index, description: u.description, fault: u.fault })),
     unusedOverrides: o.unusedOverrides,
-    excerpt: o.excerpt.map((e) => ({ timeUs: e.timeUs, host: e.host, type: e.type, attrs: e.attrs })),
+    excerpt: o.excerpt.map((e) => ({ timeMs: e.timeUs / 1000, host: e.host, type: e.type, attrs: e.attrs })),
   };
 }
 

@@ -7,7 +7,7 @@
  * shown: a run that holds without its faults tested nothing they describe.
  *
  * On a violation it writes a repro file into --out (default reports/out/, made ready before the
- * run) before it prints anything else, and prints `checkpoint-sim replay <file>`.
+ * run) before it prints anything else, and prints `npx checkpoint-sim replay <file>` (as explore and scenario run do).
  * Exit codes: 0 the spec holds, 1 a property is violated, 2 bad input (an unreadable file,
  * invalid JSON or an invalid spec: one line naming the file).
  */
@@ -51,6 +51,8 @@ interface FaultOutcome {
   /** Its entries of the fault log (crash, restart, pause, skipped, ...), ms. */
   readonly actions: readonly { readonly action: string; readonly timeMs: number }[];
   readonly fault: Fault;
+  /** Why it did nothing, when it did nothing. */
+  readonly unfiredReason?: string;
 }
 
 /** Reads and validates a RunSpec file. @throws UsageError naming the file. */
@@ -70,8 +72,11 @@ export function readSpecFile(path: string): RunSpec {
   try {
     return validateRunSpec(parsed);
   } catch (e) {
-    if (e instanceof SimInputError) throw new UsageError(`${path}: ${e.message}`, { cause: e });
-    throw e;
+    if (!(e instanceof SimInputError)) throw e;
+    // A scenario file given to `run` is the likeliest mix-up: say which command reads it.
+    const o = parsed !== null && typeof parsed === 'object' ? parsed as Record<string, unknown> : {};
+    const hint = 'steps' in o && 'expect' in o ? ' (this is a scenario file: run it with checkpoint-sim scenario run --file)' : '';
+    throw new UsageError(`${path}: ${e.message}${hint}`, { cause: e });
   }
 }
 
@@ -123,19 +128,20 @@ export function runSpecFile(path: string, flags: RunFlags, io: Io, version: stri
       },
       restores: result.restores,
       faults: faults.map(({ index, description, fired, actions }) => ({ index, description, fired, actions })),
-      unfiredFaults: faults.filter((f) => !f.fired).map(({ index, description, fault }) => ({ index, description, fault })),
+      unfiredFaults: faults.filter((f) => !f.fired)
+        .map(({ index, description, fault, unfiredReason: reason }) => ({ index, description, reason, fault })),
       unusedOverrides: result.unusedOverrides,
       violations: violations.map((v) => ({ property: v.property, summary: v.summary, timeMs: v.timeMs })),
       repro: repro ?? null,
-      replay: repro === undefined ? null : `checkpoint-sim replay ${repro}`,
-      excerpt: excerpt.map((e) => ({ timeUs: e.timeUs, host: e.host, type: e.type, attrs: e.attrs })),
+      replay: repro === undefined ? null : `npx checkpoint-sim replay ${repro}`,
+      excerpt: excerpt.map((e) => ({ timeMs: e.timeUs / 1000, host: e.host, type: e.type, attrs: e.attrs })),
     })}\n`);
     return first === undefined ? 0 : 1;
   }
   printRun(path, spec, result, expect, faults, violations, io);
   io.out('decisive events:\n');
   for (const e of excerpt) io.out(`  ${ms(e.timeUs / 1000)} ${e.host} ${e.type} ${JSON.stringify(e.attrs)}\n`);
-  if (repro !== undefined) io.out(`repro: ${repro}\nreplay: checkpoint-sim replay ${repro}\n`);
+  if (repro !== undefined) io.out(`repro: ${repro}\nreplay: npx checkpoint-sim replay ${repro}\n`);
   return first === undefined ? 0 : 1;
 }
 
@@ -148,7 +154,19 @@ function faultOutcomes(spec: RunSpec, result: RunResult): FaultOutcome[] {
     fired: !unfired.has(index),
     actions: result.faults.filter((r) => r.fault === index).map((r) => ({ action: r.action, timeMs: r.timeMs })),
     fault,
+    ...(unfired.has(index) ? { unfiredReason: unfiredReason(fault, result.faults.some((r) => r.fault === index && r.action === 'skipped')) } : {}),
   }));
+}
+
+/** Why a fault did nothing, in words: its trigger, the heal time, or (a message fault) no RPC it matched. */
+function unfiredReason(fault: Fault, skipped: boolean): string {
+  if (skipped) return 'its point was reached only at or after the heal time';
+  if (fault.type === 'message') {
+    return 'when' in fault && fault.when !== undefined
+      ? 'its trigger was never reached, or no RPC matched it after it (before the heal time)'
+      : 'no RPC matched its method and filters before the heal time';
+  }
+  return 'its trigger was never reached';
 }
 
 const ms = (v: number): string => `${v.toFixed(3)} ms`;
@@ -170,10 +188,7 @@ function printRun(
   io.out(`faults: ${faults.length}, ${faults.length - unfired.length} fired, ${unfired.length} never fired\n`);
   for (const f of faults) {
     const log = f.actions.map((a) => `${a.action} at ${ms(a.timeMs)}`).join(', ');
-    const what = !f.fired
-      ? (f.actions.some((a) => a.action === 'skipped')
-        ? 'never fired: its point was reached only at or after the heal time' : 'never fired: its trigger was never reached')
-      : (log === '' ? 'in force until the heal time' : log);
+    const what = !f.fired ? `never fired: ${f.unfiredReason ?? ''}` : (log === '' ? 'in force until the heal time' : log);
     io.out(`  fault ${f.index} (${f.description}): ${what}\n`);
   }
   for (const x of r.unusedOverrides) {

@@ -27,8 +27,9 @@ import { UsageError, type Io } from '../program.ts';
 
 export interface ScenarioRunFlags {
   all?: boolean;
-  file?: string;
+  file?: string[];
   fuzz?: string;
+  seed?: string;
   json?: boolean;
   out?: string;
 }
@@ -43,8 +44,9 @@ export function scenarioCommands(program: Command, io: Io, done: (code: number) 
   scenario.command('run [names...]')
     .description('run scenarios by name, --all of them, or a --file; exit 1 if one fails')
     .option('--all', 'every scenario of the catalogue')
-    .option('--file <file>', 'a scenario JSON file')
+    .option('--file <file>', 'a scenario JSON file (repeat for several)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
     .option('--fuzz <n>', 'explore n schedules around each scenario\'s steps (the standing oracles judge)')
+    .option('--seed <n>', 'with --fuzz: fast-check\'s seed, a 32-bit signed integer (default: a hash of the scenario\'s name)')
     .option('--json', 'print a JSON array')
     .option('--out <dir>', 'where repro files go', 'reports/out')
     .action((names: string[], flags: ScenarioRunFlags) => done(runScenarios(names, flags, io, process.stderr.isTTY === true)));
@@ -106,8 +108,11 @@ function fromFile(path: string): Scenario {
   try {
     return parseScenario(value, 'file');
   } catch (e) {
-    if (e instanceof SimInputError) throw new UsageError(`${path}: ${e.message}`, { cause: e });
-    throw e;
+    if (!(e instanceof SimInputError)) throw e;
+    // A RunSpec given to `scenario run` is the likeliest mix-up: say which command reads it.
+    const o = value !== null && typeof value === 'object' ? value as Record<string, unknown> : {};
+    const hint = 'seed' in o && 'faults' in o && 'budgets' in o ? ' (this is a RunSpec: run it with checkpoint-sim run)' : '';
+    throw new UsageError(`${path}: ${e.message}${hint}`, { cause: e });
   }
 }
 
@@ -123,9 +128,9 @@ function inFile<T>(file: string | undefined, f: () => T): T {
 
 function selection(names: readonly string[], flags: ScenarioRunFlags): Scenario[] {
   const forms = [names.length > 0, flags.all === true, flags.file !== undefined].filter(Boolean).length;
-  if (forms !== 1) throw new UsageError('scenario run takes scenario names, --all, or --file <file> (exactly one of them)');
+  if (forms !== 1) throw new UsageError('scenario run takes scenario names, --all, or --file <file>... (exactly one of them)');
   if (flags.all === true) return [...CATALOGUE];
-  if (flags.file !== undefined) return [fromFile(flags.file)];
+  if (flags.file !== undefined) return flags.file.map(fromFile);
   return names.map(byName);
 }
 
@@ -135,10 +140,21 @@ function parseFuzz(v: string | undefined): number | undefined {
   return Number(v);
 }
 
+/** `--seed`: a 32-bit signed integer (fast-check's seed), only with --fuzz. */
+function parseSeed(v: string | undefined, fuzz: number | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (fuzz === undefined) throw new UsageError('--seed is for --fuzz runs (a scenario run without --fuzz has no schedule to draw)');
+  if (!/^-?\d+$/.test(v) || Number(v) < -(2 ** 31) || Number(v) > 2 ** 31 - 1) {
+    throw new UsageError(`--seed must be a 32-bit signed integer, got '${v}'`);
+  }
+  return Number(v);
+}
+
 /** Runs the selected scenarios; returns the exit code. @throws UsageError for bad input. */
 export function runScenarios(names: readonly string[], flags: ScenarioRunFlags, io: Io, interactive: boolean): number {
   const scenarios = selection(names, flags);
   const fuzz = parseFuzz(flags.fuzz);
+  const seed = parseSeed(flags.seed, fuzz);
   const out = flags.out ?? 'reports/out';
   const outDir = prepareOutDir(out, `--out ${out}`);
   const json = flags.json === true;
@@ -153,7 +169,7 @@ export function runScenarios(names: readonly string[], flags: ScenarioRunFlags, 
       const reports: FuzzReport[] = [];
       scenarios.forEach((s, i) => {
         bar?.update(i * fuzz, { name: s.name });
-        reports.push(inFile(flags.file, () => fuzzScenario(s, { runs: fuzz, outDir, progress: (d) => bar?.update(i * fuzz + d, { name: s.name }) })));
+        reports.push(inFile(flags.file?.[i], () => fuzzScenario(s, { runs: fuzz, outDir, ...(seed === undefined ? {} : { seed }), progress: (d) => bar?.update(i * fuzz + d, { name: s.name }) })));
       });
       bar?.stop();
       printFuzz(reports, io, json);
@@ -162,7 +178,7 @@ export function runScenarios(names: readonly string[], flags: ScenarioRunFlags, 
     const results: ScenarioResult[] = [];
     scenarios.forEach((s, i) => {
       bar?.update(i, { name: s.name });
-      results.push(inFile(flags.file, () => runScenario(s, { outDir })));
+      results.push(inFile(flags.file?.[i], () => runScenario(s, { outDir })));
     });
     bar?.update(total, { name: '' });
     bar?.stop();
@@ -178,7 +194,7 @@ function printResults(results: readonly ScenarioResult[], io: Io, json: boolean)
     io.out(`${JSON.stringify(results.map((r) => ({
       name: r.name, passed: r.passed, traceHash: r.traceHash, stepsFired: r.stepsFired, stepsTotal: r.stepsTotal,
       failure: r.failure === undefined ? null : {
-        kind: r.failure.kind, property: r.failure.property, summary: r.failure.summary,
+        kind: r.failure.kind, property: r.failure.property, summary: r.failure.summary, message: r.failure.message,
         ...(r.failure.timeMs === undefined ? {} : { timeMs: r.failure.timeMs }),
         events: r.failure.events ?? [], repro: r.reproPath ?? null, replay: r.replayCommand ?? null,
       },
@@ -195,7 +211,7 @@ function printResults(results: readonly ScenarioResult[], io: Io, json: boolean)
 
 function printFuzz(reports: readonly FuzzReport[], io: Io, json: boolean): void {
   if (json) {
-    io.out(`${JSON.stringify(reports)}\n`);
+    io.out(`${JSON.stringify(reports.map((r) => ({ passed: r.violations === 0, ...r })))}\n`);
     return;
   }
   for (const r of reports) {

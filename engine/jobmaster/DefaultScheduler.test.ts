@@ -3,6 +3,7 @@ import { hostId, rpcAddress, type ExecutionAttemptId } from '../api/ids.ts';
 import { DEFAULT_CLUSTER_CONFIGURATION } from '../cluster/ClusterConfiguration.ts';
 import type { JobGraph, JobVertex } from '../jobgraph/JobGraph.ts';
 import type { TaskExecutorGateway } from '../rpc/TaskExecutorGateway.ts';
+import type { TaskDeploymentDescriptor } from '../taskexecutor/TaskDeploymentDescriptor.ts';
 import { createTestingEngineEnv } from '../testing/TestingEngineEnv.ts';
 import { TestingScheduler } from '../testing/TestingScheduler.ts';
 import { CompletableFuture } from '../util/CompletableFuture.ts';
@@ -22,37 +23,47 @@ const JOB: JobGraph = {
 };
 
 /**
- * The scheduler over a fake TaskExecutor that accepts every deployment and records
- * cancellations; `notified` records what the coordinators hear, as `failed <attempt> <cause>`.
+ * The scheduler over fake TaskExecutors that accept every deployment and record deployments (as
+ * `<attempt> -> <TaskExecutor>`) and cancellations; `notified` records what the coordinators
+ * hear, as `failed <attempt> <cause>`. With `taskExecutors` 1 both slots are on te-1; with 2, the
+ * slot of subtask 0 is on te-1 and that of subtask 1 on te-2.
  */
-function harness() {
+function harness(taskExecutors: 1 | 2 = 1) {
   const scheduler = new TestingScheduler();
   const env = createTestingEngineEnv({ host: hostId('jobmanager'), clock: scheduler, executors: scheduler });
   const graph = new ExecutionGraph(JOB);
   const slotPool = new SlotPool();
   const notified: string[] = [];
   const cancelled: ExecutionAttemptId[] = [];
-  const gateway = {
-    submitTask: () => CompletableFuture.completed<void>(undefined),
+  const deployed: string[] = [];
+  const gateway = (te: string) => ({
+    submitTask: (tdd: TaskDeploymentDescriptor) => {
+      deployed.push(`${tdd.attemptId} -> ${te}`);
+      return CompletableFuture.completed<void>(undefined);
+    },
     cancelTask: (attemptId: ExecutionAttemptId) => { cancelled.push(attemptId); },
-  } as unknown as TaskExecutorGateway;
+  }) as unknown as TaskExecutorGateway;
   const s = new DefaultScheduler({
     env, config: DEFAULT_CLUSTER_CONFIGURATION, main: scheduler.get('jobmaster/main'), graph, slotPool,
     declareRequiredSlots: () => {},
-    gateway: () => gateway,
+    gateway: (te) => gateway(te),
     attemptReady: () => {},
     attemptFailed: (ev, cause) => notified.push(`failed ${ev.current.attemptId} ${String(cause)}`),
     beforeRedeploy: () => undefined,
   });
   s.startScheduling();
   for (const i of [0, 1]) {
-    slotPool.offer({ taskExecutor: rpcAddress('te-1'), host: hostId('taskmanager-1'), slotIndex: i, allocationId: `a${i}` });
+    const te = taskExecutors === 1 ? 1 : i + 1;
+    slotPool.offer({
+      taskExecutor: rpcAddress(`te-${te}`), host: hostId(`taskmanager-${te}`), slotIndex: taskExecutors === 1 ? i : 0,
+      allocationId: `a${i}`,
+    });
   }
   s.onSlotsChanged();
   scheduler.runAll();
   const attempt = (v: string, i: number) => graph.vertex(v, i).current.attemptId;
   for (const v of ['v0', 'v1']) for (const i of [0, 1]) s.updateTaskExecutionState({ attemptId: attempt(v, i), state: 'RUNNING' });
-  return { scheduler, graph, s, notified, cancelled, attempt };
+  return { scheduler, graph, slotPool, s, notified, cancelled, deployed, attempt };
 }
 
 describe('DefaultScheduler', () => {
@@ -93,5 +104,50 @@ describe('DefaultScheduler', () => {
     h.s.handleGlobalFailure('test');
     expect(h.graph.jobStatus).toBe('RESTARTING');
     expect(h.notified).toHaveLength(before);
+  });
+  /**
+   * te-2 (the slot of subtask 1) is lost while its region restarts: the JobMaster removes its slot
+   * from the pool, then fails what ran in it, then (`tell`) tells the scheduler the slots changed.
+   */
+  function loseTaskExecutor2(h: ReturnType<typeof harness>, tell = true): void {
+    h.slotPool.releaseTaskManager(rpcAddress('te-2'));
+    for (const v of ['v0', 'v1']) h.s.handleTaskFailure(h.graph.vertex(v, 1).current, 'TaskManager te-2 lost');
+    if (tell) h.s.onSlotsChanged();
+  }
+
+  test('restarted executions allocate from the slot pool: the restart that runs the moment a lost TaskManager\'s '
+    + 'attempts become terminal deploys nothing into its released slot (DefaultDeclarativeSlotPool.releaseSlots, '
+    + 'SlotSharingExecutionSlotAllocator)', () => {
+    const h = harness(2);
+    h.s.updateTaskExecutionState({ attemptId: h.attempt('v1', 0), state: 'FAILED', error: 'boom' });
+    for (const v of ['v0', 'v1']) h.s.updateTaskExecutionState({ attemptId: h.attempt(v, 0), state: 'CANCELED' });
+    // The backoff passes; the restart waits only for te-2's attempts, still CANCELING.
+    h.scheduler.advanceTimeUs(1_000_000);
+    expect(h.graph.vertex('v0', 1).current.state).toBe('CANCELING');
+    h.deployed.length = 0;
+    loseTaskExecutor2(h);
+    h.scheduler.runAll();
+    expect(h.graph.jobStatus).toBe('RUNNING');
+    expect(h.deployed).toEqual([]);
+    expect(h.graph.vertex('v0', 1).current.state).toBe('SCHEDULED');
+    // A new slot (te-3) takes the restarted executions; te-1 keeps subtask 0.
+    h.slotPool.offer({ taskExecutor: rpcAddress('te-3'), host: hostId('taskmanager-3'), slotIndex: 0, allocationId: 'a3' });
+    h.s.onSlotsChanged();
+    expect(h.deployed.map((d) => d.replace(/#\d@\d/, ''))).toEqual(['v0 -> te-1', 'v0 -> te-3', 'v1 -> te-1', 'v1 -> te-3']);
+    expect(h.deployed.filter((d) => d.endsWith('te-3')).map((d) => d.split(' ')[0]))
+      .toEqual([h.attempt('v0', 1), h.attempt('v1', 1)]);
+  });
+
+  test('a restart whose backoff is still running when a TaskManager is lost deploys nothing into its released slot', () => {
+    const h = harness(2);
+    h.s.updateTaskExecutionState({ attemptId: h.attempt('v1', 0), state: 'FAILED', error: 'boom' });
+    for (const v of ['v0', 'v1']) h.s.updateTaskExecutionState({ attemptId: h.attempt(v, 0), state: 'CANCELED' });
+    h.deployed.length = 0;
+    // Not told that the slots changed: the restart must still read the pool when it allocates.
+    loseTaskExecutor2(h, false);
+    expect(h.graph.jobStatus).toBe('RESTARTING');
+    h.scheduler.advanceTimeUs(1_000_000);
+    expect(h.graph.jobStatus).toBe('RUNNING');
+    expect(h.deployed).toEqual([]);
   });
 });

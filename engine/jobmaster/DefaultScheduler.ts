@@ -1,17 +1,19 @@
 /**
  * The scheduler: deploys the ExecutionGraph into shared slots (subtask i of every vertex shares
- * slot i), applies task state updates, and handles failures through the region failover
- * strategy and the restart backoff. A task failure restarts its pipelined region, a global
- * failure every vertex. Either way the vertices become restart-pending, which moves the job
- * RUNNING -> RESTARTING (a failure that arrives while RESTARTING keeps it there), and once no
- * vertex waits for its restart any more the job goes back to RUNNING, before the vertices are
- * reset and their state is restored (DefaultScheduler.addVerticesToRestartPending,
- * removeVerticesFromRestartPending, restartTasks). So the checkpoint coordinator's activator
- * stops periodic checkpoints at failure time and starts them again at redeployment. A region
- * is redeployed only after all of its old attempts reached a terminal state and the backoff
- * delay passed. Restarts that overlap are merged into one: every waiting vertex is redeployed
- * after the latest backoff, where Flink restarts each failover's vertices after its own delay
- * (still RESTARTING until the last one); the job statuses are the same.
+ * slot i, kept across restarts while the slot stays in the pool; a slot that left the pool is
+ * never deployed into again, and its subtask takes a free one), applies task state updates, and
+ * handles failures through the region failover strategy and the restart backoff. A task failure
+ * restarts its pipelined region, a global failure every vertex. Either way the vertices become
+ * restart-pending, which moves the job RUNNING -> RESTARTING (a failure that arrives while
+ * RESTARTING keeps it there), and once no vertex waits for its restart any more the job goes back
+ * to RUNNING, before the vertices are reset and their state is restored
+ * (DefaultScheduler.addVerticesToRestartPending, removeVerticesFromRestartPending, restartTasks).
+ * So the checkpoint coordinator's activator stops periodic checkpoints at failure time and starts
+ * them again at redeployment. A region is redeployed only after all of its old attempts reached a
+ * terminal state and the backoff delay passed. Restarts that overlap are merged into one: every
+ * waiting vertex is redeployed after the latest backoff, where Flink restarts each failover's
+ * vertices after its own delay (still RESTARTING until the last one); the job statuses are the
+ * same.
  *
  * Restore from checkpoints hooks in at `beforeRedeploy` (SchedulerBase.restoreState).
  *
@@ -87,7 +89,6 @@ export class DefaultScheduler {
 
   /** A slot arrived or went: maybe we can deploy now. */
   onSlotsChanged(): void {
-    for (const [i, s] of [...this.sharedSlots]) if (!this.c.slotPool.all().includes(s)) this.sharedSlots.delete(i);
     this.tryDeploy();
   }
 
@@ -260,7 +261,22 @@ export class DefaultScheduler {
     this.tryDeploy();
   }
 
+  /**
+   * Drops every shared slot whose physical slot has left the pool (a lost TaskManager, a slot its
+   * TaskExecutor no longer reports, an allocation replaced). In Flink the pool removes the slots
+   * first and then releases their payload, which removes the SharedSlot from the
+   * SlotSharingExecutionSlotAllocator (DefaultDeclarativeSlotPool.releaseSlots,
+   * SharedSlot.release); restarted executions then allocate anew from the pool. Done here, at
+   * allocation time, it holds whatever order the JobMaster reports the loss and the failures in,
+   * and for a restart whose backoff was already running when the slots went.
+   */
+  private forgetReleasedSharedSlots(): void {
+    const pooled = this.c.slotPool.all();
+    for (const [i, s] of [...this.sharedSlots]) if (!pooled.includes(s)) this.sharedSlots.delete(i);
+  }
+
   private tryDeploy(): void {
+    this.forgetReleasedSharedSlots();
     if (this.pendingDeploy.length === 0) return;
     const needed = Math.max(...this.c.graph.jobGraph.vertices.map((v) => v.parallelism));
     this.c.declareRequiredSlots(needed);

@@ -3,8 +3,9 @@
  * heartbeats to the TaskExecutors it uses, and the OperatorCoordinators. All of it runs on the
  * JobMaster main thread.
  *
- * A TaskExecutor that misses its heartbeats is lost: its slots leave the pool and every attempt
- * in them fails, which triggers a failover.
+ * A TaskExecutor that misses its heartbeats is lost (mark `taskmanager-lost`): its slots leave
+ * the pool, then every attempt in them fails, which triggers a failover; restarted attempts are
+ * deployed only into slots still in the pool.
  *
  * @see org.apache.flink.runtime.jobmaster.JobMaster
  */
@@ -30,6 +31,8 @@ import { ExecutionGraph, type ExecutionVertex, type JobStatus } from './Executio
 import { createCheckpointCoordinatorContext } from './JobMasterCheckpointContext.ts';
 import { SlotPool, type AllocatedSlot } from './SlotPool.ts';
 
+/** Why the JobMaster declared a TaskManager lost (the `cause` of the `taskmanager-lost` mark). */
+export type TaskManagerLossCause = 'heartbeat timeout';
 
 export class JobMaster {
   readonly graph: ExecutionGraph;
@@ -223,12 +226,21 @@ export class JobMaster {
     return accepted;
   }
 
-  private disconnectTaskManager(te: RpcAddress, cause: string): void {
+  /**
+   * JobMaster.disconnectTaskManager: the JobMaster declares `te` lost (today only at its
+   * heartbeat timeout, TaskManagerHeartbeatListener.notifyHeartbeatTimeout). As in Flink it stops
+   * monitoring it and releases its slots from the pool first (DeclarativeSlotPoolService
+   * .releaseTaskManager -> DefaultDeclarativeSlotPool.releaseSlots removes them, then releases
+   * their payload), so no restart, however soon it runs, can deploy into them; then it tells the
+   * TaskExecutor. Marks `taskmanager-lost` with the cause.
+   */
+  private disconnectTaskManager(te: RpcAddress, cause: TaskManagerLossCause): void {
     this.env.tracer.event('jm.taskManagerLost', { taskExecutor: te, cause });
+    this.env.tracer.mark('taskmanager-lost', { taskExecutor: te, cause });
+    this.heartbeats.unmonitor(te);
+    const gone = this.slotPool.releaseTaskManager(te);
     // If it is alive after all (paused, cut off), it frees the job's slots and offers them again.
     this.gateway(te).disconnectJobManager(JOB_MASTER_ADDRESS, cause);
-    const gone = this.slotPool.releaseTaskManager(te);
-    this.heartbeats.unmonitor(te);
     this.slotsLost(gone, `TaskManager ${te} lost: ${cause}`);
   }
 
@@ -259,7 +271,12 @@ export class JobMaster {
     });
   }
 
-  /** Slots left the pool: every attempt still running in one of them fails. */
+  /**
+   * Slots left the pool (the caller removed them): every attempt still running in one of them
+   * fails (Flink releases the slots' payload). A failover this starts may restart at once, when
+   * the last old attempt becomes terminal here; the scheduler allocates only slots still in the
+   * pool, so it never picks one of `gone`.
+   */
   private slotsLost(gone: readonly AllocatedSlot[], cause: string): void {
     for (const ev of this.graph.allVertices()) {
       const ex = ev.current;

@@ -52,7 +52,8 @@ export const CONSUMER_TESTS: Readonly<Record<string, { status: 'passed' | 'faile
       new RegExp(`replay: npx checkpoint-sim replay ${FAILING_REPRO.replace(/[.]/g, '\\.')}`),
     ],
   },
-  // README "Use it from your own tests", its examples as written there.
+  // README "Write a scenario" and "Use it from your own tests", their examples as written there.
+  'crash-after-sink-ack-then-lost-notification': { status: 'passed' },
   'a crash after checkpoint 2 restores once and stays exactly-once': { status: 'passed' },
   'my-crash-during-alignment': { status: 'passed' },
 };
@@ -201,20 +202,22 @@ const tsconfig = (module: string, moduleResolution: string, skipLibCheck: boolea
   files: ['types-check.ts'],
 }, null, 2)}\n`;
 
-/** The README section whose examples the consumer project runs as they are written there. */
-export const README_SECTION = '## Use it from your own tests';
+/** The README sections whose examples the consumer project runs as they are written there. */
+export const README_SECTIONS = ['## Write a scenario', '## Use it from your own tests'];
 
 /**
- * The TypeScript examples of README's {@link README_SECTION}, in order.
- * @throws Error when the section or its examples are missing.
+ * The TypeScript examples of README's {@link README_SECTIONS}, in order.
+ * @throws Error when a section or its examples are missing.
  */
 export function readmeExamples(readme: string): string[] {
-  const start = readme.indexOf(`\n${README_SECTION}\n`);
-  const end = start < 0 ? -1 : readme.indexOf('\n## ', start + 1);
-  const section = start < 0 ? '' : readme.slice(start, end < 0 ? undefined : end);
-  const blocks = [...section.matchAll(/\n```ts\n([\s\S]*?)\n```\n/g)].map((m) => `${m[1] ?? ''}\n`);
-  if (blocks.length === 0) throw new Error(`README.md: no \`\`\`ts example under "${README_SECTION}"`);
-  return blocks;
+  return README_SECTIONS.flatMap((title) => {
+    const start = readme.indexOf(`\n${title}\n`);
+    const end = start < 0 ? -1 : readme.indexOf('\n## ', start + 1);
+    const section = start < 0 ? '' : readme.slice(start, end < 0 ? undefined : end);
+    const blocks = [...section.matchAll(/\n```ts\n([\s\S]*?)\n```\n/g)].map((m) => `${m[1] ?? ''}\n`);
+    if (blocks.length === 0) throw new Error(`README.md: no \`\`\`ts example under "${title}"`);
+    return blocks;
+  });
 }
 
 /** Every file of the consumer project, by path relative to it; `readme` is README.md's text. */

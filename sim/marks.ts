@@ -1,0 +1,53 @@
+/**
+ * MARKS: every mark a run can record (`RunResult.marks`, the trace's `mark` events), with what it
+ * means. The engine marks rare protocol situations through its Tracer, the sim what only it can
+ * see, and the fault plan each fault it fires. Scenario expectations (`markReached`,
+ * `markNotReached`) and property suites name marks from here, so a misspelt name is refused
+ * rather than judged vacuously. sim/marks.test.ts scans engine/ and sim/ for the marks they record
+ * and fails when one is missing here, or when one here is recorded nowhere; docs/scenarios.md
+ * lists them all (the same test checks that too).
+ */
+
+/** Mark name -> when it is recorded. */
+export const MARKS = {
+  // The engine (engine/): rare protocol situations.
+  'alignment-aborted': 'a task stopped aligning a checkpoint: a newer barrier, a cancellation marker or an abort',
+  'barrier-during-alignment': 'a barrier of a newer checkpoint reached a task still aligning an older one',
+  'checkpoint-declined': 'the coordinator handled a decline of a pending checkpoint',
+  'checkpoint-expired': 'a pending checkpoint reached its timeout (CHECKPOINT_EXPIRED)',
+  'checkpoint-lock-contended': 'a coordinator step waited for the CheckpointCoordinator lock another thread held',
+  'checkpoint-subsumed': 'a completed checkpoint subsumed an older pending one',
+  'coordinator-notify-skipped': 'an operator coordinator was told of a checkpoint its valve never saw',
+  'event-valve-held': 'an operator coordinator\'s event valve held an event while a checkpoint was being taken',
+  'io.partition.backpressured': 'a result partition ran out of buffers (back pressure)',
+  'io.priority-event-overtook-data': 'a priority event (a barrier sent ahead) overtook buffered data in a partition',
+  'late-ack-discarded': 'an acknowledgement arrived after its checkpoint expired and its state was discarded',
+  'notify-complete-skipped': 'a task\'s completion notification skipped a checkpoint it had performed (a lost or late notification)',
+  'obsolete-barrier-ignored': 'a task ignored a barrier of a checkpoint it had already passed',
+  'restore-from-checkpoint': 'a task attempt started from a checkpoint\'s state (once per restored task)',
+  'taskmanager-lost': 'the JobMaster declared a TaskManager lost (its heartbeat timed out) and released its slots',
+  'splits-returned': 'a source coordinator took back the splits of a failed reader (addSplitsBack)',
+  'tracker-incomplete-dropped': 'at-least-once: the barrier tracker dropped an older incomplete checkpoint',
+  'tracker-late-completion': 'at-least-once: the barrier tracker completed a checkpoint older than its newest pending one',
+  // The sim (sim/): what only the world can see.
+  crash: 'a host crashed',
+  partition: 'a network partition started',
+  'rpc-lost': 'an RPC was lost to an rpc-loss fault',
+  'store-failed': 'an object store operation failed (store-failure fault)',
+  'store-unknown-outcome': 'an object store write or delete reported an unknown outcome',
+  'async-snapshot-failed': 'a task\'s snapshot file write failed (async-snapshot-failure fault)',
+  // The fault plan (sim/run/FaultPlan.ts): the faults it fired.
+  pause: 'a pause fault fired',
+  'global-failure': 'a global-failure fault fired',
+  'slow-task': 'a slow-task fault fired',
+  'rpc-delay': 'an rpc-delay fault was in force',
+  'slow-store': 'a slow-store fault was in force',
+  'message-lost': 'a message fault lost its RPC',
+  'message-delayed': 'a message fault delayed its RPC',
+  'message-held': 'a message fault held its RPC',
+} as const satisfies Record<string, string>;
+
+export type MarkName = keyof typeof MARKS;
+
+/** Every mark name, in the order above. */
+export const MARK_NAMES = Object.keys(MARKS) as MarkName[];
