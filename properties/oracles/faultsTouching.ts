@@ -2,22 +2,37 @@
  * Which checkpoints, attempts, files and sink transactions a logged fault touched (ORACLES.md 6),
  * read from the trace only. The faults: a lost or dropped RPC and an RPC timeout (`rpc-lost`
  * marks, `rpc.drop`, `rpc.timeout`), a partition (`net.partition` until its `net.heal`), a crash
- * (`host.crash`), a failed or unknown-outcome store operation (`store.end` with outcome `failed`
- * or `unknown-outcome`, `store.unknown-outcome`) and a failed asynchronous snapshot
- * (`checkpoint.asyncFailed`) and a message fault that acted (a `fault` event of type `message`:
- * `lose`, `delay`, `hold`).
+ * (`host.crash`), a message fault that acted (a `fault` event of type `message`: `lose`, `delay`,
+ * `hold`), and a failed or unknown-outcome store operation (`store.end` with outcome `failed` or
+ * `unknown-outcome`). A failed asynchronous snapshot (`checkpoint.asyncFailed`) is no fault of its
+ * own: it is the failed or unknown-outcome `put` of one of its files, which the task reports (it
+ * deletes the files it did write, as Flink's AsyncCheckpointRunnable#cleanup and the state stream
+ * do, and the abort that follows its decline discards the checkpoint's directory).
  *
  * - A checkpoint `n` is touched by a fault that happened while it was live (from its first to its
- *   last trace event naming `checkpointId: n`), by a failed store operation on a path of its
- *   directory `chk-n`, by a failed asynchronous snapshot for it, or by a message fault on an RPC
- *   about it (its trigger, an ack or decline, its confirmation or abort: a lost ack leaves the
- *   task's files of `n` behind, in Flink too, until the checkpoint is disposed).
+ *   last trace event naming `checkpointId: n`; store faults excepted, below), or by a message
+ *   fault on an RPC about it (its trigger, an ack or decline, its confirmation or abort: a lost
+ *   ack leaves the task's files of `n` behind, in Flink too, until the checkpoint is disposed).
  * - An attempt `<vertex>#<subtask>@<attempt>` is touched when its host (from `scheduler.deploy`)
- *   crashed or was partitioned after it was deployed, its asynchronous snapshot failed, or a
- *   message fault acted on an RPC naming it (its ack, decline or state update, its trigger,
- *   confirmation, abort, submission or cancellation).
- * - A file `chk-n/<attempt>/<uid>` is touched when its checkpoint or its attempt is, or a failed
- *   store operation named it.
+ *   crashed or was partitioned after it was deployed, or a message fault acted on an RPC naming
+ *   it (its ack, decline or state update, its trigger, confirmation, abort, submission or
+ *   cancellation).
+ * - A file `chk-n/<attempt>/<uid>` is touched when its checkpoint or its attempt is, or when a
+ *   store fault may have left it (`storeFaultLeft`).
+ * - A store fault touches no checkpoint and no attempt, only the path it was about, as Flink 1.20
+ *   leaves nothing else behind: a file is left by a store fault only when the last store
+ *   operation to end on it (its `put` or `delete`, or a `deleteDirectory` of a directory holding
+ *   it) failed or had an unknown outcome and was a delete, or had an unknown outcome and was a
+ *   put. A failed put stored nothing; an unknown-outcome put may have stored the file, which its
+ *   writer then does not know of (FsCheckpointMetadataOutputStream and the task's state stream
+ *   delete it on a best-effort basis, so this is the most it leaves). A failed delete leaves
+ *   that path, and a failed `deleteDirectory` whatever under it no other delete removed:
+ *   Flink's CheckpointsCleaner (parallel mode, the default) deletes every state file of a
+ *   discarded checkpoint whether or not others failed, and then the directory
+ *   (PendingCheckpoint: FsCheckpointStorageLocation#disposeOnFailure, recursive; CompletedCheckpoint:
+ *   its metadata too, then disposeStorageLocation, not recursive) whatever the file deletes did.
+ *   A later successful operation on the file (a delete that removed it, a put that wrote it) is
+ *   what explains it instead.
  * - A sink transaction (`<sink>#<subtask>@<attempt>/e<epoch>` or `<sink>/<subtask>/<attempt>/<epoch>`)
  *   is touched when its host crashed or was partitioned after it began, or an RPC was lost,
  *   dropped or timed out after it began (a lost notification leaves it pre-committed), or a
@@ -31,6 +46,8 @@ export interface TouchedByFaults {
   checkpoint(id: number): boolean;
   attempt(attemptId: string): boolean;
   file(path: string): boolean;
+  /** Whether a store fault may have left `path` (the last operation to end on it, above). */
+  storeFaultLeft(path: string): boolean;
   transaction(name: string): boolean;
 }
 
@@ -42,7 +59,10 @@ export function faultsTouching(trace: readonly TraceEvent[]): TouchedByFaults {
   const faultTimes: number[] = [];
   const rpcFaultTimes: number[] = [];
   const hostFaults = new Map<string, number[]>();
-  const failedPaths = new Set<string>();
+  /** Per path, the last `put` or `delete` to end on it: its trace position and whether it may leave the path. */
+  const lastOnPath = new Map<string, { seq: number; left: boolean }>();
+  /** Every `deleteDirectory` that ended, in trace order. */
+  const directoryDeletes: { prefix: string; seq: number; left: boolean }[] = [];
   const touchedCheckpoints = new Set<number>();
   const touchedAttempts = new Set<string>();
   const deployed = new Map<string, { host: string; timeUs: number }>();
@@ -89,20 +109,18 @@ export function faultsTouching(trace: readonly TraceEvent[]): TouchedByFaults {
         hostFault(String(e.attrs['from']), e.timeUs);
         hostFault(String(e.attrs['to']), e.timeUs);
         break;
-      case 'store.end':
-      case 'store.unknown-outcome': {
-        const outcome = e.type === 'store.end' ? e.attrs['outcome'] : 'unknown-outcome';
-        if (outcome !== 'failed' && outcome !== 'unknown-outcome') break;
+      case 'store.end': {
+        const op = e.attrs['op'];
+        const outcome = e.attrs['outcome'];
+        const fault = outcome === 'failed' || outcome === 'unknown-outcome';
+        // A delete that did not (surely) happen leaves what it was to remove; a put whose
+        // outcome is unknown may have written its file, a failed one wrote nothing.
+        const left = op === 'put' ? outcome === 'unknown-outcome' : fault;
         const path = String(e.attrs['path']);
-        failedPaths.add(path);
-        const n = checkpointOfPath(path);
-        if (n !== undefined) touchedCheckpoints.add(n);
+        if (op === 'put' || op === 'delete') lastOnPath.set(path, { seq: e.seq, left });
+        else if (op === 'deleteDirectory') directoryDeletes.push({ prefix: path.endsWith('/') ? path : `${path}/`, seq: e.seq, left });
         break;
       }
-      case 'checkpoint.asyncFailed':
-        if (typeof id === 'number') touchedCheckpoints.add(id);
-        touchedAttempts.add(String(e.attrs['task']));
-        break;
       case 'scheduler.deploy':
         deployed.set(String(e.attrs['task']), {
           host: hostOfTaskExecutor(String(e.attrs['taskExecutor'])), timeUs: e.timeUs,
@@ -128,11 +146,19 @@ export function faultsTouching(trace: readonly TraceEvent[]): TouchedByFaults {
     const d = deployed.get(a);
     return d !== undefined && hostHitAfter(d.host, d.timeUs);
   };
+  const storeFaultLeft = (path: string): boolean => {
+    let last = lastOnPath.get(path);
+    for (const d of directoryDeletes) {
+      if (path.startsWith(d.prefix) && (last === undefined || d.seq > last.seq)) last = d;
+    }
+    return last?.left === true;
+  };
   return {
     checkpoint,
     attempt,
+    storeFaultLeft,
     file: (path) => {
-      if (failedPaths.has(path)) return true;
+      if (storeFaultLeft(path)) return true;
       const n = checkpointOfPath(path);
       if (n !== undefined && checkpoint(n)) return true;
       const a = attemptOfPath(path);

@@ -57,6 +57,24 @@ describe('oracle 6: storage invariants', () => {
     expect(invariantsOf(doctor(crashed, { objectStorePaths: ['chk-1/v9#0@0/x'] }))).toEqual(['no-leaked-files']);
   });
 
+  test('a failed _metadata write excuses none of its checkpoint\'s state files; an unknown-outcome one its _metadata', () => {
+    const clean = sampleRun('aligned', false);
+    const stateFile = 'chk-3/v0#0@0/flights-source';
+    const seq = clean.trace.length;
+    const withWrite = (outcome: string): RunResult => doctor(clean, {
+      trace: [...clean.trace, event(seq, 1, 'store.end', { op: 'put', path: 'chk-3/_metadata', outcome }, 'store')],
+      objectStorePaths: ['chk-3/_metadata', stateFile],
+    });
+    for (const outcome of ['failed', 'unknown-outcome']) {
+      const vs = storageInvariants(withWrite(outcome));
+      expect(vs).toHaveLength(1);
+      expect(vs[0]?.details).toMatchObject({
+        invariant: 'no-leaked-files',
+        leaked: outcome === 'failed' ? ['chk-3/_metadata', stateFile] : [stateFile],
+      });
+    }
+  });
+
   test('a lingering transaction no fault touched is caught; one begun before a crash is not', () => {
     const clean = sampleRun('aligned', false);
     expect(invariantsOf(doctor(clean, { lingeringTransactions: ['f#0@0/e1', 'nonsense'], objectStorePaths: [] })))
@@ -74,8 +92,8 @@ describe('faultsTouching', () => {
     event(2, 20, 'mark', { name: 'rpc-lost', kind: 'ack' }),
     event(3, 30, 'checkpoint.completed', { checkpointId: 1 }),
     event(4, 40, 'checkpoint.triggered', { checkpointId: 2 }),
-    event(5, 45, 'store.end', { op: 'put', path: 'chk-5/v0#1@0/u', outcome: 'failed' }),
-    event(6, 46, 'store.unknown-outcome', { op: 'delete', path: 'chk-6', happened: true }, 'store'),
+    event(5, 45, 'store.end', { op: 'put', path: 'chk-5/v0#1@0/u', outcome: 'failed' }, 'store'),
+    event(6, 46, 'store.end', { op: 'deleteDirectory', path: 'chk-6', outcome: 'unknown-outcome' }, 'store'),
     event(7, 47, 'store.end', { op: 'get', path: 'chk-7/x', outcome: 'not-found' }),
     event(8, 50, 'checkpoint.completed', { checkpointId: 2 }),
     event(9, 60, 'checkpoint.asyncFailed', { checkpointId: 8, task: 'v2#0@3' }, 'tm-2'),
@@ -83,22 +101,27 @@ describe('faultsTouching', () => {
   ];
   const t = faultsTouching(trace);
 
-  test('checkpoints live during a fault, or with a failed store operation, are touched', () => {
+  test('checkpoints live during a fault are touched; store faults and failed async snapshots touch none', () => {
     expect(t.checkpoint(1)).toBe(true);
-    // Store failures touch the checkpoint of their path only.
+    // Store faults touch no checkpoint, neither the one live then nor the one of their path;
+    // a failed async snapshot is a store fault the task reports.
     expect(t.checkpoint(2)).toBe(false);
-    expect([5, 6, 8].map((n) => t.checkpoint(n))).toEqual([true, true, true]);
+    expect([5, 6, 8].map((n) => t.checkpoint(n))).toEqual([false, false, false]);
     expect(t.checkpoint(7)).toBe(false);
     expect(t.checkpoint(99)).toBe(false);
   });
 
-  test('attempts on a partitioned host, or with a failed async part, are touched', () => {
+  test('attempts on a partitioned host are touched, one with a failed async part is not', () => {
     expect(t.attempt('v0#0@0')).toBe(true);
-    expect(t.attempt('v2#0@3')).toBe(true);
+    expect(t.attempt('v2#0@3')).toBe(false);
+    expect(t.file('chk-8/v2#0@3/u')).toBe(false);
     expect(t.attempt('v1#0@0')).toBe(false);
     expect(t.file('chk-7/x')).toBe(false);
     expect(t.file('chk-9/v0#0@0/u')).toBe(true);
-    expect(t.file('chk-5/v0#1@0/u')).toBe(true);
+    // A failed put wrote nothing; an unknown-outcome deleteDirectory may have left all under it.
+    expect(t.file('chk-5/v0#1@0/u')).toBe(false);
+    expect(t.file('chk-6/v1#0@0/u')).toBe(true);
+    expect(t.file('chk-60/v1#0@0/u')).toBe(false);
   });
 
   test('paths and transaction names parse', () => {
@@ -108,6 +131,53 @@ describe('faultsTouching', () => {
     expect(attemptOfPath('chk-1/v0#2@3/uid')).toBe('v0#2@3');
     expect(attemptOfPath('chk-1/_metadata')).toBeUndefined();
     expect(t.transaction('f#0@0/e0')).toBe(false);
+  });
+});
+
+describe('faultsTouching: what a store fault may leave', () => {
+  const end = (seq: number, op: string, path: string, outcome: string) =>
+    event(seq, seq * 10, 'store.end', { op, path, outcome }, 'store');
+  const t = faultsTouching([
+    end(0, 'put', 'chk-1/_metadata', 'failed'),
+    end(1, 'put', 'chk-2/_metadata', 'unknown-outcome'),
+    end(2, 'put', 'chk-3/a#0@0/u', 'ok'),
+    end(3, 'delete', 'chk-3/a#0@0/u', 'failed'),
+    end(4, 'put', 'chk-4/a#0@0/u', 'ok'),
+    end(5, 'delete', 'chk-4/a#0@0/u', 'unknown-outcome'),
+    end(6, 'put', 'chk-4/a#0@0/u', 'ok'),
+    end(7, 'put', 'chk-5/a#0@0/u', 'ok'),
+    end(8, 'put', 'chk-5/_metadata', 'ok'),
+    end(9, 'delete', 'chk-5/a#0@0/u', 'ok'),
+    end(10, 'deleteDirectory', 'chk-5', 'failed'),
+    end(11, 'put', 'chk-6/a#0@0/u', 'unknown-outcome'),
+    end(12, 'deleteDirectory', 'chk-6', 'ok'),
+    end(13, 'put', 'chk-7/a#0@0/u', 'ok'),
+    end(14, 'deleteDirectory', 'chk-7', 'failed'),
+    end(15, 'delete', 'chk-7/a#0@0/u', 'ok'),
+  ]);
+
+  test('a failed put leaves nothing; an unknown-outcome put at most its own file', () => {
+    expect(t.storeFaultLeft('chk-1/_metadata')).toBe(false);
+    expect(t.storeFaultLeft('chk-2/_metadata')).toBe(true);
+    // Nothing else of the checkpoint: the writer's other files are the cleanup's to remove.
+    expect(t.file('chk-2/a#0@0/u')).toBe(false);
+    expect(t.checkpoint(2)).toBe(false);
+  });
+
+  test('a failed delete leaves its path, a failed deleteDirectory what is under it', () => {
+    expect(t.storeFaultLeft('chk-3/a#0@0/u')).toBe(true);
+    expect(t.storeFaultLeft('chk-5/_metadata')).toBe(true);
+    expect(t.storeFaultLeft('chk-5/a#0@0/u')).toBe(true);
+    expect(t.storeFaultLeft('chk-50/_metadata')).toBe(false);
+  });
+
+  test('a later operation that ended on the file explains it instead', () => {
+    // Written again after the unknown-outcome delete: that put, not the fault, left it.
+    expect(t.storeFaultLeft('chk-4/a#0@0/u')).toBe(false);
+    // Removed by a later directory delete, or deleted on its own after a failed directory delete.
+    expect(t.storeFaultLeft('chk-6/a#0@0/u')).toBe(false);
+    expect(t.storeFaultLeft('chk-7/a#0@0/u')).toBe(false);
+    expect(t.storeFaultLeft('chk-9/a#0@0/u')).toBe(false);
   });
 });
 
