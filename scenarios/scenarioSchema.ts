@@ -16,12 +16,12 @@ import { CHECKPOINT_FAILURE_REASONS } from '../engine/index.ts';
 import { MARK_NAMES } from '../sim/marks.ts';
 import { RUN_SPEC_VERSION } from '../sim/run/RunSpec.ts';
 import { jobSpecSchema, runSpecConfigSchema } from '../sim/run/runSpecSchema.ts';
+import { msField } from '../sim/run/schema/specFields.ts';
 import {
   faultActionSchema, JOB_POINT_STATUSES, protocolPointSchema,
 } from '../sim/run/schema/faultSchema.ts';
 
 const id = z.int().min(1);
-const ms = z.number().min(0).max(1e9);
 const status = z.enum(JOB_POINT_STATUSES);
 /** A mark a run can record (sim/marks.ts): any other name could only be judged vacuously. */
 const markName = z.enum(MARK_NAMES);
@@ -38,7 +38,7 @@ const action = z.discriminatedUnion('type', faultActionSchema.options
 
 const step = z.union([
   z.strictObject({ at: point, do: action }),
-  z.strictObject({ atMs: ms, do: action }),
+  z.strictObject({ atMs: msField(), do: action }),
 ]);
 
 const count = z.int().min(0);
