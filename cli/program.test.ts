@@ -604,7 +604,7 @@ describe('run <spec.json>', () => {
 
   test.each<[string, (f: string) => void, string]>([
     ['a missing file', () => undefined, 'cannot read spec file '],
-    ['invalid JSON', (f) => writeFileSync(f, '{'), 'is not valid JSON'],
+    ['invalid JSON', (f) => writeFileSync(f, '{'), ': not valid JSON ('],
     ['an unknown host', (f) => writeFileSync(f, readFileSync(specFile('base.json'), 'utf8')
       .replace('"global-failure","when":{"atMs":30}', '"crash","host":"taskmanager-9","when":{"atMs":30}')),
     ': faults[0].host: unknown host "taskmanager-9" (hosts: jobmanager, taskmanager-1)'],

@@ -6,7 +6,6 @@
  * violation or the run's end (or all of it as one JSON object with --json).
  * Exit codes: 1 the property still fails, 0 it holds now, 2 bad input.
  */
-import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
 import { expectationOf } from '../../properties/explore/explore.ts';
@@ -20,6 +19,7 @@ import { validateRunSpec } from '../../sim/run/validateRunSpec.ts';
 import { SimInputError } from '../../sim/SimInputError.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import { UsageError, type Io } from '../program.ts';
+import { readJsonFile } from '../readJsonFile.ts';
 import {
   BUILT_MODES, parseExploreFlags, SEED_HELP, type ExploreFlags,
 } from './exploreCommand.ts';
@@ -84,18 +84,7 @@ export function runReplay(repro: string | undefined, flags: ReplayFlags, io: Io)
 
 /** Replays a repro file. @throws UsageError for an unreadable or malformed file. */
 export function replayFile(path: string, io: Io, json = false): number {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    throw new UsageError(`cannot read repro file ${path}`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new UsageError(`repro file ${path} is not valid JSON`);
-  }
+  const parsed = readJsonFile(path, 'repro');
   let repro;
   let judge = deps.judge;
   try {

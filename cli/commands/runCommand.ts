@@ -11,7 +11,7 @@
  * Exit codes: 0 the spec holds, 1 a property is violated, 2 bad input (an unreadable file,
  * invalid JSON or an invalid spec: one line naming the file).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Command } from 'commander';
 import { describeFault } from '../../properties/describeFault.ts';
@@ -25,6 +25,7 @@ import { simulate } from '../../sim/run/simulate.ts';
 import { validateRunSpec } from '../../sim/run/validateRunSpec.ts';
 import { SimInputError } from '../../sim/SimInputError.ts';
 import { prepareOutDir } from '../outDir.ts';
+import { readJsonFile } from '../readJsonFile.ts';
 import { UsageError, type Io } from '../program.ts';
 
 /** The flags of run, as commander gives them. */
@@ -57,18 +58,7 @@ interface FaultOutcome {
 
 /** Reads and validates a RunSpec file. @throws UsageError naming the file. */
 export function readSpecFile(path: string): RunSpec {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    throw new UsageError(`cannot read spec file ${path}`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new UsageError(`spec file ${path} is not valid JSON`);
-  }
+  const parsed = readJsonFile(path, 'spec');
   try {
     return validateRunSpec(parsed);
   } catch (e) {

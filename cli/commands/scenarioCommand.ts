@@ -13,7 +13,6 @@
  * (an unknown name, listed with the close ones; a malformed scenario file, one line naming the
  * field).
  */
-import { readFileSync } from 'node:fs';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { CATALOGUE } from '../../scenarios/catalogue/index.ts';
@@ -23,6 +22,7 @@ import { runScenario, type ScenarioResult } from '../../scenarios/runScenario.ts
 import type { Scenario } from '../../scenarios/Scenario.ts';
 import { SimInputError } from '../../sim/SimInputError.ts';
 import { prepareOutDir } from '../outDir.ts';
+import { readJsonFile } from '../readJsonFile.ts';
 import { UsageError, type Io } from '../program.ts';
 
 export interface ScenarioRunFlags {
@@ -93,18 +93,7 @@ function byName(name: string): Scenario {
 
 /** A scenario file. @throws UsageError naming the file and the field. */
 function fromFile(path: string): Scenario {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    throw new UsageError(`cannot read scenario file ${path}`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`${path}: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
-  }
+  const value = readJsonFile(path, 'scenario');
   try {
     return parseScenario(value, 'file');
   } catch (e) {
