@@ -15,9 +15,10 @@
  * @throws SimInputError (one line, a scenario path) for a scenario that makes no valid RunSpec.
  */
 import { RUN_SPEC_VERSION, type Fault, type JobSpec, type RunSpec } from '../sim/run/RunSpec.ts';
+import { checkSpecTasks } from '../sim/run/simulate.ts';
 import { validateRunSpec } from '../sim/run/validateRunSpec.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
-import type { Scenario, StepAction } from './Scenario.ts';
+import type { Scenario, ScenarioExpectation, StepAction } from './Scenario.ts';
 import { SCENARIO_DEFAULTS } from './scenarioDefaults.ts';
 import { specErrorPath } from './specErrorPath.ts';
 
@@ -66,6 +67,9 @@ export function compileScenario(s: Scenario): CompiledScenario {
   } as RunSpec;
   try {
     validateRunSpec(spec);
+    // The tasks the steps name, then those of the expectations' points: a typo there is bad
+    // input (exit 2), never a point that "was never reached".
+    checkExpectationTasks(s.expect, checkSpecTasks(spec), 'expect');
   } catch (e) {
     if (e instanceof SimInputError) {
       throw new SimInputError(specErrorPath(e.message, { steps: s.steps.length, input: s.input !== undefined }), { cause: e });
@@ -73,4 +77,18 @@ export function compileScenario(s: Scenario): CompiledScenario {
     throw e;
   }
   return { spec, steps: s.steps.length };
+}
+
+/** Refuses a task in an expectation's point (`expect[i].point.task`, nested `at`s too) the job lacks. */
+function checkExpectationTasks(list: readonly ScenarioExpectation[], tasks: readonly string[], path: string): void {
+  list.forEach((e, i) => checkExpectationTask(e, tasks, `${path}[${i}]`));
+}
+
+function checkExpectationTask(e: ScenarioExpectation, tasks: readonly string[], path: string): void {
+  if (e.kind !== 'at') return;
+  const task = (e.point as { task?: string }).task;
+  if (task !== undefined && !tasks.includes(task)) {
+    throw new SimInputError(`${path}.point.task: no task ${task} in this job (tasks: ${tasks.join(', ')})`);
+  }
+  checkExpectationTask(e.expect, tasks, `${path}.expect`);
 }

@@ -212,3 +212,30 @@ describe('a file given to the other command', () => {
     expect(asSpec.stderr).toMatch(/\(this is a scenario file: run it with checkpoint-sim scenario run --file\)\n$/);
   });
 });
+
+describe('names and tasks checked before anything runs', () => {
+  test('two scenarios of one name in one run are refused (their repros would overwrite each other)', async () => {
+    const a = join(dir, 'same-a.json');
+    writeFileSync(a, JSON.stringify(good));
+    const r = await cli('scenario', 'run', '--file', a, '--file', a);
+    expect([r.code, r.stderr]).toEqual([2, "checkpoint-sim: two scenarios named 'file-scenario' in one run (a failure's repro is named after its scenario): give each its own name\n"]);
+    expect((await cli('scenario', 'run', 'crash-during-alignment', 'crash-during-alignment')).code).toBe(2);
+  });
+
+  test('a task the job lacks in an expectation\'s point is bad input, not a point never reached', async () => {
+    const f = join(dir, 'at-unknown-task.json');
+    writeFileSync(f, JSON.stringify({ ...good, expect: [{ kind: 'at', point: { kind: 'task', checkpoint: 4, phase: 'aligned', task: 'v9#0' },
+      expect: { kind: 'restores', exactly: 0 } }] }));
+    const r = await cli('scenario', 'run', '--file', f);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`checkpoint-sim: ${f}: expect[0].point.task: no task v9#0 in this job (tasks: v0#0, v0#1, v1#0, v1#1)\n`);
+  });
+
+  test('a triggered fault in config.faults is refused: it belongs in steps, where every step must fire', async () => {
+    const f = join(dir, 'config-crash.json');
+    writeFileSync(f, JSON.stringify({ ...good, config: { faults: [{ type: 'crash', host: 'taskmanager-1', when: { atMs: 10 } }] } }));
+    const r = await cli('scenario', 'run', '--file', f);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('config.faults[0].type: a crash fault goes in steps (where every step must fire)');
+  });
+});

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { CHECKPOINT_FAILURE_REASONS } from '../engine/index.ts';
 import { MARK_NAMES } from '../sim/marks.ts';
 import { RUN_SPEC_VERSION } from '../sim/run/RunSpec.ts';
-import { jobSpecSchema, runSpecConfigSchema } from '../sim/run/runSpecSchema.ts';
+import { faultSchema, jobSpecSchema, runSpecConfigSchema } from '../sim/run/runSpecSchema.ts';
 import { msField } from '../sim/run/schema/specFields.ts';
 import {
   faultActionSchema, JOB_POINT_STATUSES, protocolPointSchema,
@@ -35,6 +35,26 @@ const STEP_ACTION_TYPES: readonly string[] = ['crash', 'global-failure', 'pause'
 /** What a step does (Scenario.ts StepAction): a triggered fault without `when`, the RunSpec's schema. */
 const action = z.discriminatedUnion('type', faultActionSchema.options
   .filter((o) => STEP_ACTION_TYPES.includes(o.shape.type.value)) as unknown as typeof faultActionSchema.options);
+
+/**
+ * What `config.faults` may hold: world settings only (in force from the start to the heal time,
+ * so they always act). A fault with a trigger belongs in `steps`, where every step must fire; in
+ * `config.faults` one that never fired would pass the scenario untested.
+ */
+const WORLD_SETTING_TYPES = faultSchema.options.map((o) => o.shape.type.value).filter((t) => !STEP_ACTION_TYPES.includes(t));
+const worldSetting = z.discriminatedUnion('type', faultSchema.options
+  .filter((o) => WORLD_SETTING_TYPES.includes(o.shape.type.value)) as unknown as typeof faultSchema.options, {
+  error: (iss) => (iss.code === 'invalid_union' && typeof (iss.input as { type?: unknown } | undefined)?.type === 'string'
+    ? `a ${String((iss.input as { type: string }).type)} fault goes in steps (where every step must fire); config.faults takes `
+      + `world settings only: ${WORLD_SETTING_TYPES.join(', ')}`
+    : undefined),
+});
+
+/** The RunSpec fields a scenario may set, its faults world settings only. */
+const config = runSpecConfigSchema.extend({
+  faults: z.array(worldSetting).meta({ description: 'World-setting faults (rpc-loss, store-failure, ...); triggered faults go in steps.' })
+    .exactOptional(),
+});
 
 const step = z.union([
   z.strictObject({ at: point, do: action }),
@@ -91,7 +111,7 @@ export const scenarioSchema = z.strictObject({
   /** A RunSpec JobSpec (what depends on it, such as uids, is checked with the compiled RunSpec). */
   job: jobSpecSchema.optional(),
   /** RunSpec fields but version and job, each optional (checked again with the compiled RunSpec). */
-  config: runSpecConfigSchema.optional(),
+  config: config.optional(),
   input: z.strictObject({ records: z.int().min(1) }).optional(),
   steps: z.array(step),
   expect: z.array(expectation),

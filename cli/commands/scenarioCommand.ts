@@ -119,8 +119,14 @@ function selection(names: readonly string[], flags: ScenarioRunFlags): Scenario[
   const forms = [names.length > 0, flags.all === true, flags.file !== undefined].filter(Boolean).length;
   if (forms !== 1) throw new UsageError('scenario run takes scenario names, --all, or --file <file>... (exactly one of them)');
   if (flags.all === true) return [...CATALOGUE];
-  if (flags.file !== undefined) return flags.file.map(fromFile);
-  return names.map(byName);
+  const chosen = flags.file !== undefined ? flags.file.map(fromFile) : names.map(byName);
+  // One name, one repro file: two scenarios of one name would write over each other's repro.
+  const seen = new Set<string>();
+  for (const s of chosen) {
+    if (seen.has(s.name)) throw new UsageError(`two scenarios named '${s.name}' in one run (a failure's repro is named after its scenario): give each its own name`);
+    seen.add(s.name);
+  }
+  return chosen;
 }
 
 function parseFuzz(v: string | undefined): number | undefined {

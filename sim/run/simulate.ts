@@ -167,6 +167,19 @@ function engineAssertion(a: EngineAssertion): NonNullable<RunResult['engineAsser
  * @throws SimInputError (one line) for an invalid spec; a HarnessAssertionError, or any other
  *   error than an AssertionError, that the run throws.
  */
+/**
+ * The tasks `<vertex>#<subtask>` a valid `spec`'s job has, after checking that every task its
+ * faults name exists (what simulate checks before it runs), so a caller can check task names of
+ * its own (a scenario's expectation points) against the same job.
+ * @throws SimInputError for a fault naming a task the job lacks, or a point no run can reach.
+ */
+export function checkSpecTasks(spec: RunSpec): readonly string[] {
+  const { expanded, graph: built } = expandRunSpecWithGraph(spec);
+  const graph = runGraph(expanded, built);
+  checkFaultTasks(expanded, graph);
+  return createJobGraph(graph).vertices.flatMap((v) => Array.from({ length: v.parallelism }, (_x, i) => `${v.id}#${i}`));
+}
+
 export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResult {
   const { expanded, graph: built } = expandRunSpecWithGraph(spec);
   const graph = runGraph(expanded, built);
