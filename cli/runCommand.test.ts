@@ -1,0 +1,124 @@
+/**
+ * `checkpoint-sim run <spec.json>`: a hand-written RunSpec is run and judged; every fault says
+ * whether it fired and why not; a violation writes its repro first; bad files exit 2 naming them.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { Repro } from '../properties/explore/Repro.ts';
+import { RUN_SPEC_VERSION, type RunSpec } from '../sim/run/RunSpec.ts';
+import { expectOneLine, runCli as cli } from './testing/runCli.ts';
+
+describe('run <spec.json>', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'checkpoint-sim-run-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+  /** A small flights run (records 0..40, parallelism 2) with these faults and mutations. */
+  const specFile = (name: string, edit: Partial<Record<keyof RunSpec, unknown>> = {}): string => {
+    const spec = {
+      $schema: '../schemas/runspec.schema.json',
+      version: RUN_SPEC_VERSION, seed: 'run-cmd', job: { kind: 'flights', selection: { from: 0, to: 40 } }, parallelism: 2,
+      checkpoint: { mode: 'aligned', intervalMs: 20 },
+      faults: [{ type: 'global-failure', when: { atMs: 30 } }], healTimeMs: 100,
+      budgets: { maxEvents: 1_000_000, maxTimeMs: 10_000 }, overrides: [], mutations: [], ...edit,
+    };
+    const file = join(tmp, name);
+    writeFileSync(file, JSON.stringify(spec));
+    return file;
+  };
+  const outDir = (name: string): string => join(tmp, name);
+
+  test('a spec that holds: the summary, every fault and whether it fired, exit 0, no repro', async () => {
+    const unreached = { type: 'crash', host: 'taskmanager-1', when: { at: { kind: 'task', checkpoint: 900, phase: 'acked' } } };
+    const file = specFile('holds.json', { faults: [{ type: 'global-failure', when: { atMs: 30 } }, unreached] });
+    const out = outDir('out-holds');
+    const r = await cli('run', file, '--out', out);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe(`run ${file}: flights, aligned, judged exactly-once`);
+    expect(lines.some((l) => /^job: FINISHED at [\d.]+ ms$/.test(l))).toBe(true);
+    expect(lines.some((l) => /^checkpoints: \d+ triggered, \d+ completed/.test(l))).toBe(true);
+    expect(lines).toContain('faults: 2, 1 fired, 1 never fired');
+    expect(lines.some((l) => /^ {2}fault 0 \(global failure at 30 ms\): global-failure at 30\.000 ms$/.test(l))).toBe(true);
+    // Never a silent pass: the unfired fault is named, and the verdict says the run did not test it.
+    expect(lines).toContain('  fault 1 (crash taskmanager-1 at checkpoint 900 acked on any task): never fired: its trigger was never reached');
+    expect(lines).toContain('holds: no property violated (but 1 of its 2 faults never fired: the run did not test them)');
+    expect(readdirSync(out)).toEqual([]);
+  });
+
+  test('a violation writes a repro first, prints the replay command, exits 1, and the repro replays', async () => {
+    const file = specFile('violated.json', {
+      mutations: ['sink-commits-only-notified'], faults: [{ type: 'rpc-loss', kind: 'notifyComplete', probability: 1 }],
+    });
+    const out = outDir('out-violated');
+    const r = await cli('run', file, '--out', out);
+    expect(r.code).toBe(1);
+    const repro = join(out, 'repro-run-violated.json');
+    expect(existsSync(repro)).toBe(true);
+    expect(r.stdout).toMatch(/^VIOLATED end-to-end-exactly-once at [\d.]+ ms: /m);
+    expect(r.stdout).toContain(`replay: npx checkpoint-sim replay ${repro}\n`);
+    const written = JSON.parse(readFileSync(repro, 'utf8')) as Repro;
+    expect(written).toMatchObject({ property: 'end-to-end-exactly-once', expect: 'exactly-once', stage: 'unshrunk' });
+    // The spec's $schema path was relative to the spec file: the repro leaves it out.
+    expect(written.spec.$schema).toBeUndefined();
+    const again = await cli('replay', repro);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toContain('(same as recorded)');
+  });
+
+  test('an unfired message fault says no RPC matched it (it has no trigger to wait for), in text and --json', async () => {
+    const never = { type: 'message', action: 'hold', method: 'triggerCheckpoint', checkpoint: 90 };
+    const file = specFile('unmatched.json', { faults: [never] });
+    const r = await cli('run', file, '--out', outDir('out-unmatched'));
+    expect(r.stdout).toMatch(/^ {2}fault 0 \(.*\): never fired: no RPC matched its method and filters before the heal time$/m);
+    const json = JSON.parse((await cli('run', file, '--json', '--out', outDir('out-unmatched'))).stdout) as
+      { unfiredFaults: { reason: string }[]; excerpt: Record<string, unknown>[] };
+    expect(json.unfiredFaults).toEqual([expect.objectContaining({ index: 0, reason: 'no RPC matched its method and filters before the heal time' })]);
+    // Times at the edges are ms.
+    expect(json.excerpt.length).toBeGreaterThan(0);
+    expect(json.excerpt.every((e) => typeof e['timeMs'] === 'number' && !('timeUs' in e))).toBe(true);
+  });
+
+  test('--json prints one object; --expect judges against another promise', async () => {
+    const file = specFile('alo.json', { checkpoint: { mode: 'at-least-once', intervalMs: 20 } });
+    const r = await cli('run', file, '--json', '--out', outDir('out-json'));
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    const json = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(json).toMatchObject({ spec: file, expect: 'at-least-once', jobStatus: 'FINISHED', unfiredFaults: [] });
+    expect(r.code).toBe(json['holds'] === true ? 0 : 1);
+    expect(json['faults']).toEqual([{ index: 0, description: 'global failure at 30 ms', fired: true,
+      actions: [{ action: 'global-failure', timeMs: 30 }] }]);
+    const strict = JSON.parse((await cli('run', file, '--json', '--expect', 'exactly-once', '--out', outDir('out-json'))).stdout) as
+      Record<string, unknown>;
+    expect(strict['expect']).toBe('exactly-once');
+  });
+
+  test.each<[string, (f: string) => void, string]>([
+    ['a missing file', () => undefined, 'cannot read spec file '],
+    ['invalid JSON', (f) => writeFileSync(f, '{'), ': not valid JSON ('],
+    ['an unknown host', (f) => writeFileSync(f, readFileSync(specFile('base.json'), 'utf8')
+      .replace('"global-failure","when":{"atMs":30}', '"crash","host":"taskmanager-9","when":{"atMs":30}')),
+    ': faults[0].host: unknown host "taskmanager-9" (hosts: jobmanager, taskmanager-1)'],
+    ['an old version', (f) => writeFileSync(f, readFileSync(specFile('base.json'), 'utf8').replace('"version":3', '"version":2')),
+      ': version 2 is not supported: this checkpoint-sim reads run spec version 3'],
+    ['a task the job does not have', (f) => writeFileSync(f, readFileSync(specFile('base.json'), 'utf8')
+      .replace('{"atMs":30}', '{"at":{"kind":"task","checkpoint":1,"phase":"acked","task":"v7#0"}}')),
+    ': faults[0].when.at.task: no task v7#0 in this job'],
+  ])('%s is bad input: one line naming the file, exit 2', async (_what, write, message) => {
+    const file = join(tmp, `bad-${_what.replace(/\W/g, '-')}.json`);
+    write(file);
+    const r = await cli('run', file, '--out', outDir('out-bad'));
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expectOneLine(r.stderr, file);
+    expect(r.stderr).toContain(message);
+  });
+
+  test('a bad --expect is bad usage', async () => {
+    const r = await cli('run', specFile('expect.json'), '--expect', 'maybe');
+    expect(r.code).toBe(2);
+    expectOneLine(r.stderr, "--expect must be exactly-once or at-least-once, got 'maybe'");
+  });
+});
