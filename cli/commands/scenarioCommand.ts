@@ -21,6 +21,7 @@ import { parseScenario } from '../../scenarios/parseScenario.ts';
 import { runScenario, type ScenarioResult } from '../../scenarios/runScenario.ts';
 import type { Scenario } from '../../scenarios/Scenario.ts';
 import { SimInputError } from '../../sim/SimInputError.ts';
+import { closeMatches } from '../../sim/closeMatches.ts';
 import { prepareOutDir } from '../outDir.ts';
 import { readJsonFile } from '../readJsonFile.ts';
 import { UsageError, type Io } from '../program.ts';
@@ -65,28 +66,11 @@ export function listScenarios(io: Io, json: boolean): number {
   return 0;
 }
 
-/** Levenshtein distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_x, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0] as number;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j] as number;
-      row[j] = Math.min(cur + 1, (row[j - 1] as number) + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length] as number;
-}
-
 /** The catalogue scenario `name`. @throws UsageError listing the close names. */
 function byName(name: string): Scenario {
   const found = CATALOGUE.find((s) => s.name === name);
   if (found !== undefined) return found;
-  const close = CATALOGUE.map((s) => s.name)
-    .filter((n) => n.includes(name) || name.includes(n) || distance(n, name) <= Math.max(3, Math.floor(name.length / 3)))
-    .sort((a, b) => distance(a, name) - distance(b, name)).slice(0, 3);
+  const close = closeMatches(name, CATALOGUE.map((s) => s.name));
   const hint = close.length > 0 ? `close: ${close.join(', ')}` : 'see checkpoint-sim scenario list';
   throw new UsageError(`unknown scenario '${name}' (${hint})`);
 }

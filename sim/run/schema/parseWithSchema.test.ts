@@ -41,6 +41,10 @@ describe('parseWithSchema', () => {
     expect(refusal(z.strictObject({ t: z.number().gt(0) }), { t: 0 })).toBe('t: must be a number above 0, got 0');
     expect(refusal(z.strictObject({ s: z.string().min(1) }), { s: '' })).toBe('s: must not be empty');
     expect(refusal(z.strictObject({ e: z.enum(['a', 'b']) }), { e: 'c' })).toBe('e: must be one of a, b, got "c"');
+    // A long list and a near miss: the message says which was meant.
+    const long = z.strictObject({ e: z.enum(['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'notify-complete-skipped']) });
+    expect(refusal(long, { e: 'notify-complete-skiped' })).toMatch(/, got "notify-complete-skiped" \(did you mean "notify-complete-skipped"\?\)$/);
+    expect(refusal(long, { e: 'zulu' })).toMatch(/, got "zulu"$/);
   });
 
   test('a union: the branch with the value\'s distinguishing key speaks, unknown fields first', () => {

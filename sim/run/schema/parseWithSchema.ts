@@ -14,6 +14,7 @@
  * that of the branch the value was meant for (see intendedBranch); when no branch or several fit
  * equally, the union's own reason is given.
  */
+import { editDistance } from '../../closeMatches.ts';
 import type { z } from 'zod';
 import { SimInputError } from '../../SimInputError.ts';
 import { describe } from '../SpecChecks.ts';
@@ -26,6 +27,15 @@ type Path = readonly PropertyKey[];
  * The reason (no path) for an issue no builder worded. Handed to zod as the contextual error
  * map, so it sees the raw issue (its input and the schema that raised it).
  */
+/** ` (did you mean "x"?)` when a typed string is close to one allowed value, else nothing. */
+function didYouMean(input: unknown, values: readonly unknown[]): string {
+  // Only for long lists (a short one is read at a glance) and near misses (a typo, not a guess).
+  if (typeof input !== 'string' || values.length <= 6) return '';
+  const names = values.filter((v): v is string => typeof v === 'string');
+  const best = names.map((n) => ({ n, d: editDistance(n, input) })).sort((a, b) => a.d - b.d)[0];
+  return best === undefined || best.d > Math.max(2, Math.floor(input.length / 4)) ? '' : ` (did you mean ${JSON.stringify(best.n)}?)`;
+}
+
 export function specErrorMap(iss: RawIssue): string {
   switch (iss.code) {
     case 'invalid_type': return `must be ${typeNoun(iss.expected)}, got ${describe(iss.input)}`;
@@ -36,7 +46,7 @@ export function specErrorMap(iss: RawIssue): string {
     }
     case 'invalid_value': return iss.values.length === 1
       ? `must be ${JSON.stringify(iss.values[0])}, got ${describe(iss.input)}`
-      : `must be one of ${iss.values.map(String).join(', ')}, got ${describe(iss.input)}`;
+      : `must be one of ${iss.values.map(String).join(', ')}, got ${describe(iss.input)}${didYouMean(iss.input, iss.values)}`;
     case 'invalid_union': {
       if (iss.discriminator !== undefined) {
         const input = iss.input as Record<string, unknown> | undefined;
