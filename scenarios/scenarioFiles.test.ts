@@ -239,3 +239,11 @@ describe('names and tasks checked before anything runs', () => {
     expect(r.stderr).toContain('config.faults[0].type: a crash fault goes in steps (where every step must fire)');
   });
 });
+
+describe('plain output', () => {
+  test('a scenario without steps says so, not "steps fired 0/0"', async () => {
+    const r = await cli('scenario', 'run', 'min-pause-spaces-checkpoints', '--out', join(dir, 'out'));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^passed {2}min-pause-spaces-checkpoints {2}no steps {2}trace [0-9a-f]{16}\n/);
+  });
+});

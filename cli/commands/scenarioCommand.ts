@@ -181,7 +181,10 @@ function printResults(results: readonly ScenarioResult[], io: Io, json: boolean)
     return;
   }
   for (const r of results) {
-    io.out(`${r.passed ? 'passed' : 'FAILED'}  ${r.name}  steps fired ${r.stepsFired}/${r.stepsTotal}  trace ${r.traceHash}\n`);
+    // A scenario without steps (world settings in config.faults, or no faults) has none to fire:
+    // say so rather than "0/0", which reads as nothing tested (its expectations pin the run).
+    const steps = r.stepsTotal === 0 ? 'no steps' : `steps fired ${r.stepsFired}/${r.stepsTotal}`;
+    io.out(`${r.passed ? 'passed' : 'FAILED'}  ${r.name}  ${steps}  trace ${r.traceHash}\n`);
     if (r.failure !== undefined) io.out(`${r.failure.message.split('\n').map((l) => `  ${l}`).join('\n')}\n`);
   }
   const failed = results.filter((r) => !r.passed).length;
