@@ -56,6 +56,17 @@ describe('an engine assertion on the command line', () => {
     expect(repro.spec.faults).toEqual([]);
   });
 
+  test('explore prints fast-check\'s seed and path with the command that regenerates the run, and that command fails the same way', async () => {
+    const r = await planted(wheel, () => cli(...explore(join(tmp, 'regenerate'))));
+    const line = /\n {2}fast-check: seed (-?\d+), path (\S+) \(before unfired faults were dropped\): (npx checkpoint-sim replay .+)\n/.exec(r.stdout);
+    expect(line).not.toBeNull();
+    const [, seed, path, command] = line ?? [];
+    expect(command).toBe(`npx checkpoint-sim replay --seed ${seed ?? ''} --path ${path ?? ''} --mode aligned --job wordcount`);
+    const again = await planted(wheel, () => cli(...(command ?? '').split(' ').slice(2)));
+    expect(again.code).toBe(1);
+    expect(again.stdout).toContain('planted: count got wheel');
+  });
+
   test('replay reproduces it, same trace hash, and exits 1; without the planted bug it holds', async () => {
     const r = await planted(wheel, () => cli('replay', file));
     expect(r.code).toBe(1);

@@ -278,7 +278,9 @@ export function toJson(r: ExploreReport): unknown {
     seed: r.seed,
     runsPerMode: r.runsPerMode,
     modes: r.modes,
-    counterexamples: r.counterexamples.map((c) => ({ mode: c.mode, property: c.property, repro: c.repro, replay: c.replay })),
+    counterexamples: r.counterexamples.map((c) => ({
+      mode: c.mode, property: c.property, repro: c.repro, replay: c.replay, fastCheck: c.fastCheck, regenerate: c.regenerate,
+    })),
     fanOut: r.fanOut,
     timing: r.timing,
   };
@@ -346,5 +348,6 @@ export function printReport(r: ExploreReport, io: Io): void {
     }
     io.out(`  expanded configuration: ${JSON.stringify(c.configuration)}\n`);
     io.out(`  repro: ${c.repro}\n  replay: ${c.replay}\n`);
+    io.out(`  fast-check: seed ${c.fastCheck.seed}, path ${c.fastCheck.path} (before unfired faults were dropped): ${c.regenerate}\n`);
   }
 }

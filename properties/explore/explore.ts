@@ -105,6 +105,10 @@ export interface Counterexample {
   readonly faults: number;
   readonly overrides: number;
   readonly violation: Violation;
+  /** fast-check's seed and path of the counterexample (before explore dropped unfired faults). */
+  readonly fastCheck: { readonly seed: number; readonly path: string };
+  /** The command that regenerates fast-check's counterexample from them (`replay --seed --path`). */
+  readonly regenerate: string;
 }
 
 /**
@@ -258,6 +262,8 @@ function exploreMode(
       faults: shrunk.faults.length,
       overrides: shrunk.overrides.length,
       violation,
+      fastCheck,
+      regenerate: regenerateCommand(o, mode, fastCheck),
     },
   };
 }
@@ -389,4 +395,18 @@ function seedNumber(seed: string): number {
   let h = 0;
   for (let i = 0; i < seed.length; i++) h = (Math.imul(h, 31) + seed.charCodeAt(i)) | 0;
   return Math.abs(h);
+}
+
+/**
+ * `npx checkpoint-sim replay --seed S --path P --mode M ...` with every flag explore ran with that
+ * decides the run (job, expectation, mutants, record and parallelism limits), so it regenerates
+ * fast-check's counterexample exactly.
+ */
+function regenerateCommand(o: ExploreOptions, mode: RunMode, fc: { readonly seed: number; readonly path: string }): string {
+  const flags = [`--seed ${fc.seed}`, `--path ${fc.path}`, `--mode ${mode}`, `--job ${o.job}`];
+  if (o.expect !== undefined) flags.push(`--expect ${o.expect}`);
+  if (o.mutants !== undefined && o.mutants.length > 0) flags.push(`--mutant ${o.mutants.join(',')}`);
+  if (o.maxRecords !== undefined) flags.push(`--max-records ${o.maxRecords}`);
+  if (o.maxParallelism !== undefined) flags.push(`--max-parallelism ${o.maxParallelism}`);
+  return `npx checkpoint-sim replay ${flags.join(' ')}`;
 }
