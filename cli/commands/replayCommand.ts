@@ -128,13 +128,16 @@ export function replaySeedPath(flags: ReplayFlags, io: Io): number {
     if (e instanceof ReplayPathError) throw new UsageError(`${e.message} (${s.job}, ${mode})`, { cause: e });
     throw e;
   }
-  const outcome = replaySpec(spec, s.expect ?? expectationOf(mode), deps);
+  const expect = s.expect ?? expectationOf(mode);
+  const outcome = replaySpec(spec, expect, deps);
   if (s.json) {
-    io.out(`${JSON.stringify({ seed: s.seed, path: flags.path, job: s.job, mode, ...outcomeJson(outcome) })}\n`);
+    io.out(`${JSON.stringify({ seed: s.seed, path: flags.path, job: s.job, mode, expect, ...outcomeJson(outcome) })}\n`);
     return outcome.stillFails ? 1 : 0;
   }
   io.out(`replay seed ${s.seed} path ${flags.path} (${s.job}, ${mode})\n`);
-  return printOutcome(outcome, io);
+  // A regenerated run has no recorded property: say what judged it, so "holds" is not a riddle.
+  return printOutcome(outcome, io, undefined,
+    `every oracle judged it against ${expect}${s.expect === undefined ? `, what ${mode} promises (--expect changes it)` : ''}`);
 }
 
 /** The JSON fields of an outcome (`sameAsRecorded` is null when nothing was recorded). */
@@ -150,12 +153,15 @@ function outcomeJson(o: ReplayOutcome): Record<string, unknown> {
   };
 }
 
-/** Prints an outcome; `recorded` is the property a repro file recorded, if any. */
-function printOutcome(o: ReplayOutcome, io: Io, recorded?: string): number {
+/**
+ * Prints an outcome; `recorded` is the property a repro file recorded, if any; `judgedBy` says
+ * what judged a regenerated run (which has none recorded).
+ */
+function printOutcome(o: ReplayOutcome, io: Io, recorded?: string, judgedBy?: string): number {
   const same = o.sameTraceHash === undefined ? '' : o.sameTraceHash ? ' (same as recorded)' : ' (DIFFERENT from the recorded hash)';
   io.out(`trace hash ${o.traceHash}${same}\n`);
   if (o.violation === undefined) {
-    io.out('the property holds now\n');
+    io.out(judgedBy === undefined ? 'the property holds now\n' : `no property violated: ${judgedBy}\n`);
   } else {
     // A changed run (an edited budget, a changed engine) can fail another property: say so.
     const what = recorded === undefined || recorded === o.violation.property

@@ -1,0 +1,29 @@
+/**
+ * README "The command line": its `replay --seed --path` example names a run that fails, as the
+ * comment beside it says (an earlier example named a run that passes, so it showed nothing).
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { runCli } from './testing/runCli.ts';
+
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const line = readme.split('\n').find((l) => /^npx checkpoint-sim replay --seed /.test(l)) ?? '';
+
+describe('README command-line examples', () => {
+  test('the replay --seed --path example regenerates a run that still fails', async () => {
+    const args = line.replace(/#.*$/, '').trim().split(/\s+/).slice(2);
+    expect(args).toEqual(expect.arrayContaining(['replay', '--seed', '--path', '--mode']));
+    const r = await runCli(...args);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('the property still fails: end-to-end-exactly-once');
+  });
+
+  test('the same run judged by its mode\'s own promise holds, and says what judged it', async () => {
+    const args = line.replace(/#.*$/, '').trim().split(/\s+/).slice(2).filter((a, i, all) => a !== '--expect' && all[i - 1] !== '--expect');
+    const r = await runCli(...args);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('no property violated: every oracle judged it against at-least-once, what at-least-once promises (--expect changes it)\n');
+    const json = JSON.parse((await runCli(...args, '--json')).stdout) as { expect: string; stillFails: boolean };
+    expect(json).toMatchObject({ expect: 'at-least-once', stillFails: false });
+  });
+});
