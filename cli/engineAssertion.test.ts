@@ -46,7 +46,7 @@ describe('an engine assertion on the command line', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('VIOLATION in mode aligned: engine-assertion\n  planted: count got wheel\n');
-    expect(r.stdout).toMatch(/details: \{"location":"engine\/[^"]+\.ts:\d+","timeMs":[\d.]+,"stack":\[/);
+    expect(r.stdout).toMatch(/ {2}details:\n {4}location: engine\/[^\n]+\.ts:\d+\n {4}timeMs: [\d.]+\n {4}stack \(\d+\):\n/);
     expect(r.stdout).toContain(`replay: npx checkpoint-sim replay ${file}\n`);
     // The expanded configuration, every default filled in (a fresh-eyes pass found the bare spec).
     expect(r.stdout).toMatch(/expanded configuration: \{.*"heartbeat":\{.*"jobManager":\{"ioPoolSize":4\}/);

@@ -16,6 +16,11 @@ describe('README command-line examples', () => {
     const r = await runCli(...args);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('the property still fails: end-to-end-exactly-once');
+    // Its details as readable lines (the surplus records, the state that differs), not one JSON line.
+    expect(r.stdout).toMatch(/\n {2}details:\n {4}expectedCount: \d+\n/);
+    expect(r.stdout).toMatch(/\n {4}surplus \(\d+\):\n {6}- id \d+:\d+, value /);
+    const json = JSON.parse((await runCli(...args, '--json')).stdout) as { violation: { details: { surplus: unknown[] } } };
+    expect(json.violation.details.surplus.length).toBeGreaterThan(0);
   });
 
   test('the same run judged by its mode\'s own promise holds, and says what judged it', async () => {

@@ -21,6 +21,7 @@ import type { RunMode } from '../../sim/run/RunSpec.ts';
 import { MAX_RUN_PARALLELISM } from '../../sim/run/validateRunSpec.ts';
 import { FLIGHTS_FILE_SIZE } from '../../sim/workloads/flights.ts';
 import { GENERATED_JOB_LIMITS } from '../../sim/workloads/generatedJob.ts';
+import { formatDetails } from '../../properties/explore/formatDetails.ts';
 import { prepareOutDir } from '../outDir.ts';
 import { UsageError, type Io } from '../program.ts';
 
@@ -340,7 +341,8 @@ export function printReport(r: ExploreReport, io: Io): void {
   for (const c of r.counterexamples) {
     io.out(`\nVIOLATION in mode ${c.mode}: ${c.property}\n  ${c.summary}\n`);
     io.out(`  shrunk to ${c.faults} faults and ${c.overrides} overrides; trace hash ${c.traceHash}\n`);
-    io.out(`  details: ${JSON.stringify(c.violation.details).slice(0, 2000)}\n`);
+    const details = formatDetails(c.violation.details, { indent: '    ' });
+    if (details.length > 0) io.out(`  details:\n${details.join('\n')}\n`);
     const decisive = (c.violation as { decisiveEvents?: readonly { timeUs: number; host: string; type: string; attrs: unknown }[] }).decisiveEvents ?? [];
     if (decisive.length > 0) {
       io.out('  decisive events:\n');

@@ -20,6 +20,7 @@ import { SimInputError } from '../../sim/SimInputError.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import { UsageError, type Io } from '../program.ts';
 import { readJsonFile } from '../readJsonFile.ts';
+import { formatDetails } from '../../properties/explore/formatDetails.ts';
 import {
   BUILT_MODES, parseExploreFlags, SEED_HELP, type ExploreFlags,
 } from './exploreCommand.ts';
@@ -146,7 +147,8 @@ function outcomeJson(o: ReplayOutcome): Record<string, unknown> {
     traceHash: o.traceHash,
     sameAsRecorded: o.sameTraceHash ?? null,
     stillFails: o.stillFails,
-    violation: o.violation === undefined ? null : { property: o.violation.property, summary: o.violation.summary },
+    violation: o.violation === undefined ? null
+      : { property: o.violation.property, summary: o.violation.summary, details: o.violation.details ?? null },
     unfiredFaults: o.unfiredFaults.map((u) => ({ index: u.index, description: u.description, fault: u.fault })),
     unusedOverrides: o.unusedOverrides,
     excerpt: o.excerpt.map((e) => ({ timeMs: e.timeUs / 1000, host: e.host, type: e.type, attrs: e.attrs })),
@@ -167,6 +169,8 @@ function printOutcome(o: ReplayOutcome, io: Io, recorded?: string, judgedBy?: st
     const what = recorded === undefined || recorded === o.violation.property
       ? 'the property still fails' : `a different property fails (recorded: ${recorded})`;
     io.out(`${what}: ${o.violation.property}: ${o.violation.summary}\n`);
+    const details = formatDetails(o.violation.details, { indent: '    ' });
+    if (details.length > 0) io.out(`  details:\n${details.join('\n')}\n`);
   }
   for (const u of o.unfiredFaults) io.out(`fault ${u.index} (${u.description}) never fired\n`);
   for (const x of o.unusedOverrides) {
