@@ -97,7 +97,9 @@ describe('a failed expectation', () => {
     check(replayed.code).toBe(1);
     const o = JSON.parse(replayed.stdout) as { sameAsRecorded: boolean; violation: { property: string; summary: string } };
     check(o.sameAsRecorded).toBe(true);
-    check(o.violation).toEqual({ property: 'scenario-expectation', summary: r.failure?.summary });
+    check(o.violation).toMatchObject({ property: 'scenario-expectation', summary: r.failure?.summary });
+    // --json keeps the violation's full details: here the expectation that failed.
+    check(o.violation).toMatchObject({ details: { expectation: 'expect.restoredFrom(3)' } });
   });
 
   test('expect.at judges the trace up to its point, and fails when the point is never reached', () => {
