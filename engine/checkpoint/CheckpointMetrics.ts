@@ -10,8 +10,8 @@
  * - `syncDurationUs`: the synchronous part of the snapshot (barrier broadcast, operator snapshots).
  * - `asyncDurationUs`: the asynchronous part, from its start on the async thread to the last
  *   state file written.
- * - `bytesProcessedDuringAlignment`: record bytes the task processed between first and last
- *   barrier (not measured by this model yet: always 0).
+ * - `bytesProcessedDuringAlignment`: bytes of the data buffers the task took from its gates
+ *   between first and last barrier.
  * - `bytesPersistedDuringAlignment`, `bytesPersistedOfThisCheckpoint` (in-flight data): 0, the
  *   model has no unaligned checkpoints.
  * - `totalBytesPersisted`: bytes of the state files this subtask wrote for the checkpoint.

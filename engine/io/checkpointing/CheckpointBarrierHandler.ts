@@ -64,6 +64,13 @@ export interface CheckpointBarrierHandler {
   /** The newest checkpoint id the handler started (or saw cancelled); -1 before any. */
   getLatestCheckpointId(): number;
 
+  /**
+   * The task took a data buffer of `bytes` from a gate: counted as processed during alignment
+   * while an alignment is in progress.
+   * @see CheckpointBarrierHandler#addProcessedBytes (called from CheckpointedInputGate.pollNext)
+   */
+  addProcessedBytes(bytes: number): void;
+
   /** True while a checkpoint has some but not all of its barriers. */
   isCheckpointPending(): boolean;
 

@@ -93,7 +93,7 @@ export class CheckpointBarrierTracker implements CheckpointBarrierHandler {
       // latestPendingCheckpointID are left alone, so an older entry that a later EndOfPartition
       // completes can still trigger after X (the task's SubtaskCheckpointCoordinator then skips
       // it as out of order), and a later marker for an id below X still takes the fast path.
-      this.alignment.markAlignmentStartAndEnd(barrier.timestampUs);
+      this.alignment.markAlignmentStartAndEnd(id, barrier.timestampUs);
       this.tracer.event('checkpoint.firstBarrier', this.attrs(id));
       this.trigger(barrier);
       return;
@@ -105,7 +105,7 @@ export class CheckpointBarrierTracker implements CheckpointBarrierHandler {
       if (entry.channels.size === entry.targetChannelCount) this.complete(pos);
     } else if (id > this.latestPendingCheckpointId) {
       this.latestPendingCheckpointId = id;
-      this.alignment.markAlignmentStart(barrier.timestampUs);
+      this.alignment.markAlignmentStart(id, barrier.timestampUs);
       this.tracer.event('checkpoint.firstBarrier', this.attrs(id));
       this.pending.push({
         checkpointId: id, barrier, channels: new Set([channelKey(channel)]),
@@ -184,6 +184,10 @@ export class CheckpointBarrierTracker implements CheckpointBarrierHandler {
   }
 
   /** The newest pending checkpoint id, or -1 when nothing is pending (as Flink's). */
+  addProcessedBytes(bytes: number): void {
+    this.alignment.addProcessedBytes(bytes);
+  }
+
   getLatestCheckpointId(): number {
     return this.pending.at(-1)?.checkpointId ?? -1;
   }
@@ -246,7 +250,7 @@ export class CheckpointBarrierTracker implements CheckpointBarrierHandler {
 
   private trigger(barrier: CheckpointBarrier): void {
     this.tracer.event('checkpoint.aligned', this.attrs(barrier.id));
-    this.task.triggerCheckpointOnBarrier(barrier, this.alignment.metrics());
+    this.task.triggerCheckpointOnBarrier(barrier, this.alignment.metrics(barrier.id));
   }
 
   /** Marks `entry` aborted and notifies the task, the first time only. */

@@ -154,6 +154,10 @@ export class SingleCheckpointBarrierHandler implements CheckpointBarrierHandler 
       state.endOfPartitionReceived(this.controller, channel));
   }
 
+  addProcessedBytes(bytes: number): void {
+    this.alignment.addProcessedBytes(bytes);
+  }
+
   getLatestCheckpointId(): number {
     return this.currentCheckpointId;
   }
@@ -224,7 +228,7 @@ export class SingleCheckpointBarrierHandler implements CheckpointBarrierHandler 
     this.pendingCheckpointBarrier = barrier;
     this.alignedChannels.clear();
     this.targetChannelCount = this.numOpenChannels;
-    this.alignment.markAlignmentStart(barrier.timestampUs);
+    this.alignment.markAlignmentStart(id, barrier.timestampUs);
     this.tracer.event('checkpoint.firstBarrier', this.attrs(id));
   }
 
@@ -248,7 +252,7 @@ export class SingleCheckpointBarrierHandler implements CheckpointBarrierHandler 
   private triggerCheckpoint(barrier: CheckpointBarrier): void {
     assert(barrier.id === this.currentCheckpointId,
       () => `${this.taskName}: trigger ${barrier.id} while aligning ${this.currentCheckpointId}`);
-    this.task.triggerCheckpointOnBarrier(barrier, this.alignment.metrics());
+    this.task.triggerCheckpointOnBarrier(barrier, this.alignment.metrics(barrier.id));
   }
 
   /**

@@ -441,6 +441,7 @@ export class StreamTask {
     const gate = this.gates[gi];
     if (gate === undefined) return;
     if (buffer.kind === 'data') {
+      this.barrierHandler?.addProcessedBytes(buffer.sizeBytes);
       if (buffer.records.length === 0) gate.recycle(channel);
       else this.current = { gate, channel, records: buffer.records, next: 0 };
       return;
