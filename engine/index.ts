@@ -21,6 +21,10 @@ export { KeyedProcessOperator } from './streaming/operators/KeyedProcessOperator
 export { SourceOperator } from './streaming/sources/SourceOperator.ts';
 export type { TaskExecutor } from './taskexecutor/TaskExecutor.ts';
 export type { DecodedCheckpoint } from './checkpoint/CompletedCheckpoint.ts';
+export type {
+  CheckpointStats, CheckpointStatsSnapshot, CheckpointStatsStatus, RestoredCheckpointStats, SubtaskStateStats,
+} from './checkpoint/CheckpointStatsTracker.ts';
+export type { CheckpointMetrics } from './checkpoint/CheckpointMetrics.ts';
 export { CHECKPOINT_FAILURE_REASONS } from './checkpoint/CheckpointFailureReason.ts';
 export type { CheckpointFailureReason } from './checkpoint/CheckpointFailureReason.ts';
 export type { CheckpointConfig, CheckpointingMode } from './streaming/api/CheckpointConfig.ts';

@@ -20,7 +20,7 @@
 import {
   DEFAULT_CLUSTER_CONFIGURATION, InvalidConfigurationError, KeyedProcessOperator, attemptIdOf, startJobManager,
   startTaskManager, validateClusterConfiguration,
-  type ClusterConfiguration, type DecodedCheckpoint, type ExecutionAttemptId, type OperatorSnapshot, type JobManagerProcess, type JobStatus, type StreamGraph, type TaskExecutor,
+  type CheckpointStatsSnapshot, type ClusterConfiguration, type DecodedCheckpoint, type ExecutionAttemptId, type OperatorSnapshot, type JobManagerProcess, type JobStatus, type StreamGraph, type TaskExecutor,
 } from '../engine/index.ts';
 import {
   describeEngineAssertion, isEngineAssertion, type EngineAssertionReport,
@@ -66,6 +66,8 @@ export interface MiniClusterResult {
   readonly finalState: Record<string, Record<string, Record<string, unknown>>>;
   /** Every checkpoint that completed, decoded when it completed (in completion order). */
   readonly completedCheckpoints: readonly DecodedCheckpoint[];
+  /** The JobMaster's checkpoint statistics at the end (undefined without checkpointing), µs. */
+  readonly checkpointStats: CheckpointStatsSnapshot | undefined;
   readonly traceHash: string;
 }
 
@@ -211,6 +213,7 @@ export class MiniCluster {
       jobEndUs: this.jobEndUs,
       committed: this.world.transactionalStore.committedRecords(),
       completedCheckpoints: this.completed,
+      checkpointStats: this.jobManager?.jobMaster.checkpointCoordinator?.checkpointStats,
       finalState: this.finalState(),
       traceHash: this.world.traceHash,
     };

@@ -2,8 +2,9 @@
  * `checkpoint-sim replay <repro.json>` and `checkpoint-sim replay --seed S --path P` (with the
  * flags explore generated the run with): run the same run again and print the trace hash,
  * whether it is the one recorded, whether the property still fails, each fault that never fired
- * and each override never used (whatever the verdict), and the decisive events before the
- * violation or the run's end (or all of it as one JSON object with --json).
+ * and each override never used (whatever the verdict), the checkpoint statistics table, and the
+ * decisive events before the violation or the run's end (or all of it as one JSON object with
+ * --json, `checkpointStats` as in RunResult: ms and bytes).
  * Exit codes: 1 the property still fails, 0 it holds now, 2 bad input.
  */
 import { Option, type Command } from 'commander';
@@ -13,6 +14,7 @@ import {
   replayRepro, replaySpec, regenerateSpec, ReplayPathError, type ReplayOutcome,
 } from '../../properties/explore/replay.ts';
 import { parseRepro, ReproFormatError } from '../../properties/explore/Repro.ts';
+import { checkpointStatsTable } from '../../reports/checkpointStatsTable.ts';
 import { scenarioJudge } from '../../scenarios/judgeScenario.ts';
 import { reproScenarioFacts } from '../../scenarios/reproScenarioFacts.ts';
 import { validateRunSpec } from '../../sim/run/validateRunSpec.ts';
@@ -152,6 +154,7 @@ function outcomeJson(o: ReplayOutcome): Record<string, unknown> {
     unfiredFaults: o.unfiredFaults.map((u) => ({ index: u.index, description: u.description, fault: u.fault })),
     unusedOverrides: o.unusedOverrides,
     excerpt: o.excerpt.map((e) => ({ timeMs: e.timeUs / 1000, host: e.host, type: e.type, attrs: e.attrs })),
+    checkpointStats: o.result.checkpointStats,
   };
 }
 
@@ -176,6 +179,8 @@ function printOutcome(o: ReplayOutcome, io: Io, recorded?: string, judgedBy?: st
   for (const x of o.unusedOverrides) {
     io.out(`override of decision ${x.decision} (alternative ${x.alternative}) was never used: the run never reached that decision\n`);
   }
+  // The table comes before the events, which stay last (they end at the violation).
+  for (const line of checkpointStatsTable(o.result.checkpointStats)) io.out(`${line}\n`);
   io.out('decisive events:\n');
   for (const e of o.excerpt) io.out(`  ${(e.timeUs / 1000).toFixed(3)} ms ${e.host} ${e.type} ${JSON.stringify(e.attrs)}\n`);
   return o.stillFails ? 1 : 0;

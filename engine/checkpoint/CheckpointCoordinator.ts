@@ -33,6 +33,7 @@ import { CheckpointProperties } from './CheckpointProperties.ts';
 import { CheckpointRequestDecider } from './CheckpointRequestDecider.ts';
 import { CheckpointRestorer, type CheckpointRestoreResult } from './CheckpointRestorer.ts';
 import { CheckpointsCleaner } from './CheckpointsCleaner.ts';
+import type { CheckpointStatsSnapshot } from './CheckpointStatsTracker.ts';
 import { CheckpointTriggering } from './CheckpointTriggering.ts';
 import type { CompletedCheckpoint } from './CompletedCheckpoint.ts';
 import type { CompletedCheckpointStore } from './CompletedCheckpointStore.ts';
@@ -249,6 +250,9 @@ export class CheckpointCoordinator {
       const result = pc.acknowledgeTask(ack.attemptId, ack.subtaskState);
       this.env.tracer.event('checkpoint.acknowledged', { checkpointId: ack.checkpointId, task: ack.attemptId, result });
       if (result === 'SUCCESS') {
+        this.state.statsTracker.reportSubtaskStats(ack.checkpointId, ack.attemptId, this.env.clock.nowUs(), ack.checkpointMetrics);
+      }
+      if (result === 'SUCCESS') {
         if (pc.isFullyAcknowledged()) this.outcomes.completePendingCheckpoint(pc, this.ctx.ioExecutor);
       } else if (result !== 'DUPLICATE') {
         this.discardSubtaskState(ack);
@@ -309,18 +313,35 @@ export class CheckpointCoordinator {
 
   // ---- restore ------------------------------------------------------------------------------
 
-  /** Global restore of `subtasks` from the latest checkpoint; coordinators reset to it (5.1). */
-  restoreLatestCheckpointedStateToAll(subtasks: readonly SubtaskRef[]): CheckpointRestoreResult {
-    return this.restorer.restore(subtasks, true);
+  /**
+   * Global restore of `subtasks` from the latest checkpoint; coordinators reset to it (5.1).
+   * `failureTimestampUs`: when the failure behind it happened, for the statistics.
+   */
+  restoreLatestCheckpointedStateToAll(subtasks: readonly SubtaskRef[], failureTimestampUs?: number): CheckpointRestoreResult {
+    return this.reportRestore(this.restorer.restore(subtasks, true), failureTimestampUs);
   }
 
   /** Regional restore: state for `subtasks`, master hooks restored, coordinators subtaskReset. */
-  restoreLatestCheckpointedStateToSubtasks(subtasks: readonly SubtaskRef[]): CheckpointRestoreResult {
-    return this.restorer.restore(subtasks, false);
+  restoreLatestCheckpointedStateToSubtasks(subtasks: readonly SubtaskRef[], failureTimestampUs?: number): CheckpointRestoreResult {
+    return this.reportRestore(this.restorer.restore(subtasks, false), failureTimestampUs);
+  }
+
+  /** The job's checkpoint statistics so far (CheckpointStatsTracker.createSnapshot). */
+  get checkpointStats(): CheckpointStatsSnapshot {
+    return this.state.statsTracker.createSnapshot();
+  }
+
+  /** Only a restore from a checkpoint counts (Flink reports none for a fresh start). */
+  private reportRestore(result: CheckpointRestoreResult, failureTimestampUs: number | undefined): CheckpointRestoreResult {
+    if (result.checkpointId > 0) {
+      this.state.statsTracker.reportRestoredCheckpoint(result.checkpointId, this.env.clock.nowUs(), failureTimestampUs);
+    }
+    return result;
   }
 
   checkInvariants(): void {
     this.lock.checkInvariants();
+    this.state.statsTracker.checkInvariants();
     let previous = 0;
     let checkpoints = 0;
     for (const [id, pc] of this.state.pending) {

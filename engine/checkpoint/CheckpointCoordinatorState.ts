@@ -9,6 +9,7 @@
  * `pending` is undisposed and their ids increase in insertion order; after shutdown nothing is
  * pending and periodic scheduling is off.
  */
+import { CheckpointStatsTracker } from './CheckpointStatsTracker.ts';
 import type { PendingCheckpoint } from './PendingCheckpoint.ts';
 
 /** How many expired ids are remembered to tell late acks from unknown ones. */
@@ -29,6 +30,8 @@ export class CheckpointCoordinatorState {
   forceFullSnapshot = false;
   /** The id of the checkpoint the latest completion subsumed from the store, -1 for none. */
   lastSubsumedId = -1;
+  /** The job's checkpoint statistics (in Flink the scheduler owns it and hands it over). */
+  readonly statsTracker = new CheckpointStatsTracker();
 
   /** Remembers `id` as expired, forgetting the oldest beyond the ring's size. */
   rememberExpired(id: number): void {

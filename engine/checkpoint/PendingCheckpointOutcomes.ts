@@ -134,6 +134,7 @@ export class PendingCheckpointOutcomes {
     this.s.scheduleTriggerRequest();
     state.lastCompletionUs = env.clock.nowUs();
     env.tracer.event('checkpoint.completed', { checkpointId: id });
+    state.statsTracker.reportCompletedCheckpoint(id, env.clock.nowUs());
     for (const other of [...state.pending.values()]) {
       if (other.checkpointId < id && other.canBeSubsumed() && !other.isDisposed()) {
         env.tracer.mark('checkpoint-subsumed', { checkpointId: other.checkpointId });
@@ -185,6 +186,7 @@ export class PendingCheckpointOutcomes {
     env.tracer.event('checkpoint.aborted', {
       checkpointId: id, reason: exception.reason, ...this.failureFacts(pc.props, attemptId),
     });
+    state.statsTracker.reportFailedCheckpoint(id, env.clock.nowUs(), exception.reason, exception.message);
     if (!clear) this.s.cleaner.cleanCheckpoint(id, files, checkpointDirectory(id), () => this.s.scheduleTriggerRequest());
     try {
       if (report) this.s.failureManager.handleCheckpointException(id, pc.props, exception, attemptId);

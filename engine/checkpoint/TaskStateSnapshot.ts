@@ -10,6 +10,7 @@
  */
 import type { ExecutionAttemptId } from '../api/ids.ts';
 import type { CheckpointFailureReason } from './CheckpointFailureReason.ts';
+import type { CheckpointMetrics } from './CheckpointMetrics.ts';
 
 /** A file in the object store. */
 export interface StreamStateHandle {
@@ -40,6 +41,8 @@ export interface AcknowledgeCheckpoint {
   readonly attemptId: ExecutionAttemptId;
   readonly checkpointId: number;
   readonly subtaskState: TaskStateSnapshot | null;
+  /** What the subtask measured (absent from acks built by tests). */
+  readonly checkpointMetrics?: CheckpointMetrics;
 }
 
 /** The declineCheckpoint message. */

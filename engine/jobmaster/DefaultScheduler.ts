@@ -71,6 +71,9 @@ export class DefaultScheduler {
   /** State to deploy each `<vertex>#<subtask>` with, from the latest restore. */
   private readonly restores = new Map<string, JobManagerTaskRestore>();
 
+  /** When the latest failure that restarts vertices happened, µs (for the restore statistics). */
+  lastFailureTimestampUs: number | undefined;
+
   constructor(private readonly c: SchedulerContext) {
     this.regions = computePipelinedRegions(c.graph.jobGraph);
     this.backoff = new RestartBackoffTimeStrategy(c.config.restartStrategy);
@@ -155,6 +158,7 @@ export class DefaultScheduler {
   }
 
   private restartVertices(vertices: readonly ExecutionVertex[], global: boolean, cause: string): void {
+    this.lastFailureTimestampUs = this.c.env.clock.nowUs();
     this.backoff.notifyFailure();
     if (!this.backoff.canRestart()) {
       this.c.env.tracer.event('scheduler.noMoreRestarts', { cause });

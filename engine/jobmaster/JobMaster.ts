@@ -200,7 +200,10 @@ export class JobMaster {
       () => `restore while ${cc.lock.heldBy ?? ''} holds the checkpoint coordinator lock`);
     cc.abortPendingCheckpoints('JOB_FAILOVER_REGION');
     const refs = vertices.map((v) => ({ vertexId: v.jobVertex.id, subtask: v.subtask }));
-    const result = global ? cc.restoreLatestCheckpointedStateToAll(refs) : cc.restoreLatestCheckpointedStateToSubtasks(refs);
+    const failedAt = this.scheduler.lastFailureTimestampUs;
+    const result = global
+      ? cc.restoreLatestCheckpointedStateToAll(refs, failedAt)
+      : cc.restoreLatestCheckpointedStateToSubtasks(refs, failedAt);
     return result.tasks;
   }
 

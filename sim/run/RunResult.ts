@@ -5,10 +5,14 @@
 import type { DecodedCheckpoint, JobStatus, StreamGraph } from '../../engine/index.ts';
 import type { CommittedRecord } from '../SimTransactionalStore.ts';
 import type { TraceEvent } from '../Trace.ts';
+import type { CheckpointStatsResult } from './checkpointStatsResult.ts';
 import type { FaultRecord } from './FaultPlan.ts';
 import type { ExpandedRunSpec } from './RunSpec.ts';
 
 export type { FaultRecord } from './FaultPlan.ts';
+export type {
+  CheckpointStatsEntry, CheckpointStatsResult, RestoreStatsEntry, SubtaskCheckpointStatsResult,
+} from './checkpointStatsResult.ts';
 
 /** A violated property, as ORACLES.md "What a counterexample must say" asks. */
 export interface Violation {
@@ -67,6 +71,11 @@ export interface RunResult {
     /** Aborts by reason (CheckpointFailureReason). */
     readonly aborted: Readonly<Record<string, number>>;
   };
+  /**
+   * Flink's checkpoint statistics (CheckpointStatsTracker) at the end of the run: per checkpoint
+   * and per subtask, and the restores; times in virtual ms, sizes in bytes (docs/statistics.md).
+   */
+  readonly checkpointStats: CheckpointStatsResult;
   /** Restores from a checkpoint (regional and global); fresh starts without one do not count. */
   readonly restores: number;
   /** Committed sink records in commit order, with the transaction each came from. */

@@ -23,6 +23,7 @@ import { FaultPlan } from './FaultPlan.ts';
 import { faultTask, faultTaskPhase, INPUT_PHASES, messageFaultTasks } from './faultTasks.ts';
 import { delayUs, faultWorldOptions } from './faultWorldOptions.ts';
 import { tracesKeyedInputs } from './keyedInputEvidence.ts';
+import { checkpointStatsResult } from './checkpointStatsResult.ts';
 import type { RunResult } from './RunResult.ts';
 import { buildJobGraph, parallelismByUid, withCosts } from './RunJob.ts';
 import type { ExpandedRunSpec, Fault, RestartStrategySpec, RunSpec } from './RunSpec.ts';
@@ -223,6 +224,7 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
     jobStatus: r.jobStatus,
     jobEndMs: r.jobEndUs === undefined ? undefined : r.jobEndUs / 1000,
     checkpoints: { triggered, completed: r.completedCheckpoints, aborted },
+    checkpointStats: checkpointStatsResult(r.checkpointStats),
     restores,
     committed: r.committed,
     finalState: r.finalState,

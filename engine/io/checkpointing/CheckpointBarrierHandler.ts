@@ -9,6 +9,7 @@
  * Invariants (all handlers): checkpoint ids a handler triggers strictly increase; a handler
  * triggers or aborts each id at most once, never both; no method is called after close().
  */
+import type { Clock } from '../../api/Clock.ts';
 import type { PlantedBugs } from '../../api/EngineEnv.ts';
 import type { Tracer } from '../../api/Tracer.ts';
 import type { CheckpointBarrier } from '../../checkpoint/CheckpointBarrier.ts';
@@ -33,6 +34,8 @@ export interface CheckpointBarrierHandlerOptions {
    * as aligned. When false, EndOfPartition aborts the pending checkpoint(s).
    */
   readonly checkpointsAfterTasksFinish: boolean;
+  /** Virtual time for the start delay and alignment duration (absent: both read 0). */
+  readonly clock?: Clock;
 }
 
 export interface CheckpointBarrierHandler {
@@ -60,6 +63,13 @@ export interface CheckpointBarrierHandler {
 
   /** The newest checkpoint id the handler started (or saw cancelled); -1 before any. */
   getLatestCheckpointId(): number;
+
+  /**
+   * The task took a data buffer of `bytes` from a gate: counted as processed during alignment
+   * while an alignment is in progress.
+   * @see CheckpointBarrierHandler#addProcessedBytes (called from CheckpointedInputGate.pollNext)
+   */
+  addProcessedBytes(bytes: number): void;
 
   /** True while a checkpoint has some but not all of its barriers. */
   isCheckpointPending(): boolean;

@@ -24,6 +24,7 @@ import type { Tracer } from '../../api/Tracer.ts';
 import type { CheckpointBarrier } from '../../checkpoint/CheckpointBarrier.ts';
 import type { CheckpointFailureReason } from '../../checkpoint/CheckpointFailureReason.ts';
 import { assert } from '../../util/assert.ts';
+import { AlignmentTimer } from './AlignmentTimer.ts';
 import type { ChannelInfo } from './ChannelInfo.ts';
 import { channelKey } from './ChannelInfo.ts';
 import type { CheckpointableTask } from './CheckpointableTask.ts';
@@ -60,6 +61,7 @@ export class CheckpointBarrierTracker implements CheckpointBarrierHandler {
   private readonly bugs: PlantedBugs;
   private readonly checkpointsAfterTasksFinish: boolean;
   private readonly numChannels: number;
+  private readonly alignment: AlignmentTimer;
   /** Oldest first. */
   private pending: PendingEntry[] = [];
   private latestPendingCheckpointId = -1;
@@ -72,6 +74,7 @@ export class CheckpointBarrierTracker implements CheckpointBarrierHandler {
     this.taskName = options.taskName;
     this.tracer = options.tracer;
     this.bugs = options.bugs;
+    this.alignment = new AlignmentTimer(options.clock);
     this.checkpointsAfterTasksFinish = options.checkpointsAfterTasksFinish;
     this.numChannels = options.inputs.getNumberOfInputChannels();
     assert(this.numChannels > 0, () => `${this.taskName}: a barrier handler needs input channels`);
@@ -90,6 +93,7 @@ export class CheckpointBarrierTracker implements CheckpointBarrierHandler {
       // latestPendingCheckpointID are left alone, so an older entry that a later EndOfPartition
       // completes can still trigger after X (the task's SubtaskCheckpointCoordinator then skips
       // it as out of order), and a later marker for an id below X still takes the fast path.
+      this.alignment.markAlignmentStartAndEnd(id, barrier.timestampUs);
       this.tracer.event('checkpoint.firstBarrier', this.attrs(id));
       this.trigger(barrier);
       return;
@@ -101,6 +105,7 @@ export class CheckpointBarrierTracker implements CheckpointBarrierHandler {
       if (entry.channels.size === entry.targetChannelCount) this.complete(pos);
     } else if (id > this.latestPendingCheckpointId) {
       this.latestPendingCheckpointId = id;
+      this.alignment.markAlignmentStart(id, barrier.timestampUs);
       this.tracer.event('checkpoint.firstBarrier', this.attrs(id));
       this.pending.push({
         checkpointId: id, barrier, channels: new Set([channelKey(channel)]),
@@ -179,6 +184,10 @@ export class CheckpointBarrierTracker implements CheckpointBarrierHandler {
   }
 
   /** The newest pending checkpoint id, or -1 when nothing is pending (as Flink's). */
+  addProcessedBytes(bytes: number): void {
+    this.alignment.addProcessedBytes(bytes);
+  }
+
   getLatestCheckpointId(): number {
     return this.pending.at(-1)?.checkpointId ?? -1;
   }
@@ -228,6 +237,7 @@ export class CheckpointBarrierTracker implements CheckpointBarrierHandler {
     if (entry.checkpointId < this.latestPendingCheckpointId) {
       this.tracer.mark('tracker-late-completion', this.attrs(entry.checkpointId));
     }
+    this.alignment.markAlignmentEnd();
     this.trigger(barrier);
   }
 
@@ -240,7 +250,7 @@ export class CheckpointBarrierTracker implements CheckpointBarrierHandler {
 
   private trigger(barrier: CheckpointBarrier): void {
     this.tracer.event('checkpoint.aligned', this.attrs(barrier.id));
-    this.task.triggerCheckpointOnBarrier(barrier);
+    this.task.triggerCheckpointOnBarrier(barrier, this.alignment.metrics(barrier.id));
   }
 
   /** Marks `entry` aborted and notifies the task, the first time only. */

@@ -11,15 +11,17 @@
  */
 import type { CheckpointBarrier } from '../../checkpoint/CheckpointBarrier.ts';
 import type { CheckpointFailureReason } from '../../checkpoint/CheckpointFailureReason.ts';
+import type { BarrierMetrics } from '../../checkpoint/CheckpointMetrics.ts';
 
 export interface CheckpointableTask {
   /**
    * Every input delivered `barrier` (or ended): take the snapshot now. In aligned mode the
    * channels that delivered the barrier are still blocked during this call and are resumed
-   * right after it returns.
+   * right after it returns. `metrics`: the start delay and alignment the handler measured
+   * (Flink's CheckpointMetricsBuilder as the handler fills it).
    * @see StreamTask#triggerCheckpointOnBarrier
    */
-  triggerCheckpointOnBarrier(barrier: CheckpointBarrier): void;
+  triggerCheckpointOnBarrier(barrier: CheckpointBarrier, metrics: BarrierMetrics): void;
 
   /**
    * The inputs gave up on checkpoint `checkpointId` for `reason`: the task declines it and

@@ -30,6 +30,7 @@ import type { CheckpointBarrier } from '../../checkpoint/CheckpointBarrier.ts';
 import type { CheckpointFailureReason } from '../../checkpoint/CheckpointFailureReason.ts';
 import { assert } from '../../util/assert.ts';
 import type { BarrierHandlerController, BarrierHandlerState } from './BarrierHandlerState.ts';
+import { AlignmentTimer } from './AlignmentTimer.ts';
 import type { ChannelInfo } from './ChannelInfo.ts';
 import { channelKey } from './ChannelInfo.ts';
 import type { CheckpointableInputs } from './CheckpointableInputs.ts';
@@ -59,6 +60,7 @@ export class SingleCheckpointBarrierHandler implements CheckpointBarrierHandler 
   private readonly checkpointsAfterTasksFinish: boolean;
   private readonly numChannels: number;
   private readonly controller: BarrierHandlerController;
+  private readonly alignment: AlignmentTimer;
 
   private state: BarrierHandlerState;
   private currentCheckpointId = -1;
@@ -78,6 +80,7 @@ export class SingleCheckpointBarrierHandler implements CheckpointBarrierHandler 
     this.taskName = options.taskName;
     this.tracer = options.tracer;
     this.bugs = options.bugs;
+    this.alignment = new AlignmentTimer(options.clock);
     this.checkpointsAfterTasksFinish = options.checkpointsAfterTasksFinish;
     this.numChannels = options.inputs.getNumberOfInputChannels();
     assert(this.numChannels > 0, () => `${this.taskName}: a barrier handler needs input channels`);
@@ -151,6 +154,10 @@ export class SingleCheckpointBarrierHandler implements CheckpointBarrierHandler 
       state.endOfPartitionReceived(this.controller, channel));
   }
 
+  addProcessedBytes(bytes: number): void {
+    this.alignment.addProcessedBytes(bytes);
+  }
+
   getLatestCheckpointId(): number {
     return this.currentCheckpointId;
   }
@@ -221,6 +228,7 @@ export class SingleCheckpointBarrierHandler implements CheckpointBarrierHandler 
     this.pendingCheckpointBarrier = barrier;
     this.alignedChannels.clear();
     this.targetChannelCount = this.numOpenChannels;
+    this.alignment.markAlignmentStart(id, barrier.timestampUs);
     this.tracer.event('checkpoint.firstBarrier', this.attrs(id));
   }
 
@@ -229,7 +237,10 @@ export class SingleCheckpointBarrierHandler implements CheckpointBarrierHandler 
   ): void {
     this.alignedChannels.add(channelKey(channel));
     const complete = this.alignedChannels.size === this.targetChannelCount;
-    if (complete) this.tracer.event('checkpoint.aligned', this.attrs(this.currentCheckpointId));
+    if (complete) {
+      this.alignment.markAlignmentEnd();
+      this.tracer.event('checkpoint.aligned', this.attrs(this.currentCheckpointId));
+    }
     this.state = transform(this.state);
     if (complete) {
       this.alignedChannels.clear();
@@ -241,7 +252,7 @@ export class SingleCheckpointBarrierHandler implements CheckpointBarrierHandler 
   private triggerCheckpoint(barrier: CheckpointBarrier): void {
     assert(barrier.id === this.currentCheckpointId,
       () => `${this.taskName}: trigger ${barrier.id} while aligning ${this.currentCheckpointId}`);
-    this.task.triggerCheckpointOnBarrier(barrier);
+    this.task.triggerCheckpointOnBarrier(barrier, this.alignment.metrics(barrier.id));
   }
 
   /**

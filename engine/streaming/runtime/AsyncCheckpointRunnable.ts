@@ -12,6 +12,7 @@ import type { EngineEnv } from '../../api/EngineEnv.ts';
 import type { Executor } from '../../api/Executor.ts';
 import type { ExecutionAttemptId } from '../../api/ids.ts';
 import { StorageError } from '../../api/ObjectStore.ts';
+import type { BarrierMetrics, CheckpointMetrics } from '../../checkpoint/CheckpointMetrics.ts';
 import type { OperatorSubtaskStateHandle, TaskStateSnapshot } from '../../checkpoint/TaskStateSnapshot.ts';
 import { CompletableFuture } from '../../util/CompletableFuture.ts';
 import type { OperatorSnapshot } from '../operators/StreamOperator.ts';
@@ -25,6 +26,8 @@ export interface AsyncCheckpointRunnableOptions {
   readonly attemptId: ExecutionAttemptId;
   readonly checkpointId: number;
   readonly snapshots: readonly OperatorSnapshot[];
+  /** What the barrier handler and the sync part measured (virtual µs). */
+  readonly metrics: BarrierMetrics & { readonly syncDurationUs: number };
   readonly isTaskFinished: boolean;
   readonly isTaskDeployedAsFinished: boolean;
   readonly responder: CheckpointResponder;
@@ -36,6 +39,8 @@ export interface AsyncCheckpointRunnableOptions {
 
 export class AsyncCheckpointRunnable {
   private state: AsyncCheckpointState = 'RUNNING';
+  /** When the async part started on its thread (Flink's asyncStartNanos). */
+  private asyncStartUs = 0;
 
   constructor(private readonly o: AsyncCheckpointRunnableOptions) {}
 
@@ -61,6 +66,7 @@ export class AsyncCheckpointRunnable {
       return;
     }
     const { env, asyncExecutor, checkpointId, attemptId } = this.o;
+    this.asyncStartUs = env.clock.nowUs();
     const writes = this.o.snapshots.map((s) => {
       const path = `chk-${checkpointId}/${attemptId}/${s.operatorUid}`;
       return env.objectStore.put(path, s.data, s.sizeBytes, asyncExecutor).thenApply((): OperatorSubtaskStateHandle => ({
@@ -106,7 +112,16 @@ export class AsyncCheckpointRunnable {
     const snapshot: TaskStateSnapshot | null = handles.length === 0 && !this.o.isTaskFinished && !this.o.isTaskDeployedAsFinished
       ? null
       : { operators: handles, isTaskFinished: this.o.isTaskFinished, isTaskDeployedAsFinished: this.o.isTaskDeployedAsFinished };
-    this.o.responder.acknowledgeCheckpoint({ attemptId, checkpointId, subtaskState: snapshot });
+    const totalBytesPersisted = handles.reduce((sum, h) => sum + h.handle.sizeBytes, 0);
+    const checkpointMetrics: CheckpointMetrics = {
+      ...this.o.metrics,
+      asyncDurationUs: Math.max(0, env.clock.nowUs() - this.asyncStartUs),
+      bytesPersistedDuringAlignment: 0,
+      bytesPersistedOfThisCheckpoint: 0,
+      totalBytesPersisted,
+      unalignedCheckpoint: false,
+    };
+    this.o.responder.acknowledgeCheckpoint({ attemptId, checkpointId, subtaskState: snapshot, checkpointMetrics });
     env.tracer.event('checkpoint.acked', { checkpointId, task: attemptId });
     this.o.onDone();
   }

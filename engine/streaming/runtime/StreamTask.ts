@@ -26,6 +26,7 @@ import type { EngineEnv } from '../../api/EngineEnv.ts';
 import type { Executor } from '../../api/Executor.ts';
 import type { CheckpointBarrier, RuntimeEvent } from '../../checkpoint/CheckpointBarrier.ts';
 import type { CheckpointFailureReason } from '../../checkpoint/CheckpointFailureReason.ts';
+import type { BarrierMetrics } from '../../checkpoint/CheckpointMetrics.ts';
 import type { ClusterConfiguration } from '../../cluster/ClusterConfiguration.ts';
 import type { CheckpointBarrierHandler } from '../../io/checkpointing/CheckpointBarrierHandler.ts';
 import { createBarrierHandler } from '../../io/checkpointing/createBarrierHandler.ts';
@@ -176,7 +177,11 @@ export class StreamTask {
         this.env.tracer.event('checkpoint.taskTriggered', { checkpointId: barrier.id, task: this.tdd.attemptId });
         const handler = this.barrierHandler;
         if (handler === undefined || this.inputsDrained) {
-          this.performCheckpoint(barrier);
+          // An RPC-triggered checkpoint has no alignment; its start delay ends when this mail runs.
+          this.performCheckpoint(barrier, {
+            checkpointStartDelayUs: Math.max(0, this.env.clock.nowUs() - barrier.timestampUs),
+            alignmentDurationUs: 0, bytesProcessedDuringAlignment: 0,
+          });
           return;
         }
         for (const ch of this.openChannels()) handler.processBarrier(barrier, ch, true);
@@ -262,13 +267,14 @@ export class StreamTask {
     if (settings === undefined || this.gates.length === 0) return undefined;
     return createBarrierHandler(settings.mode, {
       task: {
-        triggerCheckpointOnBarrier: (barrier) => this.performCheckpoint(barrier),
+        triggerCheckpointOnBarrier: (barrier, metrics) => this.performCheckpoint(barrier, metrics),
         abortCheckpointOnBarrier: (id, reason) => this.checkpointCoordinator.abortCheckpointOnBarrier(id, reason),
       },
       inputs: new InputGateCheckpointableInputs(this.gates),
       taskName: this.tdd.attemptId,
       tracer: this.env.tracer,
       bugs: this.env.bugs,
+      clock: this.env.clock,
       checkpointsAfterTasksFinish: settings.checkpointsAfterTasksFinish,
     });
   }
@@ -435,6 +441,7 @@ export class StreamTask {
     const gate = this.gates[gi];
     if (gate === undefined) return;
     if (buffer.kind === 'data') {
+      this.barrierHandler?.addProcessedBytes(buffer.sizeBytes);
       if (buffer.records.length === 0) gate.recycle(channel);
       else this.current = { gate, channel, records: buffer.records, next: 0 };
       return;
@@ -512,14 +519,14 @@ export class StreamTask {
   }
 
   /** Performs a checkpoint (from a barrier or an RPC trigger); false if it could not. */
-  private performCheckpoint(barrier: CheckpointBarrier): void {
+  private performCheckpoint(barrier: CheckpointBarrier, metrics: BarrierMetrics): void {
     const chain = this.chain;
     if (chain === undefined || !this.running || this.cleanedUp) {
       this.broadcastEvent({ type: 'cancel-checkpoint', checkpointId: barrier.id });
       this.decline(barrier.id, 'CHECKPOINT_DECLINED_TASK_NOT_READY');
       return;
     }
-    if (!this.checkpointCoordinator.checkpointState(barrier, chain)) return;
+    if (!this.checkpointCoordinator.checkpointState(barrier, chain, metrics)) return;
     this.performed.push(barrier.id);
     if (this.operatorsFinished && this.finalCheckpointId === undefined) this.finalCheckpointId = barrier.id;
   }

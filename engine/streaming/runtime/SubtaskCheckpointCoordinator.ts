@@ -16,6 +16,7 @@ import type { Executor } from '../../api/Executor.ts';
 import type { ExecutionAttemptId } from '../../api/ids.ts';
 import type { CheckpointBarrier, RuntimeEvent } from '../../checkpoint/CheckpointBarrier.ts';
 import type { CheckpointFailureReason } from '../../checkpoint/CheckpointFailureReason.ts';
+import { NO_BARRIER_METRICS, type BarrierMetrics } from '../../checkpoint/CheckpointMetrics.ts';
 import { assert } from '../../util/assert.ts';
 import type { OperatorSnapshot } from '../operators/StreamOperator.ts';
 import { AsyncCheckpointRunnable } from './AsyncCheckpointRunnable.ts';
@@ -66,9 +67,10 @@ export class SubtaskCheckpointCoordinator {
 
   /**
    * Checkpoints the chain for `barrier` (2.3). Returns false if it was skipped (out of order or
-   * already aborted). A throw from the synchronous part propagates: the task fails.
+   * already aborted). A throw from the synchronous part propagates: the task fails. `metrics`
+   * (start delay, alignment) go on to the acknowledgement with the sync and async durations.
    */
-  checkpointState(barrier: CheckpointBarrier, chain: OperatorChain): boolean {
+  checkpointState(barrier: CheckpointBarrier, chain: OperatorChain, metrics: BarrierMetrics = NO_BARRIER_METRICS): boolean {
     const id = barrier.id;
     const { env, attemptId } = this.c;
     if (this.lastCheckpointId >= id) {
@@ -84,6 +86,8 @@ export class SubtaskCheckpointCoordinator {
     // A task deployed as finished never opened its operators: it forwards the barrier and
     // acknowledges with no operator state (TaskStateSnapshot.FINISHED_ON_RESTORE).
     const deployedAsFinished = this.c.isTaskDeployedAsFinished();
+    // Flink's syncDurationMillis spans prepareSnapshotPreBarrier to the end of the sync snapshot.
+    const syncStartUs = env.clock.nowUs();
     if (!deployedAsFinished) chain.prepareSnapshotPreBarrier(id);
     this.c.broadcastEvent({ type: 'barrier', barrier });
     env.tracer.event('checkpoint.barrierSent', { checkpointId: id, task: attemptId });
@@ -96,6 +100,7 @@ export class SubtaskCheckpointCoordinator {
       attemptId,
       checkpointId: id,
       snapshots,
+      metrics: { ...metrics, syncDurationUs: Math.max(0, env.clock.nowUs() - syncStartUs) },
       isTaskFinished: this.c.isTaskFinished(),
       isTaskDeployedAsFinished: deployedAsFinished,
       responder: this.c.responder,

@@ -6,6 +6,7 @@
 import type { StreamGraph, TransactionInfo } from '../../../engine/index.ts';
 import { MiniCluster } from '../../../sim/MiniCluster.ts';
 import type { MiniClusterOptions } from '../../../sim/MiniCluster.ts';
+import { checkpointStatsResult } from '../../../sim/run/checkpointStatsResult.ts';
 import type { RunResult } from '../../../sim/run/RunResult.ts';
 import { RUN_SPEC_VERSION } from '../../../sim/run/RunSpec.ts';
 import type {
@@ -110,6 +111,7 @@ export function clusterRunResult(o: ClusterRunOptions): { cluster: MiniCluster; 
       completed: run.completedCheckpoints,
       aborted: {},
     },
+    checkpointStats: checkpointStatsResult(run.checkpointStats),
     restores: cluster.world.trace.events.filter((e) => e.type === 'checkpoint.restored').length,
     committed: run.committed,
     finalState: run.finalState,
