@@ -9,12 +9,12 @@ import { SimInputError } from '../sim/SimInputError.ts';
 import type { ScenarioPoint } from './Scenario.ts';
 
 /** The JobStatus names a job point may wait for: the ones the model's job enters (the RunSpec's). */
-export const JOB_STATUSES: readonly string[] = JOB_POINT_STATUSES;
+const STATUSES: readonly string[] = JOB_POINT_STATUSES;
 
 export const job = {
   reaches(status: string, options: { readonly nth?: number } = {}): ScenarioPoint {
-    if (!JOB_STATUSES.includes(status)) {
-      throw new SimInputError(`job.reaches: unknown job status ${JSON.stringify(status)} (statuses: ${JOB_STATUSES.join(', ')})`);
+    if (!STATUSES.includes(status)) {
+      throw new SimInputError(`job.reaches: unknown job status ${JSON.stringify(status)} (statuses: ${STATUSES.join(', ')})`);
     }
     const nth = options.nth ?? 1;
     if (!Number.isSafeInteger(nth) || nth < 1) throw new SimInputError(`job.reaches(${status}, { nth: ${String(nth)} }): nth is an integer >= 1`);

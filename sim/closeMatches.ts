@@ -18,12 +18,23 @@ export function editDistance(a: string, b: string): number {
   return row[b.length] as number;
 }
 
+/** How close a name must be: edit distance at most `maxDistance`, or (with `substrings`) containing or contained. */
+export interface CloseMatchOptions {
+  readonly limit?: number;
+  readonly maxDistance?: number;
+  readonly substrings?: boolean;
+}
+
 /**
- * Up to `limit` of `known` that look like `typed`: containing it, contained in it, or within an
- * edit distance of a third of its length (at least 3), closest first.
+ * Up to `limit` (default 3) of `known` that look like `typed`, closest first: containing it or
+ * contained in it (unless `substrings` is false), or within `maxDistance` edits (default a third
+ * of its length, at least 3).
  */
-export function closeMatches(typed: string, known: readonly string[], limit = 3): string[] {
+export function closeMatches(typed: string, known: readonly string[], options: CloseMatchOptions = {}): string[] {
+  const maxDistance = options.maxDistance ?? Math.max(3, Math.floor(typed.length / 3));
+  const substrings = options.substrings ?? true;
   return known
-    .filter((n) => n.includes(typed) || typed.includes(n) || editDistance(n, typed) <= Math.max(3, Math.floor(typed.length / 3)))
-    .sort((a, b) => editDistance(a, typed) - editDistance(b, typed)).slice(0, limit);
+    .map((n) => ({ n, d: editDistance(n, typed) }))
+    .filter(({ n, d }) => (substrings && (n.includes(typed) || typed.includes(n))) || d <= maxDistance)
+    .sort((a, b) => a.d - b.d).slice(0, options.limit ?? 3).map(({ n }) => n);
 }

@@ -4,12 +4,13 @@
  * at tasks the job has).
  */
 import type { Fault } from './RunSpec.ts';
+import { TASK_NAME } from './schema/faultSchema.ts';
 
 /** The tasks `<vertex>#<subtask>` a message fault's `from` and `to` name, by field. */
 export function messageFaultTasks(f: Fault): { readonly field: 'from' | 'to'; readonly task: string }[] {
   if (f.type !== 'message') return [];
   const named = (field: 'from' | 'to', v: string | undefined): { field: 'from' | 'to'; task: string }[] =>
-    (v !== undefined && /^v\d+#\d+$/.test(v) ? [{ field, task: v }] : []);
+    (v !== undefined && TASK_NAME.test(v) ? [{ field, task: v }] : []);
   return [...named('from', f.from), ...named('to', f.to)];
 }
 

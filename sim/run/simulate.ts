@@ -123,6 +123,11 @@ function worldOptions(spec: ExpandedRunSpec, options: SimulateOptions): WorldOpt
   };
 }
 
+/** Every subtask of the job graph of `graph`, as `<vertex>#<subtask>` (how points name tasks). */
+function taskNames(graph: StreamGraph, vertices = createJobGraph(graph).vertices): string[] {
+  return vertices.flatMap((v) => Array.from({ length: v.parallelism }, (_x, i) => `${v.id}#${i}`));
+}
+
 /**
  * Checks that every protocol point and message fault naming a task (`<vertex>#<subtask>`) names
  * a subtask of the job's JobGraph (vertices are chains, so the names depend on chaining and parallelism, which
@@ -137,7 +142,7 @@ function checkFaultTasks(spec: ExpandedRunSpec, graph: StreamGraph): void {
   const messageEnds = spec.faults.flatMap((f, i) => messageFaultTasks(f).map((e) => ({ i, ...e })));
   if (named.length === 0 && messageEnds.length === 0) return;
   const vertices = createJobGraph(graph).vertices;
-  const tasks = vertices.flatMap((v) => Array.from({ length: v.parallelism }, (_x, s) => `${v.id}#${s}`));
+  const tasks = taskNames(graph, vertices);
   for (const { i, field, task } of messageEnds) {
     if (!tasks.includes(task)) {
       throw new SimInputError(`faults[${i}].${field}: no task ${task} in this job (tasks: ${tasks.join(', ')})`);
@@ -163,12 +168,6 @@ function engineAssertion(a: EngineAssertion): NonNullable<RunResult['engineAsser
 }
 
 /**
- * Runs `spec` and returns its RunResult (violations empty: the oracles fill them). A run an
- * engine assertion ended returns too, with what it produced until then.
- * @throws SimInputError (one line) for an invalid spec; a HarnessAssertionError, or any other
- *   error than an AssertionError, that the run throws.
- */
-/**
  * The tasks `<vertex>#<subtask>` a valid `spec`'s job has, after checking that every task its
  * faults name exists (what simulate checks before it runs), so a caller can check task names of
  * its own (a scenario's expectation points) against the same job.
@@ -178,9 +177,15 @@ export function checkSpecTasks(spec: RunSpec): readonly string[] {
   const { expanded, graph: built } = expandRunSpecWithGraph(spec);
   const graph = runGraph(expanded, built);
   checkFaultTasks(expanded, graph);
-  return createJobGraph(graph).vertices.flatMap((v) => Array.from({ length: v.parallelism }, (_x, i) => `${v.id}#${i}`));
+  return taskNames(graph);
 }
 
+/**
+ * Runs `spec` and returns its RunResult (violations empty: the oracles fill them). A run an
+ * engine assertion ended returns too, with what it produced until then.
+ * @throws SimInputError (one line) for an invalid spec; a HarnessAssertionError, or any other
+ *   error than an AssertionError, that the run throws.
+ */
 export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResult {
   const { expanded, graph: built } = expandRunSpecWithGraph(spec);
   const graph = runGraph(expanded, built);

@@ -14,7 +14,7 @@
  * that of the branch the value was meant for (see intendedBranch); when no branch or several fit
  * equally, the union's own reason is given.
  */
-import { editDistance } from '../../closeMatches.ts';
+import { closeMatches } from '../../closeMatches.ts';
 import type { z } from 'zod';
 import { SimInputError } from '../../SimInputError.ts';
 import { describe } from '../SpecChecks.ts';
@@ -32,8 +32,8 @@ function didYouMean(input: unknown, values: readonly unknown[]): string {
   // Only for long lists (a short one is read at a glance) and near misses (a typo, not a guess).
   if (typeof input !== 'string' || values.length <= 6) return '';
   const names = values.filter((v): v is string => typeof v === 'string');
-  const best = names.map((n) => ({ n, d: editDistance(n, input) })).sort((a, b) => a.d - b.d)[0];
-  return best === undefined || best.d > Math.max(2, Math.floor(input.length / 4)) ? '' : ` (did you mean ${JSON.stringify(best.n)}?)`;
+  const [best] = closeMatches(input, names, { limit: 1, maxDistance: Math.max(2, Math.floor(input.length / 4)), substrings: false });
+  return best === undefined ? '' : ` (did you mean ${JSON.stringify(best)}?)`;
 }
 
 export function specErrorMap(iss: RawIssue): string {
