@@ -280,7 +280,7 @@ export function toJson(r: ExploreReport): unknown {
     runsPerMode: r.runsPerMode,
     modes: r.modes,
     counterexamples: r.counterexamples.map((c) => ({
-      mode: c.mode, property: c.property, repro: c.repro, replay: c.replay, fastCheck: c.fastCheck, regenerate: c.regenerate,
+      mode: c.mode, property: c.property, repro: c.repro, replay: c.replay, fastCheck: c.fastCheck, regenerate: c.regenerate ?? null,
     })),
     fanOut: r.fanOut,
     timing: r.timing,
@@ -350,6 +350,8 @@ export function printReport(r: ExploreReport, io: Io): void {
     }
     io.out(`  expanded configuration: ${JSON.stringify(c.configuration)}\n`);
     io.out(`  repro: ${c.repro}\n  replay: ${c.replay}\n`);
-    io.out(`  fast-check: seed ${c.fastCheck.seed}, path ${c.fastCheck.path} (before unfired faults were dropped): ${c.regenerate}\n`);
+    io.out(`  fast-check: seed ${c.fastCheck.seed}, path ${c.fastCheck.path}${c.regenerate === undefined
+      ? ' (replay --seed --path does not regenerate this shrunk run here: replay the repro file)'
+      : ` (before unfired faults were dropped): ${c.regenerate}`}\n`);
   }
 }

@@ -12,6 +12,7 @@
  * The wall clock and file writing are handed in (STYLE.md: only cli/ and bench/ read real time),
  * as are simulate and the judge, so tests can inject a nondeterministic fake.
  */
+import { regenerateSpec } from './replay.ts';
 import fc from 'fast-check';
 import { canonicalFaults } from './canonicalFaults.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
@@ -107,8 +108,12 @@ export interface Counterexample {
   readonly violation: Violation;
   /** fast-check's seed and path of the counterexample (before explore dropped unfired faults). */
   readonly fastCheck: { readonly seed: number; readonly path: string };
-  /** The command that regenerates fast-check's counterexample from them (`replay --seed --path`). */
-  readonly regenerate: string;
+  /**
+   * The command that regenerates fast-check's counterexample from them (`replay --seed --path`),
+   * present only when regenerating that path here gives the very spec fast-check reported
+   * (checked, so the printed command is never one that regenerates another run).
+   */
+  readonly regenerate?: string;
 }
 
 /**
@@ -263,7 +268,7 @@ function exploreMode(
       overrides: shrunk.overrides.length,
       violation,
       fastCheck,
-      regenerate: regenerateCommand(o, mode, fastCheck),
+      ...(regenerates(o, mode, fastCheck, e0.spec) ? { regenerate: regenerateCommand(o, mode, fastCheck) } : {}),
     },
   };
 }
@@ -409,4 +414,18 @@ function regenerateCommand(o: ExploreOptions, mode: RunMode, fc: { readonly seed
   if (o.maxRecords !== undefined) flags.push(`--max-records ${o.maxRecords}`);
   if (o.maxParallelism !== undefined) flags.push(`--max-parallelism ${o.maxParallelism}`);
   return `npx checkpoint-sim replay ${flags.join(' ')}`;
+}
+
+/** Whether `replay --seed --path` would regenerate exactly `spec` (fast-check's counterexample). */
+function regenerates(o: ExploreOptions, mode: RunMode, fc: { readonly seed: number; readonly path: string }, spec: RunSpec): boolean {
+  try {
+    const again = regenerateSpec({
+      job: o.job, mode, mutants: o.mutants ?? [], seed: fc.seed, path: fc.path,
+      ...(o.maxRecords === undefined ? {} : { maxRecords: o.maxRecords }),
+      ...(o.maxParallelism === undefined ? {} : { maxParallelism: o.maxParallelism }),
+    });
+    return JSON.stringify(again) === JSON.stringify(spec);
+  } catch {
+    return false;
+  }
 }
