@@ -146,7 +146,7 @@ export class SimObjectStore implements ObjectStore {
         if (outcome.ok) future.complete(outcome.value as T);
         else future.completeExceptionally(outcome.error);
       });
-    });
+    }, ctx.trace.cause, ctx.trace);
     ctx.queue.push(entry, ctx.clock.nowUs + latency, PRIORITY_NORMAL);
     return future;
   }
