@@ -271,7 +271,7 @@ export class RpcNetwork {
     }
     const lossP = settings.lossP;
     if (lossP !== undefined && this.ctx.clock.nowUs < this.ctx.healTimeUs && this.ctx.choices.fate('rpc.loss', lossP)) {
-      this.failedBy(m, trace.mark(srcHost.id, 'rpc-lost', { id, kind, method }));
+      this.failedBy(m, trace.mark(srcHost.id, 'rpc-lost', { id, kind, method }, trace.settingFaultCause('rpc-loss')));
       return;
     }
     const dst = link.target.current;
@@ -295,6 +295,8 @@ export class RpcNetwork {
     // A delayed or held message waits `extraUs` before it travels; the link's order then holds
     // every later message on the link behind it (RpcLink).
     let latencyUs = this.ctx.choices.delay(settings.latencyLabel, injected ?? normal) + extraUs;
+    // A call slowed by an rpc-delay fault that then times out timed out by the fault's doing.
+    if (injected !== undefined && extraUs === 0) this.failedBy(m, trace.settingFaultCause('rpc-delay'));
     if (faulty) {
       // Slowness is a fault and faults stop at the heal time: a message slowed before it (an
       // injected latency or a `slow` decision) arrives by then, or one normal maximum latency

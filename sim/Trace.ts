@@ -150,6 +150,12 @@ export class Trace {
    * when the work runs; {@link record} gives it to each event and then makes that event current.
    */
   cause = NO_CAUSE;
+  /**
+   * The `fault` start event of each world-setting fault type (`store-failure`, `rpc-loss`, ...),
+   * noted by the fault plan: what the sim decides by chance under such a fault (a failed write,
+   * a lost RPC) is caused by it.
+   */
+  readonly settingFaults = new Map<string, number>();
 
   /**
    * @param clock where the current virtual time is read (`nowUs`).
@@ -278,10 +284,18 @@ export class Trace {
     if (watched) this.notify(event);
   }
 
-  /** Records mark `name` (an event of type `mark`) and counts it; returns its `seq`. */
-  mark(host: string, name: string, attrs: TraceAttrs = EMPTY): number {
+  /**
+   * Records mark `name` (an event of type `mark`) and counts it, caused by `cause` (default: the
+   * current cause); returns its `seq`.
+   */
+  mark(host: string, name: string, attrs: TraceAttrs = EMPTY, cause: number = this.cause): number {
     this.markCounts.set(name, (this.markCounts.get(name) ?? 0) + 1);
-    return this.record(host, 'mark', { name, ...attrs });
+    return this.record(host, 'mark', { name, ...attrs }, cause);
+  }
+
+  /** The cause of an effect of world-setting fault type `faultType`: its start, else the current cause. */
+  settingFaultCause(faultType: string): number {
+    return this.settingFaults.get(faultType) ?? this.cause;
   }
 
   /**
