@@ -51,6 +51,8 @@ export interface RestoreExplanation {
 }
 
 export interface Explanation {
+  /** Whether it explains a violation (else what a run that holds went through). */
+  readonly violated: boolean;
   /** The events the cause chain starts from (with what points to them). */
   readonly anchors: readonly { readonly seq: number; readonly why: string }[];
   /** Both chains merged in trace order, each event once (the events put in words). */
@@ -120,6 +122,7 @@ export function explainRun(result: RunResult, violation: Violation | undefined):
     ? 'no fault fired in this run: the failure needs none'
     : `the cause links stop short of the ${faultsFired} fault(s) that fired (see --events for the whole run)`;
   return {
+    violated: violation !== undefined,
     anchors: anchors.map((a) => ({ seq: a.event.seq, why: a.why })), steps,
     seqs: [...on.keys()].sort((a, b) => a - b), restores,
     reachedFaults: reached, faultsFired, ...(noFault === undefined ? {} : { noFault }),
@@ -139,6 +142,10 @@ function anchorsOf(index: EventIndex, result: RunResult, v: Violation | undefine
   const push = (event: TraceEvent | undefined, why: string): void => {
     if (event !== undefined && !anchors.some((a) => a.event.seq === event.seq) && anchors.length < 3) anchors.push({ event, why });
   };
+  // An engine assertion is an event of its own.
+  if (v?.property === 'engine-assertion') {
+    push([...index.ofType('engine.assertion')].reverse().find((e) => e.timeUs <= limitUs), 'the engine assertion');
+  }
   // A protocol invariant names its event.
   const named = details.event as { seq?: unknown } | undefined;
   if (named !== undefined && typeof named.seq === 'number') push(index.get(named.seq), 'the event that broke the invariant');
@@ -153,10 +160,18 @@ function anchorsOf(index: EventIndex, result: RunResult, v: Violation | undefine
       .filter((e) => e.attrs.checkpointId === id && e.timeUs <= limitUs).sort((a, b) => a.seq - b.seq)[0];
     push(end ?? index.ofType('checkpoint.triggered').find((e) => e.attrs.checkpointId === id), `checkpoint ${id}, which the oracle names`);
   }
+  if (v === undefined) {
+    // A run that holds: what its restores went back to, else where its faults struck.
+    for (const r of index.ofType('checkpoint.restored').slice(-3)) push(r, 'a restore of the run');
+    const firstOf = new Map<unknown, TraceEvent>();
+    for (const f of index.ofType('fault')) if (!firstOf.has(f.attrs.index)) firstOf.set(f.attrs.index, f);
+    for (const [i, f] of firstOf) push(f, `fault ${String(i)}`);
+  }
   if (anchors.length === 0) {
     const last = (type: string): TraceEvent | undefined => [...index.ofType(type)].reverse().find((e) => e.timeUs <= limitUs);
-    push(last('checkpoint.restored'), 'the last restore before the violation');
-    if (anchors.length === 0) push(last('scheduler.restarting') ?? last('checkpoint.aborted') ?? last('fault'), 'the last failure before the violation');
+    const before = v === undefined ? 'of the run' : 'before the violation';
+    push(last('checkpoint.restored'), `the last restore ${before}`);
+    if (anchors.length === 0) push(last('scheduler.restarting') ?? last('checkpoint.aborted') ?? last('fault'), `the last failure ${before}`);
   }
   return anchors;
 }
