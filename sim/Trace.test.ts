@@ -15,19 +15,33 @@ describe('Trace fast paths record what record records', () => {
     { id: 123456, from: 'resourcemanager', to: 'x', kind: 'heartbeat', method: 'requestHeartbeat', answer: false },
   ];
 
-  test('recordRpcSend gives the same hash and stored events as record(host, "rpc.send", attrs)', () => {
+  test('recordRpcSend gives the same hash and stored events as recordOutput(host, "rpc.send", attrs)', () => {
     const a = trace();
     const b = trace();
     for (const [i, s] of sends.entries()) {
       a.clock.nowUs = b.clock.nowUs = 1000 * i + 17;
       const host = i === 1 ? 'taskmanager-1' : 'jobmanager';
-      a.t.record(host, 'rpc.send', s);
+      // A send is output: it takes the current cause and leaves it (cause links, Trace.ts).
+      a.t.recordOutput(host, 'rpc.send', s);
       b.t.recordRpcSend(host, stringHash(host), s, stringHash(s.from), stringHash(s.to),
         stringHash(s.kind), stringHash(s.method));
     }
     expect(b.t.hash).toBe(a.t.hash);
     expect(b.t.events).toEqual(a.t.events);
     expect(b.t.eventCount).toBe(3);
+    expect(b.t.cause).toBe(-1);
+  });
+
+  test('record makes its event the current cause; output and marks do not', () => {
+    const { t } = trace();
+    const first = t.record('jobmanager', 'step');
+    expect(t.cause).toBe(first);
+    t.recordOutput('store', 'store.begin', { op: 'put' });
+    t.mark('jobmanager', 'some-mark');
+    expect(t.cause).toBe(first);
+    const second = t.record('jobmanager', 'next');
+    expect(t.events.map((e) => e.cause)).toEqual([undefined, first, first, first]);
+    expect(t.cause).toBe(second);
   });
 
   test('recordRpcSend folds every attribute: a different one gives a different hash', () => {
