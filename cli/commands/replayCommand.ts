@@ -4,7 +4,8 @@
  * whether it is the one recorded, whether the property still fails, each fault that never fired
  * and each override never used (whatever the verdict), the checkpoint statistics table, and the
  * decisive events before the violation or the run's end (or all of it as one JSON object with
- * --json, `checkpointStats` as in RunResult: ms and bytes).
+ * --json, `checkpointStats` as in RunResult: ms and bytes). With --trace <file> it also writes
+ * the run as a Chrome trace for Perfetto (replayTrace.ts).
  * Exit codes: 1 the property still fails, 0 it holds now, 2 bad input.
  */
 import { Option, type Command } from 'commander';
@@ -22,6 +23,7 @@ import { SimInputError } from '../../sim/SimInputError.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import { UsageError, type Io } from '../program.ts';
 import { readJsonFile } from '../readJsonFile.ts';
+import { ReplayTrace, TRACE_HELP, traceMeta } from './replayTrace.ts';
 import { formatDetails } from '../../properties/explore/formatDetails.ts';
 import {
   BUILT_MODES, parseExploreFlags, SEED_HELP, type ExploreFlags,
@@ -32,6 +34,7 @@ const deps = { simulate: (spec: Parameters<typeof simulate>[0]) => simulate(spec
 /** The flags of replay, as commander gives them (no defaults, so given flags are defined). */
 export interface ReplayFlags extends ExploreFlags {
   path?: string;
+  trace?: string;
 }
 
 /** Flags that choose the run: a repro file fixes all of them. */
@@ -58,7 +61,8 @@ export function replayOptions(cmd: Command): Command {
     .option('--mutant <ids>', 'planted bugs explore switched on, comma-separated (with --seed --path)')
     .option('--max-records <n>', '--max-records explore ran with (with --seed --path)')
     .option('--max-parallelism <n>', '--max-parallelism explore ran with (with --seed --path)')
-    .option('--json', 'print one JSON object');
+    .option('--json', 'print one JSON object')
+    .option('--trace <file>', TRACE_HELP);
   for (const [, flag] of SEARCH_FLAGS) cmd.addOption(new Option(`${flag} <value>`).hideHelp());
   return cmd;
 }
@@ -82,11 +86,14 @@ export function runReplay(repro: string | undefined, flags: ReplayFlags, io: Io)
     return replaySeedPath(flags, io);
   }
   refuseIgnored(flags, 'file');
-  return replayFile(repro, io, flags.json === true);
+  return replayFile(repro, io, flags.json === true, flags.trace);
 }
 
-/** Replays a repro file. @throws UsageError for an unreadable or malformed file. */
-export function replayFile(path: string, io: Io, json = false): number {
+/**
+ * Replays a repro file (and writes the --trace file `trace`, when given).
+ * @throws UsageError for an unreadable or malformed file, or a trace file it cannot write.
+ */
+export function replayFile(path: string, io: Io, json = false, trace?: string): number {
   const parsed = readJsonFile(path, 'repro');
   let repro;
   let judge = deps.judge;
@@ -104,13 +111,17 @@ export function replayFile(path: string, io: Io, json = false): number {
     }
     throw e;
   }
-  const outcome = replayRepro(repro, { simulate: deps.simulate, judge });
+  const tracing = ReplayTrace.of(trace);
+  const outcome = replayRepro(repro, { simulate: tracing?.simulate ?? deps.simulate, judge });
   if (json) {
     io.out(`${JSON.stringify({ repro: path, recordedProperty: repro.property, recordedTraceHash: repro.traceHash, ...outcomeJson(outcome) })}\n`);
+    tracing?.write(io, traceMeta(outcome.result), true);
     return outcome.stillFails ? 1 : 0;
   }
   io.out(`replay ${path}: recorded property ${repro.property}\n`);
-  return printOutcome(outcome, io, repro.property);
+  const code = printOutcome(outcome, io, repro.property);
+  tracing?.write(io, traceMeta(outcome.result), false);
+  return code;
 }
 
 /** Regenerates and replays the run at fast-check seed and path. @throws UsageError. */
@@ -132,15 +143,20 @@ export function replaySeedPath(flags: ReplayFlags, io: Io): number {
     throw e;
   }
   const expect = s.expect ?? expectationOf(mode);
-  const outcome = replaySpec(spec, expect, deps);
+  const tracing = ReplayTrace.of(flags.trace);
+  const outcome = replaySpec(spec, expect, tracing === undefined ? deps : { ...deps, simulate: tracing.simulate });
+  const meta = traceMeta(outcome.result, { seed: s.seed, path: flags.path });
   if (s.json) {
     io.out(`${JSON.stringify({ seed: s.seed, path: flags.path, job: s.job, mode, expect, ...outcomeJson(outcome) })}\n`);
+    tracing?.write(io, meta, true);
     return outcome.stillFails ? 1 : 0;
   }
   io.out(`replay seed ${s.seed} path ${flags.path} (${s.job}, ${mode})\n`);
   // A regenerated run has no recorded property: say what judged it, so "holds" is not a riddle.
-  return printOutcome(outcome, io, undefined,
+  const code = printOutcome(outcome, io, undefined,
     `every oracle judged it against ${expect}${s.expect === undefined ? `, what ${mode} promises (--expect changes it)` : ''}`);
+  tracing?.write(io, meta, false);
+  return code;
 }
 
 /** The JSON fields of an outcome (`sameAsRecorded` is null when nothing was recorded). */
