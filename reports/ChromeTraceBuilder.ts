@@ -45,6 +45,8 @@ export const JOB_MASTER = 'jobmaster';
 export const RESOURCE_MANAGER = 'resourcemanager';
 
 const STEP_NS = 2;
+/** The name of every sink transaction's async slice (their ids tell them apart). */
+const TXN = 'transaction';
 /** Task attempt states (Flink's ExecutionState) that `task.<state>` events enter. */
 const OPEN_STATES = new Set(['DEPLOYING', 'INITIALIZING', 'RUNNING', 'CANCELING']);
 const TERMINAL_STATES = new Set(['FINISHED', 'FAILED', 'CANCELED']);
@@ -131,7 +133,10 @@ export class ChromeTraceBuilder {
   private readonly delivered = new Map<number, string>();
   /** Checkpoints triggered and not yet completed or aborted. */
   private readonly checkpoints = new Set<number>();
-  /** Store operation `op path` -> async ids of those in flight, oldest first. */
+  /**
+   * Store operation `op path` -> async ids of those in flight, oldest first. Slices are named by
+   * the operation only, so that Perfetto packs them into a few tracks rather than one per path.
+   */
   private readonly storeOps = new Map<string, number[]>();
   private nextAsync = 0;
   private readonly txns = new Set<string>();
@@ -188,10 +193,11 @@ export class ChromeTraceBuilder {
     }
     this.checkpoints.clear();
     for (const [key, ids] of this.storeOps) {
-      for (const id of ids) this.out.push({ ph: 'e', cat: 'store', name: key, id, proc: 'store', ns: endNs, args: { outcome: 'in flight at the end' } });
+      const op = key.split(' ')[0] as string;
+      for (const id of ids) this.out.push({ ph: 'e', cat: 'store', name: op, id, proc: 'store', ns: endNs, args: { outcome: 'in flight at the end' } });
     }
     this.storeOps.clear();
-    for (const txn of this.txns) this.out.push({ ph: 'e', cat: 'txn', name: `txn ${txn}`, id: `txn ${txn}`, proc: 'txn-store', ns: endNs, args: { status: 'open at the end' } });
+    for (const txn of this.txns) this.out.push({ ph: 'e', cat: 'txn', name: TXN, id: `txn ${txn}`, proc: 'txn-store', ns: endNs, args: { status: 'open at the end' } });
     this.txns.clear();
     for (const attempt of [...this.lifecycles.keys()]) this.endLifecycle(attempt, endNs, undefined);
   }
@@ -358,7 +364,7 @@ export class ChromeTraceBuilder {
         const ids = this.storeOps.get(key);
         if (ids === undefined) this.storeOps.set(key, [id]);
         else ids.push(id);
-        this.out.push({ ph: 'b', cat: 'store', name: key, id, proc: 'store', ns: ns + 1, args: { by: where?.thread ?? null } });
+        this.out.push({ ph: 'b', cat: 'store', name: str(a['op']), id, proc: 'store', ns: ns + 1, args: { path: a['path'] ?? null, by: where?.thread ?? null } });
         return;
       }
       case 'store.end': {
@@ -367,14 +373,14 @@ export class ChromeTraceBuilder {
         const id = ids?.shift();
         if (ids !== undefined && ids.length === 0) this.storeOps.delete(key);
         if (id === undefined) return this.instant(e, ns, where, e.type);
-        this.out.push({ ph: 'e', cat: 'store', name: key, id, proc: 'store', ns: ns + 1, args: { outcome: a['outcome'] ?? null } });
+        this.out.push({ ph: 'e', cat: 'store', name: str(a['op']), id, proc: 'store', ns: ns + 1, args: { outcome: a['outcome'] ?? null } });
         return;
       }
       case 'txn.begin': {
         const txn = str(a['txn']);
         if (this.txns.has(txn)) return;
         this.txns.add(txn);
-        this.out.push({ ph: 'b', cat: 'txn', name: `txn ${txn}`, id: `txn ${txn}`, proc: 'txn-store', ns: ns + 1, args: a });
+        this.out.push({ ph: 'b', cat: 'txn', name: TXN, id: `txn ${txn}`, proc: 'txn-store', ns: ns + 1, args: a });
         return;
       }
       case 'txn.preCommit':
@@ -384,7 +390,7 @@ export class ChromeTraceBuilder {
         if (!this.txns.has(txn)) return this.instant(e, ns, where, e.type, 'p', 'txn-store');
         const end = e.type !== 'txn.preCommit';
         if (end) this.txns.delete(txn);
-        this.out.push({ ph: end ? 'e' : 'n', cat: 'txn', name: `txn ${txn}`, id: `txn ${txn}`, proc: 'txn-store', ns: ns + 1, args: { [e.type]: a['records'] ?? true } });
+        this.out.push({ ph: end ? 'e' : 'n', cat: 'txn', name: TXN, id: `txn ${txn}`, proc: 'txn-store', ns: ns + 1, args: { [e.type]: a['records'] ?? true } });
         return;
       }
       case 'fault': return this.instant(e, ns, where, `fault ${str(a['index'])}: ${str(a['type'])} ${str(a['action'] ?? '')}`.trim(), 'g', 'sim');
