@@ -52,6 +52,8 @@ export interface ChromeTraceEvent {
 export interface ChromeTraceMeta {
   readonly seed?: string | number;
   readonly path?: string;
+  /** The restore fan-out fork's checkpoint (replay --fork). */
+  readonly fork?: number;
   readonly mode?: string;
   readonly job?: string;
   readonly traceHash?: string;

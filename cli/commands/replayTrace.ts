@@ -73,10 +73,11 @@ export class ReplayTrace {
 }
 
 /** What identifies a replayed run in the trace's otherData. */
-export function traceMeta(result: RunResult, extra: { seed?: number; path?: string } = {}): ChromeTraceMeta {
+export function traceMeta(result: RunResult, extra: { seed?: number; path?: string; fork?: number } = {}): ChromeTraceMeta {
   return {
     seed: extra.seed ?? result.spec.seed,
     ...(extra.path === undefined ? {} : { path: extra.path }),
+    ...(extra.fork === undefined ? {} : { fork: extra.fork }),
     mode: result.spec.checkpoint.mode,
     job: result.spec.job.kind,
     traceHash: result.traceHash,
