@@ -156,7 +156,7 @@ function anchorsOf(index: EventIndex, result: RunResult, v: Violation | undefine
   }
   // Missing records: the transactions left hanging, pre-committed and neither committed nor
   // aborted (their records never became visible), through the abort of their checkpoint.
-  if (hasMissing(details)) {
+  if (hasMissing(details) || details.invariant === 'no-lingering-transactions') {
     const ended = new Set([...index.ofType('txn.commit'), ...index.ofType('txn.abort')].map((t) => String(t.attrs.txn)));
     for (const p of index.ofType('sink.pre-committed')) {
       const a = p.attrs;
@@ -168,7 +168,7 @@ function anchorsOf(index: EventIndex, result: RunResult, v: Violation | undefine
     }
   }
   // A checkpoint the oracle names: how it ended (or its trigger).
-  const id = details.checkpointId;
+  const id = details.checkpointId ?? checkpointOfPath(details.leaked);
   if (typeof id === 'number' && id >= 1) {
     // Its first end, whenever recorded (an oracle's time for it can be its completion
     // timestamp, taken before the metadata write that precedes the event).
@@ -230,6 +230,13 @@ function checkpointBehind(index: EventIndex, e: TraceEvent): unknown {
 
 /** Abort reasons of a job that ends (FINISHED, CANCELED): the coordinator stops, nothing failed. */
 const END_OF_JOB_ABORTS = new Set(['CHECKPOINT_COORDINATOR_SUSPEND', 'CHECKPOINT_COORDINATOR_SHUTDOWN']);
+
+/** The checkpoint of the first leaked file (`chk-3/v1#0@0/...`), if the details list any. */
+function checkpointOfPath(leaked: unknown): number | undefined {
+  const first: unknown = Array.isArray(leaked) ? leaked[0] : undefined;
+  const m = typeof first === 'string' ? /(?:^|\/)chk-(\d+)\//.exec(first) : null;
+  return m === null ? undefined : Number(m[1]);
+}
 
 /** Whether an oracle's details report missing records. */
 function hasMissing(details: Record<string, unknown>): boolean {

@@ -260,7 +260,8 @@ function exploreMode(
   const e = smallerCounterexample(o, e0, expect);
   const { violation, result, spec: shrunk } = e;
   if (violation === undefined) throw new HarnessError('unreachable: the kept counterexample holds');
-  if (e !== e0) reproPath = o.writeRepro(mode, { ...repro(o, shrunk, result, violation, 'shrunk', e.fork), fastCheck });
+  // Made smaller, a fork's spec still ends with the fork's fault (it fired): still the fork.
+  if (e !== e0) reproPath = o.writeRepro(mode, { ...repro(o, shrunk, result, violation, 'shrunk', e.fork ?? e0.fork), fastCheck });
   return {
     summary,
     counterexample: {
@@ -276,7 +277,7 @@ function exploreMode(
       overrides: shrunk.overrides.length,
       violation,
       explanation: explainRun(result, violation),
-      ...(e.fork === undefined ? {} : { fork: e.fork }),
+      ...((e.fork ?? e0.fork) === undefined ? {} : { fork: e.fork ?? e0.fork }),
       fastCheck,
       ...(regenerates(o, mode, fastCheck, e0.spec, e0.fork) ? { regenerate: regenerateCommand(o, mode, fastCheck, e0.fork) } : {}),
     },
