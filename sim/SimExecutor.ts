@@ -73,6 +73,12 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
   private headSinceUs = 0;
   private headLeftUs = 0;
   private headFactor = 1;
+  /**
+   * When the head task began paying its cost (virtual µs), -1 before it has: stored with the
+   * task in a trace that keeps tasks (`startUs`), so an export can draw how long it took. Not
+   * hashed, so it changes no run.
+   */
+  private headStartUs = -1;
   /** True while `fire` runs a task of this executor. */
   private running = false;
   /** The label of the wait this thread is blocked in (see {@link block}), else undefined. */
@@ -139,6 +145,8 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
     this.blockedIn = undefined;
     this.waker = undefined;
     if (this.dead) return;
+    // A new head: whatever the old one had begun paying before the block is paid again.
+    this.headStartUs = -1;
     const cause = this.ctx.trace.cause;
     if (this.head > 0) {
       this.head--;
@@ -230,6 +238,8 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
     const now = this.ctx.clock.nowUs;
     const slowdowns = this.ctx.slowdowns;
     const factor = costUs > 0 && slowdowns !== undefined && slowdowns.any ? slowdowns.factor(this.name) : 1;
+    // Resuming after a pause keeps the start: the task has been on the thread since then.
+    if (this.headStartUs < 0) this.headStartUs = now;
     this.headSinceUs = now;
     this.headLeftUs = costUs;
     this.headFactor = factor;
@@ -265,7 +275,7 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
     if (this.dead) return;
     if (this.heapIndex < 0 && this.tasks.length === this.head && !this.host.paused
       && this.blockedIn === undefined && !this.running) {
-      this.runTask(label, task);
+      this.runTask(label, task, this.ctx.clock.nowUs);
     } else {
       this.execute(label, task, 0);
     }
@@ -299,17 +309,24 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
       this.head = 0;
     }
     this.headCostPaid = false;
-    this.runTask(label, task);
+    const startUs = this.headStartUs;
+    this.headStartUs = -1;
+    this.runTask(label, task, startUs);
   }
 
-  /** Runs one task on this thread (traced), then goes on with the next or reports idle. */
-  private runTask(label: string, task: () => void): void {
-    this.ctx.trace.task(this.name, this.nameHash, label);
+  /**
+   * Runs one task on this thread (traced, with `startUs`, when it began paying its cost), then
+   * goes on with the next or reports idle.
+   */
+  private runTask(label: string, task: () => void, startUs: number): void {
+    const trace = this.ctx.trace;
+    trace.task(this.name, this.nameHash, label, startUs);
     this.running = true;
     try {
       task();
     } finally {
       this.running = false;
+      trace.taskDone();
     }
     this.afterTask();
   }
@@ -339,6 +356,7 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
     this.costs = [];
     this.causes = [];
     this.head = 0;
+    this.headStartUs = -1;
   }
 }
 

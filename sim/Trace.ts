@@ -2,7 +2,8 @@
  * Trace: the typed log of a run. Every event is folded into an incremental hash (TraceHash), so a
  * changed interleaving changes the hash; stored events may be capped (`limit`), the hash still
  * covers all of them. Executor tasks are folded into the hash (time, executor, label) but stored
- * only when `storeTasks` is on. Marks ("sometimes" situations, ORACLES.md 9) are events of type
+ * only when `storeTasks` is on, with when the task began paying its cost and the last event it
+ * recorded (see {@link Trace.task}); neither is hashed. Marks ("sometimes" situations, ORACLES.md 9) are events of type
  * `mark` and are counted by name.
  *
  * Subscribers (the harness's protocol-point faults) see each recorded event; their actions are
@@ -143,6 +144,8 @@ export class Trace {
   private readonly watchedTypes = new Uint8Array(MAX_SHARED_TYPES);
   private count = 0;
   private droppedCount = 0;
+  /** The attributes of the stored task event that is running, to fill in `lastSeq` at its end. */
+  private openTask: { lastSeq?: number } | undefined;
   /** Actions queued by subscriptions, run by the World after the current task. */
   readonly pendingActions: (() => void)[] = [];
   /**
@@ -321,8 +324,15 @@ export class Trace {
   /**
    * Folds one executor task into the hash (and stores it when `storeTasks` is on).
    * `executorHash` is the executor name's string hash ({@link TraceHash.stringHash}).
+   *
+   * `startUs` is given for a task that starts running now: when it began paying its cost
+   * (virtual µs, at most now); {@link taskDone} must follow when it returns. Without it the event
+   * is a marker inside the running task (a `blocked: ...` wait). A stored task is an event of
+   * type `task` with attrs `{ executor, label }`, plus `startUs` and `lastSeq` (the seq of the
+   * last event recorded before the task returned: events with a seq in between happened inside
+   * it) for a task that ran. Neither is hashed: the hash is that of (time, executor, label).
    */
-  task(executorName: string, executorHash: number, label: string): void {
+  task(executorName: string, executorHash: number, label: string, startUs?: number): void {
     this.count++;
     const h = this.hasher;
     h.number(this.clock.nowUs);
@@ -331,12 +341,23 @@ export class Trace {
     if (this.options.storeTasks === true) {
       const limit = this.options.limit;
       if (limit === undefined || this.stored.length < limit) {
+        const attrs: Record<string, string | number> = startUs === undefined
+          ? { executor: executorName, label } : { executor: executorName, label, startUs };
+        if (startUs !== undefined) this.openTask = attrs;
         this.stored.push({
           seq: this.count - 1, timeUs: this.clock.nowUs, host: executorName.split('/')[0] ?? '',
-          type: 'task', attrs: { executor: executorName, label },
+          type: 'task', attrs,
         });
       }
     }
+  }
+
+  /** The task {@link task} started (with `startUs`) returned: its stored event gets `lastSeq`. */
+  taskDone(): void {
+    const open = this.openTask;
+    if (open === undefined) return;
+    open.lastSeq = this.count - 1;
+    this.openTask = undefined;
   }
 
   /**

@@ -4,7 +4,8 @@
  * whether it is the one recorded, whether the property still fails, each fault that never fired
  * and each override never used (whatever the verdict), the checkpoint statistics table, and the
  * decisive events before the violation or the run's end (or all of it as one JSON object with
- * --json, `checkpointStats` as in RunResult: ms and bytes).
+ * --json, `checkpointStats` as in RunResult: ms and bytes). With --trace <file> it also writes
+ * the run as a Chrome trace for Perfetto (replayTrace.ts).
  * Exit codes: 1 the property still fails, 0 it holds now, 2 bad input.
  */
 import { Option, type Command } from 'commander';
@@ -22,6 +23,7 @@ import { SimInputError } from '../../sim/SimInputError.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import { UsageError, type Io } from '../program.ts';
 import { readJsonFile } from '../readJsonFile.ts';
+import { ReplayTrace, TRACE_HELP, traceMeta } from './replayTrace.ts';
 import { formatDetails } from '../../properties/explore/formatDetails.ts';
 import { formatEvents } from '../../properties/explain/formatEvents.ts';
 import { formatExplanation } from '../../properties/explain/formatExplanation.ts';
@@ -36,6 +38,7 @@ export interface ReplayFlags extends ExploreFlags {
   path?: string;
   fork?: string;
   events?: boolean;
+  trace?: string;
 }
 
 /** Flags that choose the run: a repro file fixes all of them. */
@@ -65,7 +68,8 @@ export function replayOptions(cmd: Command): Command {
     .option('--max-parallelism <n>', '--max-parallelism explore ran with (with --seed --path)')
     .option('--fork <checkpoint>', 'replay the restore fan-out fork at this checkpoint, as explore printed it (with --seed --path)')
     .option('--events', 'also print every event of the run (seq, time, host, type, attributes, cause)')
-    .option('--json', 'print one JSON object');
+    .option('--json', 'print one JSON object')
+    .option('--trace <file>', TRACE_HELP);
   for (const [, flag] of SEARCH_FLAGS) cmd.addOption(new Option(`${flag} <value>`).hideHelp());
   return cmd;
 }
@@ -89,16 +93,23 @@ export function runReplay(repro: string | undefined, flags: ReplayFlags, io: Io)
     return replaySeedPath(flags, io);
   }
   refuseIgnored(flags, 'file');
-  return replayFile(repro, io, flags.json === true, { events: flags.events === true });
+  return replayFile(repro, io, flags.json === true, {
+    events: flags.events === true, ...(flags.trace === undefined ? {} : { trace: flags.trace }),
+  });
 }
 
-/** What replay prints besides the outcome. */
+/** What replay prints (and writes) besides the outcome. */
 interface PrintOptions {
   /** Every event of the run (--events). */
   readonly events?: boolean;
+  /** The file to write the run to as a Chrome trace (--trace, replayTrace.ts). */
+  readonly trace?: string;
 }
 
-/** Replays a repro file. @throws UsageError for an unreadable or malformed file. */
+/**
+ * Replays a repro file.
+ * @throws UsageError for an unreadable or malformed file, or a --trace file it cannot write.
+ */
 export function replayFile(path: string, io: Io, json = false, print: PrintOptions = {}): number {
   const parsed = readJsonFile(path, 'repro');
   let repro;
@@ -117,14 +128,18 @@ export function replayFile(path: string, io: Io, json = false, print: PrintOptio
     }
     throw e;
   }
-  const outcome = replayRepro(repro, { simulate: deps.simulate, judge });
+  const tracing = ReplayTrace.of(print.trace);
+  const outcome = replayRepro(repro, { simulate: tracing?.simulate ?? deps.simulate, judge });
   if (json) {
     io.out(`${JSON.stringify({ repro: path, recordedProperty: repro.property, recordedTraceHash: repro.traceHash, ...outcomeJson(outcome) })}\n`);
+    tracing?.write(io, traceMeta(outcome.result), true);
     return outcome.stillFails ? 1 : 0;
   }
   io.out(`replay ${path}: recorded property ${repro.property}${repro.fork === undefined ? ''
     : ` (a restore fan-out fork at checkpoint ${repro.fork.checkpointId})`}\n`);
-  return printOutcome(outcome, io, print, repro.property);
+  const code = printOutcome(outcome, io, print, repro.property);
+  tracing?.write(io, traceMeta(outcome.result), false);
+  return code;
 }
 
 /** Regenerates and replays the run at fast-check seed and path. @throws UsageError. */
@@ -148,9 +163,12 @@ export function replaySeedPath(flags: ReplayFlags, io: Io): number {
   const fork = parseFork(flags.fork);
   if (fork !== undefined) spec = forkSpec(spec, fork);
   const expect = s.expect ?? expectationOf(mode);
-  const outcome = replaySpec(spec, expect, deps);
+  const tracing = ReplayTrace.of(flags.trace);
+  const outcome = replaySpec(spec, expect, tracing === undefined ? deps : { ...deps, simulate: tracing.simulate });
+  const meta = traceMeta(outcome.result, { seed: s.seed, path: flags.path, ...(fork === undefined ? {} : { fork }) });
   if (s.json) {
     io.out(`${JSON.stringify({ seed: s.seed, path: flags.path, fork: fork ?? null, job: s.job, mode, expect, ...outcomeJson(outcome) })}\n`);
+    tracing?.write(io, meta, true);
     return outcome.stillFails ? 1 : 0;
   }
   io.out(`replay seed ${s.seed} path ${flags.path}${fork === undefined ? '' : ` fork ${fork}`} (${s.job}, ${mode})\n`);
@@ -158,8 +176,10 @@ export function replaySeedPath(flags: ReplayFlags, io: Io): number {
     io.out(`the fork's global failure never fired: checkpoint ${fork} did not complete before the heal time in this run\n`);
   }
   // A regenerated run has no recorded property: say what judged it, so "holds" is not a riddle.
-  return printOutcome(outcome, io, { events: flags.events === true }, undefined,
+  const code = printOutcome(outcome, io, { events: flags.events === true }, undefined,
     `every oracle judged it against ${expect}${s.expect === undefined ? `, what ${mode} promises (--expect changes it)` : ''}`);
+  tracing?.write(io, meta, false);
+  return code;
 }
 
 /** `--fork`'s checkpoint id. @throws UsageError unless it is an integer >= 1. */

@@ -279,6 +279,15 @@ describe('simulate', () => {
     expect(capped.traceHash).toBe(full.traceHash);
     expect(capped.checkpoints.triggered).toBe(full.checkpoints.triggered);
   });
+
+  test('traceTasks adds the executor tasks to the trace and changes nothing else', () => {
+    const plain = simulate(spec());
+    const tasks = simulate(spec(), { traceTasks: true });
+    expect(tasks.traceHash).toBe(plain.traceHash);
+    expect(plain.trace.some((e) => e.type === 'task')).toBe(false);
+    expect(tasks.trace.filter((e) => e.type === 'task').length).toBeGreaterThan(plain.trace.length / 4);
+    expect(tasks.trace.filter((e) => e.type !== 'task')).toEqual(plain.trace);
+  });
 });
 
 describe('simulate: an engine assertion', () => {

@@ -34,6 +34,12 @@ export interface SimulateOptions {
   readonly checkInvariants?: boolean;
   /** How many trace events to keep in `RunResult.trace`; default all. */
   readonly traceLimit?: number;
+  /**
+   * Keep executor task events (type `task`, attrs `{ executor, label }`) in `RunResult.trace`
+   * too; default false. They are hashed either way, so the trace hash is the same. For exports
+   * that draw threads (reports/chromeTrace.ts); the oracles do not read them.
+   */
+  readonly traceTasks?: boolean;
 }
 
 const us = (ms: number): number => Math.round(ms * 1000);
@@ -120,6 +126,7 @@ function worldOptions(spec: ExpandedRunSpec, options: SimulateOptions): WorldOpt
     decisionLogLimit: 0,
     ...(options.checkInvariants === undefined ? {} : { checkInvariants: options.checkInvariants }),
     ...(options.traceLimit === undefined ? {} : { traceLimit: options.traceLimit }),
+    ...(options.traceTasks === true ? { traceTasks: true } : {}),
   };
 }
 
