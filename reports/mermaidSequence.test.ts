@@ -81,10 +81,21 @@ describe('sequenceStepsOf', () => {
       [9, 'taskmanager-1', 'task.deploying', {}],
       [10, 'taskmanager-3', 'host.boot', {}],
       [11, 'elsewhere', 'thing', {}],
+      send(12, 'jobmanager', 2, JM, 'taskexecutor@taskmanager-3/5000', 'submitTask'),
+      [13, 'taskmanager-3', 'rpc.deliver', { id: 2 }], // a delivery shows the receiver's address
+      [14, 'taskmanager-3', 'task.deploying', {}],
     ), describeAll);
     expect(steps.filter((s) => s.kind === 'note').map((s) => s.kind === 'note' && s.over)).toEqual([
-      TE1, JM, RM, 'sim', 'store', 'txn-store', TE1, TE1B, TE1B, 'taskexecutor@taskmanager-3', 'elsewhere',
+      TE1, JM, RM, 'sim', 'store', 'txn-store', TE1, TE1B, TE1B, 'taskexecutor@taskmanager-3/5000', 'elsewhere',
+      'taskexecutor@taskmanager-3/5000',
     ]);
+  });
+
+  test('a TaskManager whose TaskExecutor the window never names gets one named after the host', () => {
+    expect(sequenceStepsOf(traceOf([1, 'taskmanager-4', 'host.crash', {}]), describeAll))
+      .toEqual([{ kind: 'note', timeUs: 1, over: 'taskexecutor@taskmanager-4', text: 'host.crash on taskmanager-4' }]);
+    expect(mermaidSequence(sequenceStepsOf(traceOf([1, 'taskmanager-4', 'host.crash', {}]), describeAll)))
+      .toContain('participant p_taskexecutor_taskmanager_4 as TaskExecutor taskmanager-4');
   });
 
   test('events that describe leaves out are no steps', () => {

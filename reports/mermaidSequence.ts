@@ -75,7 +75,8 @@ function lossReason(reason: string): string {
  *   `in-flight`. Those drops, deliveries and marks are no steps of their own;
  * - every other event for which `describe` returns text is a note over the participant of its
  *   host: `jobmanager` -> the JobMaster (`rm.*` events -> the ResourceManager), `taskmanager-N` ->
- *   its TaskExecutor at that point of the window (the incarnation that last started or sent), the
+ *   its TaskExecutor at that point of the window (the incarnation that last started, sent or
+ *   received; before any did, the first one the window names), the
  *   other hosts (`sim`, `store`, `txn-store`) -> their own participant.
  *
  * With more than `maxMessages` messages only the last `maxMessages` are kept, with everything
@@ -91,7 +92,7 @@ export function sequenceStepsOf(
   if (!Number.isInteger(maxMessages) || maxMessages < 1) {
     throw new RangeError(`maxMessages: expected an integer >= 1, got ${maxMessages}`);
   }
-  const sent = new Set<number>();
+  const sent = new Map<number, string>(); // id -> the address it was sent to
   const outcomes = new Map<number, { readonly lost: boolean; readonly reason: string }>();
   // A TaskManager host's first TaskExecutor address in the window, for its notes before it acts.
   const firstAddress = new Map<string, string>();
@@ -101,7 +102,7 @@ export function sequenceStepsOf(
   for (const e of events) {
     const id = e.attrs['id'];
     if (e.type === 'rpc.send' && typeof id === 'number') {
-      sent.add(id);
+      sent.set(id, String(e.attrs['to']));
       for (const a of [e.attrs['from'], e.attrs['to']]) if (typeof a === 'string') noteAddress(hostOfAddress(a) ?? '', a);
     } else if (e.type === 'rpc.start') {
       noteAddress(e.host, e.attrs['address']);
@@ -140,7 +141,9 @@ export function sequenceStepsOf(
       const address = e.attrs['address'];
       if (typeof address === 'string' && hostOfAddress(address) === e.host) current.set(e.host, address);
     }
-    const consumed = typeof id === 'number' && sent.has(id)
+    const to = typeof id === 'number' ? sent.get(id) : undefined;
+    if (e.type === 'rpc.deliver' && to !== undefined && hostOfAddress(to) === e.host) current.set(e.host, to);
+    const consumed = to !== undefined
       && (e.type === 'rpc.deliver' || e.type === 'rpc.drop' || (e.type === 'mark' && e.attrs['name'] === 'rpc-lost'));
     if (consumed) continue;
     const text = describe(e);
