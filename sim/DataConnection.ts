@@ -36,6 +36,8 @@ export interface DataItemHandler {
  */
 export class DataLane extends QueueEntry {
   private items: (DataItem | undefined)[] = [];
+  /** The trace's current cause when each item was sent (Trace.ts, cause links). */
+  private causes: number[] = [];
   private head = 0;
   private tail = 0;
   private lastDeliveryUs = 0;
@@ -55,8 +57,13 @@ export class DataLane extends QueueEntry {
     const due = Math.max(this.lastDeliveryUs, this.ctx.clock.nowUs + latencyUs);
     this.lastDeliveryUs = due;
     item.dueUs = due;
-    if (this.tail < this.items.length) this.items[this.tail] = item;
-    else this.items.push(item);
+    if (this.tail < this.items.length) {
+      this.items[this.tail] = item;
+      this.causes[this.tail] = this.ctx.trace.cause;
+    } else {
+      this.items.push(item);
+      this.causes.push(this.ctx.trace.cause);
+    }
     this.tail++;
     if (this.heapIndex < 0) this.ctx.queue.push(this, due);
   }
@@ -65,6 +72,7 @@ export class DataLane extends QueueEntry {
   clear(): void {
     this.ctx.queue.remove(this);
     this.items = [];
+    this.causes = [];
     this.head = 0;
     this.tail = 0;
   }
@@ -72,6 +80,7 @@ export class DataLane extends QueueEntry {
   fire(): void {
     const items = this.items;
     const item = items[this.head] as DataItem;
+    this.ctx.trace.cause = this.causes[this.head] as number;
     items[this.head] = undefined;
     this.head++;
     if (this.head === this.tail) {
@@ -80,6 +89,7 @@ export class DataLane extends QueueEntry {
     } else {
       if (this.head >= 1024 && this.head * 2 >= this.tail) {
         this.items = items.slice(this.head, this.tail);
+        this.causes = this.causes.slice(this.head, this.tail);
         this.tail -= this.head;
         this.head = 0;
       }

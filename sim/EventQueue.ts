@@ -284,11 +284,17 @@ export class EventQueue {
 
 /** A one-shot lane running one closure (a store operation, a sim-level action). */
 export class OneShotEntry extends QueueEntry {
-  constructor(private readonly run: () => void) {
+  /**
+   * @param run what to do when due.
+   * @param cause the trace's current cause to restore when it runs (Trace.ts, cause links);
+   *   -1 for none.
+   */
+  constructor(private readonly run: () => void, private readonly cause: number = -1, private readonly trace?: { cause: number }) {
     super();
   }
 
   fire(): void {
+    if (this.trace !== undefined) this.trace.cause = this.cause;
     this.run();
   }
 }

@@ -8,6 +8,8 @@
 /** The state of one direction between two hosts. */
 export interface Direction {
   cut: boolean;
+  /** The `seq` of the `net.partition` event of the current (or last) cut; -1 before any. */
+  cause: number;
   /** Number of cuts that have started on this direction. */
   epoch: number;
 }
@@ -21,7 +23,7 @@ export class Partitions {
     const key = `${from}\u0000${to}`;
     let d = this.directions.get(key);
     if (d === undefined) {
-      d = { cut: false, epoch: 0 };
+      d = { cut: false, epoch: 0, cause: -1 };
       this.directions.set(key, d);
     }
     return d;

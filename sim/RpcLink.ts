@@ -37,6 +37,8 @@ export interface RpcMessage extends RpcCall {
   readonly answer: boolean;
   readonly ok: boolean;
   readonly value: unknown;
+  /** The `seq` of its `rpc.send` (the cause of its delivery or drop: Trace.ts, cause links). */
+  cause: number;
 }
 
 /**

@@ -35,6 +35,7 @@ import type { SimContext } from './SimContext.ts';
 import { deliverTo } from './deliverTo.ts';
 import { MessageFaults } from './MessageFaults.ts';
 import type { SimHost } from './SimHost.ts';
+import { NO_CAUSE } from './Trace.ts';
 import { stringHash } from './TraceHash.ts';
 
 /** RPC settings of a world. */
@@ -55,6 +56,12 @@ export interface RpcConfig {
 interface PendingAsk {
   readonly future: CompletableFuture<unknown>;
   readonly timer: Cancellable;
+  /**
+   * The `seq` of what made the ask fail to come back in time, if the sim knows it: the drop of
+   * its request or its answer, or the fault that delayed or held its request. Its timeout is
+   * caused by that event (Trace.ts, cause links), not only by the timer.
+   */
+  failedBy: number;
 }
 
 interface Endpoint {
@@ -66,6 +73,8 @@ interface Endpoint {
   readonly handler: RpcHandler;
   alive: boolean;
   readonly pendingAsks: Map<number, PendingAsk>;
+  /** The `seq` of the crash or `rpc.stop` that ended the endpoint (NO_CAUSE while alive). */
+  stoppedBy: number;
 }
 
 /**
@@ -108,7 +117,7 @@ function message(
 ): RpcMessage {
   return {
     id: 0, dueUs: 0, from, to, kind, method, args, srcHost, srcIncarnation: srcHost.incarnation,
-    dir: undefined, epoch: 0, askId, answer, ok, value,
+    dir: undefined, epoch: 0, askId, answer, ok, value, cause: NO_CAUSE,
   };
 }
 
@@ -147,7 +156,7 @@ export class RpcNetwork {
     assert(old === undefined || !old.alive, `RPC endpoint ${address} is already started`);
     slot.current = {
       address, slot, host, incarnation: host.incarnation, mainThread: options.mainThread,
-      handler: options.handler, alive: true, pendingAsks: new Map(),
+      handler: options.handler, alive: true, pendingAsks: new Map(), stoppedBy: NO_CAUSE,
     };
     this.ctx.trace.record(host.id, 'rpc.start', { address });
   }
@@ -158,7 +167,7 @@ export class RpcNetwork {
     if (ep === undefined || ep.host !== host || !ep.alive) return;
     ep.alive = false;
     ep.pendingAsks.clear();
-    this.ctx.trace.record(host.id, 'rpc.stop', { address });
+    ep.stoppedBy = this.ctx.trace.record(host.id, 'rpc.stop', { address });
   }
 
   /** The host crashed: its endpoints die and their pending asks are forgotten. */
@@ -167,6 +176,7 @@ export class RpcNetwork {
       if (ep !== undefined && ep.host === host && ep.alive) {
         ep.alive = false;
         ep.pendingAsks.clear();
+        ep.stoppedBy = host.crashedBy;
       }
     }
   }
@@ -193,11 +203,14 @@ export class RpcNetwork {
     const future = new CompletableFuture<R>();
     const askId = this.nextAskId++;
     const timer = src.mainThread.schedule('rpc.timeout', timeoutUs, () => {
-      if (!src.pendingAsks.delete(askId)) return;
-      this.ctx.trace.record(host.id, 'rpc.timeout', { from, to, method });
+      const pending = src.pendingAsks.get(askId);
+      if (pending === undefined) return;
+      src.pendingAsks.delete(askId);
+      const trace = this.ctx.trace;
+      trace.record(host.id, 'rpc.timeout', { from, to, method }, pending.failedBy === NO_CAUSE ? trace.cause : pending.failedBy);
       future.completeExceptionally(new RpcTimeoutError(`${method} from ${from} to ${to} timed out after ${timeoutUs}us`));
     });
-    src.pendingAsks.set(askId, { future: future as CompletableFuture<unknown>, timer });
+    src.pendingAsks.set(askId, { future: future as CompletableFuture<unknown>, timer, failedBy: NO_CAUSE });
     this.transmit(src.slot, message(host, from, to, kind, method, args, askId, false, true, undefined));
     return future;
   }
@@ -238,7 +251,7 @@ export class RpcNetwork {
     const trace = this.ctx.trace;
     const settings = this.kinds.get(kind) as KindSettings;
     const link = this.link(src, to);
-    trace.recordRpcSend(
+    const sendSeq = trace.recordRpcSend(
       srcHost.id, srcHost.idHash, { id, from: m.from, to, kind, method, answer: m.answer },
       src.addressHash, link.target.addressHash, settings.kindHash, stringHash(method),
     );
@@ -249,14 +262,16 @@ export class RpcNetwork {
         { id, method, args: m.args, srcHost: srcHost.id, dstHost: link.target.current?.host.id },
         this.ctx.clock.nowUs, this.ctx.healTimeUs);
       if (verdict?.lose === true) {
-        trace.recordOn(srcHost.id, srcHost.idHash, 'rpc.drop', { id, reason: 'message-fault' });
+        this.failedBy(m, trace.recordOn(srcHost.id, srcHost.idHash, 'rpc.drop', { id, reason: 'message-fault' }));
         return;
       }
       extraUs = verdict?.extraUs ?? 0;
+      // A delayed or held call's timeout is the fault's doing (the fault was just recorded).
+      if (extraUs > 0) this.failedBy(m, trace.cause);
     }
     const lossP = settings.lossP;
     if (lossP !== undefined && this.ctx.clock.nowUs < this.ctx.healTimeUs && this.ctx.choices.fate('rpc.loss', lossP)) {
-      trace.mark(srcHost.id, 'rpc-lost', { id, kind, method });
+      this.failedBy(m, trace.mark(srcHost.id, 'rpc-lost', { id, kind, method }, trace.settingFaultCause('rpc-loss')));
       return;
     }
     const dst = link.target.current;
@@ -269,7 +284,7 @@ export class RpcNetwork {
       }
       dir = link.cachedDir;
       if (dir !== undefined && dir.cut) {
-        trace.recordOn(srcHost.id, srcHost.idHash, 'rpc.drop', { id, reason: 'partition' });
+        this.failedBy(m, trace.recordOn(srcHost.id, srcHost.idHash, 'rpc.drop', { id, reason: 'partition' }, dir.cause));
         return;
       }
     }
@@ -280,6 +295,8 @@ export class RpcNetwork {
     // A delayed or held message waits `extraUs` before it travels; the link's order then holds
     // every later message on the link behind it (RpcLink).
     let latencyUs = this.ctx.choices.delay(settings.latencyLabel, injected ?? normal) + extraUs;
+    // A call slowed by an rpc-delay fault that then times out timed out by the fault's doing.
+    if (injected !== undefined && extraUs === 0) this.failedBy(m, trace.settingFaultCause('rpc-delay'));
     if (faulty) {
       // Slowness is a fault and faults stop at the heal time: a message slowed before it (an
       // injected latency or a `slow` decision) arrives by then, or one normal maximum latency
@@ -288,6 +305,7 @@ export class RpcNetwork {
     }
     m.dir = dir;
     m.epoch = dir?.epoch ?? 0;
+    m.cause = sendSeq;
     link.enqueue(m, latencyUs);
   }
 
@@ -296,16 +314,16 @@ export class RpcNetwork {
     const trace = this.ctx.trace;
     const dst = slot.current;
     if (dst === undefined) {
-      trace.recordOn(m.srcHost.id, m.srcHost.idHash, 'rpc.drop', { id: m.id, reason: 'no-endpoint' });
+      trace.recordOn(m.srcHost.id, m.srcHost.idHash, 'rpc.drop', { id: m.id, reason: 'no-endpoint' }, m.cause);
       if (m.askId !== 0 && !m.answer) this.answerNotFound(slot, m);
       return;
     }
     const reason = this.dropReason(m, dst);
     if (reason !== undefined) {
-      trace.recordOn(dst.host.id, dst.host.idHash, 'rpc.drop', { id: m.id, reason });
+      this.failedBy(m, trace.recordOn(dst.host.id, dst.host.idHash, 'rpc.drop', { id: m.id, reason }, this.dropCause(reason, m, dst)));
       return;
     }
-    trace.recordOn(dst.host.id, dst.host.idHash, 'rpc.deliver', { id: m.id });
+    trace.recordOn(dst.host.id, dst.host.idHash, 'rpc.deliver', { id: m.id }, m.cause);
     if (m.answer) this.arriveAnswer(m, dst);
     else deliverTo(dst.mainThread, m.method, () => this.invoke(dst, m));
   }
@@ -323,10 +341,31 @@ export class RpcNetwork {
     return undefined;
   }
 
+  /**
+   * What made `m` drop for `reason` at `dst` (Trace.ts, cause links): the crash or stop of the
+   * endpoint, the partition, or the sender's crash; else its send.
+   */
+  private dropCause(reason: string, m: RpcMessage, dst: Endpoint): number {
+    if (reason === 'endpoint-down' && dst.stoppedBy !== NO_CAUSE) return dst.stoppedBy;
+    if (reason === 'partition') {
+      const cause = (m.dir ?? this.partitions.direction(m.srcHost.id, dst.host.id)).cause;
+      return cause === NO_CAUSE ? m.cause : cause;
+    }
+    if (reason === 'sender-crashed' && m.srcHost.crashedBy !== NO_CAUSE) return m.srcHost.crashedBy;
+    return m.cause;
+  }
+
+  /** `m` was dropped by event `seq`: if it is (the answer of) a pending ask, that ask failed by it. */
+  private failedBy(m: RpcMessage, seq: number): void {
+    if (m.askId === 0) return;
+    const ask = this.slots.get(m.answer ? m.to : m.from)?.current?.pendingAsks.get(m.askId);
+    if (ask !== undefined) ask.failedBy = seq;
+  }
+
   private arriveAnswer(m: RpcMessage, caller: Endpoint): void {
     const pending = caller.pendingAsks.get(m.askId);
     if (pending === undefined) {
-      this.ctx.trace.record(caller.host.id, 'rpc.drop', { id: m.id, reason: 'late-answer' });
+      this.ctx.trace.record(caller.host.id, 'rpc.drop', { id: m.id, reason: 'late-answer' }, m.cause);
       return;
     }
     caller.pendingAsks.delete(m.askId);

@@ -48,16 +48,25 @@ export class SimDataNetwork implements DataItemHandler {
 
   /** Breaks every connection with an end on `host` (it crashed). */
   onCrash(host: SimHost): void {
+    // Each break is the crash's doing, not the previous break's (Trace.ts, cause links).
+    const cause = this.ctx.trace.cause;
     for (const c of [...this.live.values()]) {
-      if (c.consumer.host === host || c.producerHost === host.id) this.break(c);
+      if (c.consumer.host === host || c.producerHost === host.id) {
+        this.ctx.trace.cause = cause;
+        this.break(c);
+      }
     }
   }
 
   /** Breaks every connection between hosts `a` and `b` (a partition started). */
   onPartition(a: string, b: string): void {
+    const cause = this.ctx.trace.cause;
     for (const c of [...this.live.values()]) {
       const h = c.consumer.host.id;
-      if ((h === a && c.producerHost === b) || (h === b && c.producerHost === a)) this.break(c);
+      if ((h === a && c.producerHost === b) || (h === b && c.producerHost === a)) {
+        this.ctx.trace.cause = cause;
+        this.break(c);
+      }
     }
   }
 

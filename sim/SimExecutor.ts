@@ -62,6 +62,8 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
   private labels: string[] = [];
   private tasks: ((() => void) | undefined)[] = [];
   private costs: number[] = [];
+  /** The trace's current cause when each task was queued (Trace.ts, cause links). */
+  private causes: number[] = [];
   private head = 0;
   /** The head task's cost elapsed while the host was paused. */
   private headCostPaid = false;
@@ -137,21 +139,32 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
     this.blockedIn = undefined;
     this.waker = undefined;
     if (this.dead) return;
+    const cause = this.ctx.trace.cause;
     if (this.head > 0) {
       this.head--;
       this.tasks[this.head] = task;
       this.labels[this.head] = label;
       this.costs[this.head] = costUs;
+      this.causes[this.head] = cause;
     } else {
       this.tasks.unshift(task);
       this.labels.unshift(label);
       this.costs.unshift(costUs);
+      this.causes.unshift(cause);
     }
     this.headCostPaid = false;
     if (!this.running && this.heapIndex < 0 && !this.host.paused) this.queueHead(costUs);
   }
 
   execute(label: string, task: () => void, costUs = 0): void {
+    this.executeCaused(label, task, costUs, this.ctx.trace.cause);
+  }
+
+  /**
+   * {@link execute} of a task caused by event `cause` (a `seq`, or NO_CAUSE) rather than by the
+   * current cause: a pool hands a worker a task that waited while other work ran.
+   */
+  executeCaused(label: string, task: () => void, costUs: number, cause: number): void {
     if (!(Number.isSafeInteger(costUs) && costUs >= 0)) {
       assert(false, `${this.name}: execute ${label}: costUs must be a non-negative integer, got ${costUs}`);
     }
@@ -159,6 +172,7 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
     this.labels.push(label);
     this.tasks.push(task);
     this.costs.push(costUs);
+    this.causes.push(cause);
     if (this.heapIndex < 0 && !this.host.paused && this.blockedIn === undefined
       && this.tasks.length - this.head === 1) this.queueHead(costUs);
   }
@@ -265,6 +279,7 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
     const i = this.head;
     const task = this.tasks[i] as () => void;
     const label = this.labels[i] as string;
+    this.ctx.trace.cause = this.causes[i] as number;
     this.tasks[i] = undefined;
     this.head = i + 1;
     if (this.head === this.tasks.length) {
@@ -274,11 +289,13 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
         this.tasks.length = 0;
         this.labels.length = 0;
         this.costs.length = 0;
+        this.causes.length = 0;
       }
     } else if (this.head >= COMPACT_AT && this.head * 2 >= this.tasks.length) {
       this.tasks = this.tasks.slice(this.head);
       this.labels = this.labels.slice(this.head);
       this.costs = this.costs.slice(this.head);
+      this.causes = this.causes.slice(this.head);
       this.head = 0;
     }
     this.headCostPaid = false;
@@ -320,6 +337,7 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
     this.tasks = [];
     this.labels = [];
     this.costs = [];
+    this.causes = [];
     this.head = 0;
   }
 }

@@ -23,6 +23,8 @@ interface QueuedTask {
   readonly label: string;
   readonly task: () => void;
   readonly costUs: number;
+  /** The trace's current cause when it was submitted (Trace.ts, cause links). */
+  readonly cause: number;
 }
 
 export class SimExecutorPool implements Executor, TimerTarget {
@@ -64,7 +66,7 @@ export class SimExecutorPool implements Executor, TimerTarget {
     if (this.dead) return;
     const idle = this.waiting.length === 0 ? this.workers.find((w) => w.idle) : undefined;
     if (idle !== undefined) idle.execute(label, task, costUs);
-    else this.wait({ label, task, costUs });
+    else this.wait({ label, task, costUs, cause: this.ctx.trace.cause });
   }
 
   /**
@@ -84,7 +86,7 @@ export class SimExecutorPool implements Executor, TimerTarget {
     const idle = this.waiting.length === 0 ? this.workers.find((w) => w.idle) : undefined;
     if (idle !== undefined) return idle.executePreemptible(label, unitCostUs, units, task);
     // Waits for a worker as one part-sized task; the worker then pays the parts left.
-    this.wait({ label, costUs: 0, task: () => {
+    this.wait({ label, costUs: 0, cause: this.ctx.trace.cause, task: () => {
       const worker = this.workers.find((w) => w.isRunning);
       if (worker === undefined) return;
       inner = worker.executePreemptible(label, unitCostUs, parts, task);
@@ -127,7 +129,7 @@ export class SimExecutorPool implements Executor, TimerTarget {
   /** @internal A worker is idle while tasks wait: it takes the next. */
   workerIdle(worker: SimExecutor): void {
     const next = this.waiting.shift();
-    if (next !== undefined) worker.execute(next.label, next.task, next.costUs);
+    if (next !== undefined) worker.executeCaused(next.label, next.task, next.costUs, next.cause);
     if (this.waiting.length === 0) for (const w of this.workers) w.idleListener = undefined;
   }
 }

@@ -18,6 +18,8 @@ export class SimHost {
   /** Grows at each restart; the first boot is incarnation 1. */
   incarnation = 0;
   alive = false;
+  /** The `seq` of the `host.crash` event of its last crash; -1 before any (Trace.ts, cause links). */
+  crashedBy = -1;
   paused = false;
   /** Live executors of the current incarnation, in creation order (pool workers too). */
   executors = new Map<string, SimExecutor>();

@@ -146,7 +146,7 @@ export class SimObjectStore implements ObjectStore {
         if (outcome.ok) future.complete(outcome.value as T);
         else future.completeExceptionally(outcome.error);
       });
-    });
+    }, ctx.trace.cause, ctx.trace);
     ctx.queue.push(entry, ctx.clock.nowUs + latency, PRIORITY_NORMAL);
     return future;
   }
@@ -155,20 +155,21 @@ export class SimObjectStore implements ObjectStore {
     const choices = this.ctx.choices;
     const failP = this.config.failProbability ?? 0;
     if (faulty && failP > 0 && choices.fate('store.fail', failP)) {
-      this.ctx.trace.mark('store', 'store-failed', { op: o.name, path: o.path });
+      this.ctx.trace.mark('store', 'store-failed', { op: o.name, path: o.path }, this.ctx.trace.settingFaultCause('store-failure'));
       return { ok: false, error: new StorageError(`${o.name} ${o.path} failed`, 'failed') };
     }
     const put = this.config.putFailure;
     if (faulty && put !== undefined && o.name === 'put' && put.probability > 0 && put.applies(o.path)
       && choices.fate('store.put-fail', put.probability)) {
-      this.ctx.trace.mark('store', put.mark, { op: o.name, path: o.path });
+      this.ctx.trace.mark('store', put.mark, { op: o.name, path: o.path }, this.ctx.trace.settingFaultCause('async-snapshot-failure'));
       return { ok: false, error: new StorageError(`${o.name} ${o.path} failed`, 'failed') };
     }
     const unknownP = this.config.unknownOutcomeProbability ?? 0;
     if (faulty && o.mutates && unknownP > 0 && choices.fate('store.unknown-outcome', unknownP)) {
       const happened = choices.fate('store.unknown-applied', 0.5);
       if (happened) apply();
-      this.ctx.trace.record('store', 'store.unknown-outcome', { op: o.name, path: o.path, happened });
+      this.ctx.trace.record('store', 'store.unknown-outcome', { op: o.name, path: o.path, happened },
+        this.ctx.trace.settingFaultCause('store-unknown-outcome'));
       this.ctx.trace.mark('store', 'store-unknown-outcome', { op: o.name, path: o.path, happened });
       return { ok: false, error: new StorageError(`${o.name} ${o.path}: outcome unknown`, 'unknown-outcome') };
     }

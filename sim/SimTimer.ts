@@ -21,6 +21,8 @@ export interface TimerTarget {
 export class SimTimer extends QueueEntry implements Cancellable {
   private label = '';
   private task: (() => void) | undefined;
+  /** The trace's current cause when the timer was started: its task's cause. */
+  private cause = -1;
 
   constructor(
     private readonly ctx: SimContext,
@@ -35,6 +37,7 @@ export class SimTimer extends QueueEntry implements Cancellable {
   start(label: string, delayUs: number, task: () => void): void {
     this.label = label;
     this.task = task;
+    this.cause = this.ctx.trace.cause;
     this.ctx.queue.push(this, this.ctx.clock.nowUs + delayUs);
   }
 
@@ -51,6 +54,7 @@ export class SimTimer extends QueueEntry implements Cancellable {
   fire(): void {
     const task = this.task as () => void;
     this.task = undefined;
+    this.ctx.trace.cause = this.cause;
     this.executor.runOrQueue(this.label, task);
   }
 

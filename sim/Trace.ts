@@ -8,8 +8,19 @@
  * Subscribers (the harness's protocol-point faults) see each recorded event; their actions are
  * queued and the World runs them right after the current task, before any other event.
  *
+ * Cause links: an event's `cause` is the `seq` of the event that caused it (absent for a root:
+ * a fault at a time, the run's setup). The sim keeps a *current cause*: the event that led to
+ * the work being done now. Every lane of the event queue (an executor's task, a timer, an RPC
+ * message, a data item, a store operation) remembers the current cause when it is scheduled and
+ * restores it when it runs; each recorded event takes the current cause unless its recorder
+ * names one, and then becomes the current cause itself. So a delivery's cause is its send, a
+ * timeout's its timer's scheduling, an action's the event a protocol point matched. Causes are
+ * not folded into the hash: they are a function of the run, and leaving them out keeps every
+ * trace hash of a run the same whether or not anyone reads them.
+ *
  * Invariants: `seq` numbers every recorded event from 0 without gaps (stored or not); the hash
- * depends only on (seq, time, host, type, attrs) values in order.
+ * depends only on (seq, time, host, type, attrs) values in order; a `cause` is always smaller
+ * than the event's own `seq`.
  */
 import type { TraceAttrs } from '../engine/api/index.ts';
 import { TraceHash, stringHash } from './TraceHash.ts';
@@ -21,7 +32,12 @@ export interface TraceEvent {
   readonly host: string;
   readonly type: string;
   readonly attrs: TraceAttrs;
+  /** The `seq` of the event that caused this one (see the file comment); absent for a root. */
+  readonly cause?: number;
 }
+
+/** No cause: the value of {@link Trace.cause} outside any caused work. */
+export const NO_CAUSE = -1;
 
 /**
  * A subscription: when `predicate` holds for an event (of one of `types`, when given), `action`
@@ -128,6 +144,18 @@ export class Trace {
   private droppedCount = 0;
   /** Actions queued by subscriptions, run by the World after the current task. */
   readonly pendingActions: (() => void)[] = [];
+  /**
+   * The current cause: the `seq` of the event behind the work being done now, or
+   * {@link NO_CAUSE}. Lanes of the event queue save it when work is scheduled and set it back
+   * when the work runs; {@link record} gives it to each event and then makes that event current.
+   */
+  cause = NO_CAUSE;
+  /**
+   * The `fault` start event of each world-setting fault type (`store-failure`, `rpc-loss`, ...),
+   * noted by the fault plan: what the sim decides by chance under such a fault (a failed write,
+   * a lost RPC) is caused by it.
+   */
+  readonly settingFaults = new Map<string, number>();
 
   /**
    * @param clock where the current virtual time is read (`nowUs`).
@@ -169,16 +197,19 @@ export class Trace {
     return this.hasher;
   }
 
-  /** Records event `type` on `host` at the current time. */
-  record(host: string, type: string, attrs: TraceAttrs = EMPTY): void {
-    this.recordOn(host, stringHash(host), type, attrs);
+  /**
+   * Records event `type` on `host` at the current time, caused by `cause` (an earlier event's
+   * `seq`; default: the current cause). Returns the event's `seq`.
+   */
+  record(host: string, type: string, attrs: TraceAttrs = EMPTY, cause: number = this.cause): number {
+    return this.recordOn(host, stringHash(host), type, attrs, cause);
   }
 
   /**
    * {@link record} for a caller that knows `hostHash`, the string hash of `host`
    * ({@link stringHash}): the same event and the same hash.
    */
-  recordOn(host: string, hostHash: number, type: string, attrs: TraceAttrs = EMPTY): void {
+  recordOn(host: string, hostHash: number, type: string, attrs: TraceAttrs = EMPTY, cause: number = this.cause): number {
     const seq = this.count++;
     const timeUs = this.clock.nowUs;
     const t = sharedTypes.get(type) ?? eventType(type);
@@ -196,7 +227,8 @@ export class Trace {
       else if (typeof v === 'string') h.string(v);
       else h.word(v === true ? 1 : v === false ? 2 : 3);
     }
-    this.finish(seq, timeUs, host, type, attrs, t);
+    this.finish(seq, timeUs, host, type, attrs, t, cause);
+    return seq;
   }
 
   /**
@@ -208,7 +240,7 @@ export class Trace {
   recordRpcSend(
     host: string, hostHash: number, attrs: RpcSendAttrs,
     fromHash: number, toHash: number, kindHash: number, methodHash: number,
-  ): void {
+  ): number {
     const seq = this.count++;
     const timeUs = this.clock.nowUs;
     const t = RPC_SEND;
@@ -229,26 +261,41 @@ export class Trace {
     h.word(methodHash);
     h.word(kh[5] as number);
     h.word(attrs.answer ? 1 : 2);
-    this.finish(seq, timeUs, host, 'rpc.send', attrs, t);
+    this.finish(seq, timeUs, host, 'rpc.send', attrs, t, this.cause);
+    return seq;
   }
 
-  /** Stores event `seq` (unless over the limit) and offers it to subscriptions. */
-  private finish(seq: number, timeUs: number, host: string, type: string, attrs: TraceAttrs, t: EventType): void {
+  /**
+   * Makes event `seq` the current cause, stores it (unless over the limit) and offers it to
+   * subscriptions.
+   */
+  private finish(
+    seq: number, timeUs: number, host: string, type: string, attrs: TraceAttrs, t: EventType, cause: number,
+  ): void {
+    this.cause = seq;
     const limit = this.options.limit;
     const keep = limit === undefined || this.stored.length < limit;
     if (!keep) this.droppedCount++;
     const watched = this.untypedSubscriptions > 0
       || (t.id < MAX_SHARED_TYPES ? this.watchedTypes[t.id] === 1 : this.typedSubscriptions.has(type));
     if (!keep && !watched) return;
-    const event: TraceEvent = { seq, timeUs, host, type, attrs };
+    const event: TraceEvent = cause === NO_CAUSE ? { seq, timeUs, host, type, attrs } : { seq, timeUs, host, type, attrs, cause };
     if (keep) this.stored.push(event);
     if (watched) this.notify(event);
   }
 
-  /** Records mark `name` (an event of type `mark`) and counts it. */
-  mark(host: string, name: string, attrs: TraceAttrs = EMPTY): void {
+  /**
+   * Records mark `name` (an event of type `mark`) and counts it, caused by `cause` (default: the
+   * current cause); returns its `seq`.
+   */
+  mark(host: string, name: string, attrs: TraceAttrs = EMPTY, cause: number = this.cause): number {
     this.markCounts.set(name, (this.markCounts.get(name) ?? 0) + 1);
-    this.record(host, 'mark', { name, ...attrs });
+    return this.record(host, 'mark', { name, ...attrs }, cause);
+  }
+
+  /** The cause of an effect of world-setting fault type `faultType`: its start, else the current cause. */
+  settingFaultCause(faultType: string): number {
+    return this.settingFaults.get(faultType) ?? this.cause;
   }
 
   /**
@@ -316,7 +363,11 @@ export class Trace {
       if (s.types !== undefined && !s.types.has(event.type)) continue;
       if (!s.predicate(event)) continue;
       if (s.once) this.remove(s);
-      this.pendingActions.push(() => s.action(event));
+      // The action (a protocol-point fault) is caused by the event it matched.
+      this.pendingActions.push(() => {
+        this.cause = event.seq;
+        s.action(event);
+      });
     }
   }
 }

@@ -29,7 +29,7 @@ import { SimInputError, requireNonNegativeInteger } from './SimInputError.ts';
 import { SimObjectStore } from './SimObjectStore.ts';
 import { SimRpcService } from './SimRpcService.ts';
 import { SimTransactionalStore } from './SimTransactionalStore.ts';
-import { Trace } from './Trace.ts';
+import { NO_CAUSE, Trace } from './Trace.ts';
 import type { TraceEvent } from './Trace.ts';
 import {
   DEFAULT_NETWORK_LATENCY, DEFAULT_RPC_LATENCY, DEFAULT_STORE_LATENCY, validateWorldOptions,
@@ -190,7 +190,7 @@ export class World {
   crash(host: string): void {
     const h = this.entry(host, 'crash').host;
     if (!h.alive) return;
-    this.ctx.trace.record(h.id, 'host.crash', { incarnation: h.incarnation });
+    h.crashedBy = this.ctx.trace.record(h.id, 'host.crash', { incarnation: h.incarnation });
     this.ctx.trace.mark(h.id, 'crash');
     h.kill();
     this.rpcNet.onCrash(h);
@@ -239,7 +239,9 @@ export class World {
     const cutAB = this.partitions.cut(a, b);
     const cutBA = options.oneWay === true ? false : this.partitions.cut(b, a);
     if (!cutAB && !cutBA) return;
-    this.ctx.trace.record(a, 'net.partition', { from: a, to: b, oneWay: options.oneWay === true });
+    const seq = this.ctx.trace.record(a, 'net.partition', { from: a, to: b, oneWay: options.oneWay === true });
+    if (cutAB) this.partitions.direction(a, b).cause = seq;
+    if (cutBA) this.partitions.direction(b, a).cause = seq;
     this.ctx.trace.mark(a, 'partition', { from: a, to: b });
     this.dataNet.onPartition(a, b);
   }
@@ -332,7 +334,8 @@ export class World {
 
   private loop(): RunResult {
     const queue = this.ctx.queue;
-    const pending = this.ctx.trace.pendingActions;
+    const trace = this.ctx.trace;
+    const pending = trace.pendingActions;
     const clock = this.clock;
     if (pending.length > 0) this.drainActions();
     for (;;) {
@@ -350,6 +353,8 @@ export class World {
       if (entry === undefined) return this.result('idle', 'no more events');
       clock.nowUs = due;
       this.eventCount++;
+      // A lane restores the cause of what it runs; a lane that has none runs as a root.
+      trace.cause = NO_CAUSE;
       entry.fire();
       if (pending.length > 0) this.drainActions();
       if (this.checkInvariants) this.invariants.runAll();
@@ -397,8 +402,13 @@ export class World {
       objectStore: this.objectStore,
       transactionalStore: this.transactionalStore,
       tracer: {
-        event: (type, attrs) => trace.recordOn(h.id, h.idHash, type, attrs),
-        mark: (name, attrs) => trace.mark(h.id, name, attrs),
+        event: (type, attrs, cause) => trace.recordOn(h.id, h.idHash, type, attrs, cause ?? trace.cause),
+        mark: (name, attrs) => {
+          trace.mark(h.id, name, attrs);
+        },
+        causedBy: (cause) => {
+          if (cause !== NO_CAUSE) trace.cause = cause;
+        },
       },
       choices: {
         delay: (label, d) => choices.delay(label, d),

@@ -12,9 +12,29 @@
 /** Flat attributes of one event: primitives only, so traces serialise and hash cheaply. */
 export type TraceAttrs = Readonly<Record<string, string | number | boolean | null>>;
 
+/**
+ * An event's reference in the trace (its `seq`), for cause links: the sim records, for each
+ * event, the event that caused it (by default, the one behind the work being done now: an RPC's
+ * delivery is caused by its send, a timer's task by what scheduled it). {@link NO_EVENT} when
+ * there is none, or when the tracer keeps no references (a unit test's tracer).
+ */
+export type EventRef = number;
+
+/** No event: a root cause, or a tracer that keeps no references. */
+export const NO_EVENT: EventRef = -1;
+
 export interface Tracer {
-  /** Records one event of `type` (dotted, e.g. `checkpoint.triggered`). */
-  event(type: string, attrs?: TraceAttrs): void;
+  /**
+   * Records one event of `type` (dotted, e.g. `checkpoint.triggered`), caused by `cause` when
+   * given (else by the work being done now). Returns the event's reference.
+   */
+  event(type: string, attrs?: TraceAttrs, cause?: EventRef): EventRef;
   /** Records that situation `name` was reached (ORACLES.md 9). */
   mark(name: string, attrs?: TraceAttrs): void;
+  /**
+   * Says that the rest of the work being done now is caused by event `cause`, where the engine
+   * knows better than the order of work: a redeploy runs when the last old attempt is gone, but
+   * it is the failover's doing (DefaultScheduler). {@link NO_EVENT} changes nothing.
+   */
+  causedBy(cause: EventRef): void;
 }

@@ -25,6 +25,7 @@
 import type { EngineEnv } from '../api/EngineEnv.ts';
 import type { Executor } from '../api/Executor.ts';
 import type { RpcAddress } from '../api/ids.ts';
+import { NO_EVENT, type EventRef } from '../api/Tracer.ts';
 import type { JobManagerTaskRestore } from '../checkpoint/TaskStateSnapshot.ts';
 import type { ClusterConfiguration } from '../cluster/ClusterConfiguration.ts';
 import { inputsOf, outputsOf } from '../jobgraph/JobGraph.ts';
@@ -66,7 +67,11 @@ export class DefaultScheduler {
   private readonly backoff: RestartBackoffTimeStrategy;
   private readonly sharedSlots = new Map<number, AllocatedSlot>();
   private pendingDeploy: ExecutionVertex[] = [];
-  private restart: { vertices: Set<ExecutionVertex>; notBeforeUs: number; global: boolean } | undefined;
+  private restart: {
+    vertices: Set<ExecutionVertex>; notBeforeUs: number; global: boolean;
+    /** The `scheduler.restarting` event of the latest failover merged in: the redeploy's cause. */
+    cause: EventRef;
+  } | undefined;
   private restartTimerArmed = false;
   /** State to deploy each `<vertex>#<subtask>` with, from the latest restore. */
   private readonly restores = new Map<string, JobManagerTaskRestore>();
@@ -140,28 +145,32 @@ export class DefaultScheduler {
       return;
     }
     ex.state = 'FAILED';
-    this.c.env.tracer.event('scheduler.taskFailed', { task: ex.attemptId, cause });
+    const failure = this.c.env.tracer.event('scheduler.taskFailed', { task: ex.attemptId, cause });
     this.c.attemptFailed(ex.vertex, cause);
     const status = this.c.graph.jobStatus;
     if (status !== 'RUNNING' && status !== 'RESTARTING') return;
     const region = this.regions.get(ex.vertex.name);
     const vertices = this.c.graph.allVertices().filter((v) => this.regions.get(v.name) === region);
-    this.restartVertices(vertices, false, cause);
+    this.restartVertices(vertices, false, cause, failure);
   }
 
   /** A global failure: every vertex restarts (failGlobal). */
   handleGlobalFailure(cause: string): void {
     const status = this.c.graph.jobStatus;
     if (status !== 'RUNNING' && status !== 'RESTARTING') return;
-    this.c.env.tracer.event('scheduler.globalFailure', { cause });
-    this.restartVertices(this.c.graph.allVertices(), true, cause);
+    const failure = this.c.env.tracer.event('scheduler.globalFailure', { cause });
+    this.restartVertices(this.c.graph.allVertices(), true, cause, failure);
   }
 
-  private restartVertices(vertices: readonly ExecutionVertex[], global: boolean, cause: string): void {
+  /**
+   * Restarts `vertices` after the failure recorded as event `failure` (the cause of the
+   * `scheduler.restarting` event, and so of the redeploy and the restore: Tracer.ts).
+   */
+  private restartVertices(vertices: readonly ExecutionVertex[], global: boolean, cause: string, failure: EventRef): void {
     this.lastFailureTimestampUs = this.c.env.clock.nowUs();
     this.backoff.notifyFailure();
     if (!this.backoff.canRestart()) {
-      this.c.env.tracer.event('scheduler.noMoreRestarts', { cause });
+      this.c.env.tracer.event('scheduler.noMoreRestarts', { cause }, failure);
       for (const v of this.c.graph.allVertices()) this.cancelExecution(v.current);
       this.c.graph.transitionState('FAILED');
       return;
@@ -169,7 +178,10 @@ export class DefaultScheduler {
     const notBeforeUs = this.c.env.clock.nowUs() + this.backoff.getBackoffTimeUs();
     const set = this.addVerticesToRestartPending(vertices, notBeforeUs, global);
     this.pendingDeploy = this.pendingDeploy.filter((v) => !set.has(v));
-    this.c.env.tracer.event('scheduler.restarting', { vertices: set.size, global, delayUs: this.backoff.getBackoffTimeUs() });
+    // Caused by the failure, not by what the job status listeners did in between (aborts).
+    const restarting = this.c.env.tracer.event('scheduler.restarting',
+      { vertices: set.size, global, delayUs: this.backoff.getBackoffTimeUs() }, failure);
+    if (this.restart !== undefined) this.restart.cause = restarting;
     for (const v of set) {
       this.notifyCoordinatorOfCancellation(v.current);
       this.cancelExecution(v.current);
@@ -189,7 +201,7 @@ export class DefaultScheduler {
     global: boolean): Set<ExecutionVertex> {
     const set = this.restart?.vertices ?? new Set<ExecutionVertex>();
     for (const v of vertices) set.add(v);
-    this.restart = { vertices: set, notBeforeUs, global: global || (this.restart?.global ?? false) };
+    this.restart = { vertices: set, notBeforeUs, global: global || (this.restart?.global ?? false), cause: NO_EVENT };
     if (this.c.graph.jobStatus === 'RUNNING') this.c.graph.transitionState('RESTARTING');
     return set;
   }
@@ -247,6 +259,9 @@ export class DefaultScheduler {
     const r = this.restart;
     if (r === undefined || r.notBeforeUs > this.c.env.clock.nowUs()) return;
     for (const v of r.vertices) if (!isTerminal(v.current.state)) return;
+    // The redeploy (RUNNING again, the restore, the new attempts) is the failover's doing, even
+    // when what let it go ahead now is the last old attempt ending.
+    this.c.env.tracer.causedBy(r.cause);
     this.removeVerticesFromRestartPending();
     const vertices = this.c.graph.allVertices().filter((v) => r.vertices.has(v));
     for (const v of vertices) v.resetForNewExecution();

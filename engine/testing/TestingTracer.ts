@@ -3,7 +3,7 @@
  *
  * Invariants: events and marks are kept in the order recorded.
  */
-import type { TraceAttrs, Tracer } from '../api/Tracer.ts';
+import type { EventRef, TraceAttrs, Tracer } from '../api/Tracer.ts';
 
 /** One recorded event or mark. */
 export interface TracedEvent {
@@ -15,9 +15,13 @@ export class TestingTracer implements Tracer {
   readonly events: TracedEvent[] = [];
   readonly marks: TracedEvent[] = [];
 
-  event(type: string, attrs: TraceAttrs = {}): void {
+  /** Returns the event's index in {@link events}. */
+  event(type: string, attrs: TraceAttrs = {}): EventRef {
     this.events.push({ type, attrs });
+    return this.events.length - 1;
   }
+
+  causedBy(): void {}
 
   mark(name: string, attrs: TraceAttrs = {}): void {
     this.marks.push({ type: name, attrs });

@@ -10,10 +10,12 @@
  */
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import type { Violation } from '../../sim/run/RunResult.ts';
+import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import type { CheckpointSpec, Fault, RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import { runSpecArbitrary, withSourcePacing, type ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
+import { explainRun } from '../explain/explainRun.ts';
+import { formatExplanation } from '../explain/formatExplanation.ts';
 import { defaultJudge } from '../explore/defaultJudge.ts';
 import { expectationOf } from '../explore/explore.ts';
 import { describeViolation } from './checkRuns.ts';
@@ -52,16 +54,18 @@ function targeted(o: TargetOptions): fc.Arbitrary<RunSpec> {
 
 /** The first violating run of `numRuns` runs of `arbitrary` with `mutations` on, if any. */
 function search(arbitrary: fc.Arbitrary<RunSpec>, mutations: readonly string[],
-  numRuns: number): { found: Violation | undefined; runs: number } {
+  numRuns: number): { found: Violation | undefined; result: RunResult | undefined; runs: number } {
   let found: Violation | undefined;
+  let last: RunResult | undefined;
   let runs = 0;
   fc.check(fc.property(arbitrary, (spec) => {
     runs++;
     const result = simulate({ ...spec, mutations: [...mutations] });
+    last = result;
     found = defaultJudge(result, expectationOf(spec.checkpoint.mode)).violations[0];
     return found === undefined;
   }), { seed: MUTANT_SEED, numRuns, endOnFailure: true });
-  return { found, runs };
+  return { found, result: found === undefined ? undefined : last, runs };
 }
 
 const SLOW_ACKS: readonly (readonly Fault[])[] = [
@@ -169,9 +173,14 @@ const CASES: readonly MutantCase[] = [
 for (const c of CASES) {
   test(`mutant ${c.bug} is caught (${c.why})`, () => {
     const runs = c.runs ?? RUNS;
-    const withBug = search(c.arbitrary, [c.bug], runs).found;
+    const caught = search(c.arbitrary, [c.bug], runs);
+    const withBug = caught.found;
     expect(withBug, `no violation found with ${c.bug} planted`).toBeDefined();
     expect(c.caughtBy).toContain(withBug?.property);
+    // Its explanation's chains reach a fault that fired, or the run fired none (explainRun).
+    const explanation = explainRun(caught.result as RunResult, withBug);
+    expect(explanation.reachedFaults.length > 0 || explanation.faultsFired === 0,
+      formatExplanation(explanation).join('\n')).toBe(true);
     const without = search(c.arbitrary, [], runs);
     expect(without.found === undefined ? undefined : describeViolation(without.found)).toBeUndefined();
     expect(without.runs).toBe(runs);

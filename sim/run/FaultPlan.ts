@@ -362,7 +362,10 @@ export class FaultPlan {
   private startSetting(index: number, f: Fault): void {
     this.fired.add(index);
     const mark = f.type === 'rpc-delay' || f.type === 'slow-store' ? f.type : undefined;
-    this.note(index, 'start', mark);
+    const seq = this.note(index, 'start', mark);
+    // What the sim decides by chance under this fault is its doing (Trace.ts, cause links); of
+    // several faults of one type, the first one's start stands for them all.
+    if (!this.world.trace.settingFaults.has(f.type)) this.world.trace.settingFaults.set(f.type, seq);
   }
 
   /**
@@ -382,10 +385,12 @@ export class FaultPlan {
     }
   }
 
-  private note(index: number, action: string, mark?: string): void {
+  /** Logs an action of fault `index` (and its mark); returns the `seq` of its `fault` event. */
+  private note(index: number, action: string, mark?: string): number {
     const f = this.faults[index] as Fault;
     this.records.push({ fault: index, type: f.type, action, timeMs: this.world.nowUs / 1000 });
-    this.world.trace.record('sim', 'fault', { index, type: f.type, action });
+    const seq = this.world.trace.record('sim', 'fault', { index, type: f.type, action });
     if (mark !== undefined) this.world.trace.mark('sim', mark, { index });
+    return seq;
   }
 }

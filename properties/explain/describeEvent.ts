@@ -1,0 +1,116 @@
+/**
+ * describeEvent: one trace event in words for a timeline ("checkpoint 3 aborted
+ * (TRIGGER_CHECKPOINT_FAILURE): triggerCheckpoint RPC to v0#0@0 timed out"), or undefined for an
+ * event a person reading why a run failed need not see (RPC plumbing, buffers, store operations,
+ * marks). Event types are the engine's and the sim's (docs/explain.md lists the ones described).
+ * Pure; RPC events are named through their send (EventIndex).
+ */
+import type { TraceEvent } from '../../sim/Trace.ts';
+import type { Fault } from '../../sim/run/RunSpec.ts';
+import { describeFault } from '../describeFault.ts';
+import type { EventIndex } from './EventIndex.ts';
+
+/** What the descriptions need besides the event. */
+export interface DescribeContext {
+  readonly index: EventIndex;
+  /** The RunSpec's faults, to say what a `fault` event did. */
+  readonly faults: readonly Fault[];
+}
+
+type Describer = (e: TraceEvent, c: DescribeContext) => string | undefined;
+
+const str = (v: unknown): string => String(v);
+
+/** The RPC method and destination of message `id`, e.g. `triggerCheckpoint RPC to v0#0@0`. */
+export function describeRpc(id: unknown, c: DescribeContext): string {
+  const send = c.index.send(id);
+  if (send === undefined) return `RPC ${str(id)}`;
+  const what = send.attrs.answer === true ? `answer to ${str(send.attrs.method)}` : `${str(send.attrs.method)} RPC`;
+  return `${what} to ${rpcTarget(send, c)}`;
+}
+
+/** Where an RPC went: the task it was about (a trigger names it on its cause) or the address. */
+function rpcTarget(send: TraceEvent, c: DescribeContext): string {
+  const why = c.index.causeOf(send);
+  if (why !== undefined && typeof why.attrs.task === 'string' && why.type === 'checkpoint.triggerSent') return why.attrs.task;
+  return str(send.attrs.to);
+}
+
+/** `checkpoint 3` from an event's checkpointId (or `checkpoint`) attribute. */
+const cp = (e: TraceEvent): string => `checkpoint ${str(e.attrs.checkpointId ?? e.attrs.checkpoint)}`;
+
+const DESCRIBERS: Readonly<Record<string, Describer>> = {
+  fault: (e, c) => {
+    const f = c.faults[e.attrs.index as number];
+    const what = f === undefined ? `fault ${str(e.attrs.index)}` : describeFault(f);
+    if (e.attrs.type === 'message') return `fault ${str(e.attrs.index)} ${str(e.attrs.action)}s ${describeRpc(e.attrs.id, c)} (${what})`;
+    const action = e.attrs.action === undefined || e.attrs.action === e.attrs.type ? 'fires' : `${str(e.attrs.action)}`;
+    return `fault ${str(e.attrs.index)} ${action}: ${what}`;
+  },
+  'host.crash': (e) => `${e.host} crashes`,
+  'host.pause': (e) => `${e.host} pauses (runs nothing)`,
+  'host.resume': (e) => `${e.host} resumes`,
+  'host.boot': (e) => ((e.attrs.incarnation as number) > 1 ? `${e.host} restarts` : undefined),
+  'net.partition': (e) => `network cut ${str(e.attrs.from)} ${e.attrs.oneWay === true ? '->' : '<->'} ${str(e.attrs.to)}`,
+  'net.heal': (e) => `network healed ${str(e.attrs.from)} <-> ${str(e.attrs.to)}`,
+  'net.broken': (e) => `data connection ${str(e.attrs.key)} broke`,
+  'rpc.drop': (e, c) => `${describeRpc(e.attrs.id, c)} lost (${str(e.attrs.reason)})`,
+  'rpc.timeout': (e, c) => `${str(e.attrs.method)} RPC to ${rpcTimeoutTarget(e, c)} timed out`,
+  'mark': (e) => (e.attrs.name === 'rpc-lost' ? `${str(e.attrs.method)} RPC lost (rpc-loss fault)` : undefined),
+  'task.failed': (e) => `task ${str(e.attrs.task)} fails: ${str(e.attrs.error)}`,
+  'io.gate.error': (e) => `input gate error: ${str(e.attrs.message)}`,
+  'scheduler.taskFailed': (e) => `JobMaster learns task ${str(e.attrs.task)} failed (${str(e.attrs.cause)})`,
+  'scheduler.globalFailure': (e) => `global failure: ${str(e.attrs.cause)}`,
+  'scheduler.restarting': (e) => `failover: ${e.attrs.global === true ? 'global' : 'region'} restart of ${str(e.attrs.vertices)} task(s) in ${(e.attrs.delayUs as number) / 1000} ms`,
+  'scheduler.noMoreRestarts': (e) => `restart strategy exhausted: the job fails (${str(e.attrs.cause)})`,
+  'jm.taskManagerLost': (e) => `JobMaster declares ${str(e.attrs.taskExecutor)} lost (${str(e.attrs.cause)})`,
+  'rm.taskExecutorLost': (e) => `ResourceManager declares ${str(e.attrs.taskExecutor)} lost (${str(e.attrs.reason)})`,
+  'job.status': (e) => `job ${str(e.attrs.status)}`,
+  'checkpoint.triggered': (e) => `${cp(e)} triggered`,
+  'checkpoint.triggerFailed': (e) => ((e.attrs.checkpointId as number) < 0 ? undefined : `${cp(e)} trigger failed (${str(e.attrs.reason)})`),
+  'checkpoint.completed': (e) => `${cp(e)} completed`,
+  'checkpoint.aborted': (e, c) => `${cp(e)} aborted (${str(e.attrs.reason)})${abortBecause(e, c)}`,
+  'checkpoint.declined': (e) => `${cp(e)} declined by ${str(e.attrs.task)} (${str(e.attrs.reason)})`,
+  'checkpoint.declinedByTask': (e) => `${str(e.attrs.task)} declines ${cp(e)} (${str(e.attrs.reason)})`,
+  'checkpoint.asyncFailed': (e) => `${str(e.attrs.task)}: async part of ${cp(e)} failed`,
+  'checkpoint.tolerableFailuresExceeded': () => 'tolerable checkpoint failures exceeded',
+  'checkpoint.failJobRun': (e) => `CheckpointFailureManager fails the job${e.attrs.checkpointId === undefined ? '' : ` (${cp(e)})`}`,
+  'checkpoint.restored': (e) => ((e.attrs.checkpointId as number) < 0
+    ? 'restore: no completed checkpoint, tasks start from scratch'
+    : `restore from ${cp(e)} (${str(e.attrs.tasks)} task(s)${e.attrs.global === true ? ', global' : ''})`),
+  'store.unknown-outcome': (e) => `store write of ${str(e.attrs.path)} has an unknown outcome`,
+  'txn.fenced': (e) => `transaction ${str(e.attrs.txn)} fenced`,
+  'engine.assertion': (e) => `engine assertion: ${str(e.attrs.message)}`,
+};
+
+/** `: <what caused it>` for an abort whose cause says more than its reason (a timeout, a decline). */
+function abortBecause(e: TraceEvent, c: DescribeContext): string {
+  const cause = c.index.causeOf(e);
+  if (cause === undefined) return '';
+  if (cause.type === 'rpc.timeout') return `: ${str(cause.attrs.method)} RPC to ${rpcTimeoutTarget(cause, c)} timed out`;
+  if (cause.type === 'checkpoint.declined') return `: declined by ${str(cause.attrs.task)}`;
+  if (cause.type === 'scheduler.taskFailed') return `: task ${str(cause.attrs.task)} failed`;
+  return '';
+}
+
+/** A timed-out RPC's target, named by the task its send was about when the chain says so. */
+function rpcTimeoutTarget(timeout: TraceEvent, c: DescribeContext): string {
+  // The timeout's cause is the drop of its request (or answer), whose cause leads to the send.
+  for (let e = c.index.causeOf(timeout), i = 0; e !== undefined && i < 8; e = c.index.causeOf(e), i++) {
+    if (e.type === 'rpc.drop' || e.type === 'fault') {
+      const send = c.index.send(e.attrs.id);
+      if (send !== undefined) return rpcTarget(send, c);
+    }
+    if (e.type === 'rpc.send') return rpcTarget(e, c);
+  }
+  return str(timeout.attrs.to);
+}
+
+/** The event in words, or undefined when a timeline leaves it out. */
+export function describeEvent(e: TraceEvent, c: DescribeContext): string | undefined {
+  const d = DESCRIBERS[e.type];
+  return d === undefined ? undefined : d(e, c);
+}
+
+/** Event types {@link describeEvent} puts in words (the rest are left out of timelines). */
+export const DESCRIBED_TYPES: readonly string[] = Object.keys(DESCRIBERS);

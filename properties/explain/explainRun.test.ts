@@ -1,0 +1,91 @@
+/**
+ * The explanation of a counterexample (explainRun): the fixture of docs/explain.md (a lost
+ * trigger RPC aborts checkpoint 3, a crash aborts 4, the restore goes back to 2, and an
+ * at-least-once duplicate is judged under exactly-once) names the crash, the failover and the
+ * restore on the cause chain, and the lost trigger, its timeout and the abort of 3 on the "why
+ * checkpoint 2" chain.
+ */
+import { describe, expect, test } from 'vitest';
+import { compileScenario } from '../../scenarios/compileScenario.ts';
+import { simulate } from '../../sim/run/simulate.ts';
+import type { RunResult } from '../../sim/run/RunResult.ts';
+import { defaultJudge } from '../explore/defaultJudge.ts';
+import { explainRun, type Explanation } from './explainRun.ts';
+import fixture from './fixtures/lostTriggerThenCrash.ts';
+import { formatExplanation } from './formatExplanation.ts';
+
+function fixtureRun(): { result: RunResult; explanation: Explanation } {
+  const result = simulate(compileScenario(fixture).spec);
+  const violation = defaultJudge(result, 'exactly-once').violations[0];
+  expect(violation?.property).toBe('end-to-end-exactly-once');
+  return { result, explanation: explainRun(result, violation) };
+}
+
+/** The steps of one chain, as `type` or `type:attr=value` strings. */
+function onChain(e: Explanation, chain: 'cause' | 'why-checkpoint'): string[] {
+  return e.steps.filter((s) => s.chains.includes(chain)).map((s) => s.type);
+}
+
+describe('explainRun on the fixture', () => {
+  const { result, explanation: e } = fixtureRun();
+
+  test('the cause chain goes from the restore from checkpoint 2 back to the crash fault', () => {
+    const cause = onChain(e, 'cause');
+    for (const type of ['fault', 'host.crash', 'task.failed', 'scheduler.taskFailed', 'scheduler.restarting', 'checkpoint.restored']) {
+      expect(cause, type).toContain(type);
+    }
+    const restore = e.steps.find((s) => s.type === 'checkpoint.restored');
+    expect(restore?.attrs.checkpointId).toBe(2);
+    const crashFault = e.steps.find((s) => s.type === 'fault' && s.chains.includes('cause'));
+    expect(crashFault?.attrs.type).toBe('crash');
+    // In time order: the crash before the failover before the restore.
+    const at = (type: string) => e.steps.findIndex((s) => s.type === type && s.chains.includes('cause'));
+    expect(at('host.crash')).toBeLessThan(at('scheduler.restarting'));
+    expect(at('scheduler.restarting')).toBeLessThan(at('checkpoint.restored'));
+  });
+
+  test('the why-checkpoint chain names the lost trigger, its timeout and the abort of checkpoint 3', () => {
+    const why3 = e.steps.filter((s) => s.whyCheckpoints?.includes(3));
+    expect(why3.map((s) => s.type)).toEqual(['fault', 'rpc.drop', 'rpc.timeout', 'checkpoint.aborted']);
+    expect(why3[0]?.attrs).toMatchObject({ type: 'message', action: 'lose', method: 'triggerCheckpoint', checkpoint: 3 });
+    expect(why3[3]?.attrs).toMatchObject({ checkpointId: 3, reason: 'TRIGGER_CHECKPOINT_FAILURE' });
+    expect(e.restores).toEqual([{
+      seq: expect.any(Number) as number, checkpointId: 2,
+      newer: [{ checkpointId: 3, outcome: 'aborted (TRIGGER_CHECKPOINT_FAILURE)' }, { checkpointId: 4, outcome: 'aborted (CHECKPOINT_COORDINATOR_SUSPEND)' }],
+    }]);
+    expect(e.reachedFaults).toEqual([1, 2]);
+    expect(e.noFault).toBeUndefined();
+  });
+
+  test('the timeline says it in words, one line per event, with ms and host', () => {
+    const lines = formatExplanation(e);
+    expect(lines[0]).toMatch(/^why it failed \(from the restore before attempt 1 of sink subtask \d/);
+    expect(lines).toContainEqual(expect.stringMatching(
+      /^ +\d+\.\d{3} ms {2}jobmanager +why 3 +checkpoint 3 aborted \(TRIGGER_CHECKPOINT_FAILURE\): triggerCheckpoint RPC to v0#0@0 timed out$/));
+    expect(lines).toContainEqual(expect.stringMatching(/taskmanager-2 +cause\+why 4 +taskmanager-2 crashes$/));
+    expect(lines).toContainEqual('  the restore went back to checkpoint 2: checkpoint 3 aborted (TRIGGER_CHECKPOINT_FAILURE), checkpoint 4 aborted (CHECKPOINT_COORDINATOR_SUSPEND)');
+    // Not the last N events: nothing from the end of the run (the job finishing) is in it.
+    const end = result.outcome.timeMs;
+    expect(e.steps.every((s) => s.timeMs < end - 50)).toBe(true);
+  });
+
+  test('every chain event is on record, in order, and caused events point back', () => {
+    expect(e.seqs.length).toBeGreaterThan(e.steps.length);
+    expect([...e.seqs].sort((a, b) => a - b)).toEqual(e.seqs);
+  });
+});
+
+describe('explainRun says when no fault is behind a failure', () => {
+  test('a run without faults says none fired; it never claims so when one did', () => {
+    const spec = compileScenario(fixture).spec;
+    const result = simulate({ ...spec, faults: [] });
+    const noFaults = explainRun(result, { property: 'x', summary: '', details: { checkpointId: 2 }, timeMs: result.outcome.timeMs });
+    expect(noFaults.faultsFired).toBe(0);
+    expect(noFaults.noFault).toBe('no fault fired in this run: the failure needs none');
+    // With faults fired, an anchor no link leads from (checkpoint 1, before any fault) must not say "no fault".
+    const { result: faulty } = fixtureRun();
+    const early = explainRun(faulty, { property: 'x', summary: '', details: { checkpointId: 1 }, timeMs: faulty.outcome.timeMs });
+    expect(early.reachedFaults).toEqual([]);
+    expect(early.noFault).toMatch(/^the cause links stop short of the 3 fault\(s\) that fired/);
+  });
+});

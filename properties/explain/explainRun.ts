@@ -1,0 +1,207 @@
+/**
+ * explainRun: why a run failed, as two cause chains merged by time (docs/explain.md).
+ *
+ * - The *cause chain* of the violating event: the event an oracle's verdict points to (the
+ *   restore that let a surplus record's copy be committed, the protocol event that broke an
+ *   invariant, the checkpoint an oracle names), then what caused it, back to a fault: the
+ *   restore's failover, the task failure behind it, the crash at the root.
+ * - The *why this checkpoint* chain of each restore in it: the restore went back to checkpoint c
+ *   because every newer checkpoint triggered before it did not complete; for each, its abort and
+ *   what caused that (a trigger RPC that timed out, the message loss behind it).
+ *
+ * Chains follow the trace's cause links (sim/Trace.ts) and, for silences, the rules of
+ * causeChain.ts. Not the last N events: an event is in the explanation only if a chain reaches it.
+ * `reachedFaults` lists the RunSpec faults the chains reach; when they reach none, `noFault`
+ * says whether any fault fired at all (a chain may claim "no fault" only when none fired).
+ */
+import type { TraceEvent } from '../../sim/Trace.ts';
+import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
+import { causeChain, type ChainStep } from './causeChain.ts';
+import { describeEvent, type DescribeContext } from './describeEvent.ts';
+import { EventIndex } from './EventIndex.ts';
+
+/** Which chain an explanation step is on. */
+export type ChainName = 'cause' | 'why-checkpoint';
+
+/** One line of the explanation. */
+export interface ExplanationStep {
+  readonly seq: number;
+  /** Virtual ms. */
+  readonly timeMs: number;
+  readonly host: string;
+  readonly type: string;
+  /** What happened, in words. */
+  readonly text: string;
+  readonly chains: readonly ChainName[];
+  /** On the why-checkpoint chain: the newer checkpoints whose end this step leads to. */
+  readonly whyCheckpoints?: readonly number[];
+  /** The rule that led to this step when no recorded cause link did (causeChain.ts). */
+  readonly inferred?: string;
+  /** The event's attributes, for --json. */
+  readonly attrs: TraceEvent['attrs'];
+}
+
+/** A restore of the run and why it used the checkpoint it used. */
+export interface RestoreExplanation {
+  readonly seq: number;
+  /** The checkpoint restored; -1 when none had completed. */
+  readonly checkpointId: number;
+  /** Each newer checkpoint triggered before the restore, and how it ended before it. */
+  readonly newer: readonly { readonly checkpointId: number; readonly outcome: string }[];
+}
+
+export interface Explanation {
+  /** The events the cause chain starts from (with what points to them). */
+  readonly anchors: readonly { readonly seq: number; readonly why: string }[];
+  /** Both chains merged in trace order, each event once (the events put in words). */
+  readonly steps: readonly ExplanationStep[];
+  /** The `seq` of every event on either chain, in order, described or not (RPC sends, ...). */
+  readonly seqs: readonly number[];
+  readonly restores: readonly RestoreExplanation[];
+  /** Indexes of RunSpec faults the chains reach. */
+  readonly reachedFaults: readonly number[];
+  /** How many distinct faults fired in the run. */
+  readonly faultsFired: number;
+  /**
+   * One line when the chains reach no fault: that no fault fired (the failure needs none), or
+   * that the links stop short of the faults that did fire (never claims "no fault" then).
+   */
+  readonly noFault?: string;
+}
+
+/** At most this many newer checkpoints are explained per restore (the latest ones). */
+const MAX_NEWER = 4;
+
+/**
+ * Explains `violation` of `result` (or, with none, the run's restores: what its faults did).
+ * Needs the run's stored trace; a trace capped by `traceLimit` explains only what it stored.
+ */
+export function explainRun(result: RunResult, violation: Violation | undefined): Explanation {
+  const index = new EventIndex(result.trace);
+  const ctx: DescribeContext = { index, faults: result.spec.faults };
+  const anchors = anchorsOf(index, result, violation);
+  const on = new Map<number, { step: ChainStep; chains: Set<ChainName>; why: Set<number> }>();
+  const add = (steps: readonly ChainStep[], chain: ChainName, why?: number): void => {
+    for (const s of steps) {
+      let had = on.get(s.event.seq);
+      if (had === undefined) on.set(s.event.seq, had = { step: s, chains: new Set(), why: new Set() });
+      had.chains.add(chain);
+      if (why !== undefined) had.why.add(why);
+    }
+  };
+  const restoreEvents = new Map<number, TraceEvent>();
+  for (const a of anchors) {
+    const chain = causeChain(index, a.event);
+    add(chain, 'cause');
+    for (const s of chain) if (s.event.type === 'checkpoint.restored') restoreEvents.set(s.event.seq, s.event);
+  }
+  const restores: RestoreExplanation[] = [];
+  for (const r of [...restoreEvents.values()].sort((a, b) => a.seq - b.seq)) {
+    const newer = newerCheckpoints(index, r);
+    restores.push({ seq: r.seq, checkpointId: r.attrs.checkpointId as number, newer: newer.map((n) => ({ checkpointId: n.id, outcome: n.outcome })) });
+    for (const n of newer) if (n.end !== undefined) add(causeChain(index, n.end), 'why-checkpoint', n.id);
+  }
+  const anchorSeqs = new Set(anchors.map((a) => a.event.seq));
+  const steps: ExplanationStep[] = [];
+  for (const { step, chains, why } of [...on.values()].sort((a, b) => a.step.event.seq - b.step.event.seq)) {
+    const e = step.event;
+    const text = describeEvent(e, ctx) ?? (anchorSeqs.has(e.seq) ? `${e.type} ${JSON.stringify(e.attrs)}` : undefined);
+    if (text === undefined) continue;
+    steps.push({
+      seq: e.seq, timeMs: e.timeUs / 1000, host: e.host, type: e.type, text, chains: [...chains].sort(),
+      ...(why.size === 0 ? {} : { whyCheckpoints: [...why].sort((a, b) => a - b) }),
+      ...(step.inferred === undefined ? {} : { inferred: step.inferred }), attrs: e.attrs,
+    });
+  }
+  const reached = [...new Set([...on.values()].filter((x) => x.step.event.type === 'fault')
+    .map((x) => x.step.event.attrs.index as number))].sort((a, b) => a - b);
+  const faultsFired = new Set(index.ofType('fault').map((f) => f.attrs.index)).size;
+  const noFault = reached.length > 0 ? undefined : faultsFired === 0
+    ? 'no fault fired in this run: the failure needs none'
+    : `the cause links stop short of the ${faultsFired} fault(s) that fired (see --events for the whole run)`;
+  return {
+    anchors: anchors.map((a) => ({ seq: a.event.seq, why: a.why })), steps,
+    seqs: [...on.keys()].sort((a, b) => a - b), restores,
+    reachedFaults: reached, faultsFired, ...(noFault === undefined ? {} : { noFault }),
+  };
+}
+
+interface Anchor {
+  readonly event: TraceEvent;
+  readonly why: string;
+}
+
+/** The events an oracle's verdict points to (see the file comment); at most three. */
+function anchorsOf(index: EventIndex, result: RunResult, v: Violation | undefined): Anchor[] {
+  const limitUs = (v?.timeMs ?? result.outcome.timeMs) * 1000;
+  const details = (v?.details ?? {}) as Record<string, unknown>;
+  const anchors: Anchor[] = [];
+  const push = (event: TraceEvent | undefined, why: string): void => {
+    if (event !== undefined && !anchors.some((a) => a.event.seq === event.seq) && anchors.length < 3) anchors.push({ event, why });
+  };
+  // A protocol invariant names its event.
+  const named = details.event as { seq?: unknown } | undefined;
+  if (named !== undefined && typeof named.seq === 'number') push(index.get(named.seq), 'the event that broke the invariant');
+  // A surplus or mismatched copy committed by a later attempt: the restore that deployed it.
+  for (const r of [...recordsOf(details.surplus), ...recordsOf(details.valueMismatches)]) {
+    if (r.attempt > 0) push(restoreBeforeAttempt(index, r.subtask, r.attempt), `the restore before attempt ${r.attempt} of sink subtask ${r.subtask}, which committed ${r.id} again`);
+  }
+  // A checkpoint the oracle names: how it ended (or its trigger).
+  const id = details.checkpointId;
+  if (typeof id === 'number' && id >= 1) {
+    const end = [...index.ofType('checkpoint.completed'), ...index.ofType('checkpoint.aborted')]
+      .filter((e) => e.attrs.checkpointId === id && e.timeUs <= limitUs).sort((a, b) => a.seq - b.seq)[0];
+    push(end ?? index.ofType('checkpoint.triggered').find((e) => e.attrs.checkpointId === id), `checkpoint ${id}, which the oracle names`);
+  }
+  if (anchors.length === 0) {
+    const last = (type: string): TraceEvent | undefined => [...index.ofType(type)].reverse().find((e) => e.timeUs <= limitUs);
+    push(last('checkpoint.restored'), 'the last restore before the violation');
+    if (anchors.length === 0) push(last('scheduler.restarting') ?? last('checkpoint.aborted') ?? last('fault'), 'the last failure before the violation');
+  }
+  return anchors;
+}
+
+interface CopyRecord {
+  readonly id: string;
+  readonly attempt: number;
+  readonly subtask: number;
+}
+
+function recordsOf(list: unknown): CopyRecord[] {
+  if (!Array.isArray(list)) return [];
+  return list.filter((r): r is CopyRecord => typeof r === 'object' && r !== null
+    && typeof (r as CopyRecord).attempt === 'number' && typeof (r as CopyRecord).subtask === 'number');
+}
+
+/**
+ * The restore before the deployment of attempt `attempt` of the sink's subtask `subtask`: the
+ * last `checkpoint.restored` before the first `task.deploying` of a task `v<n>#<subtask>@<attempt>`
+ * whose vertex runs a sink (it committed or began a transaction).
+ */
+function restoreBeforeAttempt(index: EventIndex, subtask: number, attempt: number): TraceEvent | undefined {
+  const sinkVertices = new Set([...index.ofType('sink.transaction-begun'), ...index.ofType('sink.committed')]
+    .filter((e) => e.attrs.subtask === subtask).map((e) => String(e.attrs.task)));
+  const deploy = index.ofType('task.deploying').find((e) => {
+    const [vertex, at] = String(e.attrs.task).split('@');
+    return at === String(attempt) && sinkVertices.has(vertex ?? '');
+  });
+  if (deploy === undefined) return undefined;
+  return [...index.ofType('checkpoint.restored')].reverse().find((r) => r.seq < deploy.seq);
+}
+
+/** The checkpoints newer than the one restored at `r`, triggered before it, and how each ended. */
+function newerCheckpoints(index: EventIndex, r: TraceEvent): { id: number; outcome: string; end: TraceEvent | undefined }[] {
+  const restored = r.attrs.checkpointId as number;
+  const out: { id: number; outcome: string; end: TraceEvent | undefined }[] = [];
+  for (const t of index.ofType('checkpoint.triggered')) {
+    const id = t.attrs.checkpointId as number;
+    if (t.seq > r.seq || id <= restored) continue;
+    const aborted = index.ofType('checkpoint.aborted').find((e) => e.attrs.checkpointId === id && e.seq < r.seq);
+    const completed = index.ofType('checkpoint.completed').find((e) => e.attrs.checkpointId === id && e.seq < r.seq);
+    const end = aborted ?? completed;
+    const outcome = aborted !== undefined ? `aborted (${String(aborted.attrs.reason)})`
+      : completed !== undefined ? 'completed, yet not restored' : 'still pending';
+    out.push({ id, outcome, end });
+  }
+  return out.slice(-MAX_NEWER);
+}

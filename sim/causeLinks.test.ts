@@ -1,0 +1,113 @@
+/**
+ * Cause links (Trace.ts): each recorded event names the event behind the work that recorded it,
+ * through every lane of the event queue (executor tasks, timers, RPC messages, pools), and the
+ * sim names the real cause where the order of work does not: a drop's crash or partition, a
+ * timeout's drop.
+ */
+import { describe, expect, test } from 'vitest';
+import { rpcAddress } from '../engine/api/index.ts';
+import type { EngineEnv } from '../engine/api/index.ts';
+import type { TraceEvent } from './Trace.ts';
+import { World } from './World.ts';
+
+const JM = rpcAddress('jobmaster');
+const TE = rpcAddress('taskexecutor');
+const FIXED = { minUs: 100, medianUs: 100, maxUs: 100 };
+
+function setup() {
+  const w = new World({ seed: 'causes', rpc: { defaultLatency: FIXED } });
+  let jm: EngineEnv | undefined;
+  w.addHost('jobmanager', (env) => {
+    jm = env;
+    env.rpc.startEndpoint(JM, env.executors.get('main'), () => 'jm');
+  });
+  w.addHost('taskmanager-1', (env) => {
+    env.rpc.startEndpoint(TE, env.executors.get('main'), (c) => {
+      env.tracer.event('te.handled', { method: c.method });
+      // Work handed to another thread of the host keeps the cause.
+      env.executors.get('io').execute('io-work', () => env.tracer.event('te.ioWork', { method: c.method }));
+      return 'ok';
+    });
+  });
+  return { w, jm: () => jm as EngineEnv };
+}
+
+/** The event of `type` (the first), and a lookup by seq. */
+function find(w: World, type: string, attr?: [string, unknown]): TraceEvent {
+  const e = w.trace.events.find((x) => x.type === type && (attr === undefined || x.attrs[attr[0]] === attr[1]));
+  expect(e, `no ${type} event`).toBeDefined();
+  return e as TraceEvent;
+}
+
+function causeOf(w: World, e: TraceEvent): TraceEvent | undefined {
+  return e.cause === undefined ? undefined : w.trace.events.find((x) => x.seq === e.cause);
+}
+
+describe('cause links', () => {
+  test('a delivery is caused by its send, the handler by the delivery, work on another thread by the handler', () => {
+    const { w, jm } = setup();
+    jm().executors.get('main').schedule('send', 1_000, () => {
+      jm().tracer.event('jm.decided');
+      jm().rpc.tell(JM, TE, 'control', 'doIt', []);
+    });
+    w.run();
+    const send = find(w, 'rpc.send', ['method', 'doIt']);
+    expect(causeOf(w, send)?.type).toBe('jm.decided');
+    const deliver = find(w, 'rpc.deliver', ['id', send.attrs.id]);
+    expect(deliver.cause).toBe(send.seq);
+    const handled = find(w, 'te.handled');
+    expect(handled.cause).toBe(deliver.seq);
+    expect(find(w, 'te.ioWork').cause).toBe(handled.seq);
+    // The answer's send is the handler's doing too (after what it recorded).
+    for (const e of w.trace.events) if (e.cause !== undefined) expect(e.cause).toBeLessThan(e.seq);
+  });
+
+  test('a timer runs its task with the cause it was scheduled under', () => {
+    const { w, jm } = setup();
+    const main = jm().executors.get('main');
+    main.schedule('first', 10, () => {
+      jm().tracer.event('jm.armed');
+      main.schedule('later', 5_000, () => jm().tracer.event('jm.fired'));
+      jm().tracer.event('jm.unrelated-root-later', {}, -1);
+    });
+    w.run();
+    const fired = find(w, 'jm.fired');
+    expect(causeOf(w, fired)?.type).toBe('jm.armed');
+    // An explicit cause of -1 makes a root, and a task run from the queue alone has none.
+    expect(find(w, 'jm.unrelated-root-later').cause).toBeUndefined();
+  });
+
+  test('an ask whose request was dropped at a crashed host times out caused by the drop, which the crash caused', () => {
+    const { w, jm } = setup();
+    w.at(500, 'crash', () => w.crash('taskmanager-1'));
+    jm().executors.get('main').schedule('ask', 1_000, () => {
+      jm().rpc.ask(JM, TE, 'control', 'doIt', [], 20_000).whenComplete(() => jm().tracer.event('jm.askFailed'));
+    });
+    w.run();
+    const drop = find(w, 'rpc.drop', ['reason', 'endpoint-down']);
+    expect(causeOf(w, drop)?.type).toBe('host.crash');
+    const timeout = find(w, 'rpc.timeout');
+    expect(timeout.cause).toBe(drop.seq);
+    expect(causeOf(w, find(w, 'jm.askFailed'))?.type).toBe('rpc.timeout');
+  });
+
+  test('a message cut by a partition is dropped caused by the partition', () => {
+    const { w, jm } = setup();
+    w.at(500, 'cut', () => w.partition('jobmanager', 'taskmanager-1'));
+    jm().executors.get('main').schedule('ask', 1_000, () => {
+      jm().rpc.ask(JM, TE, 'control', 'doIt', [], 20_000);
+    });
+    w.run();
+    const drop = find(w, 'rpc.drop', ['reason', 'partition']);
+    expect(causeOf(w, drop)?.type).toBe('net.partition');
+    expect(find(w, 'rpc.timeout').cause).toBe(drop.seq);
+  });
+
+  test('a protocol-point action is caused by the event it matched', () => {
+    const { w, jm } = setup();
+    w.onTrace((e) => e.type === 'te.handled', () => w.trace.record('sim', 'fault', { index: 0 }), { once: true });
+    jm().executors.get('main').schedule('send', 1_000, () => jm().rpc.tell(JM, TE, 'control', 'doIt', []));
+    w.run();
+    expect(causeOf(w, find(w, 'fault'))?.type).toBe('te.handled');
+  });
+});
