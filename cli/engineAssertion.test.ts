@@ -73,7 +73,9 @@ describe('an engine assertion on the command line', () => {
     expect(r.stdout).toContain('recorded property engine-assertion\n');
     expect(r.stdout).toMatch(/trace hash [0-9a-f]{16} \(same as recorded\)\n/);
     expect(r.stdout).toContain('the property still fails: engine-assertion: planted: count got wheel\n');
-    expect(r.stdout).toMatch(/ sim engine\.assertion \{"message":"planted: count got wheel"\}\n$/);
+    // The explanation starts from the assertion, which is in its timeline.
+    expect(r.stdout).toContain('why it failed (from the engine assertion):\n');
+    expect(r.stdout).toMatch(/ sim +cause +engine assertion: planted: count got wheel\n/);
     const clean = await cli('replay', file);
     expect(clean.code).toBe(0);
     expect(clean.stdout).toContain('the property holds now\n');

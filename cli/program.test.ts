@@ -389,7 +389,7 @@ describe('replay --json', () => {
   // field was accepted, and a spec error named neither the file nor that it is in the spec.
   test.each([
     [{ format: 'other' }, 'not a checkpoint-sim repro file (format is "other", not "checkpoint-sim-repro")'],
-    [{ note: 'mine' }, 'unknown repro field "note" (fields: format, formatVersion, checkpointSimVersion, property, expect, summary, traceHash, stage, fastCheck, spec, scenario)'],
+    [{ note: 'mine' }, 'unknown repro field "note" (fields: format, formatVersion, checkpointSimVersion, property, expect, summary, traceHash, stage, fastCheck, fork, spec, scenario)'],
     [{ specVersion: 1 }, 'spec: version 1 is not supported: this checkpoint-sim reads run spec version 3'],
     // The spec's version is refused before the envelope's fields, so an old file is named for what it is.
     [{ specVersion: 2, stage: 'halfway' }, 'spec: version 2 is not supported: this checkpoint-sim reads run spec version 3'],
@@ -480,8 +480,8 @@ describe('replay --json', () => {
       // So are overrides the run never used, and a run that holds still shows what its faults did
       // (a fresh-eyes pass saw only the last heartbeats).
       expect(out).toContain('override of decision 999999999 (alternative 1) was never used: the run never reached that decision');
-      const decisive = out.slice(out.indexOf('decisive events:') + 1);
-      expect(decisive.some((l) => / sim fault \{"index":0,"type":"pause"/.test(l))).toBe(true);
+      const explained = out.slice(out.findIndex((l) => l.startsWith('what the run went through')) + 1);
+      expect(explained.some((l) => / sim +cause +fault 0 fires: pause /.test(l))).toBe(true);
     });
 
     test('and when it fails', async () => {

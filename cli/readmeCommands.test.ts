@@ -32,3 +32,16 @@ describe('README command-line examples', () => {
     expect(json).toMatchObject({ expect: 'at-least-once', stillFails: false });
   });
 });
+
+describe('docs/explain.md', () => {
+  const doc = readFileSync(new URL('../docs/explain.md', import.meta.url), 'utf8');
+  test('its example explanation is what its example command prints', async () => {
+    const command = /```sh\n(npx checkpoint-sim replay [^\n]+)\n```/.exec(doc)?.[1] ?? '';
+    const shown = /```text\n(why it failed[\s\S]*?)\n```/.exec(doc)?.[1] ?? '';
+    expect(shown.split('\n').length).toBeGreaterThan(4);
+    const r = await runCli(...command.split(/\s+/).slice(2));
+    expect(r.code).toBe(1);
+    const printed = r.stdout.slice(r.stdout.indexOf('why it failed')).trimEnd();
+    expect(printed).toBe(shown);
+  });
+});

@@ -134,7 +134,7 @@ export class SimObjectStore implements ObjectStore {
       const healedEndUs = ctx.healTimeUs + latency;
       latency = Math.min(Math.round(latency * slow), healedEndUs - ctx.clock.nowUs);
     }
-    ctx.trace.record('store', 'store.begin', { op: o.name, path: o.path });
+    const begin = ctx.trace.recordOutput('store', 'store.begin', { op: o.name, path: o.path });
     this.inFlight++;
     const entry = new OneShotEntry(() => {
       this.inFlight--;
@@ -146,7 +146,7 @@ export class SimObjectStore implements ObjectStore {
         if (outcome.ok) future.complete(outcome.value as T);
         else future.completeExceptionally(outcome.error);
       });
-    }, ctx.trace.cause, ctx.trace);
+    }, begin, ctx.trace);
     ctx.queue.push(entry, ctx.clock.nowUs + latency, PRIORITY_NORMAL);
     return future;
   }
@@ -155,13 +155,16 @@ export class SimObjectStore implements ObjectStore {
     const choices = this.ctx.choices;
     const failP = this.config.failProbability ?? 0;
     if (faulty && failP > 0 && choices.fate('store.fail', failP)) {
-      this.ctx.trace.mark('store', 'store-failed', { op: o.name, path: o.path }, this.ctx.trace.settingFaultCause('store-failure'));
+      // What follows (the failed end, the caller's handling) is the fault's doing.
+      this.ctx.trace.cause = this.ctx.trace.mark('store', 'store-failed', { op: o.name, path: o.path },
+        this.ctx.trace.settingFaultCause('store-failure'));
       return { ok: false, error: new StorageError(`${o.name} ${o.path} failed`, 'failed') };
     }
     const put = this.config.putFailure;
     if (faulty && put !== undefined && o.name === 'put' && put.probability > 0 && put.applies(o.path)
       && choices.fate('store.put-fail', put.probability)) {
-      this.ctx.trace.mark('store', put.mark, { op: o.name, path: o.path }, this.ctx.trace.settingFaultCause('async-snapshot-failure'));
+      this.ctx.trace.cause = this.ctx.trace.mark('store', put.mark, { op: o.name, path: o.path },
+        this.ctx.trace.settingFaultCause('async-snapshot-failure'));
       return { ok: false, error: new StorageError(`${o.name} ${o.path} failed`, 'failed') };
     }
     const unknownP = this.config.unknownOutcomeProbability ?? 0;

@@ -13,7 +13,8 @@
  * the work being done now. Every lane of the event queue (an executor's task, a timer, an RPC
  * message, a data item, a store operation) remembers the current cause when it is scheduled and
  * restores it when it runs; each recorded event takes the current cause unless its recorder
- * names one, and then becomes the current cause itself. So a delivery's cause is its send, a
+ * names one, and then becomes the current cause itself (except output: an RPC send, a store
+ * operation's begin and a mark take the current cause but leave it). So a delivery's cause is its send, a
  * timeout's its timer's scheduling, an action's the event a protocol point matched. Causes are
  * not folded into the hash: they are a function of the run, and leaving them out keeps every
  * trace hash of a run the same whether or not anyone reads them.
@@ -261,7 +262,22 @@ export class Trace {
     h.word(methodHash);
     h.word(kh[5] as number);
     h.word(attrs.answer ? 1 : 2);
-    this.finish(seq, timeUs, host, 'rpc.send', attrs, t, this.cause);
+    // A send is output: what the task does next is not its doing (the message's delivery is).
+    const current = this.cause;
+    this.finish(seq, timeUs, host, 'rpc.send', attrs, t, current);
+    this.cause = current;
+    return seq;
+  }
+
+  /**
+   * {@link record} of an event that is output, not a step of the work: it takes the current
+   * cause but does not become it (a store operation's begin: its end is its doing, what the task
+   * does next is not). Returns its `seq`.
+   */
+  recordOutput(host: string, type: string, attrs: TraceAttrs = EMPTY): number {
+    const current = this.cause;
+    const seq = this.recordOn(host, stringHash(host), type, attrs, current);
+    this.cause = current;
     return seq;
   }
 
@@ -290,7 +306,11 @@ export class Trace {
    */
   mark(host: string, name: string, attrs: TraceAttrs = EMPTY, cause: number = this.cause): number {
     this.markCounts.set(name, (this.markCounts.get(name) ?? 0) + 1);
-    return this.record(host, 'mark', { name, ...attrs }, cause);
+    // A mark annotates the work; it is never the cause of what follows.
+    const current = this.cause;
+    const seq = this.record(host, 'mark', { name, ...attrs }, cause);
+    this.cause = current;
+    return seq;
   }
 
   /** The cause of an effect of world-setting fault type `faultType`: its start, else the current cause. */

@@ -21,6 +21,7 @@ import type { RunMode } from '../../sim/run/RunSpec.ts';
 import { MAX_RUN_PARALLELISM } from '../../sim/run/validateRunSpec.ts';
 import { FLIGHTS_FILE_SIZE } from '../../sim/workloads/flights.ts';
 import { GENERATED_JOB_LIMITS } from '../../sim/workloads/generatedJob.ts';
+import { formatExplanation } from '../../properties/explain/formatExplanation.ts';
 import { formatDetails } from '../../properties/explore/formatDetails.ts';
 import { prepareOutDir } from '../outDir.ts';
 import { UsageError, type Io } from '../program.ts';
@@ -280,7 +281,8 @@ export function toJson(r: ExploreReport): unknown {
     runsPerMode: r.runsPerMode,
     modes: r.modes,
     counterexamples: r.counterexamples.map((c) => ({
-      mode: c.mode, property: c.property, repro: c.repro, replay: c.replay, fastCheck: c.fastCheck, regenerate: c.regenerate ?? null,
+      mode: c.mode, property: c.property, repro: c.repro, replay: c.replay, fastCheck: c.fastCheck, fork: c.fork ?? null,
+      regenerate: c.regenerate ?? null, explanation: c.explanation,
     })),
     fanOut: r.fanOut,
     timing: r.timing,
@@ -343,11 +345,10 @@ export function printReport(r: ExploreReport, io: Io): void {
     io.out(`  shrunk to ${c.faults} faults and ${c.overrides} overrides; trace hash ${c.traceHash}\n`);
     const details = formatDetails(c.violation.details, { indent: '    ' });
     if (details.length > 0) io.out(`  details:\n${details.join('\n')}\n`);
-    const decisive = (c.violation as { decisiveEvents?: readonly { timeUs: number; host: string; type: string; attrs: unknown }[] }).decisiveEvents ?? [];
-    if (decisive.length > 0) {
-      io.out('  decisive events:\n');
-      for (const e of decisive) io.out(`    ${(e.timeUs / 1000).toFixed(3)} ms ${e.host} ${e.type} ${JSON.stringify(e.attrs)}\n`);
+    if (c.fork !== undefined) {
+      io.out(`  found in the restore fan-out fork at checkpoint ${c.fork} (the run with a global failure when it completed)\n`);
     }
+    for (const l of formatExplanation(c.explanation, '    ')) io.out(`  ${l}\n`);
     io.out(`  expanded configuration: ${JSON.stringify(c.configuration)}\n`);
     io.out(`  repro: ${c.repro}\n  replay: ${c.replay}\n`);
     io.out(`  fast-check: seed ${c.fastCheck.seed}, path ${c.fastCheck.path}${c.regenerate === undefined

@@ -9,7 +9,7 @@
  */
 import { Option, type Command } from 'commander';
 import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
-import { expectationOf } from '../../properties/explore/explore.ts';
+import { expectationOf, forkSpec } from '../../properties/explore/explore.ts';
 import {
   replayRepro, replaySpec, regenerateSpec, ReplayPathError, type ReplayOutcome,
 } from '../../properties/explore/replay.ts';
@@ -23,6 +23,8 @@ import { simulate } from '../../sim/run/simulate.ts';
 import { UsageError, type Io } from '../program.ts';
 import { readJsonFile } from '../readJsonFile.ts';
 import { formatDetails } from '../../properties/explore/formatDetails.ts';
+import { formatEvents } from '../../properties/explain/formatEvents.ts';
+import { formatExplanation } from '../../properties/explain/formatExplanation.ts';
 import {
   BUILT_MODES, parseExploreFlags, SEED_HELP, type ExploreFlags,
 } from './exploreCommand.ts';
@@ -32,12 +34,15 @@ const deps = { simulate: (spec: Parameters<typeof simulate>[0]) => simulate(spec
 /** The flags of replay, as commander gives them (no defaults, so given flags are defined). */
 export interface ReplayFlags extends ExploreFlags {
   path?: string;
+  fork?: string;
+  events?: boolean;
 }
 
 /** Flags that choose the run: a repro file fixes all of them. */
 const RUN_FLAGS = [
   ['seed', '--seed'], ['path', '--path'], ['job', '--job'], ['mode', '--mode'], ['expect', '--expect'],
   ['mutant', '--mutant'], ['maxRecords', '--max-records'], ['maxParallelism', '--max-parallelism'],
+  ['fork', '--fork'],
 ] as const;
 
 /** Explore flags that mean nothing for one run; accepted by the parser only to refuse them clearly. */
@@ -58,6 +63,8 @@ export function replayOptions(cmd: Command): Command {
     .option('--mutant <ids>', 'planted bugs explore switched on, comma-separated (with --seed --path)')
     .option('--max-records <n>', '--max-records explore ran with (with --seed --path)')
     .option('--max-parallelism <n>', '--max-parallelism explore ran with (with --seed --path)')
+    .option('--fork <checkpoint>', 'replay the restore fan-out fork at this checkpoint, as explore printed it (with --seed --path)')
+    .option('--events', 'also print every event of the run (seq, time, host, type, attributes, cause)')
     .option('--json', 'print one JSON object');
   for (const [, flag] of SEARCH_FLAGS) cmd.addOption(new Option(`${flag} <value>`).hideHelp());
   return cmd;
@@ -82,11 +89,17 @@ export function runReplay(repro: string | undefined, flags: ReplayFlags, io: Io)
     return replaySeedPath(flags, io);
   }
   refuseIgnored(flags, 'file');
-  return replayFile(repro, io, flags.json === true);
+  return replayFile(repro, io, flags.json === true, { events: flags.events === true });
+}
+
+/** What replay prints besides the outcome. */
+interface PrintOptions {
+  /** Every event of the run (--events). */
+  readonly events?: boolean;
 }
 
 /** Replays a repro file. @throws UsageError for an unreadable or malformed file. */
-export function replayFile(path: string, io: Io, json = false): number {
+export function replayFile(path: string, io: Io, json = false, print: PrintOptions = {}): number {
   const parsed = readJsonFile(path, 'repro');
   let repro;
   let judge = deps.judge;
@@ -109,8 +122,9 @@ export function replayFile(path: string, io: Io, json = false): number {
     io.out(`${JSON.stringify({ repro: path, recordedProperty: repro.property, recordedTraceHash: repro.traceHash, ...outcomeJson(outcome) })}\n`);
     return outcome.stillFails ? 1 : 0;
   }
-  io.out(`replay ${path}: recorded property ${repro.property}\n`);
-  return printOutcome(outcome, io, repro.property);
+  io.out(`replay ${path}: recorded property ${repro.property}${repro.fork === undefined ? ''
+    : ` (a restore fan-out fork at checkpoint ${repro.fork.checkpointId})`}\n`);
+  return printOutcome(outcome, io, print, repro.property);
 }
 
 /** Regenerates and replays the run at fast-check seed and path. @throws UsageError. */
@@ -131,16 +145,28 @@ export function replaySeedPath(flags: ReplayFlags, io: Io): number {
     if (e instanceof ReplayPathError) throw new UsageError(`${e.message} (${s.job}, ${mode})`, { cause: e });
     throw e;
   }
+  const fork = parseFork(flags.fork);
+  if (fork !== undefined) spec = forkSpec(spec, fork);
   const expect = s.expect ?? expectationOf(mode);
   const outcome = replaySpec(spec, expect, deps);
   if (s.json) {
-    io.out(`${JSON.stringify({ seed: s.seed, path: flags.path, job: s.job, mode, expect, ...outcomeJson(outcome) })}\n`);
+    io.out(`${JSON.stringify({ seed: s.seed, path: flags.path, fork: fork ?? null, job: s.job, mode, expect, ...outcomeJson(outcome) })}\n`);
     return outcome.stillFails ? 1 : 0;
   }
-  io.out(`replay seed ${s.seed} path ${flags.path} (${s.job}, ${mode})\n`);
+  io.out(`replay seed ${s.seed} path ${flags.path}${fork === undefined ? '' : ` fork ${fork}`} (${s.job}, ${mode})\n`);
+  if (fork !== undefined && outcome.unfiredFaults.some((u) => u.index === spec.faults.length - 1)) {
+    io.out(`the fork's global failure never fired: checkpoint ${fork} did not complete before the heal time in this run\n`);
+  }
   // A regenerated run has no recorded property: say what judged it, so "holds" is not a riddle.
-  return printOutcome(outcome, io, undefined,
+  return printOutcome(outcome, io, { events: flags.events === true }, undefined,
     `every oracle judged it against ${expect}${s.expect === undefined ? `, what ${mode} promises (--expect changes it)` : ''}`);
+}
+
+/** `--fork`'s checkpoint id. @throws UsageError unless it is an integer >= 1. */
+function parseFork(fork: string | undefined): number | undefined {
+  if (fork === undefined) return undefined;
+  if (!/^\d+$/.test(fork) || Number(fork) < 1) throw new UsageError(`--fork must be a checkpoint id (an integer >= 1), got '${fork}'`);
+  return Number(fork);
 }
 
 /** The JSON fields of an outcome (`sameAsRecorded` is null when nothing was recorded). */
@@ -154,6 +180,7 @@ function outcomeJson(o: ReplayOutcome): Record<string, unknown> {
     unfiredFaults: o.unfiredFaults.map((u) => ({ index: u.index, description: u.description, fault: u.fault })),
     unusedOverrides: o.unusedOverrides,
     excerpt: o.excerpt.map((e) => ({ timeMs: e.timeUs / 1000, host: e.host, type: e.type, attrs: e.attrs })),
+    explanation: o.explanation,
     checkpointStats: o.result.checkpointStats,
   };
 }
@@ -162,7 +189,7 @@ function outcomeJson(o: ReplayOutcome): Record<string, unknown> {
  * Prints an outcome; `recorded` is the property a repro file recorded, if any; `judgedBy` says
  * what judged a regenerated run (which has none recorded).
  */
-function printOutcome(o: ReplayOutcome, io: Io, recorded?: string, judgedBy?: string): number {
+function printOutcome(o: ReplayOutcome, io: Io, print: PrintOptions, recorded?: string, judgedBy?: string): number {
   const same = o.sameTraceHash === undefined ? '' : o.sameTraceHash ? ' (same as recorded)' : ' (DIFFERENT from the recorded hash)';
   io.out(`trace hash ${o.traceHash}${same}\n`);
   if (o.violation === undefined) {
@@ -179,9 +206,12 @@ function printOutcome(o: ReplayOutcome, io: Io, recorded?: string, judgedBy?: st
   for (const x of o.unusedOverrides) {
     io.out(`override of decision ${x.decision} (alternative ${x.alternative}) was never used: the run never reached that decision\n`);
   }
-  // The table comes before the events, which stay last (they end at the violation).
+  // The table comes before the explanation, which stays last (it ends at the violation).
   for (const line of checkpointStatsTable(o.result.checkpointStats)) io.out(`${line}\n`);
-  io.out('decisive events:\n');
-  for (const e of o.excerpt) io.out(`  ${(e.timeUs / 1000).toFixed(3)} ms ${e.host} ${e.type} ${JSON.stringify(e.attrs)}\n`);
+  if (print.events === true) {
+    io.out(`every event (${o.result.trace.length}):\n`);
+    for (const line of formatEvents(o.result.trace)) io.out(`${line}\n`);
+  }
+  for (const line of formatExplanation(o.explanation)) io.out(`${line}\n`);
   return o.stillFails ? 1 : 0;
 }

@@ -19,6 +19,8 @@ import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
 import { expectationOf, type Expectation } from '../../properties/explore/explore.ts';
 import { REPRO_FORMAT_VERSION, type Repro } from '../../properties/explore/Repro.ts';
 import { decisiveEvents } from '../../properties/oracles/decisiveEvents.ts';
+import { explainRun } from '../../properties/explain/explainRun.ts';
+import { formatExplanation } from '../../properties/explain/formatExplanation.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import type { Fault, RunSpec } from '../../sim/run/RunSpec.ts';
 import { simulate } from '../../sim/run/simulate.ts';
@@ -102,6 +104,7 @@ export function runSpecFile(path: string, flags: RunFlags, io: Io, version: stri
   }
   const faults = faultOutcomes(spec, result);
   const excerpt = decisiveEvents(result.trace, first === undefined ? result.outcome.timeMs : first.timeMs, 20);
+  const explanation = explainRun(result, first);
   if (flags.json === true) {
     io.out(`${JSON.stringify({
       spec: path,
@@ -125,12 +128,12 @@ export function runSpecFile(path: string, flags: RunFlags, io: Io, version: stri
       repro: repro ?? null,
       replay: repro === undefined ? null : `npx checkpoint-sim replay ${repro}`,
       excerpt: excerpt.map((e) => ({ timeMs: e.timeUs / 1000, host: e.host, type: e.type, attrs: e.attrs })),
+      explanation,
     })}\n`);
     return first === undefined ? 0 : 1;
   }
   printRun(path, spec, result, expect, faults, violations, io);
-  io.out('decisive events:\n');
-  for (const e of excerpt) io.out(`  ${ms(e.timeUs / 1000)} ${e.host} ${e.type} ${JSON.stringify(e.attrs)}\n`);
+  for (const line of formatExplanation(explanation)) io.out(`${line}\n`);
   if (repro !== undefined) io.out(`repro: ${repro}\nreplay: npx checkpoint-sim replay ${repro}\n`);
   return first === undefined ? 0 : 1;
 }

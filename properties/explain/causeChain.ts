@@ -29,11 +29,13 @@ const MAX_STEPS = 10_000;
 /**
  * The chain of `start`: `start` first, then its cause, its cause's cause, ... up to and including
  * the first `fault` event, or to a root (an event without a cause, or whose cause is not stored).
+ * It also stops at the trigger of a checkpoint: what led to triggering it (the periodic
+ * scheduler, the previous completion) does not explain how it ended.
  */
 export function causeChain(index: EventIndex, start: TraceEvent): ChainStep[] {
   const steps: ChainStep[] = [{ event: start }];
   let e: TraceEvent | undefined = start;
-  for (let i = 0; i < MAX_STEPS && e !== undefined && e.type !== 'fault'; i++) {
+  for (let i = 0; i < MAX_STEPS && e !== undefined && e.type !== 'fault' && e.type !== 'checkpoint.triggered'; i++) {
     // A silence's recorded cause is only the timer's scheduling (the last heartbeat, the
     // trigger): the event that made the silence explains it, when the trace shows one.
     const silence = silenceCause(index, e);

@@ -17,6 +17,9 @@ export interface DescribeContext {
   readonly faults: readonly Fault[];
 }
 
+/** Fault actions that are the fault happening (others end or release it: `ends`, `resumes`). */
+const FIRES = new Set(['crash', 'pause', 'partition', 'global-failure', 'slow-task', 'fire']);
+
 type Describer = (e: TraceEvent, c: DescribeContext) => string | undefined;
 
 const str = (v: unknown): string => String(v);
@@ -44,7 +47,8 @@ const DESCRIBERS: Readonly<Record<string, Describer>> = {
     const f = c.faults[e.attrs.index as number];
     const what = f === undefined ? `fault ${str(e.attrs.index)}` : describeFault(f);
     if (e.attrs.type === 'message') return `fault ${str(e.attrs.index)} ${str(e.attrs.action)}s ${describeRpc(e.attrs.id, c)} (${what})`;
-    const action = e.attrs.action === undefined || e.attrs.action === e.attrs.type ? 'fires' : `${str(e.attrs.action)}`;
+    const a = e.attrs.action;
+    const action = a === undefined || a === e.attrs.type || FIRES.has(str(a)) ? 'fires' : `${str(a)}s`;
     return `fault ${str(e.attrs.index)} ${action}: ${what}`;
   },
   'host.crash': (e) => `${e.host} crashes`,
@@ -90,6 +94,7 @@ function abortBecause(e: TraceEvent, c: DescribeContext): string {
   if (cause.type === 'rpc.timeout') return `: ${str(cause.attrs.method)} RPC to ${rpcTimeoutTarget(cause, c)} timed out`;
   if (cause.type === 'checkpoint.declined') return `: declined by ${str(cause.attrs.task)}`;
   if (cause.type === 'scheduler.taskFailed') return `: task ${str(cause.attrs.task)} failed`;
+  if (cause.type === 'scheduler.globalFailure') return ': global failure';
   return '';
 }
 

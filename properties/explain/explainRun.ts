@@ -51,6 +51,8 @@ export interface RestoreExplanation {
 }
 
 export interface Explanation {
+  /** Whether it explains a violation (else what a run that holds went through). */
+  readonly violated: boolean;
   /** The events the cause chain starts from (with what points to them). */
   readonly anchors: readonly { readonly seq: number; readonly why: string }[];
   /** Both chains merged in trace order, each event once (the events put in words). */
@@ -120,6 +122,7 @@ export function explainRun(result: RunResult, violation: Violation | undefined):
     ? 'no fault fired in this run: the failure needs none'
     : `the cause links stop short of the ${faultsFired} fault(s) that fired (see --events for the whole run)`;
   return {
+    violated: violation !== undefined,
     anchors: anchors.map((a) => ({ seq: a.event.seq, why: a.why })), steps,
     seqs: [...on.keys()].sort((a, b) => a - b), restores,
     reachedFaults: reached, faultsFired, ...(noFault === undefined ? {} : { noFault }),
@@ -133,12 +136,17 @@ interface Anchor {
 
 /** The events an oracle's verdict points to (see the file comment); at most three. */
 function anchorsOf(index: EventIndex, result: RunResult, v: Violation | undefined): Anchor[] {
-  const limitUs = (v?.timeMs ?? result.outcome.timeMs) * 1000;
+  // Rounded: a time in ms (464.091) times 1000 is not always the integer µs it came from.
+  const limitUs = Math.round((v?.timeMs ?? result.outcome.timeMs) * 1000);
   const details = (v?.details ?? {}) as Record<string, unknown>;
   const anchors: Anchor[] = [];
   const push = (event: TraceEvent | undefined, why: string): void => {
     if (event !== undefined && !anchors.some((a) => a.event.seq === event.seq) && anchors.length < 3) anchors.push({ event, why });
   };
+  // An engine assertion is an event of its own.
+  if (v?.property === 'engine-assertion') {
+    push([...index.ofType('engine.assertion')].reverse().find((e) => e.timeUs <= limitUs), 'the engine assertion');
+  }
   // A protocol invariant names its event.
   const named = details.event as { seq?: unknown } | undefined;
   if (named !== undefined && typeof named.seq === 'number') push(index.get(named.seq), 'the event that broke the invariant');
@@ -146,19 +154,94 @@ function anchorsOf(index: EventIndex, result: RunResult, v: Violation | undefine
   for (const r of [...recordsOf(details.surplus), ...recordsOf(details.valueMismatches)]) {
     if (r.attempt > 0) push(restoreBeforeAttempt(index, r.subtask, r.attempt), `the restore before attempt ${r.attempt} of sink subtask ${r.subtask}, which committed ${r.id} again`);
   }
+  // Missing records: the transactions left hanging, pre-committed and neither committed nor
+  // aborted (their records never became visible), through the abort of their checkpoint.
+  if (hasMissing(details) || details.invariant === 'no-lingering-transactions') {
+    const ended = new Set([...index.ofType('txn.commit'), ...index.ofType('txn.abort')].map((t) => String(t.attrs.txn)));
+    for (const p of index.ofType('sink.pre-committed')) {
+      const a = p.attrs;
+      if (ended.has(`${String(a.sink)}#${String(a.subtask)}@${String(a.attempt)}/e${String(a.epoch)}`)) continue;
+      const abort = index.ofType('checkpoint.aborted').find((x) => x.attrs.checkpointId === a.checkpoint);
+      // A completed checkpoint's transaction waits for its notification: was one lost?
+      const lost = abort === undefined ? lostMessage(index, 'confirmCheckpoint', a.checkpoint) : undefined;
+      push(abort ?? lost ?? p, `the transaction of checkpoint ${String(a.checkpoint)} on sink subtask ${String(a.subtask)}, pre-committed and never committed`);
+    }
+  }
   // A checkpoint the oracle names: how it ended (or its trigger).
-  const id = details.checkpointId;
+  const id = details.checkpointId ?? checkpointOfPath(details.leaked);
   if (typeof id === 'number' && id >= 1) {
+    // Its first end, whenever recorded (an oracle's time for it can be its completion
+    // timestamp, taken before the metadata write that precedes the event).
     const end = [...index.ofType('checkpoint.completed'), ...index.ofType('checkpoint.aborted')]
-      .filter((e) => e.attrs.checkpointId === id && e.timeUs <= limitUs).sort((a, b) => a.seq - b.seq)[0];
-    push(end ?? index.ofType('checkpoint.triggered').find((e) => e.attrs.checkpointId === id), `checkpoint ${id}, which the oracle names`);
+      .filter((e) => e.attrs.checkpointId === id).sort((a, b) => a.seq - b.seq)[0];
+    const trigger = index.ofType('checkpoint.triggered').find((e) => e.attrs.checkpointId === id);
+    push(end ?? trigger, `checkpoint ${id}, which the oracle names`);
+    // Its state goes back to the last restore before it, if any.
+    const restore = trigger === undefined ? undefined
+      : [...index.ofType('checkpoint.restored')].reverse().find((r) => r.seq < trigger.seq);
+    push(restore, `the last restore before checkpoint ${id}, whose state it builds on`);
+    // What struck while it was pending: the failovers between its trigger and its end.
+    for (const f of index.ofType('scheduler.restarting')) {
+      if (trigger !== undefined && f.seq > trigger.seq && f.seq < (end?.seq ?? Number.POSITIVE_INFINITY)) push(f, `a failover while checkpoint ${id} was pending`);
+    }
+  }
+  if (v === undefined) {
+    // A run that holds: what its restores went back to, else where its faults struck.
+    for (const r of index.ofType('checkpoint.restored').slice(-3)) push(r, 'a restore of the run');
+    const firstOf = new Map<unknown, TraceEvent>();
+    for (const f of index.ofType('fault')) if (!firstOf.has(f.attrs.index)) firstOf.set(f.attrs.index, f);
+    for (const [i, f] of firstOf) push(f, `fault ${String(i)}`);
   }
   if (anchors.length === 0) {
     const last = (type: string): TraceEvent | undefined => [...index.ofType(type)].reverse().find((e) => e.timeUs <= limitUs);
-    push(last('checkpoint.restored'), 'the last restore before the violation');
-    if (anchors.length === 0) push(last('scheduler.restarting') ?? last('checkpoint.aborted') ?? last('fault'), 'the last failure before the violation');
+    const before = v === undefined ? 'of the run' : 'before the violation';
+    push(last('checkpoint.restored'), `the last restore ${before}`);
+    // Not the aborts of a job's end (the coordinator shuts down): no failure.
+    const abort = [...index.ofType('checkpoint.aborted')].reverse()
+      .find((e) => e.timeUs <= limitUs && !END_OF_JOB_ABORTS.has(String(e.attrs.reason)));
+    if (anchors.length === 0) push(last('scheduler.restarting') ?? abort ?? last('fault'), `the last failure ${before}`);
   }
   return anchors;
+}
+
+/**
+ * The first loss of an RPC `method` about checkpoint `checkpointId` (its send was caused by an
+ * event of that checkpoint): an `rpc.drop`, or an `rpc-lost` mark of an rpc-loss fault.
+ */
+function lostMessage(index: EventIndex, method: string, checkpointId: unknown): TraceEvent | undefined {
+  const losses = [...index.ofType('rpc.drop'), ...index.ofType('mark').filter((m) => m.attrs.name === 'rpc-lost')]
+    .sort((a, b) => a.seq - b.seq);
+  return losses.find((l) => {
+    const send = index.send(l.attrs.id);
+    if (send === undefined || send.attrs.method !== method) return false;
+    return checkpointBehind(index, send) === checkpointId;
+  });
+}
+
+/** The checkpoint id of the nearest event with one on `e`'s cause chain (a few steps back). */
+function checkpointBehind(index: EventIndex, e: TraceEvent): unknown {
+  let x = index.causeOf(e);
+  for (let i = 0; i < 8 && x !== undefined; i++, x = index.causeOf(x)) {
+    const id = x.attrs.checkpointId ?? x.attrs.checkpoint;
+    if (id !== undefined) return id;
+  }
+  return undefined;
+}
+
+/** Abort reasons of a job that ends (FINISHED, CANCELED): the coordinator stops, nothing failed. */
+const END_OF_JOB_ABORTS = new Set(['CHECKPOINT_COORDINATOR_SUSPEND', 'CHECKPOINT_COORDINATOR_SHUTDOWN']);
+
+/** The checkpoint of the first leaked file (`chk-3/v1#0@0/...`), if the details list any. */
+function checkpointOfPath(leaked: unknown): number | undefined {
+  const first: unknown = Array.isArray(leaked) ? leaked[0] : undefined;
+  const m = typeof first === 'string' ? /(?:^|\/)chk-(\d+)\//.exec(first) : null;
+  return m === null ? undefined : Number(m[1]);
+}
+
+/** Whether an oracle's details report missing records. */
+function hasMissing(details: Record<string, unknown>): boolean {
+  const n = details.missingCount;
+  return (typeof n === 'number' && n > 0) || (Array.isArray(details.missing) && details.missing.length > 0);
 }
 
 interface CopyRecord {

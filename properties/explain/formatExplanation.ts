@@ -23,7 +23,8 @@ function chainLabel(s: ExplanationStep): string {
 export function formatExplanation(e: Explanation, indent = '  '): string[] {
   const lines: string[] = [];
   const anchors = e.anchors.map((a) => a.why).join('; ');
-  lines.push(`why it failed (from ${anchors === '' ? 'the end of the run' : anchors}):`);
+  const what = e.violated ? 'why it failed' : 'what the run went through';
+  lines.push(anchors === '' ? `${what}: no failure, restore or fault to start from` : `${what} (from ${anchors}):`);
   const hostWidth = Math.max(4, ...e.steps.map((s) => s.host.length));
   const labels = e.steps.map((s) => chainLabel(s));
   const labelWidth = Math.max(5, ...labels.map((l) => l.length));

@@ -275,3 +275,46 @@ describe('restore fan-out (oracle 2) never counts a fork that tested no restore 
     }
   });
 });
+
+describe('a counterexample found in a restore fan-out fork records the fork', () => {
+  test('the counterexample, its repro and its regenerate command name the checkpoint forked at', () => {
+    // evaluate simulates a fork right after its main run: the main's spec plus one fault.
+    let previous: string | undefined;
+    const isFork = (spec: RunSpec): boolean => spec.faults.length > 0 && key(without(spec, [spec.faults.length - 1])) === previous;
+    const forkRuns = new WeakSet<RunResult>();
+    const writes: Repro[] = [];
+    // Every fork fails (a made-up liveness violation); main runs are judged as usual.
+    const judge: Judge = (result, expect) => (forkRuns.has(result)
+      ? { ...defaultJudge(result, expect), violations: [{ property: 'liveness', summary: 'made up for forks', details: {}, timeMs: 1 }] }
+      : defaultJudge(result, expect));
+    const report = explore(small(judge, {
+      runs: 20, fanOutEvery: 1,
+      simulate: (spec) => {
+        const fork = isFork(spec);
+        previous = fork ? undefined : key(spec);
+        const r = simulate(spec);
+        if (fork) forkRuns.add(r);
+        return r;
+      },
+      writeRepro: (_mode, r) => {
+        writes.push(r);
+        return 'repro.json';
+      },
+    }));
+    const c = report.counterexamples[0];
+    expect(c?.fork).toBeGreaterThanOrEqual(1);
+    const last = writes.at(-1);
+    expect(last?.fork).toEqual({ checkpointId: c?.fork });
+    expect(forkOf(last?.spec.faults ?? [])).toBe(c?.fork);
+    if (c?.regenerate !== undefined) expect(c.regenerate).toContain(` --fork ${String(c.fork)}`);
+    // The explanation is of the fork's run: its global failure is on the cause chain.
+    expect(c?.explanation.violated).toBe(true);
+  });
+});
+
+/** The checkpoint of a trailing "global failure when checkpoint N completes" fault (a fork's). */
+function forkOf(faults: readonly RunSpec['faults'][number][]): number | undefined {
+  const f = faults.at(-1);
+  return f !== undefined && f.type === 'global-failure' && 'at' in f.when && f.when.at.kind === 'jobmaster'
+    && f.when.at.phase === 'completed' ? f.when.at.checkpoint : undefined;
+}

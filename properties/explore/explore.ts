@@ -21,6 +21,7 @@ import { runSpecArbitrary, type ExploreJob } from '../arbitraries/runSpecArbitra
 import { ENGINE_ASSERTION, sameFailure } from '../oracles/engineAssertion.ts';
 import { REPRO_FORMAT_VERSION, type Repro } from './Repro.ts';
 import type { StateJudgement } from '../oracles/stateJudgement.ts';
+import { explainRun, type Explanation } from '../explain/explainRun.ts';
 
 export type Expectation = 'exactly-once' | 'at-least-once';
 
@@ -106,6 +107,13 @@ export interface Counterexample {
   readonly faults: number;
   readonly overrides: number;
   readonly violation: Violation;
+  /** Why it failed: the cause chains of the counterexample's run (properties/explain). */
+  readonly explanation: Explanation;
+  /**
+   * When the failing run is a restore fan-out fork (ORACLES.md 2) of fast-check's run: the
+   * checkpoint it forked at (`replay --seed --path --fork N`).
+   */
+  readonly fork?: number;
   /** fast-check's seed and path of the counterexample (before explore dropped unfired faults). */
   readonly fastCheck: { readonly seed: number; readonly path: string };
   /**
@@ -229,7 +237,7 @@ function exploreMode(
       failedOnce = true;
       first = e.violation;
       summary.violations++;
-      reproPath = o.writeRepro(mode, repro(o, e.spec, e.result, e.violation, 'unshrunk'));
+      reproPath = o.writeRepro(mode, repro(o, e.spec, e.result, e.violation, 'unshrunk', e.fork));
       return false;
     }
     // Shrinking: any violation still fails, except that an engine assertion must stay the same.
@@ -248,11 +256,12 @@ function exploreMode(
   }
   const fastCheck = { seed: details.seed, path: details.counterexamplePath ?? '' };
   // Written before the runs below, so what fast-check shrank is on disk whatever they do.
-  reproPath = o.writeRepro(mode, { ...repro(o, e0.spec, e0.result, e0.violation, 'shrunk'), fastCheck });
+  reproPath = o.writeRepro(mode, { ...repro(o, e0.spec, e0.result, e0.violation, 'shrunk', e0.fork), fastCheck });
   const e = smallerCounterexample(o, e0, expect);
   const { violation, result, spec: shrunk } = e;
   if (violation === undefined) throw new HarnessError('unreachable: the kept counterexample holds');
-  if (e !== e0) reproPath = o.writeRepro(mode, { ...repro(o, shrunk, result, violation, 'shrunk'), fastCheck });
+  // Made smaller, a fork's spec still ends with the fork's fault (it fired): still the fork.
+  if (e !== e0) reproPath = o.writeRepro(mode, { ...repro(o, shrunk, result, violation, 'shrunk', e.fork ?? e0.fork), fastCheck });
   return {
     summary,
     counterexample: {
@@ -267,8 +276,10 @@ function exploreMode(
       faults: shrunk.faults.length,
       overrides: shrunk.overrides.length,
       violation,
+      explanation: explainRun(result, violation),
+      ...((e.fork ?? e0.fork) === undefined ? {} : { fork: e.fork ?? e0.fork }),
       fastCheck,
-      ...(regenerates(o, mode, fastCheck, e0.spec) ? { regenerate: regenerateCommand(o, mode, fastCheck) } : {}),
+      ...(regenerates(o, mode, fastCheck, e0.spec, e0.fork) ? { regenerate: regenerateCommand(o, mode, fastCheck, e0.fork) } : {}),
     },
   };
 }
@@ -330,7 +341,7 @@ function record(summary: ModeSummary, result: RunResult, verdict: Judgement): vo
 }
 
 function repro(
-  o: ExploreOptions, spec: RunSpec, result: RunResult, v: Violation, stage: 'unshrunk' | 'shrunk',
+  o: ExploreOptions, spec: RunSpec, result: RunResult, v: Violation, stage: 'unshrunk' | 'shrunk', fork?: number,
 ): Repro {
   return {
     format: 'checkpoint-sim-repro',
@@ -341,6 +352,7 @@ function repro(
     summary: v.summary,
     traceHash: result.traceHash,
     stage,
+    ...(fork === undefined ? {} : { fork: { checkpointId: fork } }),
     spec,
   };
 }
@@ -361,6 +373,17 @@ interface Evaluation {
   readonly result: RunResult;
   readonly spec: RunSpec;
   readonly violation: Violation | undefined;
+  /** When the violation is the restore fan-out fork's: the checkpoint it forked at. */
+  readonly fork?: number;
+}
+
+/**
+ * The restore fan-out fork of `spec` at checkpoint `checkpointId` (ORACLES.md 2): the same spec
+ * with one more fault, "fail the job globally when checkpoint `checkpointId` completes", last.
+ */
+export function forkSpec(spec: RunSpec, checkpointId: number): RunSpec {
+  const fault: Fault = { type: 'global-failure', when: { at: { kind: 'jobmaster', checkpoint: checkpointId, phase: 'completed' } } };
+  return { ...spec, faults: [...spec.faults, fault] };
 }
 
 /**
@@ -381,8 +404,7 @@ function evaluate(o: ExploreOptions, spec: RunSpec, expect: Expectation, fanOut:
   const completed = main.checkpoints.completed.filter((cp) => cp.completionTimestampUs < healUs);
   const c = completed[Math.floor(completed.length / 2)];
   if (c === undefined) return base;
-  const fault: Fault = { type: 'global-failure', when: { at: { kind: 'jobmaster', checkpoint: c.checkpointId, phase: 'completed' } } };
-  const forkedSpec: RunSpec = { ...spec, faults: [...spec.faults, fault] };
+  const forkedSpec = forkSpec(spec, c.checkpointId);
   const forked = o.simulate(forkedSpec);
   // ORACLES.md 2: the fork is judged like the run (at-least-once mode: oracle 4).
   const violation = o.judge(forked, expect).violations[0];
@@ -393,7 +415,8 @@ function evaluate(o: ExploreOptions, spec: RunSpec, expect: Expectation, fanOut:
     // time there, or not at all): then it tested no restore from c, and says so.
     if (forked.unfiredFaults.includes(forkedSpec.faults.length - 1)) fanOut.unfired++;
   }
-  return violation === undefined ? base : { main, mainVerdict, result: forked, spec: forkedSpec, violation };
+  return violation === undefined ? base
+    : { main, mainVerdict, result: forked, spec: forkedSpec, violation, fork: c.checkpointId };
 }
 
 function seedNumber(seed: string): number {
@@ -407,8 +430,9 @@ function seedNumber(seed: string): number {
  * decides the run (job, expectation, mutants, record and parallelism limits), so it regenerates
  * fast-check's counterexample exactly.
  */
-function regenerateCommand(o: ExploreOptions, mode: RunMode, fc: { readonly seed: number; readonly path: string }): string {
+function regenerateCommand(o: ExploreOptions, mode: RunMode, fc: { readonly seed: number; readonly path: string }, fork?: number): string {
   const flags = [`--seed ${fc.seed}`, `--path ${fc.path}`, `--mode ${mode}`, `--job ${o.job}`];
+  if (fork !== undefined) flags.push(`--fork ${fork}`);
   if (o.expect !== undefined) flags.push(`--expect ${o.expect}`);
   if (o.mutants !== undefined && o.mutants.length > 0) flags.push(`--mutant ${o.mutants.join(',')}`);
   if (o.maxRecords !== undefined) flags.push(`--max-records ${o.maxRecords}`);
@@ -416,14 +440,20 @@ function regenerateCommand(o: ExploreOptions, mode: RunMode, fc: { readonly seed
   return `npx checkpoint-sim replay ${flags.join(' ')}`;
 }
 
-/** Whether `replay --seed --path` would regenerate exactly `spec` (fast-check's counterexample). */
-function regenerates(o: ExploreOptions, mode: RunMode, fc: { readonly seed: number; readonly path: string }, spec: RunSpec): boolean {
+/**
+ * Whether `replay --seed --path` (with `--fork` for a fork's counterexample) would regenerate
+ * exactly `spec` (fast-check's counterexample).
+ */
+function regenerates(
+  o: ExploreOptions, mode: RunMode, fc: { readonly seed: number; readonly path: string }, spec: RunSpec, fork?: number,
+): boolean {
   try {
-    const again = regenerateSpec({
+    const main = regenerateSpec({
       job: o.job, mode, mutants: o.mutants ?? [], seed: fc.seed, path: fc.path,
       ...(o.maxRecords === undefined ? {} : { maxRecords: o.maxRecords }),
       ...(o.maxParallelism === undefined ? {} : { maxParallelism: o.maxParallelism }),
     });
+    const again = fork === undefined ? main : forkSpec(main, fork);
     return JSON.stringify(again) === JSON.stringify(spec);
   } catch {
     return false;

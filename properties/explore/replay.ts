@@ -11,6 +11,7 @@ import type { Fault, RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
 import { runSpecArbitrary, type ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
 import { describeFault } from '../describeFault.ts';
 import { decisiveEvents } from '../oracles/decisiveEvents.ts';
+import { explainRun, type Explanation } from '../explain/explainRun.ts';
 import type { Expectation, Judge, Simulate } from './explore.ts';
 import type { Repro } from './Repro.ts';
 
@@ -36,6 +37,8 @@ export interface ReplayOutcome {
    * holds (so a run that holds still shows what its faults did).
    */
   readonly excerpt: readonly TraceEvent[];
+  /** Why it failed (or, when it holds, what its restores went back to): properties/explain. */
+  readonly explanation: Explanation;
   /** The spec's faults that never fired in this run, in index order. */
   readonly unfiredFaults: readonly UnfiredFault[];
   /** The spec's overrides of decisions this run never reached (they changed nothing). */
@@ -56,6 +59,7 @@ export function replaySpec(
     stillFails: violation !== undefined,
     violation,
     excerpt: decisiveEvents(result.trace, violation === undefined ? result.outcome.timeMs : violation.timeMs, 20),
+    explanation: explainRun(result, violation),
     unfiredFaults: result.unfiredFaults.map((index) => {
       const fault = spec.faults[index] as Fault;
       return { index, fault, description: describeFault(fault) };

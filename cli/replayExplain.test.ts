@@ -1,0 +1,68 @@
+/**
+ * replay's explanation flags: `--fork N` replays explore's restore fan-out fork (the regenerated
+ * run plus a global failure when checkpoint N completes), `--events` prints every event with its
+ * seq and cause, and bad values are one-line errors (exit 2).
+ */
+import { describe, expect, test } from 'vitest';
+import { expectOneLine, runCli } from './testing/runCli.ts';
+
+// A run explore found with this mutant (seed 5): it holds; its fork at checkpoint 2 fails.
+const PATH = '0:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:4:4:5:5:5:7:5:4:4:4:4:5:5:5:5:5:5:5:5:5:5:5:5:5:5:5:5:5:5:5:5:5:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:3:2:2:2:2';
+const RUN = ['replay', '--seed', '5', '--path', PATH, '--mode', 'aligned', '--job', 'wordcount', '--mutant', 'sink-commits-only-notified'];
+
+describe('replay --fork', () => {
+  test('the main run holds; its fork at checkpoint 2 fails, and the fork\'s global failure fired', async () => {
+    const main = await runCli(...RUN);
+    expect(main.code).toBe(0);
+    const fork = await runCli(...RUN, '--fork', '2');
+    expect(fork.code).toBe(1);
+    expect(fork.stdout).toContain(`replay seed 5 path ${PATH} fork 2 (wordcount, aligned)\n`);
+    expect(fork.stdout).toContain('the property still fails: storage-invariants');
+    const json = JSON.parse((await runCli(...RUN, '--fork', '2', '--json')).stdout) as {
+      fork: number; stillFails: boolean; unfiredFaults: unknown[]; explanation: { faultsFired: number };
+    };
+    expect(json.fork).toBe(2);
+    expect(json.stillFails).toBe(true);
+    expect(json.unfiredFaults).toEqual([]);
+    expect(json.explanation.faultsFired).toBeGreaterThan(0);
+  });
+
+  test('a fork whose checkpoint never completes says its failure never fired', async () => {
+    const r = await runCli('replay', '--seed', '5', '--path', '0', '--mode', 'aligned', '--job', 'wordcount', '--fork', '2');
+    expect(r.stdout).toContain('the fork\'s global failure never fired: checkpoint 2 did not complete before the heal time in this run\n');
+  });
+
+  test.each([['0'], ['x'], ['1.5']])('--fork %s is bad input', async (n) => {
+    const r = await runCli(...RUN, '--fork', n);
+    expect(r.code).toBe(2);
+    expectOneLine(r.stderr, `--fork must be a checkpoint id (an integer >= 1), got '${n}'`);
+  });
+
+  test('a repro file fixes the fork: replay <file> --fork is refused', async () => {
+    const r = await runCli('replay', 'any.json', '--fork', '2');
+    expect(r.code).toBe(2);
+    expectOneLine(r.stderr, 'replay <file> takes no --fork; the repro file fixes it');
+  });
+});
+
+describe('replay --events', () => {
+  test('prints every event with its seq and, where it has one, its cause', async () => {
+    const r = await runCli('replay', '--seed', '3', '--path', '0', '--mode', 'at-least-once', '--events');
+    const lines = r.stdout.split('\n');
+    const header = lines.findIndex((l) => /^every event \(\d+\):$/.test(l));
+    expect(header).toBeGreaterThan(0);
+    const count = Number(/\((\d+)\)/.exec(lines[header] ?? '')?.[1]);
+    const events = lines.slice(header + 1, header + 1 + count);
+    expect(events[0]).toMatch(/^#0 +0\.000 ms {2}\S+ +host\.boot \{"incarnation":1\}$/);
+    // In seq order (executor tasks take seqs too, so stored events may skip some).
+    const seqs = events.map((l) => Number(/^#(\d+) /.exec(l)?.[1]));
+    expect(seqs.every((n, i) => Number.isInteger(n) && (i === 0 || n > (seqs[i - 1] as number)))).toBe(true);
+    const caused = events.filter((l) => / {2}<- #\d+$/.test(l));
+    expect(caused.length).toBeGreaterThan(count / 2);
+    // A cause is always an earlier event.
+    for (const l of caused) {
+      const [, seq, cause] = /^#(\d+) .* <- #(\d+)$/.exec(l) ?? [];
+      expect(Number(cause)).toBeLessThan(Number(seq));
+    }
+  });
+});
