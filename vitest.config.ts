@@ -1,8 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 // Two workers: CI has 2 cores and vitest's default would use only one (cpus - 1).
+// The global setup prints, once per run, that the browser tests were skipped when no Chromium is
+// found (reports/testing/browserAvailability.ts).
 export default defineConfig({
   test: {
+    globalSetup: ['reports/testing/browserGlobalSetup.ts'],
     include: ['**/*.test.ts'],
     exclude: ['node_modules/**', 'dist/**'],
     maxWorkers: 2,
