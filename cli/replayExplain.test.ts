@@ -66,3 +66,24 @@ describe('replay --events', () => {
     }
   });
 });
+
+describe('replay --mermaid', () => {
+  test('writes a Markdown file with one mermaid sequence diagram, and refuses a directory or an empty name', async () => {
+    const { mkdtempSync, readFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'checkpoint-sim-mermaid-'));
+    const file = join(dir, 'x.md');
+    const r = await runCli(...RUN, '--fork', '2', '--mermaid', file);
+    expect(r.code).toBe(1);
+    const md = readFileSync(file, 'utf8');
+    expect(md.match(/```mermaid\nsequenceDiagram\n/g)).toHaveLength(1);
+    expect(md).toContain('fork 2');
+    const asDir = await runCli(...RUN, '--mermaid', dir);
+    expect(asDir.code).toBe(2);
+    expectOneLine(asDir.stderr, 'is a directory');
+    const empty = await runCli(...RUN, '--mermaid', ' ');
+    expect(empty.code).toBe(2);
+    expectOneLine(empty.stderr, '--mermaid: the file name is empty');
+  });
+});

@@ -8,6 +8,7 @@
  * the run as a Chrome trace for Perfetto (replayTrace.ts).
  * Exit codes: 1 the property still fails, 0 it holds now, 2 bad input.
  */
+import { basename } from 'node:path';
 import { Option, type Command } from 'commander';
 import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
 import { expectationOf, forkSpec } from '../../properties/explore/explore.ts';
@@ -24,6 +25,7 @@ import { simulate } from '../../sim/run/simulate.ts';
 import { UsageError, type Io } from '../program.ts';
 import { readJsonFile } from '../readJsonFile.ts';
 import { ReplayTrace, TRACE_HELP, traceMeta } from './replayTrace.ts';
+import { MERMAID_HELP, replayMermaid } from './replayMermaid.ts';
 import { formatDetails } from '../../properties/explore/formatDetails.ts';
 import { formatEvents } from '../../properties/explain/formatEvents.ts';
 import { formatExplanation } from '../../properties/explain/formatExplanation.ts';
@@ -39,6 +41,7 @@ export interface ReplayFlags extends ExploreFlags {
   fork?: string;
   events?: boolean;
   trace?: string;
+  mermaid?: string;
 }
 
 /** Flags that choose the run: a repro file fixes all of them. */
@@ -69,7 +72,8 @@ export function replayOptions(cmd: Command): Command {
     .option('--fork <checkpoint>', 'replay the restore fan-out fork at this checkpoint, as explore printed it (with --seed --path)')
     .option('--events', 'also print every event of the run (seq, time, host, type, attributes, cause)')
     .option('--json', 'print one JSON object')
-    .option('--trace <file>', TRACE_HELP);
+    .option('--trace <file>', TRACE_HELP)
+    .option('--mermaid <file.md>', MERMAID_HELP);
   for (const [, flag] of SEARCH_FLAGS) cmd.addOption(new Option(`${flag} <value>`).hideHelp());
   return cmd;
 }
@@ -95,6 +99,7 @@ export function runReplay(repro: string | undefined, flags: ReplayFlags, io: Io)
   refuseIgnored(flags, 'file');
   return replayFile(repro, io, flags.json === true, {
     events: flags.events === true, ...(flags.trace === undefined ? {} : { trace: flags.trace }),
+    ...(flags.mermaid === undefined ? {} : { mermaid: flags.mermaid }),
   });
 }
 
@@ -104,6 +109,8 @@ interface PrintOptions {
   readonly events?: boolean;
   /** The file to write the run to as a Chrome trace (--trace, replayTrace.ts). */
   readonly trace?: string;
+  /** The Markdown file to write the explanation to as a sequence diagram (--mermaid). */
+  readonly mermaid?: string;
 }
 
 /**
@@ -129,16 +136,20 @@ export function replayFile(path: string, io: Io, json = false, print: PrintOptio
     throw e;
   }
   const tracing = ReplayTrace.of(print.trace);
+  const diagram = replayMermaid(print.mermaid);
   const outcome = replayRepro(repro, { simulate: tracing?.simulate ?? deps.simulate, judge });
+  const title = `replay ${basename(path)}`;
   if (json) {
     io.out(`${JSON.stringify({ repro: path, recordedProperty: repro.property, recordedTraceHash: repro.traceHash, ...outcomeJson(outcome) })}\n`);
     tracing?.write(io, traceMeta(outcome.result), true);
+    diagram?.(io, outcome, title, true);
     return outcome.stillFails ? 1 : 0;
   }
   io.out(`replay ${path}: recorded property ${repro.property}${repro.fork === undefined ? ''
     : ` (a restore fan-out fork at checkpoint ${repro.fork.checkpointId})`}\n`);
   const code = printOutcome(outcome, io, print, repro.property);
   tracing?.write(io, traceMeta(outcome.result), false);
+  diagram?.(io, outcome, title, false);
   return code;
 }
 
@@ -164,14 +175,17 @@ export function replaySeedPath(flags: ReplayFlags, io: Io): number {
   if (fork !== undefined) spec = forkSpec(spec, fork);
   const expect = s.expect ?? expectationOf(mode);
   const tracing = ReplayTrace.of(flags.trace);
+  const diagram = replayMermaid(flags.mermaid);
   const outcome = replaySpec(spec, expect, tracing === undefined ? deps : { ...deps, simulate: tracing.simulate });
   const meta = traceMeta(outcome.result, { seed: s.seed, path: flags.path, ...(fork === undefined ? {} : { fork }) });
+  const title = `replay seed ${s.seed} path ${flags.path}${fork === undefined ? '' : ` fork ${fork}`} (${s.job}, ${mode})`;
   if (s.json) {
     io.out(`${JSON.stringify({ seed: s.seed, path: flags.path, fork: fork ?? null, job: s.job, mode, expect, ...outcomeJson(outcome) })}\n`);
     tracing?.write(io, meta, true);
+    diagram?.(io, outcome, title, true);
     return outcome.stillFails ? 1 : 0;
   }
-  io.out(`replay seed ${s.seed} path ${flags.path}${fork === undefined ? '' : ` fork ${fork}`} (${s.job}, ${mode})\n`);
+  io.out(`${title}\n`);
   if (fork !== undefined && outcome.unfiredFaults.some((u) => u.index === spec.faults.length - 1)) {
     io.out(`the fork's global failure never fired: checkpoint ${fork} did not complete before the heal time in this run\n`);
   }
@@ -179,6 +193,7 @@ export function replaySeedPath(flags: ReplayFlags, io: Io): number {
   const code = printOutcome(outcome, io, { events: flags.events === true }, undefined,
     `every oracle judged it against ${expect}${s.expect === undefined ? `, what ${mode} promises (--expect changes it)` : ''}`);
   tracing?.write(io, meta, false);
+  diagram?.(io, outcome, title, false);
   return code;
 }
 

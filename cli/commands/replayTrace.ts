@@ -7,15 +7,13 @@
  * hash); the judge and the printed excerpt see the trace without them, exactly what a replay
  * without --trace sees, so the verdict and output are the same.
  */
-import { statSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { chromeTrace, type ChromeTraceMeta } from '../../reports/chromeTrace.ts';
 import type { Simulate } from '../../properties/explore/explore.ts';
 import type { TraceEvent } from '../../sim/Trace.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import type { RunResult } from '../../sim/run/RunResult.ts';
-import { prepareOutDir } from '../outDir.ts';
-import { UsageError, type Io } from '../program.ts';
+import { OutputFile } from '../outputFile.ts';
+import type { Io } from '../program.ts';
 
 /** The option's help line. */
 export const TRACE_HELP = 'write the run as a Chrome trace (JSON) to open in https://ui.perfetto.dev';
@@ -23,7 +21,7 @@ export const TRACE_HELP = 'write the run as a Chrome trace (JSON) to open in htt
 export class ReplayTrace {
   private events: readonly TraceEvent[] | undefined;
 
-  private constructor(private readonly given: string, private readonly abs: string) {}
+  private constructor(private readonly file: OutputFile) {}
 
   /**
    * A trace to write to `path` (from --trace), or undefined without one. Makes the file's
@@ -31,18 +29,8 @@ export class ReplayTrace {
    * @throws UsageError (one line) when it cannot be.
    */
   static of(path: string | undefined): ReplayTrace | undefined {
-    if (path === undefined) return undefined;
-    if (path.trim() === '') throw new UsageError('--trace: the file name is empty');
-    const abs = resolve(path);
-    let isDir = false;
-    try {
-      isDir = statSync(abs).isDirectory();
-    } catch {
-      // Missing is fine: it is written after the run.
-    }
-    if (isDir) throw new UsageError(`--trace ${path}: ${abs} is a directory`);
-    prepareOutDir(dirname(abs), `--trace ${path}`);
-    return new ReplayTrace(path, abs);
+    const file = OutputFile.of('--trace', path);
+    return file === undefined ? undefined : new ReplayTrace(file);
   }
 
   /** simulate, keeping the tasks for the file; the result's trace is the usual one (no tasks). */
@@ -60,13 +48,8 @@ export class ReplayTrace {
   write(io: Io, meta: ChromeTraceMeta, json: boolean): void {
     if (this.events === undefined) throw new Error('ReplayTrace.write before a run was simulated');
     const file = chromeTrace(this.events, meta);
-    try {
-      writeFileSync(this.abs, `${JSON.stringify(file)}\n`);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException | undefined)?.code ?? String(e);
-      throw new UsageError(`--trace ${this.given}: cannot write ${this.abs} (${code})`);
-    }
-    const line = `wrote ${this.given} (${file.traceEvents.length} events): open it in https://ui.perfetto.dev\n`;
+    this.file.write(`${JSON.stringify(file)}\n`);
+    const line = `wrote ${this.file.given} (${file.traceEvents.length} events): open it in https://ui.perfetto.dev\n`;
     if (json) io.err(line);
     else io.out(line);
   }

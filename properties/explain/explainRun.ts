@@ -71,6 +71,12 @@ export interface Explanation {
   readonly noFault?: string;
 }
 
+/** describeEvent for the events of `result` (what a diagram of its explanation writes). */
+export function describerOf(result: RunResult): (e: TraceEvent) => string | undefined {
+  const ctx: DescribeContext = { index: new EventIndex(result.trace), faults: result.spec.faults };
+  return (e) => describeEvent(e, ctx);
+}
+
 /** At most this many newer checkpoints are explained per restore (the latest ones). */
 const MAX_NEWER = 4;
 
