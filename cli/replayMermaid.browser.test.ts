@@ -5,31 +5,20 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { causalWindow } from '../properties/explain/causalWindow.ts';
 import { describerOf, explainRun } from '../properties/explain/explainRun.ts';
 import fixture from '../properties/explain/fixtures/lostTriggerThenCrash.ts';
 import { defaultJudge } from '../properties/explore/defaultJudge.ts';
 import { mermaidSequence, sequenceStepsOf } from '../reports/mermaidSequence.ts';
 import { skipBrowserTests } from '../reports/testing/browserAvailability.ts';
-import { launchBrowser } from '../reports/testing/launchBrowser.ts';
-import { loadMermaid, renderMermaid } from '../reports/testing/renderMermaid.ts';
+import { mermaidPageForTests, renderMermaid } from '../reports/testing/renderMermaid.ts';
 import { compileScenario } from '../scenarios/compileScenario.ts';
 import { simulate } from '../sim/run/simulate.ts';
 import { runCli } from './testing/runCli.ts';
 
 describe.skipIf(skipBrowserTests())('replay --mermaid', () => {
-  let browser: Browser;
-  let page: Page;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    await loadMermaid(page);
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const mermaidPage = mermaidPageForTests();
 
   test('the file replay writes renders, with the explanation in it', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'checkpoint-sim-mermaid-')), 'sub', 'run.md');
@@ -40,7 +29,7 @@ describe.skipIf(skipBrowserTests())('replay --mermaid', () => {
     expect(md).toMatch(/^# replay seed 3 path 0 \(flights, at-least-once\): end-to-end-exactly-once: /);
     const diagram = /```mermaid\n([\s\S]*)\n```\n$/.exec(md)?.[1] ?? '';
     expect(diagram.startsWith('sequenceDiagram\n')).toBe(true);
-    const rendered = await renderMermaid(page, diagram);
+    const rendered = await renderMermaid(mermaidPage(), diagram);
     expect(rendered).toMatchObject({ ok: true, diagramType: 'sequence' });
     const texts = (rendered.ok ? rendered.svgTexts : []).join('\n');
     expect(texts).toContain('restore from checkpoint 1 (8 task(s), global)');
@@ -54,7 +43,7 @@ describe.skipIf(skipBrowserTests())('replay --mermaid', () => {
     expect(steps.filter((s) => s.kind === 'message').length).toBeLessThanOrEqual(60);
     const text = mermaidSequence(steps, { title: 'fixture' });
     expect(text).toMatch(/p_jobmaster-xp_taskexecutor_taskmanager_\d_0: triggerCheckpoint lost: message fault\n/);
-    const rendered = await renderMermaid(page, text);
+    const rendered = await renderMermaid(mermaidPage(), text);
     expect(rendered).toMatchObject({ ok: true, diagramType: 'sequence' });
     const texts = (rendered.ok ? rendered.svgTexts : []).join('\n');
     for (const t of ['taskmanager-2 crashes', 'restore from checkpoint 2 (4 task(s))', 'checkpoint 3 aborted (TRIGGER_CHECKPOINT_FAILURE)']) {

@@ -3,7 +3,9 @@
  * headless Chromium page, as a Markdown viewer would, and says what came out.
  */
 import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { launchBrowser } from './launchBrowser.ts';
 
 /**
  * What rendering gave: the kind of diagram drawn (the SVG's `aria-roledescription`, `sequence`
@@ -67,4 +69,25 @@ export async function renderMermaid(page: Page, text: string): Promise<MermaidRe
       return { ok: false as const, error: e instanceof Error ? e.message : String(e) };
     }
   }, [text, id] as const);
+}
+
+/**
+ * For a browser test's describe block: launches Chromium before its tests with one page that
+ * has Mermaid loaded, closes it after them, and returns a getter of that page.
+ */
+export function mermaidPageForTests(): () => Page {
+  let browser: Browser | undefined;
+  let page: Page | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    page = await browser.newPage();
+    await loadMermaid(page);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (page === undefined) throw new Error('mermaidPageForTests: no page (called outside a test?)');
+    return page;
+  };
 }
