@@ -1,0 +1,96 @@
+/**
+ * CompareReport: what `checkpoint-sim compare` finds, the shape of `compare.json` (docs/compare.md):
+ * the same mode-neutral runs in each checkpointing mode, their correctness and cost per run, the
+ * distributions per mode, and one run per mode as a checkpoint timeline. Times are virtual ms,
+ * sizes bytes; a metric a run has no value for (no completed checkpoint, no restore) is null in
+ * the run and left out of (and counted as `missing` by) its distribution.
+ */
+import type { RunMode } from '../../sim/run/RunSpec.ts';
+
+export const COMPARE_FORMAT = 'checkpoint-sim-compare';
+export const COMPARE_FORMAT_VERSION = 1;
+
+/** Per-run values (see COMPARE_METRICS for each definition). */
+export interface RunMetrics {
+  readonly recordsLost: number;
+  readonly duplicates: number;
+  /** Each restore's share of the duplicates: when, from which checkpoint, how many. */
+  readonly duplicatesByRestore: readonly { readonly restoreTimeMs: number; readonly checkpointId: number; readonly duplicates: number }[];
+  readonly checkpointEndToEndMs: number | null;
+  readonly alignmentMs: number | null;
+  readonly syncMs: number | null;
+  readonly asyncMs: number | null;
+  readonly startDelayMs: number | null;
+  readonly checkpointedBytes: number | null;
+  readonly latencyP50Ms: number | null;
+  readonly latencyP99Ms: number | null;
+  readonly throughputPerSec: number | null;
+  readonly backPressuredMs: number;
+  readonly recoveryMs: number | null;
+}
+
+/** The numeric metrics of a run, the ones with a distribution. */
+export type MetricKey = Exclude<keyof RunMetrics, 'duplicatesByRestore'>;
+
+export interface CompareRun {
+  readonly seedIndex: number;
+  /** The RunSpec's seed. */
+  readonly runSeed: string;
+  readonly mode: RunMode;
+  readonly traceHash: string;
+  readonly expect: 'exactly-once' | 'at-least-once';
+  readonly violations: readonly { readonly property: string; readonly summary: string }[];
+  /** Indexes into the spec's faults that never fired in this mode (a point the mode never reaches). */
+  readonly unfiredFaults: readonly number[];
+  readonly metrics: RunMetrics;
+}
+
+/** A metric's values over one mode's runs. */
+export interface Distribution {
+  /** Runs with a value. */
+  readonly count: number;
+  /** Runs without one (null). */
+  readonly missing: number;
+  readonly min: number | null;
+  readonly p25: number | null;
+  readonly median: number | null;
+  readonly p75: number | null;
+  readonly max: number | null;
+  readonly mean: number | null;
+  /** The values, in seed order, nulls left out. */
+  readonly values: readonly number[];
+}
+
+export interface ModeFigures {
+  readonly runs: number;
+  /** Runs with at least one violation. */
+  readonly violations: number;
+  /** Faults that never fired, summed over the runs. */
+  readonly unfiredFaults: number;
+  readonly distributions: Readonly<Record<MetricKey, Distribution>>;
+}
+
+/** One run drawn as a checkpoint timeline. */
+export interface Timeline {
+  readonly runSeed: string;
+  readonly endMs: number;
+  readonly checkpoints: readonly { readonly id: number; readonly triggerMs: number; readonly endMs: number | null; readonly status: string }[];
+  readonly faults: readonly { readonly timeMs: number; readonly index: number; readonly text: string }[];
+  readonly restores: readonly { readonly timeMs: number; readonly checkpointId: number }[];
+}
+
+export interface CompareReport {
+  readonly format: typeof COMPARE_FORMAT;
+  readonly formatVersion: typeof COMPARE_FORMAT_VERSION;
+  readonly checkpointSimVersion: string;
+  readonly job: string;
+  /** The seed of the whole comparison (each run's RunSpec seed derives from it and the seed index). */
+  readonly seed: number;
+  readonly seeds: number;
+  readonly modes: readonly RunMode[];
+  /** One entry per (seed index, mode), seed-major. */
+  readonly runs: readonly CompareRun[];
+  readonly byMode: Readonly<Record<string, ModeFigures>>;
+  /** Per mode, the first seed's run. */
+  readonly timelines: Readonly<Record<string, Timeline>>;
+}

@@ -1,0 +1,43 @@
+/**
+ * COMPARE_METRICS: every numeric metric `compare` reports per run, with its label, unit and
+ * definition, in the order reports show them (compare.md, the page, docs/compare.md).
+ */
+import type { MetricKey } from './CompareReport.ts';
+
+export interface CompareMetric {
+  readonly key: MetricKey;
+  readonly label: string;
+  readonly unit: 'ms' | 'bytes' | 'records' | 'records/s';
+  /** Which way is better, for readers of a plot. */
+  readonly better: 'lower' | 'higher';
+  readonly definition: string;
+}
+
+export const COMPARE_METRICS: readonly CompareMetric[] = [
+  { key: 'recordsLost', label: 'records lost', unit: 'records', better: 'lower',
+    definition: 'records the reference fold of the input produces that no sink ever committed (the job finished)' },
+  { key: 'duplicates', label: 'duplicates after restore', unit: 'records', better: 'lower',
+    definition: 'committed copies of a record beyond the reference fold\'s count, each attributed to the restore that replayed it' },
+  { key: 'checkpointEndToEndMs', label: 'checkpoint end-to-end duration', unit: 'ms', better: 'lower',
+    definition: 'median over the run\'s completed checkpoints of the time from trigger to the last acknowledgement' },
+  { key: 'alignmentMs', label: 'alignment duration', unit: 'ms', better: 'lower',
+    definition: 'median over completed checkpoints of the longest subtask alignment (first barrier to last)' },
+  { key: 'syncMs', label: 'sync duration', unit: 'ms', better: 'lower',
+    definition: 'median over completed checkpoints of the longest synchronous snapshot part of a subtask' },
+  { key: 'asyncMs', label: 'async duration', unit: 'ms', better: 'lower',
+    definition: 'median over completed checkpoints of the longest asynchronous snapshot part (state files written)' },
+  { key: 'startDelayMs', label: 'start delay', unit: 'ms', better: 'lower',
+    definition: 'median over completed checkpoints of the longest time from trigger until a subtask saw the first barrier' },
+  { key: 'checkpointedBytes', label: 'checkpointed data size', unit: 'bytes', better: 'lower',
+    definition: 'median over completed checkpoints of the bytes of state files written' },
+  { key: 'latencyP50Ms', label: 'record latency p50', unit: 'ms', better: 'lower',
+    definition: 'median over committed records of the time from the source reading it to the commit that made its output visible' },
+  { key: 'latencyP99Ms', label: 'record latency p99', unit: 'ms', better: 'lower',
+    definition: '99th percentile of that latency' },
+  { key: 'throughputPerSec', label: 'throughput', unit: 'records/s', better: 'higher',
+    definition: 'records committed per virtual second, from the first source read to the last commit' },
+  { key: 'backPressuredMs', label: 'time back-pressured', unit: 'ms', better: 'lower',
+    definition: 'virtual ms tasks spent waiting for credit to send, summed over tasks' },
+  { key: 'recoveryMs', label: 'recovery time', unit: 'ms', better: 'lower',
+    definition: 'median over restores of the time from the failure to the next completed checkpoint' },
+];
