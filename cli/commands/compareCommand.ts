@@ -11,7 +11,7 @@
  * fails on them); 2 bad usage or input (one line); 3 the harness broke (a run's spec depends on
  * the mode, anything simulate or the oracles throw).
  */
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import type { ExploreJob } from '../../properties/arbitraries/runSpecArbitrary.ts';
@@ -160,11 +160,8 @@ export function runCompare(
 ): { code: number; report?: CompareReport } {
   const clock = deps?.clock ?? (() => performance.now());
   // Before any run: minutes of runs must not end in a file that cannot be written.
-  const files = {
-    json: OutputFile.of('--out', join(s.out, 'compare.json')),
-    md: OutputFile.of('--out', join(s.out, 'compare.md')),
-    html: OutputFile.of('--out', join(s.out, 'index.html')),
-  };
+  const file = (name: string): OutputFile => OutputFile.of('--out', join(s.out, name)) as OutputFile;
+  const files = { json: file('compare.json'), md: file('compare.md'), html: file('index.html') };
   const started = clock();
   const progress = progressOf(io, interactive && !s.json, clock, s.seeds * s.modes.length);
   let report: CompareReport;
@@ -194,12 +191,12 @@ export function runCompare(
   const wallS = (clock() - started) / 1000;
   const json = `${JSON.stringify(report, null, 2)}\n`;
   const markdown = compareMarkdown(report);
-  files.json?.write(json);
-  files.md?.write(markdown);
-  files.html?.write(comparePage(report));
+  files.json.write(json);
+  files.md.write(markdown);
+  files.html.write(comparePage(report));
   const runs = report.runs.length;
   io.err(`compare: ${runs} runs in ${wallS.toFixed(1)} s (${wallS > 0 ? (runs / wallS).toFixed(1) : '0.0'} runs/s); `
-    + `wrote compare.json, compare.md and index.html into ${files.json?.abs.replace(/[/\\]compare\.json$/, '') ?? s.out}\n`);
+    + `wrote compare.json, compare.md and index.html into ${dirname(files.json.abs)}\n`);
   io.out(s.json ? json : markdown);
   return { code: 0, report };
 }
