@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import {
-  existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync,
+  existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -282,6 +282,25 @@ describe('output directory', () => {
       expect(Object.keys(summary.modes[mode] ?? {})).toEqual(expect.arrayContaining(['missingRecords', 'unfiredFaults']));
     }
     expect(io.stdout).toMatch(/\nmode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged\n/);
+  });
+});
+
+describe('start clears only its own earlier output', () => {
+  test('the files the previous start listed go, others stay; --json prints the summary as one object', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'checkpoint-sim-start-')), 'out');
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, 'repro-flights-aligned-9.json'), '{}');
+    writeFileSync(join(out, 'mine.txt'), 'keep me');
+    writeFileSync(join(out, 'start-manifest.json'), JSON.stringify({ written: ['repro-flights-aligned-9.json', '../escape.txt'] }));
+    const r = await cli('start', '--time-budget', '1', '--seed', '1', '--out', out, '--json');
+    expect([0, 1]).toContain(r.code);
+    expect(existsSync(join(out, 'repro-flights-aligned-9.json'))).toBe(false);
+    expect(readFileSync(join(out, 'mine.txt'), 'utf8')).toBe('keep me');
+    const json = JSON.parse(r.stdout) as { modes: Record<string, unknown> };
+    expect(Object.keys(json.modes)).toEqual(['aligned', 'at-least-once']);
+    const manifest = JSON.parse(readFileSync(join(out, 'start-manifest.json'), 'utf8')) as { written: string[] };
+    expect(manifest.written[0]).toBe('summary.json');
+    expect(manifest.written.every((f) => existsSync(join(out, f)))).toBe(true);
   });
 });
 

@@ -19,7 +19,7 @@ import { compareOptions, parseCompareFlags, runCompare, type CompareFlags } from
 import { replayOptions, runReplay, type ReplayFlags } from './commands/replayCommand.ts';
 import { runOptions, runSpecFile, type RunFlags } from './commands/runCommand.ts';
 import { scenarioCommands } from './commands/scenarioCommand.ts';
-import { runStart } from './commands/startCommand.ts';
+import { runStart, START_OUT, type StartFlags } from './commands/startCommand.ts';
 
 /** Thrown for bad usage or bad input; printed as one line, exit code 2. */
 export class UsageError extends Error {
@@ -140,7 +140,9 @@ function buildProgram(io: Io): Program {
       + 'under faults for about a minute; writes reports/out')
     .option('--time-budget <duration>', `wall-clock budget, at least ${formatDuration(MIN_TIME_BUDGET_MS)}`, '60s')
     .option('--seed <n>', SEED_HELP, '1')
-    .action((flags: { timeBudget: string; seed: string }) => {
+    .option('--out <dir>', `where summary.json and the repros go (default ${START_OUT}); what the previous start wrote there is removed first`)
+    .option('--json', 'print the summary as one JSON object instead of the table')
+    .action((flags: StartFlags) => {
       exitCode = runStart(flags, io, packageVersion());
     });
 
