@@ -1,0 +1,121 @@
+/**
+ * comparePage: `checkpoint-sim compare`'s `index.html`, one self-contained page (inline style and
+ * SVG, no script to run, nothing fetched) that shows a CompareReport (compare.json,
+ * properties/compare/CompareReport.ts): the comparison's parameters, a correctness table per
+ * mode, one plot per metric of COMPARE_METRICS (each mode's per-run values as dots, a box from
+ * p25 to p75 and a tick at the median; reports/comparePlots.ts) and each mode's representative
+ * run as a checkpoint timeline. The report itself is embedded as JSON in
+ * `<script type="application/json" id="compare-data">`. docs/report-page.md explains how to read it.
+ *
+ * Pure: the same report gives a byte-identical page (no dates, no random ids).
+ */
+import type { CompareReport, Timeline } from '../properties/compare/CompareReport.ts';
+import { COMPARE_METRICS, type CompareMetric } from '../properties/compare/compareMetrics.ts';
+import { metricPlot, timelinePlot } from './comparePlots.ts';
+import { escapeHtml, htmlDocument, htmlTable, jsonScript } from './html.ts';
+
+/** The id of the script element that holds the report. */
+export const COMPARE_DATA_ID = 'compare-data';
+
+const capitalized = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+const cell = (n: number): string => `<span class="${n > 0 ? 'bad' : ''}">${n}</span>`;
+
+/** The parameters of the comparison, as a definition list. */
+export function compareParameters(report: CompareReport): string {
+  const items: [string, string][] = [
+    ['job', report.job],
+    ['modes', report.modes.join(', ')],
+    ['seeds', `${report.seeds} (one mode-neutral run spec each, run in every mode with only the mode substituted)`],
+    ['comparison seed', String(report.seed)],
+    ['runs', String(report.runs.length)],
+    ['checkpoint-sim', report.checkpointSimVersion],
+  ];
+  return `<dl class="params">${items.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>`;
+}
+
+/**
+ * Per mode: runs, runs with a violation, records lost and duplicates (summed over the runs),
+ * unfired faults (summed), and the violated properties with their run counts.
+ */
+export function correctnessTable(report: CompareReport): string {
+  const rows = report.modes.map((mode) => {
+    const f = report.byMode[mode];
+    const runs = report.runs.filter((r) => r.mode === mode);
+    const sum = (k: 'recordsLost' | 'duplicates') => runs.reduce((a, r) => a + r.metrics[k], 0);
+    const byProperty = new Map<string, number>();
+    for (const r of runs) for (const p of new Set(r.violations.map((v) => v.property))) byProperty.set(p, (byProperty.get(p) ?? 0) + 1);
+    const props = [...byProperty].map(([p, n]) => `${escapeHtml(p)} (${n} run${n === 1 ? '' : 's'})`).join('<br>');
+    return [escapeHtml(mode), String(f?.runs ?? runs.length), cell(f?.violations ?? 0), cell(sum('recordsLost')), cell(sum('duplicates')),
+      String(f?.unfiredFaults ?? 0), props === '' ? 'none' : props];
+  });
+  return htmlTable(['mode', 'runs', 'runs with a violation', 'records lost', 'duplicates after restore', 'unfired faults', 'violated properties'],
+    rows, ' class="correctness"');
+}
+
+/** How many runs of each mode have a value of `metric`, and which have none, for a caption. */
+function coverage(report: CompareReport, metric: CompareMetric): string {
+  return report.modes.map((mode) => {
+    const d = report.byMode[mode]?.distributions[metric.key];
+    if (d === undefined) return `${mode}: no figures`;
+    return `${mode}: ${d.count} of ${d.count + d.missing} runs${d.missing > 0 ? ` (${d.missing} without a value)` : ''}`;
+  }).join('; ');
+}
+
+/**
+ * One metric's figure: heading, the plot, and a caption with its definition, unit, which way is
+ * better and how many runs have a value. `data-metric` names the metric.
+ */
+export function metricFigure(report: CompareReport, metric: CompareMetric): string {
+  return `<figure class="metric" id="metric-${metric.key}" data-metric="${metric.key}">`
+    + `<h3>${escapeHtml(metric.label)} <span class="note">(${escapeHtml(metric.unit)}, ${metric.better} is better)</span></h3>`
+    + metricPlot(report, metric)
+    + `<figcaption>${escapeHtml(capitalized(metric.definition))}. A dot per run, the box spans p25 to p75, `
+    + `the thick tick is the median. ${escapeHtml(coverage(report, metric))}.</figcaption></figure>`;
+}
+
+/** A timeline's faults as a table (the plot labels them by index only). */
+function faultTable(t: Timeline): string {
+  if (t.faults.length === 0) return '<p class="note">No fault fired in this run.</p>';
+  return htmlTable(['time (ms)', 'fault', 'what happened'],
+    t.faults.map((f) => [String(f.timeMs), String(f.index), escapeHtml(f.text)]), ' class="faults"');
+}
+
+/** One mode's representative run: its timeline plot and fault table. */
+export function timelineFigure(mode: string, t: Timeline): string {
+  const done = t.checkpoints.filter((c) => c.status === 'COMPLETED').length;
+  return `<figure class="timeline" id="timeline-${escapeHtml(mode)}" data-mode="${escapeHtml(mode)}">`
+    + `<h3>${escapeHtml(mode)}: run ${escapeHtml(t.runSeed)}</h3>${timelinePlot(t)}`
+    + `<figcaption>${plural(t.checkpoints.length, 'checkpoint')} (${done} completed), ${plural(t.faults.length, 'fault event')}, `
+    + `${plural(t.restores.length, 'restore')} over ${t.endMs} virtual ms. Bars run from a checkpoint's trigger to its completion or `
+    + 'failure; crosses mark faults (by index, listed below), triangles restores (labelled with the checkpoint restored).'
+    + `</figcaption>${faultTable(t)}</figure>`;
+}
+
+/**
+ * The comparison's sections, without the page's frame (the `npm start` page shows them too):
+ * correctness, the metric plots, the timelines.
+ */
+export function compareSections(report: CompareReport): string {
+  const timelines = report.modes.filter((m) => report.timelines[m] !== undefined)
+    .map((m) => timelineFigure(m, report.timelines[m] as Timeline)).join('\n');
+  return '<section id="correctness"><h2>Correctness</h2>'
+    + '<p class="note">What each mode promises, per mode over its runs: a lost record is a violation in every mode; '
+    + 'duplicates are allowed in at-least-once mode only. Unfired faults are faults whose protocol point or time the run never reached.</p>'
+    + `${correctnessTable(report)}</section>\n`
+    + '<section id="metrics"><h2>Correctness and cost per run</h2>'
+    + `<p class="note">One plot per metric, the same ${report.seeds} seeds in each mode.</p>\n`
+    + `${COMPARE_METRICS.map((m) => metricFigure(report, m)).join('\n')}</section>\n`
+    + '<section id="timelines"><h2>Checkpoint timelines</h2>'
+    + '<p class="note">The first seed\'s run in each mode (the same spec, so the same faults).</p>\n'
+    + `${timelines}</section>`;
+}
+
+/** The whole page for `report` (see the file comment). */
+export function comparePage(report: CompareReport): string {
+  const title = `checkpoint-sim compare: ${report.job}`;
+  return htmlDocument(title,
+    `<header><h1>${escapeHtml(`Checkpointing modes compared: ${report.job}`)}</h1>${compareParameters(report)}</header>\n`
+    + `${compareSections(report)}\n${jsonScript(COMPARE_DATA_ID, report)}`);
+}
