@@ -47,7 +47,10 @@ export function correctnessTable(report: CompareReport): string {
     const byProperty = new Map<string, number>();
     for (const r of runs) for (const p of new Set(r.violations.map((v) => v.property))) byProperty.set(p, (byProperty.get(p) ?? 0) + 1);
     const props = [...byProperty].map(([p, n]) => `${escapeHtml(p)} (${n} run${n === 1 ? '' : 's'})`).join('<br>');
-    return [escapeHtml(mode), String(f?.runs ?? runs.length), cell(f?.violations ?? 0), cell(sum('recordsLost')), cell(sum('duplicates')),
+    // Duplicates break only an exactly-once promise: red there, plain in at-least-once mode.
+    const dups = sum('duplicates');
+    return [escapeHtml(mode), String(f?.runs ?? runs.length), cell(f?.violations ?? 0), cell(sum('recordsLost')),
+      runs.some((r) => r.expect === 'exactly-once') ? cell(dups) : String(dups),
       String(f?.unfiredFaults ?? 0), props === '' ? 'none' : props];
   });
   return htmlTable(['mode', 'runs', 'runs with a violation', 'records lost', 'duplicates after restore', 'unfired faults', 'violated properties'],
