@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import type { CompareReport } from '../properties/compare/CompareReport.ts';
 import { COMPARE_METRICS } from '../properties/compare/compareMetrics.ts';
+import * as Plot from '@observablehq/plot';
 import { COMPARE_DATA_ID, comparePage } from './comparePage.ts';
+import { renderPlot } from './comparePlots.ts';
 import { jsonForScript } from './html.ts';
 import { compareFixture, HOSTILE, hostileCompareReport } from './testing/compareFixture.ts';
 import { readComparePage } from './testing/readComparePage.ts';
@@ -15,6 +17,11 @@ describe('comparePage', () => {
     expect(other).not.toBe(first);
     expect(comparePage(compareFixture())).toBe(first);
     expect(comparePage(JSON.parse(JSON.stringify(fixture)) as CompareReport)).toBe(first);
+  });
+
+  test('a plot with a generated id (a clip path) is refused: it would depend on the plots drawn before', () => {
+    expect(() => renderPlot({ marks: [Plot.dot([{ x: 1, y: 1 }], { x: 'x', y: 'y', clip: true })] })).toThrow(/generated id/);
+    expect(renderPlot({ marks: [Plot.dot([{ x: 1, y: 1 }], { x: 'x', y: 'y' })] })).toMatch(/^<svg /);
   });
 
   test('one plot per metric, at least six, each with the metric\'s unit and definition', () => {
