@@ -110,7 +110,7 @@ function buildProgram(io: Io): Program {
     });
 
   replayOptions(program.command('replay [repro]')
-    .description('run a repro file again (only --json with it), or regenerate the run at --seed S --path P'))
+    .description('run a repro file again (with --json, --events, --trace, --mermaid), or regenerate the run at --seed S --path P'))
     .action((repro: string | undefined, flags: ReplayFlags) => {
       exitCode = runReplay(repro, flags, io);
     });
