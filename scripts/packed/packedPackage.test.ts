@@ -29,9 +29,7 @@ beforeAll(async () => {
   project.write(consumerFiles(readFileSync(join(root, 'README.md'), 'utf8')));
 }, 300_000);
 
-// Removing the consumer's node_modules (over 10,000 more files since the report pages' plotting and
-// Mermaid packages are runtime dependencies) takes longer than vitest's default 10 s on a busy machine.
-afterAll(() => project?.remove(), 120_000);
+afterAll(() => project?.remove());
 
 function consumer(): ConsumerProject {
   if (project === undefined) throw new Error('the consumer project was not made (see beforeAll)');
