@@ -14,6 +14,7 @@ import {
   BUILT_MODES, exploreOptions, formatDuration, MIN_TIME_BUDGET_MS, parseExploreFlags, runExplore, SEED_HELP,
   type ExploreFlags,
 } from './commands/exploreCommand.ts';
+import { compareOptions, parseCompareFlags, runCompare, type CompareFlags } from './commands/compareCommand.ts';
 import { replayOptions, runReplay, type ReplayFlags } from './commands/replayCommand.ts';
 import { runOptions, runSpecFile, type RunFlags } from './commands/runCommand.ts';
 import { scenarioCommands } from './commands/scenarioCommand.ts';
@@ -107,6 +108,13 @@ function buildProgram(io: Io): Program {
   exploreOptions(program.command('explore').description('search runs for violations with fast-check'))
     .action((flags: ExploreFlags) => {
       exitCode = runExplore(parseExploreFlags(flags), io, packageVersion(), process.stderr.isTTY === true).code;
+    });
+
+  compareOptions(program.command('compare')
+    .description('run the same generated runs in each checkpointing mode and compare their cost and promise; '
+      + 'writes compare.json, compare.md and index.html'))
+    .action((flags: CompareFlags) => {
+      exitCode = runCompare(parseCompareFlags(flags), io, packageVersion(), process.stderr.isTTY === true).code;
     });
 
   replayOptions(program.command('replay [repro]')
