@@ -100,6 +100,19 @@ describe('comparePage', () => {
     expect(rows.some((r) => r[4] !== '0')).toBe(true);
   });
 
+  test('the faults that never fired, per mode and seed index, and the timelines\' seed index', () => {
+    const page = readComparePage(comparePage(fixture));
+    const items = [...page.document.querySelectorAll('details.unfired li')].map((li) => li.textContent);
+    const expected = fixture.modes.flatMap((mode) => fixture.runs.filter((r) => r.mode === mode && r.unfiredFaults.length > 0)
+      .map((r) => `${mode}, seed index ${r.seedIndex}: ${r.unfiredFaults.map((i, k) => `fault ${i}: ${r.unfiredFaultTexts[k]}`).join('; ')}`));
+    expect(items).toEqual(expected);
+    expect(items.length).toBeGreaterThan(0);
+    const seedIndex = fixture.runs.find((r) => r.runSeed === fixture.timelines['aligned']?.runSeed)?.seedIndex;
+    expect(page.document.querySelector('#timeline-aligned h3')?.textContent)
+      .toBe(`aligned: seed index ${seedIndex}, run seed ${fixture.timelines['aligned']?.runSeed}`);
+    expect(page.document.querySelector('#timelines .note')?.textContent).toContain(`The run of seed index ${seedIndex} in each mode`);
+  });
+
   test('the page embeds the report, which parses back to it', () => {
     const html = comparePage(fixture);
     expect(readComparePage(html).json(COMPARE_DATA_ID)).toEqual(fixture);

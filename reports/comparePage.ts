@@ -57,6 +57,18 @@ export function correctnessTable(report: CompareReport): string {
     rows, ' class="correctness"');
 }
 
+/**
+ * Per mode, the faults that never fired, by seed index (a fault that fired in one mode and not in
+ * the other makes those two runs different experiments), in a closed `<details>`.
+ */
+function unfiredFaults(report: CompareReport): string {
+  const items = report.modes.flatMap((mode) => report.runs.filter((r) => r.mode === mode && r.unfiredFaults.length > 0).map((r) => {
+    const texts = r.unfiredFaults.map((i, k) => `fault ${i}${r.unfiredFaultTexts[k] === undefined ? '' : `: ${r.unfiredFaultTexts[k]}`}`);
+    return `<li>${escapeHtml(`${mode}, seed index ${r.seedIndex}: ${texts.join('; ')}`)}</li>`;
+  }));
+  return items.length === 0 ? '' : `<details class="unfired"><summary>Faults that never fired (${items.length} runs)</summary><ul>${items.join('')}</ul></details>`;
+}
+
 /** How many runs of each mode have a value of `metric`, and which have none, for a caption. */
 function coverage(report: CompareReport, metric: CompareMetric): string {
   return report.modes.map((mode) => {
@@ -85,11 +97,12 @@ function faultTable(t: Timeline): string {
     t.faults.map((f) => [String(f.timeMs), String(f.index), escapeHtml(f.text)]), ' class="faults"');
 }
 
-/** One mode's representative run: its timeline plot and fault table. */
-export function timelineFigure(mode: string, t: Timeline): string {
+/** One mode's representative run (of seed index `seedIndex` when known): its timeline plot and fault table. */
+export function timelineFigure(mode: string, t: Timeline, seedIndex?: number): string {
   const done = t.checkpoints.filter((c) => c.status === 'COMPLETED').length;
+  const which = seedIndex === undefined ? '' : `seed index ${seedIndex}, `;
   return `<figure class="timeline" id="timeline-${escapeHtml(mode)}" data-mode="${escapeHtml(mode)}">`
-    + `<h3>${escapeHtml(mode)}: run ${escapeHtml(t.runSeed)}</h3>${timelinePlot(t)}`
+    + `<h3>${escapeHtml(mode)}: ${which}run seed ${escapeHtml(t.runSeed)}</h3>${timelinePlot(t)}`
     + `<figcaption>${plural(t.checkpoints.length, 'checkpoint')} (${done} completed), ${plural(t.faults.length, 'fault event')}, `
     + `${plural(t.restores.length, 'restore')} over ${t.endMs} virtual ms. Bars run from a checkpoint's trigger to its completion or `
     + 'failure; crosses mark faults (by index, listed below), triangles restores (labelled with the checkpoint restored).'
@@ -101,17 +114,24 @@ export function timelineFigure(mode: string, t: Timeline): string {
  * correctness, the metric plots, the timelines.
  */
 export function compareSections(report: CompareReport): string {
-  const timelines = report.modes.filter((m) => report.timelines[m] !== undefined)
-    .map((m) => timelineFigure(m, report.timelines[m] as Timeline)).join('\n');
+  const seedIndexOf = (mode: string, t: Timeline) => report.runs.find((r) => r.mode === mode && r.runSeed === t.runSeed)?.seedIndex;
+  const shown = report.modes.filter((m) => report.timelines[m] !== undefined);
+  const indexes = new Set(shown.map((m) => seedIndexOf(m, report.timelines[m] as Timeline)));
+  const [only] = indexes;
+  const timelines = shown.map((m) => timelineFigure(m, report.timelines[m] as Timeline, seedIndexOf(m, report.timelines[m] as Timeline))).join('\n');
+  const which = indexes.size === 1 && only !== undefined
+    ? `The run of seed index ${only} in each mode: the same spec, so the same fault plan. compare draws the first seed index whose runs `
+      + 'restore from a checkpoint in every mode (else the first whose faults act in every mode, else the first).'
+    : 'One run per mode.';
   return '<section id="correctness"><h2>Correctness</h2>'
     + '<p class="note">What each mode promises, per mode over its runs: a lost record is a violation in every mode; '
     + 'duplicates are allowed in at-least-once mode only. Unfired faults are faults whose protocol point or time the run never reached.</p>'
-    + `${correctnessTable(report)}</section>\n`
+    + `${correctnessTable(report)}${unfiredFaults(report)}</section>\n`
     + '<section id="metrics"><h2>Correctness and cost per run</h2>'
     + `<p class="note">One plot per metric, the same ${report.seeds} seeds in each mode.</p>\n`
     + `${COMPARE_METRICS.map((m) => metricFigure(report, m)).join('\n')}</section>\n`
     + '<section id="timelines"><h2>Checkpoint timelines</h2>'
-    + '<p class="note">The first seed\'s run in each mode (the same spec, so the same faults).</p>\n'
+    + `<p class="note">${escapeHtml(which)}</p>\n`
     + `${timelines}</section>`;
 }
 

@@ -41,8 +41,9 @@ describe.skipIf(skipBrowserTests())('the npm start page in Chromium', () => {
       const drawn = await diagrams(page);
       expect(drawn).toHaveLength(input.counterexamples.length);
       expect(drawn[0]).toMatchObject({ rendered: 'ok', kind: 'sequence' });
-      for (const t of ['JobMaster', 'TaskExecutor taskmanager-2', 'sim']) expect(drawn[0]?.texts).toContain(t);
-      expect(drawn[0]?.texts.some((t) => /triggerCheckpoint lost: message fault$/.test(t))).toBe(true);
+      // The participants (the crashed TaskManager's two incarnations grouped in a box) and the lost trigger.
+      for (const t of ['JobMaster', 'TaskExecutor taskmanager-1', 'TaskExecutor taskmanager-2 (boot 0 ms)', 'sim']) expect(drawn[0]?.texts).toContain(t);
+      expect(drawn[0]?.texts.some((t) => /triggerCheckpoint.* lost: message fault$/.test(t))).toBe(true);
       const box = await page.$eval('#diagram-0 .drawn > svg', (svg) => svg.getBoundingClientRect().height);
       expect(box).toBeGreaterThan(200);
       const plots = await drawnPlots(page, 'figure.metric');

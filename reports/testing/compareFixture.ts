@@ -1,7 +1,8 @@
 /**
  * compareFixture: a CompareReport from real runs (compareFixture.json, written by
- * makeCompareFixture.ts: 8 seeds of the flights job in aligned and at-least-once mode, with a
- * global failure and a restore in the first seed's runs, duplicates in at-least-once), and a
+ * makeCompareFixture.ts with compare's own compareModes: 8 seeds of the flights job in aligned and
+ * at-least-once mode; the timelines' run has a failed checkpoint, a global failure and a restore,
+ * and duplicates in at-least-once mode; faults that never fired), and a
  * hostile copy whose job name and texts hold what must not reach the page unescaped.
  */
 import { readFileSync } from 'node:fs';
