@@ -154,6 +154,8 @@ describe('comparePage', () => {
     const page = readComparePage(comparePage(report));
     expect(page.plots).toBe(COMPARE_METRICS.length);
     for (const mode of fixture.modes) expect(page.metrics.get('recoveryMs')?.get(mode)).toBeUndefined();
+    expect(page.document.querySelector('figure[data-metric="recoveryMs"] svg')?.textContent).toContain('no run has a value');
+    expect(page.document.querySelector('figure[data-metric="checkpointEndToEndMs"] svg')?.textContent).not.toContain('no run has a value');
     expect(page.document.querySelector('figure[data-metric="recoveryMs"] figcaption')?.textContent)
       .toContain('aligned: 0 of 8 runs (8 without a value)');
   });

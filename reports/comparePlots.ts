@@ -102,7 +102,8 @@ function seedIndexesOf(report: CompareReport, mode: string, key: MetricKey, valu
  * run's value (`data-mode`, `data-value`, `data-seed`), a box from p25 to p75 and a thick tick at
  * the median (`data-mode`, `data-p25`, `data-median`, `data-p75`), all from
  * `report.byMode[mode].distributions[metric.key]`. The x axis starts at 0 and is labelled with
- * the metric and its unit. Returns the plot's HTML; a mode without values has an empty row.
+ * the metric and its unit. Returns the plot's HTML; a mode without values has an empty row, and a
+ * plot without any value says "no run has a value" in its middle.
  */
 export function metricPlot(report: CompareReport, metric: CompareMetric): string {
   const modes = report.modes.map(String);
@@ -151,6 +152,8 @@ export function metricPlot(report: CompareReport, metric: CompareMetric): string
           return { mark: 'run', mode: r.mode, value: num(r.value), ...(r.seedIndex === undefined ? {} : { seed: num(r.seedIndex) }) };
         }),
       }),
+      // An empty plot says why it is empty, so it does not read as a rendering failure.
+      ...(dots.length === 0 ? [Plot.text(['no run has a value'], { frameAnchor: 'middle', fontSize: 12, fill: '#4b5260' })] : []),
     ],
   });
 }
