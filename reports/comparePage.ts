@@ -1,17 +1,144 @@
 /**
- * comparePage: `index.html` of `checkpoint-sim compare`. PLACEHOLDER until the page with the
- * plots lands (issue 15, helper "page", which replaces this file): a tiny valid page that names
- * the comparison and embeds the report as JSON in `<script type="application/json"
- * id="compare-data">`, the element the real page keeps.
+ * comparePage: `checkpoint-sim compare`'s `index.html`, one self-contained page (inline style and
+ * SVG, no script to run, nothing fetched) that shows a CompareReport (compare.json,
+ * properties/compare/CompareReport.ts): the comparison's parameters, a correctness table per
+ * mode, one plot per metric of COMPARE_METRICS (each mode's per-run values as dots, a box from
+ * p25 to p75 and a tick at the median; reports/comparePlots.ts) and each mode's representative
+ * run as a checkpoint timeline. The report itself is embedded as JSON in
+ * `<script type="application/json" id="compare-data">`. docs/report-page.md explains how to read it.
+ *
+ * Pure: the same report gives a byte-identical page (no dates, no random ids).
  */
-import type { CompareReport } from '../properties/compare/CompareReport.ts';
+import type { CompareReport, Timeline } from '../properties/compare/CompareReport.ts';
+import { COMPARE_METRICS, type CompareMetric } from '../properties/compare/compareMetrics.ts';
+import { metricPlot, timelinePlot } from './comparePlots.ts';
+import { escapeHtml, htmlDocument, htmlTable, jsonScript } from './html.ts';
 
-/** The page of `report`: one self-contained HTML document, the same text for the same report. */
+/** The id of the script element that holds the report. */
+export const COMPARE_DATA_ID = 'compare-data';
+
+const capitalized = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+const cell = (n: number): string => `<span class="${n > 0 ? 'bad' : ''}">${n}</span>`;
+
+/** The parameters of the comparison, as a definition list. */
+export function compareParameters(report: CompareReport): string {
+  const items: [string, string][] = [
+    ['job', report.job],
+    ['modes', report.modes.join(', ')],
+    ['seeds', `${report.seeds} (one mode-neutral run spec each, run in every mode with only the mode substituted)`],
+    ['comparison seed', String(report.seed)],
+    ['runs', String(report.runs.length)],
+    ['checkpoint-sim', report.checkpointSimVersion],
+  ];
+  return `<dl class="params">${items.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>`;
+}
+
+/**
+ * Per mode: runs, runs with a violation, records lost and duplicates (summed over the runs),
+ * unfired faults (summed), and the violated properties with their run counts.
+ */
+export function correctnessTable(report: CompareReport): string {
+  const rows = report.modes.map((mode) => {
+    const f = report.byMode[mode];
+    const runs = report.runs.filter((r) => r.mode === mode);
+    const sum = (k: 'recordsLost' | 'duplicates') => runs.reduce((a, r) => a + r.metrics[k], 0);
+    const byProperty = new Map<string, number>();
+    for (const r of runs) for (const p of new Set(r.violations.map((v) => v.property))) byProperty.set(p, (byProperty.get(p) ?? 0) + 1);
+    const props = [...byProperty].map(([p, n]) => `${escapeHtml(p)} (${n} run${n === 1 ? '' : 's'})`).join('<br>');
+    // Duplicates break only an exactly-once promise: red there, plain in at-least-once mode.
+    const dups = sum('duplicates');
+    return [escapeHtml(mode), String(f?.runs ?? runs.length), cell(f?.violations ?? 0), cell(sum('recordsLost')),
+      runs.some((r) => r.expect === 'exactly-once') ? cell(dups) : String(dups),
+      String(f?.unfiredFaults ?? 0), props === '' ? 'none' : props];
+  });
+  return htmlTable(['mode', 'runs', 'runs with a violation', 'records lost', 'duplicates after restore', 'unfired faults', 'violated properties'],
+    rows, ' class="correctness"');
+}
+
+/**
+ * Per mode, the faults that never fired, by seed index (a fault that fired in one mode and not in
+ * the other makes those two runs different experiments), in a closed `<details>`.
+ */
+function unfiredFaults(report: CompareReport): string {
+  const items = report.modes.flatMap((mode) => report.runs.filter((r) => r.mode === mode && r.unfiredFaults.length > 0).map((r) => {
+    const texts = r.unfiredFaults.map((i, k) => `fault ${i}${r.unfiredFaultTexts[k] === undefined ? '' : `: ${r.unfiredFaultTexts[k]}`}`);
+    return `<li>${escapeHtml(`${mode}, seed index ${r.seedIndex}: ${texts.join('; ')}`)}</li>`;
+  }));
+  return items.length === 0 ? '' : `<details class="unfired"><summary>Faults that never fired (${items.length} runs)</summary><ul>${items.join('')}</ul></details>`;
+}
+
+/** How many runs of each mode have a value of `metric`, and which have none, for a caption. */
+function coverage(report: CompareReport, metric: CompareMetric): string {
+  return report.modes.map((mode) => {
+    const d = report.byMode[mode]?.distributions[metric.key];
+    if (d === undefined) return `${mode}: no figures`;
+    return `${mode}: ${d.count} of ${d.count + d.missing} runs${d.missing > 0 ? ` (${d.missing} without a value)` : ''}`;
+  }).join('; ');
+}
+
+/**
+ * One metric's figure: heading, the plot, and a caption with its definition, unit, which way is
+ * better and how many runs have a value. `data-metric` names the metric.
+ */
+export function metricFigure(report: CompareReport, metric: CompareMetric): string {
+  return `<figure class="metric" id="metric-${metric.key}" data-metric="${metric.key}">`
+    + `<h3>${escapeHtml(metric.label)} <span class="note">(${escapeHtml(metric.unit)}, ${metric.better} is better)</span></h3>`
+    + metricPlot(report, metric)
+    + `<figcaption>${escapeHtml(capitalized(metric.definition))}. A dot per run, the box spans p25 to p75, `
+    + `the thick tick is the median. ${escapeHtml(coverage(report, metric))}.</figcaption></figure>`;
+}
+
+/** A timeline's faults as a table (the plot labels them by index only). */
+function faultTable(t: Timeline): string {
+  if (t.faults.length === 0) return '<p class="note">No fault fired in this run.</p>';
+  return htmlTable(['time (ms)', 'fault', 'what happened'],
+    t.faults.map((f) => [String(f.timeMs), String(f.index), escapeHtml(f.text)]), ' class="faults"');
+}
+
+/** One mode's representative run (of seed index `seedIndex` when known): its timeline plot and fault table. */
+export function timelineFigure(mode: string, t: Timeline, seedIndex?: number): string {
+  const done = t.checkpoints.filter((c) => c.status === 'COMPLETED').length;
+  const which = seedIndex === undefined ? '' : `seed index ${seedIndex}, `;
+  return `<figure class="timeline" id="timeline-${escapeHtml(mode)}" data-mode="${escapeHtml(mode)}">`
+    + `<h3>${escapeHtml(mode)}: ${which}run seed ${escapeHtml(t.runSeed)}</h3>${timelinePlot(t)}`
+    + `<figcaption>${plural(t.checkpoints.length, 'checkpoint')} (${done} completed), ${plural(t.faults.length, 'fault event')}, `
+    + `${plural(t.restores.length, 'restore')} over ${t.endMs} virtual ms. Bars run from a checkpoint's trigger to its completion or `
+    + 'failure; crosses mark faults (by index, listed below), triangles restores (labelled with the checkpoint restored).'
+    + `</figcaption>${faultTable(t)}</figure>`;
+}
+
+/**
+ * The comparison's sections, without the page's frame (the `npm start` page shows them too):
+ * correctness, the metric plots, the timelines.
+ */
+export function compareSections(report: CompareReport): string {
+  const seedIndexOf = (mode: string, t: Timeline) => report.runs.find((r) => r.mode === mode && r.runSeed === t.runSeed)?.seedIndex;
+  const shown = report.modes.filter((m) => report.timelines[m] !== undefined);
+  const indexes = new Set(shown.map((m) => seedIndexOf(m, report.timelines[m] as Timeline)));
+  const [only] = indexes;
+  const timelines = shown.map((m) => timelineFigure(m, report.timelines[m] as Timeline, seedIndexOf(m, report.timelines[m] as Timeline))).join('\n');
+  const which = indexes.size === 1 && only !== undefined
+    ? `The run of seed index ${only} in each mode: the same spec, so the same fault plan. compare draws the first seed index whose runs `
+      + 'restore from a checkpoint in every mode (else the first whose faults act in every mode, else the first).'
+    : 'One run per mode.';
+  return '<section id="correctness"><h2>Correctness</h2>'
+    + '<p class="note">What each mode promises, per mode over its runs: a lost record is a violation in every mode; '
+    + 'duplicates are allowed in at-least-once mode only. Unfired faults are faults whose protocol point or time the run never reached.</p>'
+    + `${correctnessTable(report)}${unfiredFaults(report)}</section>\n`
+    + '<section id="metrics"><h2>Correctness and cost per run</h2>'
+    + `<p class="note">One plot per metric, the same ${report.seeds} seeds in each mode.</p>\n`
+    + `${COMPARE_METRICS.map((m) => metricFigure(report, m)).join('\n')}</section>\n`
+    + '<section id="timelines"><h2>Checkpoint timelines</h2>'
+    + `<p class="note">${escapeHtml(which)}</p>\n`
+    + `${timelines}</section>`;
+}
+
+/** The whole page for `report` (see the file comment). */
 export function comparePage(report: CompareReport): string {
-  // `<` escaped so no text in the data can end the script element.
-  const data = JSON.stringify(report).replace(/</g, '\\u003c');
-  return '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-    + `<title>checkpoint-sim compare: ${report.job}</title></head>\n<body><h1>checkpoint-sim compare: ${report.job}</h1>`
-    + '<p>The plots come with the comparison page; compare.md and compare.json hold the figures.</p>\n'
-    + `<script type="application/json" id="compare-data">${data}</script>\n</body></html>\n`;
+  const title = `checkpoint-sim compare: ${report.job}`;
+  return htmlDocument(title,
+    `<header><h1>${escapeHtml(`Checkpointing modes compared: ${report.job}`)}</h1>${compareParameters(report)}</header>\n`
+    + `${compareSections(report)}\n${jsonScript(COMPARE_DATA_ID, report)}`);
 }

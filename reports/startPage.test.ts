@@ -1,0 +1,85 @@
+import { describe, expect, test } from 'vitest';
+import { COMPARE_METRICS } from '../properties/compare/compareMetrics.ts';
+import { COMPARE_DATA_ID } from './comparePage.ts';
+import { mermaidBundle, START_DATA_ID, startPage, type StartPageInput } from './startPage.ts';
+import { HOSTILE } from './testing/compareFixture.ts';
+import { readComparePage } from './testing/readComparePage.ts';
+import { startFixture } from './testing/startFixture.ts';
+
+const input = startFixture();
+const cx = input.counterexamples[0];
+if (cx === undefined) throw new Error('the start fixture has no counterexample');
+
+/** How often `needle` occurs in `s`. */
+const occurrences = (s: string, needle: string): number => s.split(needle).length - 1;
+
+describe('startPage', () => {
+  test('the same input gives a byte-identical page', () => {
+    expect(startPage(startFixture()) === startPage(input)).toBe(true);
+  });
+
+  test('the summary per mode', () => {
+    const page = readComparePage(startPage(input));
+    const rows = [...page.document.querySelectorAll('table.summary tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
+    expect(rows).toEqual(Object.entries(input.summary.modes).map(([m, x]) => [m, x.runs, x.violations, x.checkpointsCompleted, x.restores,
+      x.duplicatesAfterRestore, x.missingRecords, x.unfiredFaults, x.stateUnjudged].map(String)));
+    const text = page.document.querySelector('#summary')?.textContent ?? '';
+    expect(text).toContain('at-least-once: final keyed state not judged in 2 run(s): 2 duplicates-after-keyed-state');
+    expect(text).toContain('Restore fan-out: 13 forked runs, 0 violations, 2 whose failover never fired');
+  });
+
+  test('every counterexample with its explanation, replay command and diagram, drawn in the page by the inlined bundle', () => {
+    const html = startPage(input);
+    const page = readComparePage(html);
+    const article = page.document.querySelector('#counterexample-0');
+    expect(article?.querySelector('h3')?.textContent).toBe(`Violation in mode ${cx.mode}: ${cx.property}`);
+    expect(article?.querySelector('pre.replay')?.textContent).toBe(cx.replay);
+    expect(article?.querySelector('pre.explanation')?.textContent).toBe(cx.explanationLines.join('\n'));
+    // The real explanation names the lost trigger, the crash and the restore.
+    expect(cx.explanationLines.join('\n')).toMatch(/loses triggerCheckpoint[\s\S]*taskmanager-2 crashes[\s\S]*restore from checkpoint 2/);
+    expect(article?.querySelector('pre.diagram-source')?.textContent).toBe(cx.mermaid);
+    expect(cx.mermaid).toMatch(/^sequenceDiagram\n/);
+    expect(page.json(START_DATA_ID)).toEqual({ summary: input.summary, counterexamples: input.counterexamples });
+    const { code, version } = mermaidBundle();
+    expect(version).toMatch(/^11\./);
+    expect(occurrences(html, code)).toBe(1);
+    expect(page.document.querySelector('#counterexamples')?.textContent).toContain(`drawn in this page by Mermaid ${version}`);
+    // Outside the bundle (whose code names attributes and at-rules) the page links nothing.
+    expect(html.replace(code, '').match(/\b(src|href)=|<link|@import|https?:\/\//gi)).toBeNull();
+  });
+
+  test('the comparison\'s plots and data when given, none without', () => {
+    const page = readComparePage(startPage(input));
+    expect(page.plots).toBe(COMPARE_METRICS.length);
+    expect(page.json(COMPARE_DATA_ID)).toEqual(input.compare);
+    expect(page.timelines.size).toBe(input.compare?.modes.length);
+    const { compare: _compare, ...without } = input;
+    const plain = readComparePage(startPage(without));
+    expect(plain.plots).toBe(0);
+    expect(plain.json(COMPARE_DATA_ID)).toBeUndefined();
+  });
+
+  test('no counterexample: no diagram and no Mermaid bundle', () => {
+    const html = startPage({ ...input, counterexamples: [] });
+    expect(html.includes(mermaidBundle().code.slice(0, 200))).toBe(false);
+    expect(html.match(/<script>/g)).toBeNull();
+    expect(readComparePage(html).document.querySelector('#counterexamples')?.textContent).toContain('No run violated a property');
+  });
+
+  test('hostile texts in a counterexample and the job are escaped and parse back', () => {
+    const hostile: StartPageInput = {
+      summary: { ...input.summary, job: `flights${HOSTILE}` },
+      counterexamples: [{ ...cx, property: `p${HOSTILE}`, summary: HOSTILE, replay: `replay ${HOSTILE}`, explanationLines: [HOSTILE] }],
+    };
+    const html = startPage(hostile);
+    expect(html.includes(HOSTILE)).toBe(false);
+    expect(html.includes('<b>bold</b>')).toBe(false);
+    // The JSON, the bundle and the drawing script are the only script elements.
+    expect(html.match(/<\/script/gi)).toHaveLength(3);
+    const page = readComparePage(html);
+    expect(page.json(START_DATA_ID)).toEqual(hostile);
+    expect(page.document.querySelector('h1')?.textContent).toBe(`checkpoint-sim explored flights${HOSTILE}`);
+    expect(page.document.querySelector('pre.replay')?.textContent).toBe(`replay ${HOSTILE}`);
+    expect(page.document.querySelector('b')).toBeNull();
+  });
+});

@@ -1,0 +1,179 @@
+/**
+ * startPage: the page `npm start` writes (`reports/out/index.html`), one self-contained HTML
+ * file: explore's summary per mode, the comparison of the modes when given (the plots of
+ * reports/comparePage.ts), and for every counterexample its causal explanation, its Mermaid
+ * sequence diagram and its replay command. docs/report-page.md explains how to read it.
+ *
+ * The diagrams are drawn in the page: Mermaid's browser bundle (the pinned mermaid package's
+ * `dist/mermaid.min.js`) is inlined once, only when there is a diagram, and a small script
+ * renders each diagram's text (taken from the page's embedded JSON, `start-data`) into its
+ * container; nothing is fetched. Without JavaScript each diagram shows as its Mermaid text. The
+ * page says so. Pure apart from reading the bundle once: the same input gives the same bytes.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { CompareReport } from '../properties/compare/CompareReport.ts';
+import { causalWindow } from '../properties/explain/causalWindow.ts';
+import { describerOf, type Explanation } from '../properties/explain/explainRun.ts';
+import { formatExplanation } from '../properties/explain/formatExplanation.ts';
+import type { FanOutSummary, ModeSummary } from '../properties/explore/explore.ts';
+import type { RunResult } from '../sim/run/RunResult.ts';
+import { COMPARE_DATA_ID, compareParameters, compareSections } from './comparePage.ts';
+import { escapeHtml, htmlDocument, htmlTable, jsonScript } from './html.ts';
+import { mermaidSequence, sequenceStepsOf } from './mermaidSequence.ts';
+
+/** The part of explore's JSON (cli/commands/exploreCommand.ts `toJson`) the page shows. */
+export interface StartSummary {
+  readonly job: string;
+  readonly seed: number;
+  /** Runs per mode, or null when a time budget set them. */
+  readonly runsPerMode: number | null;
+  readonly modes: Readonly<Record<string, ModeSummary>>;
+  readonly fanOut: FanOutSummary;
+  /** Real time the exploration took, ms. */
+  readonly timing: { readonly wallMs: number };
+}
+
+/** One counterexample as the page shows it. */
+export interface StartCounterexample {
+  readonly mode: string;
+  readonly property: string;
+  readonly summary: string;
+  /** The command that runs it again (`npx checkpoint-sim replay <repro>`). */
+  readonly replay: string;
+  /** formatExplanation's lines. */
+  readonly explanationLines: readonly string[];
+  /** The text of a Mermaid `sequenceDiagram` of the explanation's causal window. */
+  readonly mermaid: string;
+}
+
+export interface StartPageInput {
+  readonly summary: StartSummary;
+  readonly counterexamples: readonly StartCounterexample[];
+  readonly compare?: CompareReport;
+}
+
+/** The id of the script element holding the summary and counterexamples. */
+export const START_DATA_ID = 'start-data';
+
+/**
+ * A counterexample of explore (its mode, property, summary, replay command and explanation) with
+ * the run behind it (a replay of its repro: the trace the explanation was made from) as the page
+ * shows it: the explanation's lines and the sequence diagram `replay --mermaid` writes (the
+ * causal window, reports/mermaidSequence.ts, times shown).
+ */
+export function startCounterexample(
+  c: { readonly mode: string; readonly property: string; readonly summary: string; readonly replay: string; readonly explanation: Explanation },
+  run: RunResult,
+): StartCounterexample {
+  const steps = sequenceStepsOf(causalWindow(run.trace, c.explanation), describerOf(run));
+  return {
+    mode: c.mode, property: c.property, summary: c.summary, replay: c.replay,
+    explanationLines: formatExplanation(c.explanation),
+    mermaid: mermaidSequence(steps, { title: `${c.mode}: ${c.property}`, showTimes: true }),
+  };
+}
+
+const require = createRequire(import.meta.url);
+let bundle: { readonly version: string; readonly code: string } | undefined;
+
+/**
+ * Mermaid's browser bundle and version, read once. @throws Error if the bundle holds `<script`
+ * or `</script` (it could not be inlined in a script element as it is).
+ */
+export function mermaidBundle(): { readonly version: string; readonly code: string } {
+  if (bundle === undefined) {
+    const code = readFileSync(require.resolve('mermaid/dist/mermaid.min.js'), 'utf8');
+    if (/<\/?script/i.test(code)) throw new Error('mermaid.min.js holds "<script" or "</script": it cannot be inlined as it is');
+    const version = (JSON.parse(readFileSync(require.resolve('mermaid/package.json'), 'utf8')) as { version: string }).version;
+    bundle = { version, code };
+  }
+  return bundle;
+}
+
+/**
+ * Draws every `.diagram` container's Mermaid text (from the start-data JSON) as an SVG inside it;
+ * at its own size (wider ones scroll in their container, rather than shrink to unreadable text);
+ * marks each `data-rendered="ok"` or `"error"` (Mermaid's message in the container), and the
+ * body `data-diagrams="done"` when all are through. Plain ES2017, run in the reader's browser.
+ */
+const DRAW_SCRIPT = `
+(async function () {
+  var data = JSON.parse(document.getElementById(${JSON.stringify(START_DATA_ID)}).textContent);
+  mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', sequence: { useMaxWidth: false } });
+  var containers = document.querySelectorAll('.diagram');
+  for (var i = 0; i < containers.length; i++) {
+    var box = containers[i];
+    var k = Number(box.getAttribute('data-counterexample'));
+    try {
+      var out = await mermaid.render('diagram-svg-' + k, data.counterexamples[k].mermaid);
+      box.querySelector('.drawn').innerHTML = out.svg;
+      box.setAttribute('data-rendered', 'ok');
+    } catch (e) {
+      box.setAttribute('data-rendered', 'error');
+      box.querySelector('.drawn').textContent = 'Mermaid could not draw this diagram: ' + (e && e.message ? e.message : String(e));
+      console.error('mermaid: diagram ' + k + ': ' + (e && e.message ? e.message : String(e)));
+    }
+  }
+  document.body.setAttribute('data-diagrams', 'done');
+})();
+`;
+
+const td = (n: number): string => `<span class="${n > 0 ? 'bad' : ''}">${n}</span>`;
+
+/** explore's figures per mode, with the reasons for unjudged state and the fan-out line. */
+function summarySection(s: StartSummary): string {
+  const modes = Object.entries(s.modes);
+  const rows = modes.map(([m, x]) => [escapeHtml(m), String(x.runs), td(x.violations), String(x.checkpointsCompleted), String(x.restores),
+    String(x.duplicatesAfterRestore), td(x.missingRecords), String(x.unfiredFaults), String(x.stateUnjudged)]);
+  const reasons = modes.flatMap(([m, x]) => {
+    const r = Object.entries(x.stateUnjudgedReasons).map(([k, n]) => `${n} ${k}`);
+    return r.length === 0 ? [] : [`<li>${escapeHtml(m)}: final keyed state not judged in ${x.stateUnjudged} run(s): ${escapeHtml(r.join(', '))}</li>`];
+  });
+  const marks = modes.map(([m, x]) => `<li>${escapeHtml(m)}: ${Object.entries(x.marks).map(([k, n]) => `${escapeHtml(k)} ${n}`).join(', ') || 'none'}</li>`);
+  const fanOut = s.fanOut.runs === 0 ? '' : `<p>Restore fan-out: ${s.fanOut.runs} forked runs, ${s.fanOut.violations} violations`
+    + `${s.fanOut.unfired > 0 ? `, ${s.fanOut.unfired} whose failover never fired (no restore tested)` : ''}.</p>`;
+  return '<section id="summary"><h2>Summary per mode</h2>'
+    + htmlTable(['mode', 'runs', 'violations', 'checkpoints completed', 'restores', 'duplicates after restore', 'missing records',
+      'unfired faults', 'state unjudged'], rows, ' class="summary"')
+    + '<p class="note">Summed over each mode\'s runs (restore fan-out forks and determinism reruns not counted). Restores count restores '
+    + 'of the job from a checkpoint; duplicates are committed copies beyond the reference fold\'s count; missing records are the fold\'s '
+    + 'records never committed; unfired faults never reached their trigger.</p>'
+    + `${reasons.length === 0 ? '' : `<ul>${reasons.join('')}</ul>`}${fanOut}`
+    + `<details><summary>Marks (occurrences, for instance once per restored task)</summary><ul>${marks.join('')}</ul></details></section>`;
+}
+
+/** One counterexample: what failed, the replay command, the explanation and the diagram. */
+function counterexampleSection(c: StartCounterexample, k: number): string {
+  return `<article class="counterexample" id="counterexample-${k}">`
+    + `<h3>Violation in mode ${escapeHtml(c.mode)}: ${escapeHtml(c.property)}</h3><p>${escapeHtml(c.summary)}</p>`
+    + `<h4>Replay</h4><pre class="replay"><code>${escapeHtml(c.replay)}</code></pre>`
+    + `<h4>Why it failed</h4><pre class="explanation">${escapeHtml(c.explanationLines.join('\n'))}</pre>`
+    + `<h4>Sequence diagram</h4><div class="diagram" id="diagram-${k}" data-counterexample="${k}"><div class="drawn"></div>`
+    + `<details><summary>Mermaid text</summary><pre class="diagram-source">${escapeHtml(c.mermaid)}</pre></details></div></article>`;
+}
+
+/** The page for `input` (see the file comment). */
+export function startPage(input: StartPageInput): string {
+  const s = input.summary;
+  const runs = s.runsPerMode === null ? 'time-budgeted' : String(s.runsPerMode);
+  const params = `<dl class="params"><dt>job</dt><dd>${escapeHtml(s.job)}</dd><dt>fast-check seed</dt><dd>${s.seed}</dd>`
+    + `<dt>runs per mode</dt><dd>${escapeHtml(runs)}</dd><dt>modes</dt><dd>${escapeHtml(Object.keys(s.modes).join(', '))}</dd>`
+    + `<dt>wall time</dt><dd>${(s.timing.wallMs / 1000).toFixed(1)} s</dd></dl>`;
+  const cxs = input.counterexamples;
+  const mermaid = cxs.length > 0 ? mermaidBundle() : undefined;
+  const counterexamples = '<section id="counterexamples"><h2>Counterexamples</h2>'
+    + (cxs.length === 0 ? '<p>No run violated a property: there is no counterexample to explain.</p>'
+      : `<p class="note">Each sequence diagram is drawn in this page by Mermaid ${escapeHtml(mermaid?.version ?? '')}, whose browser `
+        + 'bundle is inlined once at the end of the page (nothing is fetched); without JavaScript, open "Mermaid text" under each '
+        + `diagram.</p>${cxs.map((c, k) => counterexampleSection(c, k)).join('\n')}`)
+    + '</section>';
+  const compare = input.compare === undefined ? ''
+    : `<section id="compare"><h2>The modes compared</h2>${compareParameters(input.compare)}</section>\n${compareSections(input.compare)}\n`
+      + jsonScript(COMPARE_DATA_ID, input.compare);
+  const scripts = mermaid === undefined ? '' : `<script>${mermaid.code}</script><script>${DRAW_SCRIPT}</script>`;
+  return htmlDocument(`checkpoint-sim: ${s.job}`,
+    `<header><h1>${escapeHtml(`checkpoint-sim explored ${s.job}`)}</h1>${params}</header>\n${summarySection(s)}\n${counterexamples}\n`
+    + `${compare}\n${jsonScript(START_DATA_ID, { summary: s, counterexamples: cxs })}${scripts}`,
+    '.diagram { border: 1px solid #d0d4da; padding: 0.4rem; overflow-x: auto; } h4 { margin: 0.8rem 0 0.2rem; font-size: 0.95rem; }');
+}

@@ -1,0 +1,96 @@
+/**
+ * readComparePage: reads a compare page (reports/comparePage.ts) back with linkedom, as the
+ * tests see it: the values each plot drew (from the data attributes on its marks), the
+ * timelines' marks, and the embedded report.
+ */
+import { parseHTML } from 'linkedom';
+
+interface El {
+  getAttribute(name: string): string | null;
+  querySelectorAll(selector: string): Iterable<El>;
+  querySelector(selector: string): El | null;
+  readonly textContent: string | null;
+  readonly tagName: string;
+}
+
+/** What one metric plot drew for one mode. */
+export interface PlottedMode {
+  /** The dots' values in document order, and the seeds they name. */
+  readonly values: number[];
+  readonly seeds: (number | undefined)[];
+  /** The box and median tick, when drawn. */
+  readonly box: { readonly p25: number; readonly median: number; readonly p75: number } | undefined;
+  readonly medianTick: number | undefined;
+}
+
+/** What a timeline drew. */
+export interface PlottedTimeline {
+  readonly checkpoints: { id: number; triggerMs: number; endMs: number | null; status: string }[];
+  readonly faults: { index: number; timeMs: number }[];
+  readonly restores: { checkpointId: number; timeMs: number }[];
+}
+
+export interface ReadPage {
+  /** The page's document (linkedom). */
+  readonly document: El;
+  /** metric key -> mode -> what was drawn. */
+  readonly metrics: Map<string, Map<string, PlottedMode>>;
+  /** The number of metric figures holding an `<svg>`. */
+  readonly plots: number;
+  /** mode -> its timeline. */
+  readonly timelines: Map<string, PlottedTimeline>;
+  /** The text of `<script type="application/json" id=...>`, parsed (undefined without one). */
+  json(id: string): unknown;
+}
+
+const n = (el: El, name: string): number => {
+  const v = el.getAttribute(`data-${name}`);
+  if (v === null) throw new Error(`a <${el.tagName}> has no data-${name}`);
+  return Number(v);
+};
+
+/** Reads `html` (see the file comment). */
+export function readComparePage(html: string): ReadPage {
+  const { document } = parseHTML(html) as unknown as { document: El };
+  const metrics = new Map<string, Map<string, PlottedMode>>();
+  let plots = 0;
+  for (const fig of document.querySelectorAll('figure.metric')) {
+    if (fig.querySelector('svg') !== null) plots++;
+    const byMode = new Map<string, { values: number[]; seeds: (number | undefined)[]; box?: PlottedMode['box']; medianTick?: number }>();
+    const of = (el: El) => {
+      const mode = el.getAttribute('data-mode') ?? '';
+      let m = byMode.get(mode);
+      if (m === undefined) byMode.set(mode, m = { values: [], seeds: [] });
+      return m;
+    };
+    for (const el of fig.querySelectorAll('[data-mark]')) {
+      const mark = el.getAttribute('data-mark');
+      const m = of(el);
+      if (mark === 'run') {
+        m.values.push(n(el, 'value'));
+        const seed = el.getAttribute('data-seed');
+        m.seeds.push(seed === null ? undefined : Number(seed));
+      } else if (mark === 'box') m.box = { p25: n(el, 'p25'), median: n(el, 'median'), p75: n(el, 'p75') };
+      else if (mark === 'median') m.medianTick = n(el, 'median');
+    }
+    metrics.set(fig.getAttribute('data-metric') ?? '', new Map([...byMode].map(([k, v]) => [k, { box: undefined, medianTick: undefined, ...v }])));
+  }
+  const timelines = new Map<string, PlottedTimeline>();
+  for (const fig of document.querySelectorAll('figure.timeline')) {
+    timelines.set(fig.getAttribute('data-mode') ?? '', {
+      checkpoints: [...fig.querySelectorAll('[data-mark="checkpoint"]')].map((el) => ({
+        id: n(el, 'checkpoint'), triggerMs: n(el, 'trigger-ms'),
+        endMs: el.getAttribute('data-end-ms') === 'null' ? null : n(el, 'end-ms'), status: el.getAttribute('data-status') ?? '',
+      })),
+      faults: [...fig.querySelectorAll('[data-mark="fault"]')].map((el) => ({ index: n(el, 'fault'), timeMs: n(el, 'time-ms') })),
+      restores: [...fig.querySelectorAll('[data-mark="restore"]')].map((el) => ({ checkpointId: n(el, 'checkpoint'), timeMs: n(el, 'time-ms') })),
+    });
+  }
+  return {
+    document, metrics, plots, timelines,
+    json: (id) => {
+      const el = document.querySelector(`script[type="application/json"]#${id}`);
+      return el === null ? undefined : JSON.parse(el.textContent ?? '') as unknown;
+    },
+  };
+}
