@@ -142,6 +142,7 @@ function buildProgram(io: Io): Program {
     .option('--seed <n>', SEED_HELP, '1')
     .option('--out <dir>', `where summary.json and the repros go (default ${START_OUT}); what the previous start wrote there is removed first`)
     .option('--json', 'print the summary as one JSON object instead of the table')
+    .option('--mutant <ids>', 'planted bugs to switch on, comma-separated (see mutants list): shows the page with counterexamples')
     .action((flags: StartFlags) => {
       exitCode = runStart(flags, io, packageVersion());
     });

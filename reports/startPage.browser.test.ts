@@ -66,4 +66,5 @@ describe.skipIf(skipBrowserTests())('the npm start page in Chromium', () => {
       expect(errors.join('\n')).toMatch(/mermaid: diagram 0:/);
     }, browser);
   });
+
 });

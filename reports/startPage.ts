@@ -79,7 +79,8 @@ let bundle: { readonly version: string; readonly code: string } | undefined;
 
 /**
  * Mermaid's browser bundle and version, read once. @throws Error if the bundle holds `<script`
- * or `</script` (it could not be inlined in a script element as it is).
+ * or `</script` (it could not be inlined in a script element as it is), or if mermaid is not
+ * installed (see {@link mermaidInstalled}).
  */
 export function mermaidBundle(): { readonly version: string; readonly code: string } {
   if (bundle === undefined) {
@@ -89,6 +90,20 @@ export function mermaidBundle(): { readonly version: string; readonly code: stri
     bundle = { version, code };
   }
   return bundle;
+}
+
+/**
+ * Whether mermaid can be inlined here. It is a development dependency (about 160 MB installed,
+ * too much for every project that installs checkpoint-sim): a clone has it, so `npm start` draws
+ * the diagrams; an installed package may not, and then the page shows each diagram's text.
+ */
+export function mermaidInstalled(): boolean {
+  try {
+    require.resolve('mermaid/dist/mermaid.min.js');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -161,12 +176,16 @@ export function startPage(input: StartPageInput): string {
     + `<dt>runs per mode</dt><dd>${escapeHtml(runs)}</dd><dt>modes</dt><dd>${escapeHtml(Object.keys(s.modes).join(', '))}</dd>`
     + `<dt>wall time</dt><dd>${(s.timing.wallMs / 1000).toFixed(1)} s</dd></dl>`;
   const cxs = input.counterexamples;
-  const mermaid = cxs.length > 0 ? mermaidBundle() : undefined;
+  const mermaid = cxs.length > 0 && mermaidInstalled() ? mermaidBundle() : undefined;
+  const drawnBy = mermaid === undefined
+    ? '<p class="note">Mermaid is not installed here (it is a development dependency of checkpoint-sim), so the '
+      + 'diagrams are not drawn: open "Mermaid text" under each and paste it into any Mermaid viewer.</p>'
+    : `<p class="note">Each sequence diagram is drawn in this page by Mermaid ${escapeHtml(mermaid.version)}, whose browser `
+      + 'bundle is inlined once at the end of the page (nothing is fetched); without JavaScript, open "Mermaid text" under each '
+      + 'diagram.</p>';
   const counterexamples = '<section id="counterexamples"><h2>Counterexamples</h2>'
     + (cxs.length === 0 ? '<p>No run violated a property: there is no counterexample to explain.</p>'
-      : `<p class="note">Each sequence diagram is drawn in this page by Mermaid ${escapeHtml(mermaid?.version ?? '')}, whose browser `
-        + 'bundle is inlined once at the end of the page (nothing is fetched); without JavaScript, open "Mermaid text" under each '
-        + `diagram.</p>${cxs.map((c, k) => counterexampleSection(c, k)).join('\n')}`)
+      : `${drawnBy}${cxs.map((c, k) => counterexampleSection(c, k)).join('\n')}`)
     + '</section>';
   const compare = input.compare === undefined ? ''
     : `<section id="compare"><h2>The modes compared</h2>${compareParameters(input.compare)}</section>\n${compareSections(input.compare)}\n`

@@ -2,8 +2,9 @@
  * `npm start`: the main job. Explores the flights job (real data, vega-datasets' flights-20k) in
  * the checkpointing modes built so far (aligned and at-least-once; not `none`) under faults for
  * about one minute, prints a summary table per mode (or, with --json, the summary as one JSON
- * object) and writes `summary.json` and a repro per violation into `--out` (default
- * `reports/out`).
+ * object) and writes `summary.json`, a repro per violation and `index.html` (the summary, the
+ * modes compared on ten seeds, every counterexample with its explanation, sequence diagram and
+ * replay command: reports/startPage.ts) into `--out` (default `reports/out`).
  *
  * Each start first removes what the previous start wrote into that folder (the files its
  * manifest, `start-manifest.json`, lists, and nothing else), so a summary never sits beside
@@ -11,6 +12,10 @@
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { compareModes } from '../../properties/compare/compareModes.ts';
+import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
+import { startCounterexample, startPage, type StartSummary } from '../../reports/startPage.ts';
+import { simulate } from '../../sim/run/simulate.ts';
 import { prepareOutDir } from '../outDir.ts';
 import type { Io } from '../program.ts';
 import {
@@ -29,6 +34,8 @@ export interface StartFlags {
   readonly seed: string;
   readonly out?: string;
   readonly json?: boolean;
+  /** Planted bugs to switch on (explore's --mutant), e.g. to see the page with a counterexample. */
+  readonly mutant?: string;
 }
 
 /**
@@ -42,6 +49,7 @@ export function runStart(flags: StartFlags, io: Io, version: string, out = START
   const settings = parseExploreFlags({
     job: 'flights', mode: BUILT_MODES.join(','), timeBudget: flags.timeBudget, seed: flags.seed, out: folder,
     ...(flags.json === true ? { json: true } : {}),
+    ...(flags.mutant === undefined ? {} : { mutant: flags.mutant }),
   });
   const dir = prepareOutDir(folder, `output directory ${folder}`);
   const removed = clearPreviousStart(dir);
@@ -52,14 +60,28 @@ export function runStart(flags: StartFlags, io: Io, version: string, out = START
   }
   const { code, report } = runExplore(settings, io, version, process.stderr.isTTY === true);
   if (report !== undefined) {
+    const summary = toJson(report);
     const path = join(dir, 'summary.json');
-    writeFileSync(path, `${JSON.stringify(toJson(report), null, 2)}\n`);
-    const written = ['summary.json', ...report.counterexamples.map((c) => relative(dir, c.repro))];
+    writeFileSync(path, `${JSON.stringify(summary, null, 2)}\n`);
+    // The page: the summary, the modes compared on the same seeds, each counterexample explained
+    // (its run replayed for the diagram of its causal window).
+    if (flags.json !== true) io.out(`comparing the modes on ${START_COMPARE_SEEDS} seeds for the page...\n`);
+    const compare = compareModes({
+      job: 'flights', modes: BUILT_MODES, seeds: START_COMPARE_SEEDS, seed: settings.seed,
+      simulate: (spec) => simulate(spec), judge: defaultJudge, version,
+    });
+    const counterexamples = report.counterexamples.map((c) => startCounterexample(c, simulate(c.spec)));
+    const page = join(dir, 'index.html');
+    writeFileSync(page, startPage({ summary: summary as StartSummary, counterexamples, compare }));
+    const written = ['summary.json', 'index.html', ...report.counterexamples.map((c) => relative(dir, c.repro))];
     writeFileSync(join(dir, START_MANIFEST), `${JSON.stringify({ written }, null, 2)}\n`);
-    if (flags.json !== true) io.out(`summary written to ${path}\n`);
+    if (flags.json !== true) io.out(`summary written to ${path}\npage written to ${page}\n`);
   }
   return code;
 }
+
+/** Seeds of the comparison on start's page (each run once per mode). */
+const START_COMPARE_SEEDS = 10;
 
 /**
  * Removes the files the previous start listed in `dir`'s manifest (only names inside `dir`),
