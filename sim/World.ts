@@ -116,7 +116,7 @@ export class World {
       host: (id) => this.hosts.get(id)?.host,
     });
     this.objectStore = new SimObjectStore(this.ctx, options.objectStore ?? { latency: DEFAULT_STORE_LATENCY });
-    this.transactionalStore = new SimTransactionalStore(trace);
+    this.transactionalStore = new SimTransactionalStore(trace, this.clock);
     this.bugSet = new Set(options.bugs ?? []);
     this.maxEvents = options.budgets?.maxEvents ?? Number.POSITIVE_INFINITY;
     this.maxTimeUs = options.budgets?.maxTimeUs ?? Number.POSITIVE_INFINITY;
