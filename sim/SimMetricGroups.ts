@@ -62,11 +62,12 @@ class SimTaskIOMetricGroup implements TaskIOMetricGroup {
 export class SimMetricGroups {
   /** By attempt id, in first-asked order. */
   private readonly groups = new Map<string, SimTaskIOMetricGroup>();
-  private readonly segments = new Map<number, ReadSegment[]>();
+  /** Per split id, its segments in the order they began (split ids are small integers). */
+  private readonly segments: ReadSegment[][] = [];
   private readonly addSegment = (split: number, start: number): ReadSegment => {
     const s: ReadSegment = { split, start, times: [] };
-    const list = this.segments.get(split);
-    if (list === undefined) this.segments.set(split, [s]);
+    const list = this.segments[split];
+    if (list === undefined) this.segments[split] = [s];
     else list.push(s);
     return s;
   };
@@ -86,8 +87,11 @@ export class SimMetricGroups {
    * `atOrBeforeUs`; undefined when there is none.
    */
   readTimeUs(split: number, offset: number, atOrBeforeUs: number): number | undefined {
+    const list = this.segments[split];
+    if (list === undefined) return undefined;
     let best: number | undefined;
-    for (const s of this.segments.get(split) ?? []) {
+    for (let i = 0; i < list.length; i++) {
+      const s = list[i] as ReadSegment;
       const t = s.times[offset - s.start];
       if (t !== undefined && t <= atOrBeforeUs && (best === undefined || t > best)) best = t;
     }
@@ -97,8 +101,8 @@ export class SimMetricGroups {
   /** The earliest read of any record, µs; undefined when no record was read. */
   firstReadUs(): number | undefined {
     let first: number | undefined;
-    for (const list of this.segments.values()) {
-      for (const s of list) {
+    for (const list of this.segments) {
+      for (const s of list ?? []) {
         const t = s.times[0];
         if (t !== undefined && (first === undefined || t < first)) first = t;
       }

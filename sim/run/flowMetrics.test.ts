@@ -1,5 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { flowMetrics, percentile } from './flowMetrics.ts';
+import type { TransactionId } from '../../engine/index.ts';
+import { HarnessAssertionError } from '../harnessAssert.ts';
+import { SimMetricGroups } from '../SimMetricGroups.ts';
+import type { CommittedRecord, TransactionTimes } from '../SimTransactionalStore.ts';
+import { flowMetrics, percentile, runFlowMetrics } from './flowMetrics.ts';
 import { RUN_SPEC_VERSION, type Fault, type RunSpec } from './RunSpec.ts';
 import { simulate } from './simulate.ts';
 
@@ -52,12 +57,11 @@ describe('percentile (nearest rank)', () => {
 describe('flowMetrics', () => {
   test('latency from read to commit, throughput over first read to last commit, back pressure per task', () => {
     const f = flowMetrics({
-      copies: [
-        { readUs: 0, committedUs: 10_000 },
-        { readUs: 2_000, committedUs: 10_000 },
-        { readUs: 5_000, committedUs: 20_000 },
-        { readUs: undefined, committedUs: 20_000 }, // a timer's output: committed, no latency
-      ],
+      // Reads at 0, 2 and 5 ms, commits at 10, 10 and 20 ms; a timer's output committed at 20 ms
+      // has no read, so no latency.
+      committedRecords: 4,
+      latenciesUs: [10_000, 8_000, 15_000],
+      lastCommitUs: 20_000,
       firstReadUs: 0,
       backPressuredUs: new Map([['v1#0', 1500], ['v0#10', 500], ['v0#2', 250]]),
     });
@@ -68,19 +72,69 @@ describe('flowMetrics', () => {
     expect(Object.entries(f.backPressuredMs.byTask)).toEqual([['v0#2', 0.25], ['v0#10', 0.5], ['v1#0', 1.5]]);
   });
 
+  test('its p50, p99 and max are percentile() of the sorted latencies, whatever their order', () => {
+    fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: 50 }), { minLength: 1, maxLength: 300 }), (us) => {
+      const sorted = [...us].sort((a, b) => a - b);
+      const l = flowMetrics({
+        committedRecords: us.length, latenciesUs: us, lastCommitUs: 100, firstReadUs: 0, backPressuredUs: new Map(),
+      }).latencyMs;
+      expect(l).toEqual({
+        p50: percentile(sorted, 50) / 1000, p99: percentile(sorted, 99) / 1000, max: (sorted.at(-1) ?? 0) / 1000,
+        mean: Math.round(us.reduce((a, b) => a + b, 0) / us.length) / 1000,
+      });
+    }), { seed: 15, numRuns: 300 });
+  });
+
   test('the mean is rounded to the µs', () => {
     const f = flowMetrics({
-      copies: [{ readUs: 0, committedUs: 1 }, { readUs: 0, committedUs: 2 }],
-      firstReadUs: 0, backPressuredUs: new Map(),
+      committedRecords: 2, latenciesUs: [2, 1], lastCommitUs: 2, firstReadUs: 0, backPressuredUs: new Map(),
     });
     expect(f.latencyMs?.mean).toBe(0.002);
   });
 
   test('nothing committed: no latency, no throughput', () => {
-    expect(flowMetrics({ copies: [], firstReadUs: 10, backPressuredUs: new Map([['v0#0', 0]]) })).toEqual({
+    expect(flowMetrics({
+      committedRecords: 0, latenciesUs: [], lastCommitUs: undefined, firstReadUs: 10,
+      backPressuredUs: new Map([['v0#0', 0]]),
+    })).toEqual({
       committedRecords: 0, latencyMs: null, throughputPerSec: null,
       backPressuredMs: { total: 0, byTask: { 'v0#0': 0 } },
     });
+  });
+});
+
+describe('runFlowMetrics', () => {
+  const txn = (epoch: number): TransactionId => ({ sink: 'sink', subtask: 0, attempt: epoch, epoch });
+  const copy = (t: TransactionId, split: number, offset: number): CommittedRecord =>
+    ({ record: { value: 0, split, offset, tag: '', attempt: t.attempt, subtask: 0 }, txn: t });
+
+  test('each copy\'s read is the latest of its record before its pre-commit; timer outputs have none', () => {
+    const metrics = new SimMetricGroups();
+    const first = metrics.forHost('tm').taskIO('v0#0@0');
+    first.markRecordRead(0, 0, 1_000);
+    first.markRecordRead(0, 1, 2_000);
+    const again = metrics.forHost('tm').taskIO('v0#0@1'); // after a restore from offset 1
+    again.markRecordRead(0, 1, 9_000);
+    const [t1, t2] = [txn(0), txn(1)];
+    const times = new Map<TransactionId, TransactionTimes>([
+      [t1, { preCommittedUs: 5_000, committedUs: 6_000 }],
+      [t2, { preCommittedUs: 10_000, committedUs: 12_000 }],
+    ]);
+    const f = runFlowMetrics(
+      [copy(t1, 0, 0), copy(t1, 0, 1), copy(t2, 0, 1), copy(t2, -1, 7)], times, metrics, 20_000);
+    expect(f.committedRecords).toBe(4);
+    // 6000-1000, 6000-2000, 12000-9000: the duplicate's latency runs from its own read.
+    expect(f.latencyMs).toEqual({ p50: 4, p99: 5, max: 5, mean: 4 });
+    expect(f.throughputPerSec).toBe(4 / 0.011);
+  });
+
+  test('a copy without a read before its pre-commit is a harness failure, not a silent gap', () => {
+    const metrics = new SimMetricGroups();
+    metrics.forHost('tm').taskIO('v0#0@0').markRecordRead(0, 0, 8_000);
+    const t = txn(0);
+    const times = new Map([[t, { preCommittedUs: 5_000, committedUs: 6_000 }]]);
+    expect(() => runFlowMetrics([copy(t, 0, 0)], times, metrics, 10_000)).toThrow(HarnessAssertionError);
+    expect(() => runFlowMetrics([copy(t, 0, 0)], new Map(), metrics, 10_000)).toThrow('has no commit time');
   });
 });
 
