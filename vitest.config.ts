@@ -10,6 +10,8 @@ export default defineConfig({
     exclude: ['node_modules/**', 'dist/**'],
     maxWorkers: 2,
     testTimeout: 120_000,
+    // Launching Chromium on a loaded 2-core machine can take more than the default 10 s.
+    hookTimeout: 120_000,
     coverage: {
       provider: 'v8',
       include: ['sim/**/*.ts', 'engine/**/*.ts', 'properties/**/*.ts'],

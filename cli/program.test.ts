@@ -130,7 +130,7 @@ describe('checkpoint-sim command line', () => {
     [['replay'], 'replay needs a repro file, or --seed and --path'],
     [['replay', '--seed', '1', '--path', 'x:y', '--mode', 'aligned'], "--path must look like 3:0:1, got 'x:y'"],
     [['bench', 'extra'], "too many arguments for 'bench'"],
-    [['help', 'foo'], "help: unknown command 'foo' (commands: explore, replay, run, scenario, start, bench, help)"],
+    [['help', 'foo'], "help: unknown command 'foo' (commands: explore, compare, replay, run, scenario, start, bench, help)"],
     [['help', 'start', 'x'], "too many arguments for 'help'"],
   ])('%j is bad usage: one line on stderr, exit 2', async (argv, message) => {
     const r = await cli(...argv);

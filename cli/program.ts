@@ -14,6 +14,7 @@ import {
   BUILT_MODES, exploreOptions, formatDuration, MIN_TIME_BUDGET_MS, parseExploreFlags, runExplore, SEED_HELP,
   type ExploreFlags,
 } from './commands/exploreCommand.ts';
+import { compareOptions, parseCompareFlags, runCompare, type CompareFlags } from './commands/compareCommand.ts';
 import { replayOptions, runReplay, type ReplayFlags } from './commands/replayCommand.ts';
 import { runOptions, runSpecFile, type RunFlags } from './commands/runCommand.ts';
 import { scenarioCommands } from './commands/scenarioCommand.ts';
@@ -109,8 +110,15 @@ function buildProgram(io: Io): Program {
       exitCode = runExplore(parseExploreFlags(flags), io, packageVersion(), process.stderr.isTTY === true).code;
     });
 
+  compareOptions(program.command('compare')
+    .description('run the same generated runs in each checkpointing mode and compare their cost and promise; '
+      + 'writes compare.json, compare.md and index.html'))
+    .action((flags: CompareFlags) => {
+      exitCode = runCompare(parseCompareFlags(flags), io, packageVersion(), process.stderr.isTTY === true).code;
+    });
+
   replayOptions(program.command('replay [repro]')
-    .description('run a repro file again (only --json with it), or regenerate the run at --seed S --path P'))
+    .description('run a repro file again (with --json, --events, --trace, --mermaid), or regenerate the run at --seed S --path P'))
     .action((repro: string | undefined, flags: ReplayFlags) => {
       exitCode = runReplay(repro, flags, io);
     });

@@ -33,6 +33,11 @@ export type SequenceStep =
 export interface SequenceStepsOptions {
   /** At most this many messages (int >= 1, default 60): the last ones of the window are kept. */
   readonly maxMessages?: number;
+  /**
+   * What a message is about, after its method (`checkpoint 3 to v0#0@0`), from its `rpc.send`
+   * event; undefined or empty for nothing. Default: nothing.
+   */
+  readonly about?: (send: TraceEvent) => string | undefined;
 }
 
 /** Options of {@link mermaidSequence}. */
@@ -127,7 +132,8 @@ export function sequenceStepsOf(
       const from = String(e.attrs['from']);
       const to = String(e.attrs['to']);
       if (hostOfAddress(from) === e.host) current.set(e.host, from);
-      const method = String(e.attrs['method']);
+      const about = options.about?.(e);
+      const method = `${String(e.attrs['method'])}${about === undefined || about === '' ? '' : ` ${about}`}`;
       const outcome = outcomes.get(id);
       steps.push({
         kind: 'message', timeUs: e.timeUs, from, to, reply: e.attrs['answer'] === true,

@@ -28,7 +28,8 @@ import { UsageError, type Io } from '../program.ts';
 
 /** The modes built so far (unaligned and aligned-with-timeout come with a later issue). */
 export const BUILT_MODES: readonly RunMode[] = ['aligned', 'at-least-once'];
-const JOBS: readonly ExploreJob[] = ['flights', 'wordcount', 'generated'];
+/** The jobs explore and compare generate runs of. */
+export const JOBS: readonly ExploreJob[] = ['flights', 'wordcount', 'generated'];
 
 /** fast-check takes a 32-bit signed seed and silently wraps anything else (2^32 + 1 acts as 1). */
 export const SEED_MIN = -(2 ** 31);
@@ -79,7 +80,8 @@ export interface ExploreSettings {
   readonly maxParallelism: number | undefined;
 }
 
-function positiveInt(name: string, v: string | undefined): number | undefined {
+/** `v` as a positive integer (undefined when absent). @throws UsageError naming the flag `name`. */
+export function positiveInt(name: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
   if (!/^\d+$/.test(v) || Number(v) < 1) throw new UsageError(`${name} must be a positive integer, got '${v}'`);
   return Number(v);
@@ -103,24 +105,27 @@ export function formatDuration(ms: number): string {
   return `${ms / 1000} s`;
 }
 
-/** The modes of --mode: one or more modes separated by commas, or `all` alone. */
-function parseModes(modeFlag: string): RunMode[] {
+/**
+ * The modes of --mode (or compare's --modes, `flag`): one or more modes separated by commas, or
+ * `all` alone. @throws UsageError.
+ */
+export function parseModes(modeFlag: string, flag = '--mode'): RunMode[] {
   if (modeFlag === 'all') return [...BUILT_MODES];
   const modes = modeFlag.split(',').map((m) => m.trim()) as RunMode[];
   for (const m of modes) {
-    if ((m as string) === 'all') throw new UsageError(`--mode takes one or more modes separated by commas, or 'all' alone, got '${modeFlag}'`);
+    if ((m as string) === 'all') throw new UsageError(`${flag} takes one or more modes separated by commas, or 'all' alone, got '${modeFlag}'`);
     if (m === 'unaligned' || m === 'aligned-timeout') throw new UsageError(`mode ${m} is not available yet`);
     if (!BUILT_MODES.includes(m) && m !== 'none') {
       throw new UsageError(`unknown mode '${m}' (modes: ${BUILT_MODES.join(', ')}, none; or all for ${BUILT_MODES.join(' and ')})`);
     }
   }
   const repeated = modes.find((m, i) => modes.indexOf(m) !== i);
-  if (repeated !== undefined) throw new UsageError(`--mode names ${repeated} twice, got '${modeFlag}'`);
+  if (repeated !== undefined) throw new UsageError(`${flag} names ${repeated} twice, got '${modeFlag}'`);
   return modes;
 }
 
 /** The --seed: an integer fast-check takes as it is. @throws UsageError. */
-function parseSeed(v: string): number {
+export function parseSeed(v: string): number {
   if (!/^-?\d+$/.test(v)) throw new UsageError(`--seed must be an integer, got '${v}'`);
   const seed = Number(v);
   if (seed < SEED_MIN || seed > SEED_MAX) {
@@ -130,12 +135,21 @@ function parseSeed(v: string): number {
 }
 
 /** --max-records within what `job` has (MAX_RECORDS). @throws UsageError. */
-function parseMaxRecords(job: ExploreJob, v: string | undefined): number | undefined {
+export function parseMaxRecords(job: ExploreJob, v: string | undefined): number | undefined {
   const n = positiveInt('--max-records', v);
   if (n === undefined) return undefined;
   const max = MAX_RECORDS[job];
   if (max === undefined) throw new UsageError(`--max-records does not apply to the ${job} job (its input is fixed)`);
   if (n > max) throw new UsageError(`--max-records must be at most ${max} for the ${job} job, got '${v}'`);
+  return n;
+}
+
+/** --max-parallelism, at most MAX_RUN_PARALLELISM. @throws UsageError. */
+export function parseMaxParallelism(v: string | undefined): number | undefined {
+  const n = positiveInt('--max-parallelism', v);
+  if (n !== undefined && n > MAX_RUN_PARALLELISM) {
+    throw new UsageError(`--max-parallelism must be at most ${MAX_RUN_PARALLELISM} (the largest parallelism a run may have), got '${v}'`);
+  }
   return n;
 }
 
@@ -160,10 +174,7 @@ export function parseExploreFlags(f: ExploreFlags): ExploreSettings {
   if (timeBudgetMs !== undefined && timeBudgetMs < MIN_TIME_BUDGET_MS) {
     throw new UsageError(`--time-budget must be at least ${formatDuration(MIN_TIME_BUDGET_MS)}, got '${f.timeBudget}'`);
   }
-  const maxParallelism = positiveInt('--max-parallelism', f.maxParallelism);
-  if (maxParallelism !== undefined && maxParallelism > MAX_RUN_PARALLELISM) {
-    throw new UsageError(`--max-parallelism must be at most ${MAX_RUN_PARALLELISM} (the largest parallelism a run may have), got '${f.maxParallelism}'`);
-  }
+  const maxParallelism = parseMaxParallelism(f.maxParallelism);
   const mutants = f.mutant === undefined ? [] : f.mutant.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
   // `--mutant ""` would silently run without any planted bug.
   if (f.mutant !== undefined && mutants.length === 0) throw new UsageError('--mutant needs at least one planted-bug id');

@@ -140,7 +140,10 @@ export function replayFile(path: string, io: Io, json = false, print: PrintOptio
   const outcome = replayRepro(repro, { simulate: tracing?.simulate ?? deps.simulate, judge });
   const title = `replay ${basename(path)}`;
   if (json) {
-    io.out(`${JSON.stringify({ repro: path, recordedProperty: repro.property, recordedTraceHash: repro.traceHash, ...outcomeJson(outcome) })}\n`);
+    io.out(`${JSON.stringify({
+      repro: path, recordedProperty: repro.property, recordedTraceHash: repro.traceHash, fork: repro.fork?.checkpointId ?? null,
+      ...outcomeJson(outcome, print),
+    })}\n`);
     tracing?.write(io, traceMeta(outcome.result), true);
     diagram?.(io, outcome, title, true);
     return outcome.stillFails ? 1 : 0;
@@ -180,7 +183,7 @@ export function replaySeedPath(flags: ReplayFlags, io: Io): number {
   const meta = traceMeta(outcome.result, { seed: s.seed, path: flags.path, ...(fork === undefined ? {} : { fork }) });
   const title = `replay seed ${s.seed} path ${flags.path}${fork === undefined ? '' : ` fork ${fork}`} (${s.job}, ${mode})`;
   if (s.json) {
-    io.out(`${JSON.stringify({ seed: s.seed, path: flags.path, fork: fork ?? null, job: s.job, mode, expect, ...outcomeJson(outcome) })}\n`);
+    io.out(`${JSON.stringify({ seed: s.seed, path: flags.path, fork: fork ?? null, job: s.job, mode, expect, ...outcomeJson(outcome, { events: flags.events === true }) })}\n`);
     tracing?.write(io, meta, true);
     diagram?.(io, outcome, title, true);
     return outcome.stillFails ? 1 : 0;
@@ -205,8 +208,9 @@ function parseFork(fork: string | undefined): number | undefined {
 }
 
 /** The JSON fields of an outcome (`sameAsRecorded` is null when nothing was recorded). */
-function outcomeJson(o: ReplayOutcome): Record<string, unknown> {
+function outcomeJson(o: ReplayOutcome, print: PrintOptions): Record<string, unknown> {
   return {
+    mutations: o.spec.mutations,
     traceHash: o.traceHash,
     sameAsRecorded: o.sameTraceHash ?? null,
     stillFails: o.stillFails,
@@ -217,6 +221,10 @@ function outcomeJson(o: ReplayOutcome): Record<string, unknown> {
     excerpt: o.excerpt.map((e) => ({ timeMs: e.timeUs / 1000, host: e.host, type: e.type, attrs: e.attrs })),
     explanation: o.explanation,
     checkpointStats: o.result.checkpointStats,
+    // Every event, with --events (times in ms as elsewhere in the JSON).
+    ...(print.events === true ? {
+      events: o.result.trace.map((e) => ({ seq: e.seq, timeMs: e.timeUs / 1000, host: e.host, type: e.type, attrs: e.attrs, cause: e.cause ?? null })),
+    } : {}),
   };
 }
 

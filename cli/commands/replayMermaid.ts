@@ -5,7 +5,8 @@
  * messages, the last ones; described events as notes). GitHub and most Markdown viewers draw
  * the ```mermaid block.
  */
-import { causalWindow } from '../../properties/explain/causalWindow.ts';
+import { causalWindow, rpcAbout } from '../../properties/explain/causalWindow.ts';
+import { EventIndex } from '../../properties/explain/EventIndex.ts';
 import { describerOf } from '../../properties/explain/explainRun.ts';
 import type { ReplayOutcome } from '../../properties/explore/replay.ts';
 import { mermaidMarkdown, mermaidSequence, sequenceStepsOf } from '../../reports/mermaidSequence.ts';
@@ -24,7 +25,8 @@ export function replayMermaid(path: string | undefined): ((io: Io, outcome: Repl
   if (file === undefined) return undefined;
   return (io, outcome, title, json) => {
     const window = causalWindow(outcome.result.trace, outcome.explanation);
-    const steps = sequenceStepsOf(window, describerOf(outcome.result));
+    const index = new EventIndex(outcome.result.trace);
+    const steps = sequenceStepsOf(window, describerOf(outcome.result), { about: (send) => rpcAbout(index, send) });
     const messages = steps.filter((s) => s.kind === 'message').length;
     const heading = outcome.violation === undefined ? `${title}: what the run went through`
       : `${title}: ${outcome.violation.property}: ${outcome.violation.summary}`;

@@ -42,6 +42,8 @@ export interface CompareRun {
   readonly violations: readonly { readonly property: string; readonly summary: string }[];
   /** Indexes into the spec's faults that never fired in this mode (a point the mode never reaches). */
   readonly unfiredFaults: readonly number[];
+  /** describeFault's phrase of each fault in `unfiredFaults`, in the same order (compare.md lists them). */
+  readonly unfiredFaultTexts: readonly string[];
   readonly metrics: RunMetrics;
 }
 
@@ -91,6 +93,10 @@ export interface CompareReport {
   /** One entry per (seed index, mode), seed-major. */
   readonly runs: readonly CompareRun[];
   readonly byMode: Readonly<Record<string, ModeFigures>>;
-  /** Per mode, the first seed's run. */
+  /**
+   * Per mode, the run of one seed index drawn as a checkpoint timeline, the same index in every
+   * mode: the first whose runs restore from a checkpoint in every mode, else the first whose
+   * faults act in every mode, else the first (compareModes.ts, representativeSeedIndex).
+   */
   readonly timelines: Readonly<Record<string, Timeline>>;
 }

@@ -7,6 +7,7 @@
  */
 import type { TraceEvent } from '../../sim/Trace.ts';
 import type { Fault } from '../../sim/run/RunSpec.ts';
+import type { CheckpointStatsResult } from '../../sim/run/checkpointStatsResult.ts';
 import { describeFault } from '../describeFault.ts';
 import type { EventIndex } from './EventIndex.ts';
 
@@ -15,6 +16,8 @@ export interface DescribeContext {
   readonly index: EventIndex;
   /** The RunSpec's faults, to say what a `fault` event did. */
   readonly faults: readonly Fault[];
+  /** The run's checkpoint statistics, to say how many subtasks a completed checkpoint heard from. */
+  readonly stats?: CheckpointStatsResult;
 }
 
 /** Fault actions that are the fault happening (others end or release it: `ends`, `resumes`). */
@@ -64,15 +67,22 @@ const DESCRIBERS: Readonly<Record<string, Describer>> = {
   'task.failed': (e) => `task ${str(e.attrs.task)} fails: ${str(e.attrs.error)}`,
   'io.gate.error': (e) => `input gate error: ${str(e.attrs.message)}`,
   'scheduler.taskFailed': (e) => `JobMaster learns task ${str(e.attrs.task)} failed (${str(e.attrs.cause)})`,
-  'scheduler.globalFailure': (e) => `global failure: ${str(e.attrs.cause)}`,
+  'scheduler.globalFailure': (e) => {
+    // A fault's global failure says only that: name the fault the way the rest of the text does.
+    const fault = /^fault\[(\d+)\]: global failure$/.exec(str(e.attrs.cause));
+    return fault === null ? `global failure: ${str(e.attrs.cause)}` : `global failure (fault ${fault[1] ?? ''})`;
+  },
   'scheduler.restarting': (e) => `failover: ${e.attrs.global === true ? 'global' : 'region'} restart of ${str(e.attrs.vertices)} task(s) in ${(e.attrs.delayUs as number) / 1000} ms`,
   'scheduler.noMoreRestarts': (e) => `restart strategy exhausted: the job fails (${str(e.attrs.cause)})`,
   'jm.taskManagerLost': (e) => `JobMaster declares ${str(e.attrs.taskExecutor)} lost (${str(e.attrs.cause)})`,
   'rm.taskExecutorLost': (e) => `ResourceManager declares ${str(e.attrs.taskExecutor)} lost (${str(e.attrs.reason)})`,
-  'job.status': (e) => `job ${str(e.attrs.status)}`,
+  // The first RUNNING is the start of the run, no step of any story.
+  'job.status': (e, c) => (e.attrs.status === 'RUNNING' && c.index.ofType('job.status')[0] === e ? undefined : `job ${str(e.attrs.status)}`),
+  'source.splits-restored': (e) => `${str(e.attrs.task)} resumes ${str(e.attrs.source)} at ${String(e.attrs.splits).split(',')
+    .map((x) => { const [sp, o] = x.split('@'); return `split ${sp ?? '?'} offset ${o ?? '?'}`; }).join(', ')}`,
   'checkpoint.triggered': (e) => `${cp(e)} triggered`,
   'checkpoint.triggerFailed': (e) => ((e.attrs.checkpointId as number) < 0 ? undefined : `${cp(e)} trigger failed (${str(e.attrs.reason)})`),
-  'checkpoint.completed': (e) => `${cp(e)} completed`,
+  'checkpoint.completed': (e, c) => `${cp(e)} completed${acknowledged(e, c)}`,
   'checkpoint.aborted': (e, c) => `${cp(e)} aborted (${str(e.attrs.reason)})${abortBecause(e, c)}`,
   'checkpoint.declined': (e) => `${cp(e)} declined by ${str(e.attrs.task)} (${str(e.attrs.reason)})`,
   'checkpoint.declinedByTask': (e) => `${str(e.attrs.task)} declines ${cp(e)} (${str(e.attrs.reason)})`,
@@ -82,10 +92,18 @@ const DESCRIBERS: Readonly<Record<string, Describer>> = {
   'checkpoint.restored': (e) => ((e.attrs.checkpointId as number) < 0
     ? 'restore: no completed checkpoint, tasks start from scratch'
     : `restore from ${cp(e)} (${str(e.attrs.tasks)} task(s)${e.attrs.global === true ? ', global' : ''})`),
+  'sink.committed': (e) => `sink ${str(e.attrs.sink)} subtask ${str(e.attrs.subtask)} commits its transaction of checkpoint ${str(e.attrs.checkpoint)} (notified of ${str(e.attrs.notified)})`,
   'store.unknown-outcome': (e) => `store write of ${str(e.attrs.path)} has an unknown outcome`,
   'txn.fenced': (e) => `transaction ${str(e.attrs.txn)} fenced`,
   'engine.assertion': (e) => `engine assertion: ${str(e.attrs.message)}`,
 };
+
+/** ` (1 of 2 subtasks acknowledged)` when a completed checkpoint did not hear from every subtask. */
+function acknowledged(e: TraceEvent, c: DescribeContext): string {
+  const s = c.stats?.checkpoints.find((x) => x.id === e.attrs.checkpointId);
+  if (s === undefined || s.acknowledged >= s.total) return '';
+  return ` with ${s.acknowledged} of ${s.total} subtasks acknowledged`;
+}
 
 /** `: <what caused it>` for an abort whose cause says more than its reason (a timeout, a decline). */
 function abortBecause(e: TraceEvent, c: DescribeContext): string {

@@ -61,7 +61,7 @@ describe('explainRun on the fixture', () => {
     const lines = formatExplanation(e);
     expect(lines[0]).toMatch(/^why it failed \(from the restore before attempt 1 of sink subtask \d/);
     expect(lines).toContainEqual(expect.stringMatching(
-      /^ +\d+\.\d{3} ms {2}jobmanager +why 3 +checkpoint 3 aborted \(TRIGGER_CHECKPOINT_FAILURE\): triggerCheckpoint RPC to v0#0@0 timed out$/));
+      /^ +#\d+ +\d+\.\d{3} ms {2}jobmanager +why 3 +checkpoint 3 aborted \(TRIGGER_CHECKPOINT_FAILURE\): triggerCheckpoint RPC to v0#0@0 timed out$/));
     expect(lines).toContainEqual(expect.stringMatching(/taskmanager-2 +cause\+why 4 +taskmanager-2 crashes$/));
     expect(lines).toContainEqual('  the restore went back to checkpoint 2: checkpoint 3 aborted (TRIGGER_CHECKPOINT_FAILURE), checkpoint 4 aborted (CHECKPOINT_COORDINATOR_SUSPEND)');
     // Not the last N events: nothing from the end of the run (the job finishing) is in it.

@@ -19,6 +19,7 @@ import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import { causeChain, type ChainStep } from './causeChain.ts';
 import { describeEvent, type DescribeContext } from './describeEvent.ts';
 import { EventIndex } from './EventIndex.ts';
+import { recordIdentity } from '../../engine/streaming/api/StreamRecord.ts';
 
 /** Which chain an explanation step is on. */
 export type ChainName = 'cause' | 'why-checkpoint';
@@ -64,6 +65,8 @@ export interface Explanation {
   readonly reachedFaults: readonly number[];
   /** How many distinct faults fired in the run. */
   readonly faultsFired: number;
+  /** The planted bugs the run had switched on (RunSpec.mutations): a cause the trace cannot show. */
+  readonly plantedBugs: readonly string[];
   /**
    * One line when the chains reach no fault: that no fault fired (the failure needs none), or
    * that the links stop short of the faults that did fire (never claims "no fault" then).
@@ -73,7 +76,7 @@ export interface Explanation {
 
 /** describeEvent for the events of `result` (what a diagram of its explanation writes). */
 export function describerOf(result: RunResult): (e: TraceEvent) => string | undefined {
-  const ctx: DescribeContext = { index: new EventIndex(result.trace), faults: result.spec.faults };
+  const ctx: DescribeContext = { index: new EventIndex(result.trace), faults: result.spec.faults, stats: result.checkpointStats };
   return (e) => describeEvent(e, ctx);
 }
 
@@ -86,7 +89,7 @@ const MAX_NEWER = 4;
  */
 export function explainRun(result: RunResult, violation: Violation | undefined): Explanation {
   const index = new EventIndex(result.trace);
-  const ctx: DescribeContext = { index, faults: result.spec.faults };
+  const ctx: DescribeContext = { index, faults: result.spec.faults, stats: result.checkpointStats };
   const anchors = anchorsOf(index, result, violation);
   const on = new Map<number, { step: ChainStep; chains: Set<ChainName>; why: Set<number> }>();
   const add = (steps: readonly ChainStep[], chain: ChainName, why?: number): void => {
@@ -125,10 +128,11 @@ export function explainRun(result: RunResult, violation: Violation | undefined):
     .map((x) => x.step.event.attrs.index as number))].sort((a, b) => a - b);
   const faultsFired = new Set(index.ofType('fault').map((f) => f.attrs.index)).size;
   const noFault = reached.length > 0 ? undefined : faultsFired === 0
-    ? 'no fault fired in this run: the failure needs none'
+    ? (violation === undefined ? 'no fault fired in this run' : 'no fault fired in this run: the failure needs none')
     : `the cause links stop short of the ${faultsFired} fault(s) that fired (see --events for the whole run)`;
   return {
     violated: violation !== undefined,
+    plantedBugs: [...result.spec.mutations],
     anchors: anchors.map((a) => ({ seq: a.event.seq, why: a.why })), steps,
     seqs: [...on.keys()].sort((a, b) => a - b), restores,
     reachedFaults: reached, faultsFired, ...(noFault === undefined ? {} : { noFault }),
@@ -158,7 +162,14 @@ function anchorsOf(index: EventIndex, result: RunResult, v: Violation | undefine
   if (named !== undefined && typeof named.seq === 'number') push(index.get(named.seq), 'the event that broke the invariant');
   // A surplus or mismatched copy committed by a later attempt: the restore that deployed it.
   for (const r of [...recordsOf(details.surplus), ...recordsOf(details.valueMismatches)]) {
-    if (r.attempt > 0) push(restoreBeforeAttempt(index, r.subtask, r.attempt), `the restore before attempt ${r.attempt} of sink subtask ${r.subtask}, which committed ${r.id} again`);
+    if (r.attempt <= 0) continue;
+    const restore = restoreBeforeAttempt(index, r.subtask, r.attempt);
+    push(restore, `the restore before attempt ${r.attempt} of sink subtask ${r.subtask}, which committed ${r.id} again`);
+    // The copy committed before it (the transaction that first made the record visible), and
+    // where the restored source went back to (before the record: it was read again).
+    push(firstCommitOf(index, result, r.id), `the first commit of ${r.id}`);
+    if (restore !== undefined) push(rereadFrom(index, restore, r.id), `where the source read ${r.id} again from`);
+    break;
   }
   // Missing records: the transactions left hanging, pre-committed and neither committed nor
   // aborted (their records never became visible), through the abort of their checkpoint.
@@ -248,6 +259,37 @@ function checkpointOfPath(leaked: unknown): number | undefined {
 function hasMissing(details: Record<string, unknown>): boolean {
   const n = details.missingCount;
   return (typeof n === 'number' && n > 0) || (Array.isArray(details.missing) && details.missing.length > 0);
+}
+
+/**
+ * The `sink.committed` event of the first transaction that committed a record of identity `id`
+ * (`split:offset`, recordIdentity), found through the committed records' transactions.
+ */
+function firstCommitOf(index: EventIndex, result: RunResult, id: string): TraceEvent | undefined {
+  const txns = new Set(result.committed.filter((c) => isRecord(c.record) && recordIdentity(c.record) === id)
+    .map((c) => `${c.txn.sink}#${c.txn.subtask}@${c.txn.attempt}/e${c.txn.epoch}`));
+  if (txns.size === 0) return undefined;
+  const commit = index.ofType('txn.commit').find((t) => txns.has(String(t.attrs.txn)));
+  if (commit === undefined) return undefined;
+  // The sink's own event of that commit names its checkpoint; else the store's.
+  return index.ofType('sink.committed').find((e) => e.seq > commit.seq && e.seq <= commit.seq + 2) ?? commit;
+}
+
+/**
+ * The first `source.splits-restored` after `restore` that resumes the split of record `id`
+ * (`split:offset`) at or before its offset (`splits` lists `split@offset` entries).
+ */
+function rereadFrom(index: EventIndex, restore: TraceEvent, id: string): TraceEvent | undefined {
+  const [split, offset] = id.split(':').map(Number);
+  return index.ofType('source.splits-restored').find((e) => e.seq > restore.seq && String(e.attrs.splits).split(',')
+    .some((entry) => {
+      const [s, o] = entry.split('@').map(Number);
+      return s === split && o !== undefined && offset !== undefined && o <= offset;
+    }));
+}
+
+function isRecord(r: unknown): r is Parameters<typeof recordIdentity>[0] {
+  return typeof r === 'object' && r !== null && 'split' in r && 'offset' in r;
 }
 
 interface CopyRecord {

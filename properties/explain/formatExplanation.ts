@@ -22,16 +22,20 @@ function chainLabel(s: ExplanationStep): string {
  */
 export function formatExplanation(e: Explanation, indent = '  '): string[] {
   const lines: string[] = [];
-  const anchors = e.anchors.map((a) => a.why).join('; ');
+  // The same reason once, with how many it stands for ("3 restores of the run").
+  const counts = new Map<string, number>();
+  for (const a of e.anchors) counts.set(a.why, (counts.get(a.why) ?? 0) + 1);
+  const anchors = [...counts].map(([why, n]) => (n === 1 ? why : `${why} (${n})`)).join('; ');
   const what = e.violated ? 'why it failed' : 'what the run went through';
   lines.push(anchors === '' ? `${what}: no failure, restore or fault to start from` : `${what} (from ${anchors}):`);
   const hostWidth = Math.max(4, ...e.steps.map((s) => s.host.length));
+  const seqWidth = Math.max(2, ...e.steps.map((s) => String(s.seq).length + 1));
   const labels = e.steps.map((s) => chainLabel(s));
   const labelWidth = Math.max(5, ...labels.map((l) => l.length));
   e.steps.forEach((s, i) => {
     const time = `${s.timeMs.toFixed(3)} ms`.padStart(12);
     const inferred = s.inferred === undefined ? '' : `  [inferred: ${s.inferred}]`;
-    lines.push(`${indent}${time}  ${s.host.padEnd(hostWidth)}  ${(labels[i] as string).padEnd(labelWidth)}  ${s.text}${inferred}`);
+    lines.push(`${indent}${`#${s.seq}`.padEnd(seqWidth)} ${time}  ${s.host.padEnd(hostWidth)}  ${(labels[i] as string).padEnd(labelWidth)}  ${s.text}${inferred}`);
   });
   for (const r of e.restores) {
     const to = r.checkpointId < 0 ? 'no checkpoint (none had completed)' : `checkpoint ${r.checkpointId}`;
@@ -40,6 +44,9 @@ export function formatExplanation(e: Explanation, indent = '  '): string[] {
     lines.push(`${indent}the restore went back to ${to}: ${newer}`);
   }
   if (e.reachedFaults.length > 0) lines.push(`${indent}root fault(s): ${e.reachedFaults.map((i) => `fault ${i}`).join(', ')}`);
+  if (e.plantedBugs.length > 0) {
+    lines.push(`${indent}planted bug(s) switched on: ${e.plantedBugs.join(', ')}: the engine's own bug may be the cause the trace cannot show (docs/planted-bugs.md)`);
+  }
   if (e.noFault !== undefined) lines.push(`${indent}${e.noFault}`);
   return lines;
 }

@@ -36,7 +36,7 @@ function walk(value: unknown, indent: string, maxItems: number, out: string[], n
     for (const [k, v] of entries) walk(v, inner, maxItems, out, k);
     return;
   }
-  out.push(`${indent}${label}${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  out.push(`${indent}${label}${typeof value === 'string' ? value : value === undefined ? '(none)' : JSON.stringify(value)}`);
 }
 
 /**
@@ -56,5 +56,5 @@ function isEmpty(key: string, v: unknown, parent: object): boolean {
 function inline(item: unknown): string {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) return typeof item === 'string' ? item : JSON.stringify(item);
   return Object.entries(item as Record<string, unknown>)
-    .map(([k, v]) => `${k} ${typeof v === 'string' ? v : JSON.stringify(v)}`).join(', ');
+    .map(([k, v]) => `${k} ${typeof v === 'string' ? v : v === undefined ? '(none)' : JSON.stringify(v)}`).join(', ');
 }
