@@ -1,11 +1,12 @@
 import { CommanderError } from 'commander';
 import {
-  existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync,
+  existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { InvalidConfigurationError, InvalidJobError } from '../engine/index.ts';
+import { PLANTED_BUG_IDS } from '../engine/plantedBugs.ts';
 import { REPRO_FORMAT_VERSION, type Repro } from '../properties/explore/Repro.ts';
 import { regenerateSpec } from '../properties/explore/replay.ts';
 import type { RunSpec } from '../sim/run/RunSpec.ts';
@@ -47,13 +48,26 @@ const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.
 }).version;
 
 describe('checkpoint-sim command line', () => {
-  test('no arguments prints the help on stdout and exits 0', async () => {
+  test('no arguments prints the help on stderr and exits 2 (no command is a usage error)', async () => {
     const r = await cli();
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Usage: checkpoint-sim [options] [command]');
+    expect(r.stderr).toContain('bench');
+    expect(r.stdout).toBe('');
+    expect((await cli('--')).code).toBe(2);
+  });
+
+  test('mutants list names every planted bug once, with its Flink issue, source file and what catches it', async () => {
+    const r = await cli('mutants', 'list');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('Usage: checkpoint-sim [options] [command]');
-    expect(r.stdout).toContain('bench');
-    expect(r.stderr).toBe('');
-    expect((await cli('--')).code).toBe(0);
+    for (const id of PLANTED_BUG_IDS) expect(r.stdout).toMatch(new RegExp(`^${id}( \\(FLINK-\\d+\\))?  engine/\\S+\\.ts$`, 'm'));
+    const json = JSON.parse((await cli('mutants', 'list', '--json')).stdout) as { id: string; source: string }[];
+    expect(json.map((b) => b.id).sort()).toEqual([...PLANTED_BUG_IDS].sort());
+    // Each source file exists and names the id (the switch lives there).
+    for (const b of json) expect(readFileSync(new URL(`../${b.source}`, import.meta.url), 'utf8')).toContain(`'${b.id}'`);
+    // And docs/planted-bugs.md has a section for each.
+    const doc = readFileSync(new URL('../docs/planted-bugs.md', import.meta.url), 'utf8');
+    for (const b of json) expect(doc).toContain(`### \`${b.id}\``);
   });
 
   test('--help, -h and help print the help and exit 0', async () => {
@@ -130,7 +144,7 @@ describe('checkpoint-sim command line', () => {
     [['replay'], 'replay needs a repro file, or --seed and --path'],
     [['replay', '--seed', '1', '--path', 'x:y', '--mode', 'aligned'], "--path must look like 3:0:1, got 'x:y'"],
     [['bench', 'extra'], "too many arguments for 'bench'"],
-    [['help', 'foo'], "help: unknown command 'foo' (commands: explore, compare, replay, run, scenario, start, bench, help)"],
+    [['help', 'foo'], "help: unknown command 'foo' (commands: explore, compare, replay, run, scenario, start, mutants, bench, help)"],
     [['help', 'start', 'x'], "too many arguments for 'help'"],
   ])('%j is bad usage: one line on stderr, exit 2', async (argv, message) => {
     const r = await cli(...argv);
@@ -268,6 +282,25 @@ describe('output directory', () => {
       expect(Object.keys(summary.modes[mode] ?? {})).toEqual(expect.arrayContaining(['missingRecords', 'unfiredFaults']));
     }
     expect(io.stdout).toMatch(/\nmode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged\n/);
+  });
+});
+
+describe('start clears only its own earlier output', () => {
+  test('the files the previous start listed go, others stay; --json prints the summary as one object', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'checkpoint-sim-start-')), 'out');
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, 'repro-flights-aligned-9.json'), '{}');
+    writeFileSync(join(out, 'mine.txt'), 'keep me');
+    writeFileSync(join(out, 'start-manifest.json'), JSON.stringify({ written: ['repro-flights-aligned-9.json', '../escape.txt'] }));
+    const r = await cli('start', '--time-budget', '1', '--seed', '1', '--out', out, '--json');
+    expect([0, 1]).toContain(r.code);
+    expect(existsSync(join(out, 'repro-flights-aligned-9.json'))).toBe(false);
+    expect(readFileSync(join(out, 'mine.txt'), 'utf8')).toBe('keep me');
+    const json = JSON.parse(r.stdout) as { modes: Record<string, unknown> };
+    expect(Object.keys(json.modes)).toEqual(['aligned', 'at-least-once']);
+    const manifest = JSON.parse(readFileSync(join(out, 'start-manifest.json'), 'utf8')) as { written: string[] };
+    expect(manifest.written[0]).toBe('summary.json');
+    expect(manifest.written.every((f) => existsSync(join(out, f)))).toBe(true);
   });
 });
 

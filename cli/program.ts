@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { benchRows, runBench } from '../bench/runBench.ts';
+import { PLANTED_BUG_CATALOGUE } from '../properties/plantedBugCatalogue.ts';
 import { InvalidConfigurationError, InvalidJobError } from '../engine/index.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
 import {
@@ -18,7 +19,7 @@ import { compareOptions, parseCompareFlags, runCompare, type CompareFlags } from
 import { replayOptions, runReplay, type ReplayFlags } from './commands/replayCommand.ts';
 import { runOptions, runSpecFile, type RunFlags } from './commands/runCommand.ts';
 import { scenarioCommands } from './commands/scenarioCommand.ts';
-import { runStart } from './commands/startCommand.ts';
+import { runStart, START_OUT, type StartFlags } from './commands/startCommand.ts';
 
 /** Thrown for bad usage or bad input; printed as one line, exit code 2. */
 export class UsageError extends Error {
@@ -39,14 +40,15 @@ const processIo: Io = {
 /**
  * Runs the CLI with `argv` (without node and script) and returns the exit code.
  * Never throws: usage and input errors give 2 with one line on `io.err`, harness errors 3.
- * Without arguments it prints the help on `io.out` and returns 0.
+ * Without arguments it prints the help on `io.err` and returns 2: no command is a usage error
+ * (a script that forgot its command must not pass), and the help says what to type.
  */
 export async function run(argv: readonly string[], io: Io = processIo): Promise<number> {
   const { program, exitCode } = buildProgram(io);
-  // No command at all (commander would print the help on stderr and fail): help, exit 0.
+  // No command at all: the help, as a usage error.
   if (argv.every((a) => a === '--')) {
-    io.out(program.helpInformation());
-    return 0;
+    io.err(program.helpInformation());
+    return 2;
   }
   try {
     await program.parseAsync([...argv], { from: 'user' });
@@ -138,8 +140,20 @@ function buildProgram(io: Io): Program {
       + 'under faults for about a minute; writes reports/out')
     .option('--time-budget <duration>', `wall-clock budget, at least ${formatDuration(MIN_TIME_BUDGET_MS)}`, '60s')
     .option('--seed <n>', SEED_HELP, '1')
-    .action((flags: { timeBudget: string; seed: string }) => {
+    .option('--out <dir>', `where summary.json and the repros go (default ${START_OUT}); what the previous start wrote there is removed first`)
+    .option('--json', 'print the summary as one JSON object instead of the table')
+    .action((flags: StartFlags) => {
       exitCode = runStart(flags, io, packageVersion());
+    });
+
+  program
+    .command('mutants')
+    .description('the planted bugs (Flink bugs re-created as switches; --mutant and a RunSpec\'s mutations take their ids)')
+    .command('list')
+    .description('list every planted bug: its id, the Flink issue behind it, the engine file of its switch, what it does and what catches it')
+    .option('--json', 'print one JSON array')
+    .action((opts: { json?: boolean }) => {
+      printPlantedBugs(io, opts.json === true);
     });
 
   program
@@ -193,6 +207,18 @@ function packageVersion(): string {
     dir = new URL('..', dir);
   }
   return 'unknown';
+}
+
+/** `mutants list`: the planted bug catalogue, as text (one block per bug) or one JSON array. */
+function printPlantedBugs(io: Io, json: boolean): void {
+  if (json) {
+    io.out(`${JSON.stringify(PLANTED_BUG_CATALOGUE)}\n`);
+    return;
+  }
+  for (const b of PLANTED_BUG_CATALOGUE) {
+    io.out(`${b.id}${b.flinkIssue === null ? '' : ` (${b.flinkIssue})`}  ${b.source}\n  ${b.what}\n  caught by: ${b.caughtBy}\n`);
+  }
+  io.out(`${PLANTED_BUG_CATALOGUE.length} planted bugs; docs/planted-bugs.md tells each in full. Use: explore --mutant <id>[,<id>...]\n`);
 }
 
 function formatNumber(v: number): string {
