@@ -27,7 +27,7 @@ export {
 export type {
   SimulateOptions, CheckpointSpec, DelayMs, ExpandedRunSpec, Fault, FaultTrigger, JobMasterPhase,
   JobSpec, NetworkSpec, ProtocolPoint, RestartStrategySpec, RunMode, RunSpec, SinkPhase, TaskPhase,
-  FaultRecord, RunResult, Violation,
+  FaultRecord, FlowMetrics, RunResult, Violation,
 } from './sim/run/index.ts';
 export { SimInputError } from './sim/index.ts';
 export type { TraceEvent } from './sim/index.ts';

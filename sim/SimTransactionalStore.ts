@@ -6,7 +6,9 @@
  * status moves open -> pre-committed -> committed, or open/pre-committed -> aborted; once
  * attempt `a` initialized (sink, subtask), calls by older attempts throw FencedError; commit of
  * a committed transaction and abort of an aborted one do nothing; readers see only committed
- * records, in commit order.
+ * records, in commit order. Sim-side it also notes when each transaction was pre-committed and
+ * committed (virtual µs), for the run's flow metrics (sim/run/flowMetrics.ts); the engine never
+ * sees those times.
  *
  * @see org.apache.flink.streaming.api.functions.sink.legacy.TwoPhaseCommitSinkFunction
  */
@@ -14,6 +16,7 @@ import { FencedError, TransactionStateError } from '../engine/api/index.ts';
 import type {
   TransactionalStore, TransactionId, TransactionInfo, TransactionStatus,
 } from '../engine/api/index.ts';
+import type { SimClock } from './SimContext.ts';
 import type { Trace } from './Trace.ts';
 
 /** A committed record as readers see it, with the transaction it came from. */
@@ -22,10 +25,19 @@ export interface CommittedRecord {
   readonly txn: TransactionId;
 }
 
+/** When a committed transaction was pre-committed and committed, virtual µs. */
+export interface TransactionTimes {
+  readonly preCommittedUs: number;
+  readonly committedUs: number;
+}
+
 interface Txn {
   readonly id: TransactionId;
   status: TransactionStatus;
   readonly records: unknown[];
+  /** -1 until it happens. */
+  preCommittedUs: number;
+  committedUs: number;
 }
 
 /** A transaction written to recently (see SimTransactionalStore.recentWrites). */
@@ -57,11 +69,23 @@ export class SimTransactionalStore implements TransactionalStore {
    */
   private recentWrites: RecentWrite[] = [];
 
-  constructor(private readonly trace: Trace) {}
+  constructor(private readonly trace: Trace, private readonly clock: SimClock) {}
 
   /** Sim-side: every committed record, in commit order. */
   committedRecords(): readonly CommittedRecord[] {
     return this.committed;
+  }
+
+  /**
+   * Sim-side: the pre-commit and commit times of every committed transaction, keyed by the id
+   * object its committed records carry (`CommittedRecord.txn`).
+   */
+  commitTimes(): ReadonlyMap<TransactionId, TransactionTimes> {
+    const out = new Map<TransactionId, TransactionTimes>();
+    for (const t of this.txns.values()) {
+      if (t.status === 'committed') out.set(t.id, { preCommittedUs: t.preCommittedUs, committedUs: t.committedUs });
+    }
+    return out;
   }
 
   /** Sim-side: every transaction ever begun, in creation order. */
@@ -81,7 +105,7 @@ export class SimTransactionalStore implements TransactionalStore {
     this.fence(p, by, `begin ${show(id)}`);
     const key = idKey(id);
     if (this.txns.has(key)) throw new TransactionStateError(`transaction ${show(id)} already exists`);
-    const t: Txn = { id: { ...id }, status: 'open', records: [] };
+    const t: Txn = { id: { ...id }, status: 'open', records: [], preCommittedUs: -1, committedUs: -1 };
     this.txns.set(key, t);
     p.txns.push(t);
     this.trace.record('txn-store', 'txn.begin', { txn: show(id), by });
@@ -107,6 +131,7 @@ export class SimTransactionalStore implements TransactionalStore {
     const t = this.existing(id, by, 'preCommit');
     if (t.status !== 'open') throw new TransactionStateError(`preCommit of ${t.status} transaction ${show(id)}`);
     t.status = 'pre-committed';
+    t.preCommittedUs = this.clock.nowUs;
     this.trace.record('txn-store', 'txn.preCommit', { txn: show(id), records: t.records.length });
   }
 
@@ -115,6 +140,7 @@ export class SimTransactionalStore implements TransactionalStore {
     if (t.status === 'committed') return;
     if (t.status !== 'pre-committed') throw new TransactionStateError(`commit of ${t.status} transaction ${show(id)}`);
     t.status = 'committed';
+    t.committedUs = this.clock.nowUs;
     for (const record of t.records) this.committed.push({ record, txn: t.id });
     this.trace.record('txn-store', 'txn.commit', { txn: show(id), records: t.records.length });
   }

@@ -21,6 +21,7 @@ import { InvariantChecks } from './InvariantChecks.ts';
 import { Partitions } from './Partitions.ts';
 import { RandomStreams } from './RandomStreams.ts';
 import { MessageFaults } from './MessageFaults.ts';
+import { SimMetricGroups } from './SimMetricGroups.ts';
 import { RpcNetwork } from './RpcNetwork.ts';
 import { SimDataNetwork } from './SimDataNetwork.ts';
 import type { SimClock, SimContext } from './SimContext.ts';
@@ -82,6 +83,8 @@ export class World {
   readonly slowdowns = new ExecutorSlowdowns();
   /** Targeted faults on single RPC messages, armed by the fault plan (MessageFaults.ts). */
   readonly messageFaults = new MessageFaults();
+  /** What tasks report through the metrics port: source reads, back-pressure waits. */
+  readonly metrics = new SimMetricGroups();
 
   /** @throws SimInputError for invalid options (see WorldOptions). */
   constructor(options: WorldOptions) {
@@ -113,7 +116,7 @@ export class World {
       host: (id) => this.hosts.get(id)?.host,
     });
     this.objectStore = new SimObjectStore(this.ctx, options.objectStore ?? { latency: DEFAULT_STORE_LATENCY });
-    this.transactionalStore = new SimTransactionalStore(trace);
+    this.transactionalStore = new SimTransactionalStore(trace, this.clock);
     this.bugSet = new Set(options.bugs ?? []);
     this.maxEvents = options.budgets?.maxEvents ?? Number.POSITIVE_INFINITY;
     this.maxTimeUs = options.budgets?.maxTimeUs ?? Number.POSITIVE_INFINITY;
@@ -193,6 +196,7 @@ export class World {
     h.crashedBy = this.ctx.trace.record(h.id, 'host.crash', { incarnation: h.incarnation });
     this.ctx.trace.mark(h.id, 'crash');
     h.kill();
+    this.metrics.hostCrashed(h.id, this.clock.nowUs);
     this.rpcNet.onCrash(h);
     this.dataNet.onCrash(h);
     this.invariants.removeHost(h);
@@ -416,6 +420,7 @@ export class World {
       },
       bugs: { has: (id) => bugs.has(id) },
       invariants: this.invariants.registry(h),
+      metrics: this.metrics.forHost(h.id),
     };
   }
 }

@@ -106,6 +106,24 @@ describe('SimTransactionalStore', () => {
     expect(w.transactionalStore.allTransactions()).toHaveLength(3);
   });
 
+  test('notes when each committed transaction was pre-committed and first committed', () => {
+    const { w, env } = withHost({});
+    const t = env.transactionalStore;
+    const ex = env.executors.get('sink');
+    t.initTransactions('s', 0, 1);
+    t.begin(id(1, 1), 1);
+    t.write(id(1, 1), 'a', 1);
+    t.begin(id(1, 2), 1);
+    ex.schedule('pre-commit', 300, () => t.preCommit(id(1, 1), 1));
+    ex.schedule('commit', 700, () => t.commit(id(1, 1), 1));
+    ex.schedule('commit again', 900, () => t.commit(id(1, 1), 1));
+    w.run();
+    const times = w.transactionalStore.commitTimes();
+    const txn = w.transactionalStore.committedRecords()[0]?.txn;
+    expect(txn === undefined ? undefined : times.get(txn)).toEqual({ preCommittedUs: 300, committedUs: 700 });
+    expect(times.size).toBe(1); // the open transaction has none
+  });
+
   test('fencing rejects older attempts', () => {
     const { env } = withHost({});
     const t = env.transactionalStore;

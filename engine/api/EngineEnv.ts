@@ -9,6 +9,7 @@ import type { Clock } from './Clock.ts';
 import type { DataNetwork } from './DataNetwork.ts';
 import type { ExecutorFactory } from './Executor.ts';
 import type { HostId } from './ids.ts';
+import type { MetricGroups } from './MetricGroups.ts';
 import type { ObjectStore } from './ObjectStore.ts';
 import type { RpcService } from './Rpc.ts';
 import type { Tracer } from './Tracer.ts';
@@ -43,5 +44,7 @@ export interface EngineEnv {
   readonly choices: ChoicePoints;
   readonly bugs: PlantedBugs;
   readonly invariants: InvariantRegistry;
+  /** Task metrics for the world's flow figures (MetricGroups.ts); never read back by the engine. */
+  readonly metrics: MetricGroups;
 }
 

@@ -5,6 +5,7 @@ export * from './DataNetwork.ts';
 export * from './EngineEnv.ts';
 export * from './Executor.ts';
 export * from './ids.ts';
+export * from './MetricGroups.ts';
 export * from './ObjectStore.ts';
 export * from './Rpc.ts';
 export * from './Tracer.ts';

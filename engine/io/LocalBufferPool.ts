@@ -12,10 +12,16 @@
  *
  * @see org.apache.flink.runtime.io.network.buffer.LocalBufferPool
  *
+ * A listener learns when the pool became available (the recycle that freed a buffer, Flink's
+ * availability future completing), which can be earlier than when its task runs: the task
+ * measures its back-pressured time up to that moment, as Flink's StreamTask stops its
+ * soft-back-pressure timer when the record writer's availability future completes.
+ *
  * Invariants: 0 <= buffersInUse <= poolSize + maxOverdraftBuffers; the availability listeners
  * are only pending while the pool is unavailable; each listener runs once, as a task on the
  * pool's executor.
  */
+import type { Clock } from '../api/Clock.ts';
 import type { Executor } from '../api/Executor.ts';
 import { assert } from '../util/assert.ts';
 
@@ -27,15 +33,21 @@ export interface LocalBufferPoolOptions {
   readonly maxOverdraftBuffers: number;
   /** The owning task's executor; availability listeners run there. */
   readonly executor: Executor;
+  /** The host's clock, to tell listeners when the pool became available. */
+  readonly clock: Clock;
 }
+
+/** Told, in a task of its own, the virtual µs at which the pool became available. */
+export type AvailabilityListener = (availableAtUs: number) => void;
 
 export class LocalBufferPool {
   readonly poolSize: number;
   readonly maxOverdraftBuffers: number;
   private readonly executor: Executor;
+  private readonly clock: Clock;
   private inUse = 0;
   private peak = 0;
-  private listeners: (() => void)[] = [];
+  private listeners: AvailabilityListener[] = [];
   private destroyed = false;
 
   constructor(options: LocalBufferPoolOptions) {
@@ -45,6 +57,7 @@ export class LocalBufferPool {
     this.poolSize = options.poolSize;
     this.maxOverdraftBuffers = options.maxOverdraftBuffers;
     this.executor = options.executor;
+    this.clock = options.clock;
   }
 
   /** Buffers currently taken (partial builders plus finished, untransmitted buffers). */
@@ -89,9 +102,10 @@ export class LocalBufferPool {
 
   /**
    * Runs `callback` once, as a task on the executor, when the pool is available: right away
-   * (still as a task) if it is available now.
+   * (still as a task) if it is available now. It gets the time the pool became available (now,
+   * if it already is).
    */
-  onAvailable(callback: () => void): void {
+  onAvailable(callback: AvailabilityListener): void {
     if (this.destroyed) return;
     this.listeners.push(callback);
     if (this.isAvailable()) this.notifyAvailable();
@@ -114,9 +128,10 @@ export class LocalBufferPool {
   private notifyAvailable(): void {
     const listeners = this.listeners;
     this.listeners = [];
+    const availableAtUs = this.clock.nowUs();
     for (const listener of listeners) {
       this.executor.execute('io.buffer-pool.available', () => {
-        if (!this.destroyed) listener();
+        if (!this.destroyed) listener(availableAtUs);
       });
     }
   }

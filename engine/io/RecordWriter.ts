@@ -12,6 +12,7 @@ import type { RuntimeEvent } from '../checkpoint/CheckpointBarrier.ts';
 import type { StreamRecord } from '../streaming/api/StreamRecord.ts';
 import { assert } from '../util/assert.ts';
 import type { ChannelSelector } from './ChannelSelector.ts';
+import type { AvailabilityListener } from './LocalBufferPool.ts';
 import type {
   BroadcastEventOptions, OvertakenBuffers, ResultPartition,
 } from './ResultPartition.ts';
@@ -66,7 +67,7 @@ export class RecordWriter {
   }
 
   /** See {@link ResultPartition.onAvailable}. */
-  onAvailable(callback: () => void): void {
+  onAvailable(callback: AvailabilityListener): void {
     this.partition.onAvailable(callback);
   }
 }

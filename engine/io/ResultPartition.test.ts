@@ -182,6 +182,26 @@ describe('ResultPartition', () => {
     expect(available).toBe(2);
   });
 
+  test('an availability listener learns when a buffer came back (the time back pressure ends)', () => {
+    const world = new TestingIoWorld();
+    const { partition } = makePartition(world,
+      { numSubpartitions: 1, recordsPerBuffer: 1, poolSize: 2 });
+    const c = new RawConsumer(world, subpartitionKey('e0/0@0', 0), 0);
+    world.runAll();
+    for (let i = 0; partition.isAvailable(); i++) partition.emitRecord(rec(i), 0);
+    const told: number[] = [];
+    partition.onAvailable((atUs) => told.push(atUs));
+    world.scheduler.advanceTimeUs(700);
+    expect(told).toEqual([]);
+    c.end.grantCredit(1);
+    world.runAll();
+    expect(told).toEqual([700]);
+    world.scheduler.advanceTimeUs(200);
+    partition.onAvailable((atUs) => told.push(atUs));
+    world.runAll();
+    expect(told).toEqual([700, 900]);
+  });
+
   test('an aligned barrier blocks the subpartition until resume-consumption', () => {
     const world = new TestingIoWorld();
     const { partition } = makePartition(world, { numSubpartitions: 1, recordsPerBuffer: 2 });

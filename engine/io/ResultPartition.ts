@@ -27,7 +27,7 @@ import type { Cancellable, Executor } from '../api/Executor.ts';
 import type { RuntimeEvent } from '../checkpoint/CheckpointBarrier.ts';
 import type { StreamRecord } from '../streaming/api/StreamRecord.ts';
 import { assert } from '../util/assert.ts';
-import { LocalBufferPool } from './LocalBufferPool.ts';
+import { LocalBufferPool, type AvailabilityListener } from './LocalBufferPool.ts';
 import type { NetworkBuffer } from './NetworkBuffer.ts';
 import { subpartitionKey } from './NetworkBuffer.ts';
 import { PipelinedSubpartition } from './PipelinedSubpartition.ts';
@@ -98,6 +98,7 @@ export class ResultPartition {
       poolSize,
       maxOverdraftBuffers: options.maxOverdraftBuffers ?? poolSize,
       executor: options.executor,
+      clock: options.env.clock,
     });
     const listener = {
       onConnectionError: (i: number, e: NetworkError): void => this.onConnectionError(i, e),
@@ -243,8 +244,11 @@ export class ResultPartition {
     return this.pool.isAvailable();
   }
 
-  /** Runs `callback` once, as a task on the executor, when the partition is available. */
-  onAvailable(callback: () => void): void {
+  /**
+   * Runs `callback` once, as a task on the executor, when the partition is available, with the
+   * virtual µs at which it became so (see LocalBufferPool).
+   */
+  onAvailable(callback: AvailabilityListener): void {
     this.pool.onAvailable(callback);
   }
 

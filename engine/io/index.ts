@@ -13,7 +13,7 @@ export type { BufferOrEvent, InputChannelDescriptor, InputGateOptions } from './
 export { KeyGroupStreamPartitioner } from './KeyGroupStreamPartitioner.ts';
 export type { KeyGroupStreamPartitionerOptions } from './KeyGroupStreamPartitioner.ts';
 export { LocalBufferPool } from './LocalBufferPool.ts';
-export type { LocalBufferPoolOptions } from './LocalBufferPool.ts';
+export type { AvailabilityListener, LocalBufferPoolOptions } from './LocalBufferPool.ts';
 export { subpartitionKey } from './NetworkBuffer.ts';
 export type { NetworkBuffer, UpstreamMessage } from './NetworkBuffer.ts';
 export { PartitionNotFoundException } from './PartitionNotFoundException.ts';

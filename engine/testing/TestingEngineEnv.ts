@@ -9,12 +9,14 @@ import type { DataNetwork } from '../api/DataNetwork.ts';
 import type { EngineEnv, InvariantRegistry, PlantedBugs } from '../api/EngineEnv.ts';
 import type { ExecutorFactory } from '../api/Executor.ts';
 import type { HostId } from '../api/ids.ts';
+import type { MetricGroups } from '../api/MetricGroups.ts';
 import type { ObjectStore } from '../api/ObjectStore.ts';
 import type { RpcService } from '../api/Rpc.ts';
 import type { Tracer } from '../api/Tracer.ts';
 import type { TransactionalStore } from '../api/TransactionalStore.ts';
 import { AssertionError } from '../util/assert.ts';
 import { TestingInvariantRegistry } from './TestingInvariantRegistry.ts';
+import { TestingMetricGroups } from './TestingMetricGroups.ts';
 import { TestingTracer } from './TestingTracer.ts';
 
 /** What a test supplies; everything else is a failing stub. */
@@ -30,6 +32,7 @@ export interface TestingEngineEnvOptions {
   readonly choices?: ChoicePoints;
   readonly bugs?: PlantedBugs;
   readonly invariants?: InvariantRegistry;
+  readonly metrics?: MetricGroups;
 }
 
 /** An object whose every method throws: the port `name` is not part of this test. */
@@ -43,7 +46,10 @@ function unavailable<T extends object>(name: string): T {
   return new Proxy({}, handler) as T;
 }
 
-/** An EngineEnv made of the given fakes; a TestingTracer and registry unless supplied. */
+/**
+ * An EngineEnv made of the given fakes; a TestingTracer, registry and TestingMetricGroups unless
+ * supplied (every task reports metrics, so they are recorded rather than refused).
+ */
 export function createTestingEngineEnv(options: TestingEngineEnvOptions): EngineEnv {
   return {
     host: options.host,
@@ -58,5 +64,6 @@ export function createTestingEngineEnv(options: TestingEngineEnvOptions): Engine
     choices: options.choices ?? unavailable<ChoicePoints>('choices'),
     bugs: options.bugs ?? { has: () => false },
     invariants: options.invariants ?? new TestingInvariantRegistry(),
+    metrics: options.metrics ?? new TestingMetricGroups(),
   };
 }

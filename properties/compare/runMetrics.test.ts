@@ -2,7 +2,7 @@
  * runMetrics on a real run with hand-made checkpoint statistics and flow figures: the medians
  * over completed checkpoints of each checkpoint's largest subtask value, the failed and
  * in-progress checkpoints left out, recovery from the restores that reached a next checkpoint,
- * and the flow figures read through flowOf (nulls and 0 without RunResult.flow).
+ * and the flow figures read from RunResult.flow through flowOf.
  */
 import { describe, expect, test } from 'vitest';
 import type { CheckpointStatsEntry, RunResult, SubtaskCheckpointStatsResult } from '../../sim/run/RunResult.ts';
@@ -66,22 +66,18 @@ describe('runMetrics', () => {
     });
   });
 
-  test('without RunResult.flow the flow figures are null, back pressure 0', () => {
-    expect(runMetrics(base, judgement)).toMatchObject({
-      latencyP50Ms: null, latencyP99Ms: null, throughputPerSec: null, backPressuredMs: 0,
-    });
-  });
-
-  test('with RunResult.flow they are read from it', () => {
-    const flow = {
+  test('the flow figures are read from RunResult.flow; nulls when nothing was committed', () => {
+    const flow: RunResult['flow'] = {
       committedRecords: 10, latencyMs: { p50: 12.5, p99: 40, max: 41, mean: 15 }, throughputPerSec: 900,
       backPressuredMs: { total: 7.25, byTask: { 'v0#0': 7.25 } },
     };
-    expect(runMetrics({ ...base, flow } as RunResult, judgement)).toMatchObject({
+    expect(runMetrics({ ...base, flow }, judgement)).toMatchObject({
       latencyP50Ms: 12.5, latencyP99Ms: 40, throughputPerSec: 900, backPressuredMs: 7.25,
     });
-    const none = { ...flow, committedRecords: 0, latencyMs: null, throughputPerSec: null, backPressuredMs: { total: 0, byTask: {} } };
-    expect(runMetrics({ ...base, flow: none } as RunResult, judgement)).toMatchObject({
+    const none: RunResult['flow'] = {
+      committedRecords: 0, latencyMs: null, throughputPerSec: null, backPressuredMs: { total: 0, byTask: {} },
+    };
+    expect(runMetrics({ ...base, flow: none }, judgement)).toMatchObject({
       latencyP50Ms: null, latencyP99Ms: null, throughputPerSec: null, backPressuredMs: 0,
     });
   });

@@ -7,9 +7,11 @@ import type { CommittedRecord } from '../SimTransactionalStore.ts';
 import type { TraceEvent } from '../Trace.ts';
 import type { CheckpointStatsResult } from './checkpointStatsResult.ts';
 import type { FaultRecord } from './FaultPlan.ts';
+import type { FlowMetrics } from './flowMetrics.ts';
 import type { ExpandedRunSpec } from './RunSpec.ts';
 
 export type { FaultRecord } from './FaultPlan.ts';
+export type { FlowMetrics } from './flowMetrics.ts';
 export type {
   CheckpointStatsEntry, CheckpointStatsResult, RestoreStatsEntry, SubtaskCheckpointStatsResult,
 } from './checkpointStatsResult.ts';
@@ -76,6 +78,17 @@ export interface RunResult {
    * and per subtask, and the restores; times in virtual ms, sizes in bytes (docs/statistics.md).
    */
   readonly checkpointStats: CheckpointStatsResult;
+  /**
+   * Flow metrics of the whole run (docs/statistics.md "Flow metrics", sim/run/flowMetrics.ts):
+   * `committedRecords` (all copies the sinks committed); `latencyMs` p50/p99/max/mean, virtual ms
+   * from the source reading a record to the commit of the transaction that made its copy visible
+   * (null with nothing committed); `throughputPerSec`, committed records per virtual second from
+   * the first source read to the last commit (null with nothing committed); `backPressuredMs`,
+   * virtual ms tasks waited for a free output buffer (credit), in total and per task
+   * `<vertex>#<subtask>` (Flink's backPressuredTimeMsPerSecond, accumulated). Kept aside from the
+   * trace: computing them changes no trace hash.
+   */
+  readonly flow: FlowMetrics;
   /** Restores from a checkpoint (regional and global); fresh starts without one do not count. */
   readonly restores: number;
   /** Committed sink records in commit order, with the transaction each came from. */

@@ -12,5 +12,7 @@ export type {
   NetworkSpec, ProtocolPoint, RestartStrategySpec, RunMode, RunSpec, SinkPhase, TaskPhase,
 } from './RunSpec.ts';
 export type { FaultRecord, RunResult, Violation } from './RunResult.ts';
+export { flowMetrics, percentile } from './flowMetrics.ts';
+export type { FlowMetrics } from './flowMetrics.ts';
 export { matchesPoint, pointEventType } from './FaultPlan.ts';
 export { jobUids } from './RunJob.ts';

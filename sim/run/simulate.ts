@@ -24,6 +24,7 @@ import { faultTask, faultTaskPhase, INPUT_PHASES, messageFaultTasks } from './fa
 import { delayUs, faultWorldOptions } from './faultWorldOptions.ts';
 import { tracesKeyedInputs } from './keyedInputEvidence.ts';
 import { checkpointStatsResult } from './checkpointStatsResult.ts';
+import { runFlowMetrics } from './flowMetrics.ts';
 import type { RunResult } from './RunResult.ts';
 import { buildJobGraph, parallelismByUid, withCosts } from './RunJob.ts';
 import type { ExpandedRunSpec, Fault, RestartStrategySpec, RunSpec } from './RunSpec.ts';
@@ -237,6 +238,7 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
     jobEndMs: r.jobEndUs === undefined ? undefined : r.jobEndUs / 1000,
     checkpoints: { triggered, completed: r.completedCheckpoints, aborted },
     checkpointStats: checkpointStatsResult(r.checkpointStats),
+    flow: runFlowMetrics(r.committed, world.transactionalStore.commitTimes(), world.metrics, r.run.timeUs),
     restores,
     committed: r.committed,
     finalState: r.finalState,

@@ -10,6 +10,7 @@
  */
 import type { EngineEnv } from '../../api/EngineEnv.ts';
 import type { Executor } from '../../api/Executor.ts';
+import type { TaskIOMetricGroup } from '../../api/MetricGroups.ts';
 import type { StreamRecord } from '../api/StreamRecord.ts';
 
 /** Where an operator emits records. */
@@ -40,6 +41,11 @@ export interface StreamOperatorContext {
   readonly attemptNumber: number;
   /** The task's mailbox thread. */
   readonly mailbox: Executor;
+  /**
+   * The task attempt's IO metric group (Flink's operator metric group reports into its task's):
+   * a source reader counts the records it emits there.
+   */
+  readonly metrics: TaskIOMetricGroup;
   readonly processingTime: ProcessingTimeService;
   readonly eventGateway: OperatorEventGateway;
   /** The task fails with `error` (an operator that hits a non-recoverable error). */

@@ -2,7 +2,8 @@
  * StreamTask: runs one subtask's OperatorChain on its mailbox thread. Its default action either
  * pulls the next record from the source operator (source tasks) or takes the next record or
  * event from the input gates and pushes it through the chain; outputs go to the record writers.
- * Back pressure: while any output partition has no free buffer, the default action is suspended.
+ * Back pressure: while any output partition has no free buffer, the default action is suspended;
+ * the wait is timed as Flink's back-pressured time (BackPressureTimer).
  *
  * The default action handles one input element per call; the mailbox runs calls lazily in
  * batches (see MailboxProcessor) as far as {@link StreamTask.lazyRecords} allows: the records
@@ -24,6 +25,7 @@
 import { assert } from '../../util/assert.ts';
 import type { EngineEnv } from '../../api/EngineEnv.ts';
 import type { Executor } from '../../api/Executor.ts';
+import type { TaskIOMetricGroup } from '../../api/MetricGroups.ts';
 import type { CheckpointBarrier, RuntimeEvent } from '../../checkpoint/CheckpointBarrier.ts';
 import type { CheckpointFailureReason } from '../../checkpoint/CheckpointFailureReason.ts';
 import type { BarrierMetrics } from '../../checkpoint/CheckpointMetrics.ts';
@@ -41,6 +43,7 @@ import { CompletableFuture } from '../../util/CompletableFuture.ts';
 import type { StreamRecord } from '../api/StreamRecord.ts';
 import type { OperatorSnapshot, Output, SourceStreamOperator } from '../operators/StreamOperator.ts';
 import type { CheckpointResponder } from './CheckpointResponder.ts';
+import { BackPressureTimer } from './BackPressureTimer.ts';
 import { MailboxProcessor, MAX_PRIORITY } from './MailboxProcessor.ts';
 import { OperatorChain } from './OperatorChain.ts';
 import { createOperators, setUpInputs, setUpOutputs, type StreamTaskSetupContext } from './StreamTaskSetup.ts';
@@ -97,6 +100,13 @@ export class StreamTask {
    * written inside the per-record methods would make each call allocate a closure context.
    */
   private readonly resumeMailbox = (): void => this.mailbox.resume();
+  private readonly ioMetrics: TaskIOMetricGroup;
+  private readonly backPressure: BackPressureTimer;
+  /** An output had a free buffer again at `availableAtUs`: the wait ends then, and the task resumes. */
+  private readonly resumeAfterBackPressure = (availableAtUs: number): void => {
+    this.backPressure.bufferAvailable(availableAtUs);
+    this.mailbox.resume();
+  };
 
   constructor(
     private readonly env: EngineEnv,
@@ -108,6 +118,8 @@ export class StreamTask {
     this.vertex = vertexById(tdd.jobGraph, tdd.vertexId);
     this.chainCostUs = this.vertex.operators.reduce((sum, op) => sum + op.costUs, 0);
     this.mailbox = new MailboxProcessor(executor, (e) => this.callbacks.failed(e), () => env.clock.nowUs());
+    this.ioMetrics = env.metrics.taskIO(tdd.attemptId);
+    this.backPressure = new BackPressureTimer(this.ioMetrics);
     this.checkpointCoordinator = new SubtaskCheckpointCoordinator({
       env,
       attemptId: tdd.attemptId,
@@ -234,6 +246,7 @@ export class StreamTask {
     if (this.cleanedUp) return;
     this.cleanedUp = true;
     this.running = false;
+    this.backPressure.stop(this.env.clock.nowUs());
     this.mailbox.close();
     this.checkpointCoordinator.close();
     this.barrierHandler?.close();
@@ -253,6 +266,7 @@ export class StreamTask {
       tdd: this.tdd,
       vertex: this.vertex,
       executor: this.executor,
+      metrics: this.ioMetrics,
       processingTime: {
         nowUs: () => this.mailbox.currentTimeUs(),
         registerTimer: (timeUs, label, callback) => this.registerTimer(timeUs, label, callback),
@@ -390,7 +404,9 @@ export class StreamTask {
   private outputsAvailable(): boolean {
     for (const p of this.partitions) {
       if (!p.isAvailable()) {
-        p.onAvailable(this.resumeMailbox);
+        // The record's own time: inside a lazy batch, earlier than the clock (MailboxProcessor).
+        this.backPressure.start(this.mailbox.currentTimeUs());
+        p.onAvailable(this.resumeAfterBackPressure);
         return false;
       }
     }

@@ -8,6 +8,7 @@
  */
 import type { EngineEnv } from '../../api/EngineEnv.ts';
 import type { Executor } from '../../api/Executor.ts';
+import type { TaskIOMetricGroup } from '../../api/MetricGroups.ts';
 import type { ClusterConfiguration } from '../../cluster/ClusterConfiguration.ts';
 import { createChannelSelector } from '../../io/ChannelSelector.ts';
 import { InputGate } from '../../io/InputGate.ts';
@@ -24,6 +25,8 @@ export interface StreamTaskSetupContext {
   readonly tdd: TaskDeploymentDescriptor;
   readonly vertex: JobVertex;
   readonly executor: Executor;
+  /** The task attempt's IO metric group, shared by its operators. */
+  readonly metrics: TaskIOMetricGroup;
   readonly processingTime: ProcessingTimeService;
   fail(e: unknown): void;
   sendEventToCoordinator(operatorUid: string, event: unknown): void;
@@ -96,6 +99,7 @@ export function createOperators(c: StreamTaskSetupContext): StreamOperator[] {
       maxParallelism: node.maxParallelism,
       attemptNumber: c.tdd.attemptNumber,
       mailbox: c.executor,
+      metrics: c.metrics,
       processingTime: c.processingTime,
       eventGateway: { sendEventToCoordinator: (event) => c.sendEventToCoordinator(node.uid, event) },
       failTask: (e) => c.fail(e),

@@ -64,6 +64,16 @@ describe('SourceOperator', () => {
     expect(op.emitNext(out)).toBe('END_OF_INPUT');
   });
 
+  test('reports each record it emits to the task metric group at its processing time', () => {
+    const { op, ctx, out } = open();
+    op.handleOperatorEvent(addSplitEvent([{ splitId: 0, offset: 1 }]));
+    ctx.env.scheduler.advanceTimeUs(250);
+    op.emitNext(out);
+    ctx.env.scheduler.advanceTimeUs(100);
+    op.emitNext(out);
+    expect(ctx.env.metricGroups.taskIO('v0#0@0').reads).toEqual([[0, 1, 250], [0, 2, 350]]);
+  });
+
   test('onAvailable fires through the mailbox when input is already available', () => {
     const { op, ctx } = open();
     op.handleOperatorEvent(noMoreSplitsEvent());

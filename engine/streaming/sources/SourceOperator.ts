@@ -57,8 +57,12 @@ export class SourceOperator implements SourceStreamOperator {
   constructor(options: SourceOperatorOptions) {
     this.uid = options.uid;
     this.ctx = options.ctx;
+    const metrics = options.ctx.metrics;
+    const processingTime = options.ctx.processingTime;
     this.reader = new SourceReader(options.source.splits, {
       sendSplitRequest: () => this.sendSplitRequest(),
+      // The record's own time: inside a lazy batch it is earlier than the clock (StreamTask).
+      recordEmitted: (split, offset) => metrics.markRecordRead(split, offset, processingTime.nowUs()),
     });
     this.readerState = this.stateBackend.getListState<SourceSplit>(SOURCE_READER_STATE);
   }

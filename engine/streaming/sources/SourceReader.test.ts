@@ -3,18 +3,21 @@ import { recordIdentity } from '../api/StreamRecord.ts';
 import { TestingOutput } from '../operators/testing/TestingOperatorContext.ts';
 import { SourceReader } from './SourceReader.ts';
 
-function reader(): { r: SourceReader; requests: () => number; out: TestingOutput } {
+function reader(): {
+  r: SourceReader; requests: () => number; out: TestingOutput; emitted: string[];
+} {
   let n = 0;
+  const emitted: string[] = [];
   const r = new SourceReader(
     [{ id: 0, records: ['x', 'y'] }, { id: 1, records: [] }, { id: 2, records: ['z'] }],
-    { sendSplitRequest: () => n++ });
-  return { r, requests: () => n, out: new TestingOutput() };
+    { sendSplitRequest: () => n++, recordEmitted: (split, offset) => emitted.push(`${split}:${offset}`) });
+  return { r, requests: () => n, out: new TestingOutput(), emitted };
 }
 
 describe('SourceReader', () => {
   test('reads held splits in assignment order from their offsets; one request per finished split',
     () => {
-    const { r, requests, out } = reader();
+    const { r, requests, out, emitted } = reader();
     expect(r.isAvailable()).toBe(false);
     expect(r.pollNext(out)).toBe('NOTHING_AVAILABLE');
     r.addSplits([{ splitId: 2, offset: 0 }, { splitId: 1, offset: 0 }, { splitId: 0, offset: 1 }]);
@@ -27,6 +30,7 @@ describe('SourceReader', () => {
     expect(requests()).toBe(3);
     expect(r.pollNext(out)).toBe('NOTHING_AVAILABLE');
     expect(out.records.map(recordIdentity)).toEqual(['2:0', '0:1']);
+    expect(emitted).toEqual(['2:0', '0:1']);
     expect(r.isIdle).toBe(true);
     r.notifyNoMoreSplits();
     expect(r.isAvailable()).toBe(true);

@@ -24,6 +24,11 @@ import type { InputStatus, Output } from '../operators/StreamOperator.ts';
 export interface SourceReaderContext {
   /** Asks the coordinator for one more split. */
   sendSplitRequest(): void;
+  /**
+   * The reader emits the record at `offset` of split `splitId` now (the reader's metric group
+   * counts it, as SourceReaderMetricGroup's numRecordsIn).
+   */
+  recordEmitted(splitId: number, offset: number): void;
 }
 
 interface HeldSplit {
@@ -88,6 +93,7 @@ export class SourceReader {
       }
       const offset = head.offset;
       head.offset++;
+      this.context.recordEmitted(head.splitId, offset);
       output.collect({ value: head.records[offset], split: head.splitId, offset, tag: '' });
       if (head.offset >= head.records.length) this.finishHead();
       return 'MORE_AVAILABLE';

@@ -7,6 +7,7 @@ import type { StreamGraph, TransactionInfo } from '../../../engine/index.ts';
 import { MiniCluster } from '../../../sim/MiniCluster.ts';
 import type { MiniClusterOptions } from '../../../sim/MiniCluster.ts';
 import { checkpointStatsResult } from '../../../sim/run/checkpointStatsResult.ts';
+import { runFlowMetrics } from '../../../sim/run/flowMetrics.ts';
 import type { RunResult } from '../../../sim/run/RunResult.ts';
 import { RUN_SPEC_VERSION } from '../../../sim/run/RunSpec.ts';
 import type {
@@ -112,6 +113,8 @@ export function clusterRunResult(o: ClusterRunOptions): { cluster: MiniCluster; 
       aborted: {},
     },
     checkpointStats: checkpointStatsResult(run.checkpointStats),
+    flow: runFlowMetrics(run.committed, cluster.world.transactionalStore.commitTimes(), cluster.world.metrics,
+      run.run.timeUs),
     restores: cluster.world.trace.events.filter((e) => e.type === 'checkpoint.restored').length,
     committed: run.committed,
     finalState: run.finalState,

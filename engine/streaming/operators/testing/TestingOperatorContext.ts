@@ -65,6 +65,7 @@ export function createTestingOperatorContext(options: {
     maxParallelism: options.maxParallelism ?? 128,
     attemptNumber: options.attemptNumber ?? 0,
     mailbox: env.mailbox,
+    metrics: env.metrics.taskIO(`v0#${subtaskIndex}@${options.attemptNumber ?? 0}`),
     processingTime,
     eventGateway: gateway,
     failTask: (e) => {

@@ -1,13 +1,14 @@
 /**
  * An EngineEnv for operator and coordinator unit tests, built from the shared fakes of
  * engine/testing: a manually stepped TestingScheduler (clock and executors), a TestingTracer, a
- * TestingInvariantRegistry, planted bugs from a list, and an in-memory transactional store. Other
- * ports fail when touched.
+ * TestingInvariantRegistry, TestingMetricGroups, planted bugs from a list, and an in-memory
+ * transactional store. Other ports fail when touched.
  */
 import type { EngineEnv } from '../../../api/EngineEnv.ts';
 import { hostId } from '../../../api/ids.ts';
 import { createTestingEngineEnv } from '../../../testing/TestingEngineEnv.ts';
 import { TestingInvariantRegistry } from '../../../testing/TestingInvariantRegistry.ts';
+import { TestingMetricGroups } from '../../../testing/TestingMetricGroups.ts';
 import { TestingScheduler, type TestingExecutor } from '../../../testing/TestingScheduler.ts';
 import { TestingTracer } from '../../../testing/TestingTracer.ts';
 import { TestingTransactionalStore } from './TestingTransactionalStore.ts';
@@ -20,6 +21,7 @@ export interface TestingOperatorEnv extends EngineEnv {
   readonly store: TestingTransactionalStore;
   readonly trace: TestingTracer;
   readonly registry: TestingInvariantRegistry;
+  readonly metricGroups: TestingMetricGroups;
 }
 
 /** A fresh environment; `bugs` switches planted bugs on; `store` shares a store between envs. */
@@ -31,13 +33,14 @@ export function createTestingOperatorEnv(options: {
   const store = options.store ?? new TestingTransactionalStore();
   const trace = new TestingTracer();
   const registry = new TestingInvariantRegistry();
+  const metricGroups = new TestingMetricGroups();
   const bugs = new Set(options.bugs ?? []);
   const env = createTestingEngineEnv({
     host: hostId('taskmanager-1'), clock: scheduler, executors: scheduler,
     transactionalStore: store,
-    tracer: trace, invariants: registry, bugs: { has: (id) => bugs.has(id) },
+    tracer: trace, invariants: registry, bugs: { has: (id) => bugs.has(id) }, metrics: metricGroups,
   });
-  return { ...env, scheduler, mailbox: scheduler.get('mailbox'), store, trace, registry };
+  return { ...env, scheduler, mailbox: scheduler.get('mailbox'), store, trace, registry, metricGroups };
 }
 
 /** Advances the scheduler's clock to `timeUs`, firing due timers and running tasks. */
