@@ -545,3 +545,13 @@ describe('replay --json', () => {
     expect(Array.isArray(json['unfiredFaults'])).toBe(true);
   });
 });
+
+describe('every command\'s --help ends with examples and its exit codes', () => {
+  test.each(['explore', 'compare', 'replay', 'run', 'scenario', 'start', 'mutants', 'bench'])('%s --help', async (name) => {
+    const r = await cli(name, '--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\nExamples:\n {2}(npx checkpoint-sim|npm) /);
+    expect(r.stdout).toMatch(/\nExit codes( \([a-z ]+\))?:\n {2}0 {2}/);
+    expect(r.stdout).toContain('\n  2  bad usage or input');
+  });
+});

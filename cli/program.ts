@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { benchRows, runBench } from '../bench/runBench.ts';
 import { PLANTED_BUG_CATALOGUE } from '../properties/plantedBugCatalogue.ts';
+import { addCommandHelp } from './commandHelp.ts';
 import { InvalidConfigurationError, InvalidJobError } from '../engine/index.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
 import {
@@ -190,6 +191,7 @@ function buildProgram(io: Io): Program {
       }
       io.out(sub.helpInformation());
     });
+  addCommandHelp(program);
   return { program, exitCode: () => exitCode };
 }
 
