@@ -296,8 +296,12 @@ describe('start clears only its own earlier output', () => {
     expect([0, 1]).toContain(r.code);
     expect(existsSync(join(out, 'repro-flights-aligned-9.json'))).toBe(false);
     expect(readFileSync(join(out, 'mine.txt'), 'utf8')).toBe('keep me');
-    const json = JSON.parse(r.stdout) as { modes: Record<string, unknown> };
+    const json = JSON.parse(r.stdout) as { modes: Record<string, object>; counts: Record<string, string> };
     expect(Object.keys(json.modes)).toEqual(['aligned', 'at-least-once']);
+    // Every count of a mode says what it counts.
+    for (const k of Object.keys(json.modes['aligned'] ?? {}).filter((key) => key !== 'stateUnjudgedReasons')) {
+      expect(json.counts[k], k).toMatch(/\w+/);
+    }
     const manifest = JSON.parse(readFileSync(join(out, 'start-manifest.json'), 'utf8')) as { written: string[] };
     expect(manifest.written[0]).toBe('summary.json');
     expect(manifest.written.every((f) => existsSync(join(out, f)))).toBe(true);

@@ -297,8 +297,25 @@ export function toJson(r: ExploreReport): unknown {
     })),
     fanOut: r.fanOut,
     timing: r.timing,
+    counts: COUNT_DEFINITIONS,
   };
 }
+
+/** What each count of explore's JSON (and summary.json) counts, carried with them. */
+const COUNT_DEFINITIONS = {
+  runs: 'generated runs judged in the mode (restore fan-out forks and determinism reruns not counted)',
+  violations: 'runs that violated a property (a mode stops at its first)',
+  checkpointsCompleted: 'completed checkpoints, summed over the runs',
+  restores: 'restores of the job from a checkpoint (one per failover that restored, regional or global), summed over the runs',
+  duplicatesAfterRestore: 'committed copies of records beyond the reference fold\'s count per record identity',
+  missingRecords: 'records the reference fold produces that were never committed (finished jobs only)',
+  unfiredFaults: 'faults whose time or protocol point the run never reached (or reached only after the heal time)',
+  stateUnjudged: 'runs whose final keyed state no oracle judged (not passes of it); stateUnjudgedReasons splits them',
+  marks: 'occurrences of each situation (a mark per occurrence: restore-from-checkpoint counts once per restored task)',
+  'fanOut.runs': 'restore fan-out forks run (a run with a global failure when its middle completed checkpoint completes)',
+  'fanOut.violations': 'forks that violated a property',
+  'fanOut.unfired': 'forks whose global failure never fired, so they tested no restore',
+} as const;
 
 function writeRepro(outDir: string, s: ExploreSettings, mode: RunMode, repro: Repro): string {
   const path = join(outDir, reproFileName(s, mode));
