@@ -2,23 +2,17 @@
 // with its marks inside it, dots placed in the order of their values, no console error, nothing
 // fetched, and a full-page screenshot in reports/out/screenshots/. Skipped (one line for the
 // whole run) without Chromium; failed instead under CHECKPOINT_SIM_BROWSER_TESTS=required.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { COMPARE_METRICS } from '../properties/compare/compareMetrics.ts';
 import { comparePage } from './comparePage.ts';
 import { skipBrowserTests } from './testing/browserAvailability.ts';
 import { compareFixture, hostileCompareReport } from './testing/compareFixture.ts';
-import { launchBrowser, withPage } from './testing/launchBrowser.ts';
+import { browserForTests } from './testing/browserForTests.ts';
+import { withPage } from './testing/launchBrowser.ts';
 import { drawnPlots, openPage, screenshot } from './testing/pageInBrowser.ts';
 
 describe.skipIf(skipBrowserTests())('the compare page in Chromium', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = browserForTests();
 
   test('every plot rendered with its marks, no console errors; a screenshot', async () => {
     const report = compareFixture();
@@ -50,7 +44,7 @@ describe.skipIf(skipBrowserTests())('the compare page in Chromium', () => {
       const path = await screenshot(page, 'compare.png');
       console.log(`compare page screenshot: ${path}`);
       expect(errors).toEqual([]);
-    }, browser);
+    }, browser());
   });
 
   test('a hostile report draws the same plots and runs no script of its strings', async () => {
@@ -60,7 +54,7 @@ describe.skipIf(skipBrowserTests())('the compare page in Chromium', () => {
       expect(await page.$$eval('b', (bs) => bs.length)).toBe(0);
       expect(await page.$$eval('script', (ss) => ss.length)).toBe(1);
       expect(errors).toEqual([]);
-    }, browser);
+    }, browser());
   });
 
   test('the error check can fail: a page that throws or fetches is reported', async () => {
@@ -69,6 +63,6 @@ describe.skipIf(skipBrowserTests())('the compare page in Chromium', () => {
       await page.evaluate(() => 0); // one more round trip: the events sent before it have arrived
       expect(errors.join('\n')).toMatch(/boom/);
       expect(errors.join('\n')).toMatch(/request: http:\/\/example\.invalid/);
-    }, browser);
+    }, browser());
   });
 });

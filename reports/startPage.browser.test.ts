@@ -2,12 +2,13 @@
 // counterexample's sequence diagram in its container, every comparison plot renders, the console
 // shows no error, and a full-page screenshot goes to reports/out/screenshots/. Skipped (one line
 // for the whole run) without Chromium; failed instead under CHECKPOINT_SIM_BROWSER_TESTS=required.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { COMPARE_METRICS } from '../properties/compare/compareMetrics.ts';
 import { startPage } from './startPage.ts';
 import { skipBrowserTests } from './testing/browserAvailability.ts';
-import { launchBrowser, withPage } from './testing/launchBrowser.ts';
+import { browserForTests } from './testing/browserForTests.ts';
+import { withPage } from './testing/launchBrowser.ts';
 import { drawnPlots, openPage, screenshot } from './testing/pageInBrowser.ts';
 import { startFixture } from './testing/startFixture.ts';
 
@@ -25,13 +26,7 @@ async function diagrams(page: Page): Promise<{ rendered: string | null; kind: st
 }
 
 describe.skipIf(skipBrowserTests())('the npm start page in Chromium', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = browserForTests();
 
   test('the counterexample\'s diagram is drawn in the page, the plots render, no console errors; a screenshot', async () => {
     const input = startFixture();
@@ -53,7 +48,7 @@ describe.skipIf(skipBrowserTests())('the npm start page in Chromium', () => {
       const path = await screenshot(page, 'start.png');
       console.log(`npm start page screenshot: ${path}`);
       expect(errors).toEqual([]);
-    }, browser);
+    }, browser());
   });
 
   test('the check can fail: a diagram Mermaid cannot parse is marked and logged as an error', async () => {
@@ -64,7 +59,7 @@ describe.skipIf(skipBrowserTests())('the npm start page in Chromium', () => {
       const { errors } = await openPage(page, startPage({ summary: input.summary, counterexamples: [{ ...cx, mermaid: `${cx.mermaid}\n  end` }] }));
       expect(await diagrams(page)).toEqual([{ rendered: 'error', kind: null, texts: [] }]);
       expect(errors.join('\n')).toMatch(/mermaid: diagram 0:/);
-    }, browser);
+    }, browser());
   });
 
 });
