@@ -10,7 +10,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import type { CompareReport } from '../properties/compare/CompareReport.ts';
 import { COMPARE_METRICS } from '../properties/compare/compareMetrics.ts';
 import { HarnessError } from '../properties/explore/explore.ts';
-import { formatDistribution } from '../reports/compareMarkdown.ts';
+import { formatMetricCell } from '../reports/compareMarkdown.ts';
 import { simulate } from '../sim/run/simulate.ts';
 import { parseCompareFlags, PROGRESS_LINE_EVERY_MS, runCompare } from './commands/compareCommand.ts';
 import type { Io } from './program.ts';
@@ -47,14 +47,14 @@ describe('compare, end to end', () => {
     const data = /<script type="application\/json" id="compare-data">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
     expect(JSON.parse(data)).toEqual(report);
 
-    // compare.md: every metric's label and each mode's median [p25–p75] of compare.json.
+    // compare.md: every metric's label and each mode's cell made from compare.json (a sum or median [p25–p75]).
     for (const m of COMPARE_METRICS) {
       const row = md.split('\n').find((l) => l.startsWith(`| ${m.label} (`)) ?? '';
       expect(row).not.toBe('');
       for (const mode of report.modes) {
         const d = report.byMode[mode]?.distributions[m.key];
         if (d === undefined) throw new Error(`no ${m.key} for ${mode}`);
-        expect(row).toContain(`| ${formatDistribution(d, m.unit)} `);
+        expect(row).toContain(`| ${formatMetricCell(d, m)} `);
       }
     }
 
@@ -132,8 +132,10 @@ describe('compare --help and bad input', () => {
     [['--seed', 'x'], "--seed must be an integer, got 'x'"],
     [['--job', 'wordcount', '--max-records', '10'], '--max-records does not apply to the wordcount job'],
     [['--max-parallelism', '999'], '--max-parallelism must be at most'],
-    [['--out', join(file, 'sub')], `--out ${join(file, 'sub', 'compare.json')}`],
-    [['--out', '/proc/compare-nope'], '--out /proc/compare-nope/compare.json'],
+    // The folder is named, not the first file written into it.
+    [['--out', join(file, 'sub')], `--out ${join(file, 'sub')}: ${file} is not a directory`],
+    [['--out', '/proc/compare-nope'], '--out /proc/compare-nope: cannot create directory /proc/compare-nope'],
+    [['--out', '/dev/null/x'], '--out /dev/null/x: /dev/null is not a directory'],
   ])('%j: one line, exit 2, before any run', async (args, contains) => {
     const r = await cli('compare', ...args);
     expect(r.code).toBe(2);

@@ -277,7 +277,8 @@ describe('output directory', () => {
     expect([0, 1]).toContain(code);
     expect(io.stdout).toContain('exploring the flights job (aligned, at-least-once) under faults for 1 s\n');
     expect(existsSync(join(out, 'summary.json'))).toBe(true);
-    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { modes: Record<string, object> };
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { modes: Record<string, object>; mutants: string[] };
+    expect(summary.mutants).toEqual([]);
     for (const mode of ['aligned', 'at-least-once']) {
       expect(Object.keys(summary.modes[mode] ?? {})).toEqual(expect.arrayContaining(['missingRecords', 'unfiredFaults']));
     }
@@ -314,7 +315,7 @@ describe('explore summary: unjudged state', () => {
     unfiredFaults: 1, stateUnjudged: 2, stateUnjudgedReasons: { 'hidden-search-inconclusive': 2 }, marks: {},
   };
   const report: ExploreReport = {
-    job: 'generated', seed: 5, runsPerMode: 10, counterexamples: [], fanOut: { runs: 0, violations: 0, unfired: 0 },
+    job: 'generated', seed: 5, runsPerMode: 10, mutants: [], counterexamples: [], fanOut: { runs: 0, violations: 0, unfired: 0 },
     timing: { wallMs: 1000 },
     modes: { aligned: { ...mode, stateUnjudged: 0, stateUnjudgedReasons: {} }, 'at-least-once': mode },
   };

@@ -18,6 +18,8 @@ describe.skipIf(skipBrowserTests())('the npm start page with counterexamples', (
     const r = await runCli('start', '--time-budget', '2s', '--seed', '1', '--mutant', 'pending-completes-one-ack-short', '--out', out);
     expect(r.code).toBe(1);
     const html = readFileSync(join(out, 'index.html'), 'utf8');
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { mutants: string[] };
+    expect(summary.mutants).toEqual(['pending-completes-one-ack-short']);
     await withPage(async (page) => {
       await page.setViewportSize({ width: 1000, height: 800 });
       const { errors } = await openPage(page, html);
@@ -28,6 +30,8 @@ describe.skipIf(skipBrowserTests())('the npm start page with counterexamples', (
       expect(states.length).toBeGreaterThan(0);
       for (const s of states) expect(s).toEqual({ rendered: 'ok', kind: 'sequence' });
       expect(await page.textContent('#counterexamples')).toContain('why it failed');
+      expect(await page.textContent('header dl.params')).toContain('pending-completes-one-ack-short (switched on in every explored run)');
+      expect(await page.textContent('#compare .mutants')).toContain('this comparison runs the correct engine, without it');
       // The comparison on the page: its plots drew marks.
       const plots = await drawnPlots(page, 'figure.metric');
       expect(plots.length).toBeGreaterThanOrEqual(6);

@@ -1,7 +1,8 @@
 /**
  * compare.md from a real small comparison: every metric of COMPARE_METRICS has its row, each
- * cell is the mode's median [p25–p75] of compare.json, runs without a value are counted, and
- * the faults that never fired and the violations are listed per mode.
+ * cost cell is the mode's median [p25–p75] of compare.json and each correctness cell its sum and
+ * the runs it occurred in, runs without a value are counted, each mode's promise is said, and the
+ * faults that never fired and the violations are listed per mode.
  */
 import { describe, expect, test } from 'vitest';
 import type { CompareReport, Distribution } from '../properties/compare/CompareReport.ts';
@@ -9,7 +10,8 @@ import { COMPARE_METRICS } from '../properties/compare/compareMetrics.ts';
 import { compareModes } from '../properties/compare/compareModes.ts';
 import { defaultJudge } from '../properties/explore/defaultJudge.ts';
 import { simulate } from '../sim/run/simulate.ts';
-import { compareMarkdown, formatDistribution, formatMetricValue } from './compareMarkdown.ts';
+import { MODE_PROMISES } from '../properties/compare/modePromises.ts';
+import { compareMarkdown, formatCount, formatDistribution, formatMetricValue } from './compareMarkdown.ts';
 
 const report = compareModes({
   job: 'flights', modes: ['aligned', 'at-least-once'], seeds: 3, seed: 7, maxRecords: 120,
@@ -40,9 +42,30 @@ describe('compareMarkdown', () => {
     expect(rowOf(md, 'faults that never fired')).toEqual(report.modes.map((m) => String(report.byMode[m]?.unfiredFaults)));
   });
 
-  test('every metric has its row with its unit, and each cell is compare.json\'s median [p25–p75]', () => {
+  test('each correctness row is compare.json\'s sum over the runs, with the runs it occurred in', () => {
+    const correctness = COMPARE_METRICS.filter((m) => m.kind === 'correctness');
+    expect(correctness.map((m) => m.key)).toEqual(['recordsLost', 'duplicates']);
+    for (const metric of correctness) {
+      expect(md).toContain(`| ${metric.label} (${metric.unit}, summed) |`);
+      const cells = rowOf(md, metric.label);
+      report.modes.forEach((mode, i) => {
+        const runs = report.runs.filter((r) => r.mode === mode);
+        const sum = runs.reduce((a, r) => a + (r.metrics[metric.key] ?? 0), 0);
+        const hit = runs.filter((r) => (r.metrics[metric.key] ?? 0) > 0).length;
+        expect(cells[i]).toBe(sum === 0 ? '0' : `${sum} (in ${hit} of ${runs.length} runs, at most `
+          + `${Math.max(...runs.map((r) => (r.metrics[metric.key] ?? 0)))} in one)`);
+      });
+    }
+  });
+
+  test('what each mode promises, in words', () => {
+    for (const mode of report.modes) expect(md).toContain(`- ${mode}: ${MODE_PROMISES[mode]}\n`);
+    expect(MODE_PROMISES['at-least-once']).toContain('Flink still reports alignment duration in this mode');
+  });
+
+  test('every cost metric has its row with its unit, and each cell is compare.json\'s median [p25–p75]', () => {
     let compared = 0;
-    for (const metric of COMPARE_METRICS) {
+    for (const metric of COMPARE_METRICS.filter((m) => m.kind === 'cost')) {
       expect(md).toContain(`| ${metric.label} (${metric.unit}, ${metric.better} is better) |`);
       const cells = rowOf(md, metric.label);
       report.modes.forEach((mode, i) => {
@@ -61,19 +84,25 @@ describe('compareMarkdown', () => {
         compared++;
       });
     }
-    expect(compared).toBeGreaterThanOrEqual(2 * 8);
+    expect(compared).toBeGreaterThanOrEqual(2 * 7);
   });
 
-  test('a line per mode with the faults that never fired', () => {
+  test('per mode, the faults that never fired, one nested line per seed index', () => {
+    const lines = md.split('\n');
+    const from = lines.findIndex((l) => l.startsWith('Faults that never fired'));
+    let checked = 0;
     for (const mode of report.modes) {
-      const line = md.split('\n').find((l) => l.startsWith(`- ${mode}: `)) ?? '';
+      const at = lines.findIndex((l, i) => i > from && l.startsWith(`- ${mode}: `));
       const runs = report.runs.filter((r) => r.mode === mode && r.unfiredFaults.length > 0);
-      if (runs.length === 0) expect(line).toBe(`- ${mode}: none`);
-      for (const r of runs) {
-        expect(line).toContain(`seed index ${r.seedIndex}: `);
-        r.unfiredFaultTexts.forEach((t, k) => expect(line).toContain(`#${r.unfiredFaults[k]} ${t}`));
-      }
+      expect(lines[at]).toBe(`- ${mode}: ${runs.length === 0 ? 'none' : `${runs.length} run${runs.length === 1 ? '' : 's'}`}`);
+      runs.forEach((r, k) => {
+        const line = lines[at + 1 + k] ?? '';
+        expect(line.startsWith(`  - seed index ${r.seedIndex}: `)).toBe(true);
+        r.unfiredFaultTexts.forEach((t, j) => expect(line).toContain(`#${r.unfiredFaults[j]} ${t}`));
+        checked++;
+      });
     }
+    expect(checked).toBe(report.runs.filter((r) => r.unfiredFaults.length > 0).length);
   });
 
   test('violations are listed, pipes escaped so the table and list stay intact', () => {
@@ -85,6 +114,19 @@ describe('compareMarkdown', () => {
     };
     expect(compareMarkdown(doctored)).toContain(`- ${first.mode}, seed index 0 (${first.runSeed}): at-least-once: a \\| b c\n`);
     if (report.runs.every((r) => r.violations.length === 0)) expect(md).not.toContain('Violations');
+  });
+});
+
+describe('formatCount', () => {
+  const d = (values: number[], missing = 0): Distribution => ({
+    count: values.length, missing, min: null, p25: null, median: null, p75: null,
+    max: values.length === 0 ? null : Math.max(...values), mean: null, values,
+  });
+  test('the sum, the runs it occurred in and the most in one run; a median of 0 would hide it', () => {
+    expect(formatCount(d([0, 4, 0, 8, 0]), 'records')).toBe('12 (in 2 of 5 runs, at most 8 in one)');
+    expect(formatCount(d([0, 0, 0]), 'records')).toBe('0');
+    expect(formatCount(d([0, 3], 1), 'records')).toBe('3 (in 1 of 2 runs, at most 3 in one) (2 of 3 runs judged)');
+    expect(formatCount(d([]), 'records')).toBe('n/a (no run has a value)');
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { CompareReport } from '../properties/compare/CompareReport.ts';
 import { COMPARE_METRICS } from '../properties/compare/compareMetrics.ts';
+import { MODE_PROMISES } from '../properties/compare/modePromises.ts';
 import * as Plot from '@observablehq/plot';
 import { COMPARE_DATA_ID, comparePage } from './comparePage.ts';
 import { renderPlot } from './comparePlots.ts';
@@ -87,17 +88,23 @@ describe('comparePage', () => {
     expect(aligned?.restores.length).toBeGreaterThan(0);
   });
 
-  test('the correctness table sums each mode\'s runs', () => {
+  test('the correctness table sums each mode\'s runs and says in how many they occurred, and each mode\'s promise', () => {
     const page = readComparePage(comparePage(fixture));
     const rows = [...page.document.querySelectorAll('table.correctness tbody tr')]
       .map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
     expect(rows).toEqual(fixture.modes.map((mode) => {
       const runs = fixture.runs.filter((r) => r.mode === mode);
       const f = fixture.byMode[mode];
-      return [mode, String(f?.runs), String(f?.violations), String(runs.reduce((a, r) => a + r.metrics.recordsLost, 0)),
-        String(runs.reduce((a, r) => a + r.metrics.duplicates, 0)), String(f?.unfiredFaults), 'none'];
+      const summed = (k: 'recordsLost' | 'duplicates'): string => {
+        const hit = runs.filter((r) => r.metrics[k] > 0).length;
+        const sum = String(runs.reduce((a, r) => a + r.metrics[k], 0));
+        return hit === 0 ? sum : `${sum} (in ${hit} of ${runs.length} runs)`;
+      };
+      return [mode, String(f?.runs), String(f?.violations), summed('recordsLost'), summed('duplicates'), String(f?.unfiredFaults), 'none'];
     }));
     expect(rows.some((r) => r[4] !== '0')).toBe(true);
+    expect([...page.document.querySelectorAll('ul.promises li')].map((li) => li.textContent))
+      .toEqual(fixture.modes.map((m) => `${m}: ${MODE_PROMISES[m]}`));
   });
 
   test('the faults that never fired, per mode and seed index, and the timelines\' seed index', () => {

@@ -11,6 +11,7 @@
  */
 import type { CompareReport, Timeline } from '../properties/compare/CompareReport.ts';
 import { COMPARE_METRICS, type CompareMetric } from '../properties/compare/compareMetrics.ts';
+import { MODE_PROMISES } from '../properties/compare/modePromises.ts';
 import { metricPlot, timelinePlot } from './comparePlots.ts';
 import { escapeHtml, htmlDocument, htmlTable, jsonScript } from './html.ts';
 
@@ -21,6 +22,9 @@ const capitalized = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 const cell = (n: number): string => `<span class="${n > 0 ? 'bad' : ''}">${n}</span>`;
+
+/** A summed count with the runs it occurred in: `12 (in 5 of 20 runs)`. */
+const countIn = (sum: string, hit: number, runs: number): string => (hit === 0 ? sum : `${sum} (in ${hit} of ${runs} runs)`);
 
 /** The parameters of the comparison, as a definition list. */
 export function compareParameters(report: CompareReport): string {
@@ -36,7 +40,8 @@ export function compareParameters(report: CompareReport): string {
 }
 
 /**
- * Per mode: runs, runs with a violation, records lost and duplicates (summed over the runs),
+ * Per mode: runs, runs with a violation, records lost and duplicates (summed over the runs, with
+ * the runs they occurred in),
  * unfired faults (summed), and the violated properties with their run counts.
  */
 export function correctnessTable(report: CompareReport): string {
@@ -44,13 +49,15 @@ export function correctnessTable(report: CompareReport): string {
     const f = report.byMode[mode];
     const runs = report.runs.filter((r) => r.mode === mode);
     const sum = (k: 'recordsLost' | 'duplicates') => runs.reduce((a, r) => a + r.metrics[k], 0);
+    const hit = (k: 'recordsLost' | 'duplicates') => runs.filter((r) => r.metrics[k] > 0).length;
     const byProperty = new Map<string, number>();
     for (const r of runs) for (const p of new Set(r.violations.map((v) => v.property))) byProperty.set(p, (byProperty.get(p) ?? 0) + 1);
     const props = [...byProperty].map(([p, n]) => `${escapeHtml(p)} (${n} run${n === 1 ? '' : 's'})`).join('<br>');
     // Duplicates break only an exactly-once promise: red there, plain in at-least-once mode.
     const dups = sum('duplicates');
-    return [escapeHtml(mode), String(f?.runs ?? runs.length), cell(f?.violations ?? 0), cell(sum('recordsLost')),
-      runs.some((r) => r.expect === 'exactly-once') ? cell(dups) : String(dups),
+    return [escapeHtml(mode), String(f?.runs ?? runs.length), cell(f?.violations ?? 0),
+      countIn(cell(sum('recordsLost')), hit('recordsLost'), runs.length),
+      countIn(runs.some((r) => r.expect === 'exactly-once') ? cell(dups) : String(dups), hit('duplicates'), runs.length),
       String(f?.unfiredFaults ?? 0), props === '' ? 'none' : props];
   });
   return htmlTable(['mode', 'runs', 'runs with a violation', 'records lost', 'duplicates after restore', 'unfired faults', 'violated properties'],
@@ -67,6 +74,11 @@ function unfiredFaults(report: CompareReport): string {
     return `<li>${escapeHtml(`${mode}, seed index ${r.seedIndex}: ${texts.join('; ')}`)}</li>`;
   }));
   return items.length === 0 ? '' : `<details class="unfired"><summary>Faults that never fired (${items.length} runs)</summary><ul>${items.join('')}</ul></details>`;
+}
+
+/** What each compared mode promises, in words (MODE_PROMISES). */
+function promises(report: CompareReport): string {
+  return `<ul class="promises">${report.modes.map((m) => `<li><span class="mode">${escapeHtml(m)}</span>: ${escapeHtml(MODE_PROMISES[m])}</li>`).join('')}</ul>`;
 }
 
 /** How many runs of each mode have a value of `metric`, and which have none, for a caption. */
@@ -120,13 +132,14 @@ export function compareSections(report: CompareReport): string {
   const [only] = indexes;
   const timelines = shown.map((m) => timelineFigure(m, report.timelines[m] as Timeline, seedIndexOf(m, report.timelines[m] as Timeline))).join('\n');
   const which = indexes.size === 1 && only !== undefined
-    ? `The run of seed index ${only} in each mode: the same spec, so the same fault plan. compare draws the first seed index whose runs `
-      + 'restore from a checkpoint in every mode (else the first whose faults act in every mode, else the first).'
+    ? `The run of seed index ${only} in each mode: the same spec, so the same fault plan. compare prefers a seed index where the `
+      + 'same faults acted in every mode and every run restored from a checkpoint (docs/compare.md gives the order). '
+      + 'A fault that never acted is not drawn.'
     : 'One run per mode.';
   return '<section id="correctness"><h2>Correctness</h2>'
     + '<p class="note">What each mode promises, per mode over its runs: a lost record is a violation in every mode; '
     + 'duplicates are allowed in at-least-once mode only. Unfired faults are faults whose protocol point or time the run never reached.</p>'
-    + `${correctnessTable(report)}${unfiredFaults(report)}</section>\n`
+    + `${correctnessTable(report)}${promises(report)}${unfiredFaults(report)}</section>\n`
     + '<section id="metrics"><h2>Correctness and cost per run</h2>'
     + `<p class="note">One plot per metric, the same ${report.seeds} seeds in each mode.</p>\n`
     + `${COMPARE_METRICS.map((m) => metricFigure(report, m)).join('\n')}</section>\n`

@@ -44,8 +44,23 @@ describe('startPage', () => {
     expect(version).toMatch(/^11\./);
     expect(occurrences(html, code)).toBe(1);
     expect(page.document.querySelector('#counterexamples')?.textContent).toContain(`drawn in this page by Mermaid ${version}`);
+    // The diagram text's escapes are explained, since a reader without JavaScript reads them.
+    expect(cx.mermaid).toContain('#35;');
+    expect(page.document.querySelector('#counterexamples')?.textContent).toContain('codes such as #35; (#), #59; (;) and #60; (<)');
     // Outside the bundle (whose code names attributes and at-rules) the page links nothing.
     expect(html.replace(code, '').match(/\b(src|href)=|<link|@import|https?:\/\//gi)).toBeNull();
+  });
+
+  test('the planted bugs switched on are named, and the comparison says it ran without them', () => {
+    const plain = readComparePage(startPage(input));
+    const paramOf = (p: typeof plain, name: string): string | null | undefined => [...p.document.querySelectorAll('dl.params dt')]
+      .find((dt) => dt.textContent === name)?.nextElementSibling?.textContent;
+    expect(paramOf(plain, 'planted bugs')).toBe('none (the correct engine)');
+    expect(plain.document.querySelector('#compare .mutants')).toBeNull();
+    const mutated = readComparePage(startPage({ ...input, summary: { ...input.summary, mutants: ['lost-trigger', 'tracker-late-completion'] } }));
+    expect(paramOf(mutated, 'planted bugs')).toBe('lost-trigger, tracker-late-completion (switched on in every explored run)');
+    expect(mutated.document.querySelector('#compare .mutants')?.textContent)
+      .toContain('planted bugs lost-trigger, tracker-late-completion switched on; this comparison runs the correct engine, without them');
   });
 
   test('the comparison\'s plots and data when given, none without', () => {

@@ -28,6 +28,8 @@ export interface StartSummary {
   readonly seed: number;
   /** Runs per mode, or null when a time budget set them. */
   readonly runsPerMode: number | null;
+  /** The planted bugs the exploration switched on (`start --mutant`); empty for the correct engine. */
+  readonly mutants: readonly string[];
   readonly modes: Readonly<Record<string, ModeSummary>>;
   readonly fanOut: FanOutSummary;
   /** Real time the exploration took, ms. */
@@ -134,6 +136,13 @@ const DRAW_SCRIPT = `
 })();
 `;
 
+/**
+ * Why the Mermaid text reads `v0#35;0`: names and texts are escaped for Mermaid
+ * (reports/mermaidSequence.ts), which decodes the codes only when it draws.
+ */
+const ENTITY_NOTE = 'In the text, codes such as <code>#35;</code> (#), <code>#59;</code> (;) and <code>#60;</code> (&lt;) stand for '
+  + 'characters Mermaid would otherwise read as its own syntax; Mermaid turns them back when it draws.';
+
 const td = (n: number): string => `<span class="${n > 0 ? 'bad' : ''}">${n}</span>`;
 
 /** explore's figures per mode, with the reasons for unjudged state and the fan-out line. */
@@ -168,27 +177,41 @@ function counterexampleSection(c: StartCounterexample, k: number): string {
     + `<details><summary>Mermaid text</summary><pre class="diagram-source">${escapeHtml(c.mermaid)}</pre></details></div></article>`;
 }
 
+/**
+ * Said when the exploration ran with planted bugs: the comparison always runs the correct engine,
+ * so its figures are what the modes cost and keep, not what the bug does (the counterexamples show that).
+ */
+function mutantsNote(s: StartSummary): string {
+  if (s.mutants.length === 0) return '';
+  return `<p class="note mutants">${escapeHtml(`The exploration above ran with the planted bug${s.mutants.length === 1 ? '' : 's'} `
+    + `${s.mutants.join(', ')} switched on; this comparison runs the correct engine, without ${s.mutants.length === 1 ? 'it' : 'them'}, `
+    + 'so it shows what each mode costs and keeps, not what the bug does (the counterexamples show that).')}</p>`;
+}
+
 /** The page for `input` (see the file comment). */
 export function startPage(input: StartPageInput): string {
   const s = input.summary;
   const runs = s.runsPerMode === null ? 'time-budgeted' : String(s.runsPerMode);
   const params = `<dl class="params"><dt>job</dt><dd>${escapeHtml(s.job)}</dd><dt>fast-check seed</dt><dd>${s.seed}</dd>`
     + `<dt>runs per mode</dt><dd>${escapeHtml(runs)}</dd><dt>modes</dt><dd>${escapeHtml(Object.keys(s.modes).join(', '))}</dd>`
+    + `<dt>planted bugs</dt><dd>${s.mutants.length === 0 ? 'none (the correct engine)'
+      : escapeHtml(`${s.mutants.join(', ')} (switched on in every explored run)`)}</dd>`
     + `<dt>wall time</dt><dd>${(s.timing.wallMs / 1000).toFixed(1)} s</dd></dl>`;
   const cxs = input.counterexamples;
   const mermaid = cxs.length > 0 && mermaidInstalled() ? mermaidBundle() : undefined;
   const drawnBy = mermaid === undefined
     ? '<p class="note">Mermaid is not installed here (it is a development dependency of checkpoint-sim), so the '
-      + 'diagrams are not drawn: open "Mermaid text" under each and paste it into any Mermaid viewer.</p>'
+      + `diagrams are not drawn: open "Mermaid text" under each and paste it into any Mermaid viewer. ${ENTITY_NOTE}</p>`
     : `<p class="note">Each sequence diagram is drawn in this page by Mermaid ${escapeHtml(mermaid.version)}, whose browser `
       + 'bundle is inlined once at the end of the page (nothing is fetched); without JavaScript, open "Mermaid text" under each '
-      + 'diagram.</p>';
+      + `diagram. ${ENTITY_NOTE}</p>`;
   const counterexamples = '<section id="counterexamples"><h2>Counterexamples</h2>'
     + (cxs.length === 0 ? '<p>No run violated a property: there is no counterexample to explain.</p>'
       : `${drawnBy}${cxs.map((c, k) => counterexampleSection(c, k)).join('\n')}`)
     + '</section>';
   const compare = input.compare === undefined ? ''
-    : `<section id="compare"><h2>The modes compared</h2>${compareParameters(input.compare)}</section>\n${compareSections(input.compare)}\n`
+    : `<section id="compare"><h2>The modes compared</h2>${compareParameters(input.compare)}${mutantsNote(s)}</section>\n`
+      + `${compareSections(input.compare)}\n`
       + jsonScript(COMPARE_DATA_ID, input.compare);
   const scripts = mermaid === undefined ? '' : `<script>${mermaid.code}</script><script>${DRAW_SCRIPT}</script>`;
   return htmlDocument(`checkpoint-sim: ${s.job}`,

@@ -25,6 +25,7 @@ import { comparePage } from '../../reports/comparePage.ts';
 import type { RunMode } from '../../sim/run/RunSpec.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import { MAX_RUN_PARALLELISM } from '../../sim/run/validateRunSpec.ts';
+import { prepareOutDir } from '../outDir.ts';
 import { OutputFile } from '../outputFile.ts';
 import { UsageError, type Io } from '../program.ts';
 import {
@@ -91,8 +92,9 @@ Examples:
   npx checkpoint-sim compare --modes aligned,at-least-once,none --seeds 5 --max-records 500
   npx checkpoint-sim replay --seed 1 --path 3 --mode at-least-once   # seed index 3's run in one mode, again
 
-Writes compare.json (the report), compare.md (a Markdown table: median [p25–p75] per mode) and
-index.html (the plots) into --out. Metrics and how to read them: docs/compare.md.
+Writes compare.json (the report), compare.md (a Markdown table per mode: records lost and
+duplicates summed, costs as median [p25–p75], what each mode promises) and index.html (the
+plots) into --out. Metrics and how to read them: docs/compare.md.
 
 Exit codes:
   0  the comparison was made (runs that break their mode's promise are counted, not failed on)
@@ -160,6 +162,8 @@ export function runCompare(
 ): { code: number; report?: CompareReport } {
   const clock = deps?.clock ?? (() => performance.now());
   // Before any run: minutes of runs must not end in a file that cannot be written.
+  // The folder first, so a folder that cannot be made is named as the folder, not as compare.json.
+  prepareOutDir(s.out, `--out ${s.out}`);
   const file = (name: string): OutputFile => OutputFile.of('--out', join(s.out, name)) as OutputFile;
   const files = { json: file('compare.json'), md: file('compare.md'), html: file('index.html') };
   const started = clock();

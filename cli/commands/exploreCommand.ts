@@ -290,6 +290,7 @@ export function toJson(r: ExploreReport): unknown {
     job: r.job,
     seed: r.seed,
     runsPerMode: r.runsPerMode,
+    mutants: r.mutants,
     modes: r.modes,
     counterexamples: r.counterexamples.map((c) => ({
       mode: c.mode, property: c.property, repro: c.repro, replay: c.replay, fastCheck: c.fastCheck, fork: c.fork ?? null,
@@ -303,6 +304,7 @@ export function toJson(r: ExploreReport): unknown {
 
 /** What each count of explore's JSON (and summary.json) counts, carried with them. */
 const COUNT_DEFINITIONS = {
+  mutants: 'planted bugs switched on for every run (empty: the correct engine)',
   runs: 'generated runs judged in the mode (restore fan-out forks and determinism reruns not counted)',
   violations: 'runs that violated a property (a mode stops at its first)',
   checkpointsCompleted: 'completed checkpoints, summed over the runs',

@@ -95,8 +95,8 @@ export interface CompareReport {
   readonly byMode: Readonly<Record<string, ModeFigures>>;
   /**
    * Per mode, the run of one seed index drawn as a checkpoint timeline, the same index in every
-   * mode: the first whose runs restore from a checkpoint in every mode, else the first whose
-   * faults act in every mode, else the first (compareModes.ts, representativeSeedIndex).
+   * mode, preferring one where the same faults acted in every mode and the runs restored
+   * (compareModes.ts, representativeSeedIndex, gives the order).
    */
   readonly timelines: Readonly<Record<string, Timeline>>;
 }

@@ -146,19 +146,33 @@ export function compareModes(o: CompareOptions): CompareReport {
 }
 
 /**
- * The seed index whose runs the report draws as timelines: the first at which every mode's run
- * restored from a checkpoint (a timeline with a failure, a restore and the recovery to the next
- * checkpoint shows what the modes do differently), else the first at which a fault acted in
- * every mode, else 0. The same index for every mode, so the timelines are of the same spec.
+ * The seed index whose runs the report draws as timelines, the same for every mode so the
+ * timelines are of one spec. Runs in which the same faults acted in every mode come first (else
+ * the timelines would show one mode meeting a fault the other never met); among those, the first
+ * at which every mode's run restored from a checkpoint (a failure, a restore and the recovery to
+ * the next checkpoint show what the modes do differently), else the first at which a fault acted.
+ * Without such a seed index, the first where every mode restored, else the first where a fault
+ * acted in every mode, else 0.
  */
-function representativeSeedIndex(modes: readonly RunMode[], bySeed: readonly Record<string, Timeline>[]): number {
-  const every = (p: (t: Timeline) => boolean): number => bySeed.findIndex((ts) => modes.every((m) => {
+export function representativeSeedIndex(modes: readonly RunMode[], bySeed: readonly Record<string, Timeline>[]): number {
+  const every = (p: (t: Timeline) => boolean) => (ts: Record<string, Timeline>): boolean => modes.every((m) => {
     const t = ts[m];
     return t !== undefined && p(t);
-  }));
+  });
+  const acted = (t: Timeline): string => [...new Set(t.faults.map((f) => f.index))].sort((a, b) => a - b).join(',');
+  const sameFaults = (ts: Record<string, Timeline>): boolean => new Set(modes.map((m) => (ts[m] === undefined ? '' : acted(ts[m])))).size === 1;
   const restored = every((t) => t.restores.length > 0);
-  if (restored >= 0) return restored;
-  return Math.max(0, every((t) => t.faults.length > 0));
+  const faulted = every((t) => t.faults.length > 0);
+  for (const p of [
+    (ts: Record<string, Timeline>) => sameFaults(ts) && restored(ts),
+    (ts: Record<string, Timeline>) => sameFaults(ts) && faulted(ts),
+    restored,
+    faulted,
+  ]) {
+    const i = bySeed.findIndex(p);
+    if (i >= 0) return i;
+  }
+  return 0;
 }
 
 /** One mode's figures over its runs (seed order). */

@@ -138,6 +138,8 @@ export interface ExploreReport {
   readonly job: ExploreJob;
   readonly seed: number;
   readonly runsPerMode: number | null;
+  /** The planted bugs switched on (sorted, distinct; empty for the correct engine). */
+  readonly mutants: readonly string[];
   readonly modes: Record<string, ModeSummary>;
   readonly counterexamples: Counterexample[];
   readonly fanOut: FanOutSummary;
@@ -176,6 +178,7 @@ export function explore(o: ExploreOptions): ExploreReport {
     job: o.job,
     seed: o.seed,
     runsPerMode: o.timeBudgetMs === undefined ? (o.runs ?? DEFAULT_RUNS_PER_MODE) : null,
+    mutants: [...new Set(o.mutants ?? [])].sort(),
     modes,
     counterexamples,
     fanOut,

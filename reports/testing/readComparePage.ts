@@ -11,6 +11,7 @@ interface El {
   querySelector(selector: string): El | null;
   readonly textContent: string | null;
   readonly tagName: string;
+  readonly nextElementSibling: El | null;
 }
 
 /** What one metric plot drew for one mode. */

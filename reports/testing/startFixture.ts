@@ -39,7 +39,7 @@ export function fixtureCounterexample(): StartCounterexample {
 export function startFixture(): StartPageInput {
   return {
     summary: {
-      job: 'flights', seed: 1, runsPerMode: 100,
+      job: 'flights', seed: 1, runsPerMode: 100, mutants: [],
       modes: {
         aligned: summaryOf({}),
         'at-least-once': summaryOf({ runs: 37, violations: 1, checkpointsCompleted: 548, restores: 20, duplicatesAfterRestore: 14, stateUnjudged: 2,
