@@ -18,7 +18,7 @@ import { describerOf, type Explanation } from '../properties/explain/explainRun.
 import { formatExplanation } from '../properties/explain/formatExplanation.ts';
 import type { FanOutSummary, ModeSummary } from '../properties/explore/explore.ts';
 import type { RunResult } from '../sim/run/RunResult.ts';
-import { COMPARE_DATA_ID, compareParameters, compareSections } from './comparePage.ts';
+import { COMPARE_DATA_ID, COMPARE_STYLE, compareParameters, compareSections } from './comparePage.ts';
 import { escapeHtml, htmlDocument, htmlTable, jsonScript } from './html.ts';
 import { mermaidSequence, sequenceStepsOf } from './mermaidSequence.ts';
 
@@ -217,5 +217,6 @@ export function startPage(input: StartPageInput): string {
   return htmlDocument(`checkpoint-sim: ${s.job}`,
     `<header><h1>${escapeHtml(`checkpoint-sim explored ${s.job}`)}</h1>${params}</header>\n${summarySection(s)}\n${counterexamples}\n`
     + `${compare}\n${jsonScript(START_DATA_ID, { summary: s, counterexamples: cxs })}${scripts}`,
-    '.diagram { border: 1px solid #d0d4da; padding: 0.4rem; overflow-x: auto; } h4 { margin: 0.8rem 0 0.2rem; font-size: 0.95rem; }');
+    '.diagram { border: 1px solid #d0d4da; padding: 0.4rem; overflow-x: auto; } h4 { margin: 0.8rem 0 0.2rem; font-size: 0.95rem; } '
+    + COMPARE_STYLE);
 }
