@@ -21,8 +21,16 @@ describe('startPage', () => {
   test('the summary per mode', () => {
     const page = readComparePage(startPage(input));
     const rows = [...page.document.querySelectorAll('table.summary tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
-    expect(rows).toEqual(Object.entries(input.summary.modes).map(([m, x]) => [m, x.runs, x.violations, x.checkpointsCompleted, x.restores,
-      x.duplicatesAfterRestore, x.missingRecords, x.unfiredFaults, x.stateUnjudged].map(String)));
+    // Checkpoints, restores and duplicates with their rate per run (the modes ran 100 and 37 runs).
+    const rate = (sum: number, runs: number): string => `${sum} (${Math.round((sum / runs) * 100) / 100} per run)`;
+    expect(rows).toEqual(Object.entries(input.summary.modes).map(([m, x]) => [m, String(x.runs), String(x.violations),
+      rate(x.checkpointsCompleted, x.runs), rate(x.restores, x.runs), rate(x.duplicatesAfterRestore, x.runs), String(x.missingRecords),
+      String(x.unfiredFaults), String(x.stateUnjudged)]));
+    expect(rows[1]?.slice(3, 6)).toEqual(['548 (14.81 per run)', '20 (0.54 per run)', '14 (0.38 per run)']);
+    expect(page.document.querySelector('#summary .run-counts')?.textContent)
+      .toContain('The modes ran different numbers of runs (aligned 100, at-least-once 37)');
+    const same = readComparePage(startPage({ ...input, summary: { ...input.summary, modes: { aligned: input.summary.modes['aligned'] as never } } }));
+    expect(same.document.querySelector('#summary .run-counts')).toBeNull();
     const text = page.document.querySelector('#summary')?.textContent ?? '';
     expect(text).toContain('at-least-once: final keyed state not judged in 2 run(s): 2 duplicates-after-keyed-state');
     expect(text).toContain('Restore fan-out: 13 forked runs, 0 violations, 2 whose failover never fired');
@@ -61,6 +69,13 @@ describe('startPage', () => {
     expect(paramOf(mutated, 'planted bugs')).toBe('lost-trigger, tracker-late-completion (switched on in every explored run)');
     expect(mutated.document.querySelector('#compare .mutants')?.textContent)
       .toContain('planted bugs lost-trigger, tracker-late-completion switched on; this comparison runs the correct engine, without them');
+  });
+
+  test('the comparison\'s files are named when the summary names them', () => {
+    const named = readComparePage(startPage({ ...input, summary: { ...input.summary, compare: { json: 'compare.json', markdown: 'compare.md', seeds: 10, seed: 1 } } }));
+    expect(named.document.querySelector('#compare .compare-files')?.textContent)
+      .toBe('This comparison is also written beside this page as compare.json (the report) and compare.md (its tables), as compare writes them.');
+    expect(readComparePage(startPage(input)).document.querySelector('#compare .compare-files')).toBeNull();
   });
 
   test('the comparison\'s plots and data when given, none without', () => {

@@ -22,7 +22,34 @@ import { COMPARE_DATA_ID, COMPARE_STYLE, compareParameters, compareSections } fr
 import { escapeHtml, htmlDocument, htmlTable, jsonScript } from './html.ts';
 import { mermaidSequence, sequenceStepsOf } from './mermaidSequence.ts';
 
-/** The part of explore's JSON (cli/commands/exploreCommand.ts `toJson`) the page shows. */
+/** The summed counts of ModeSummary that start also gives per run. */
+export const PER_RUN_COUNTS = ['checkpointsCompleted', 'restores', 'duplicatesAfterRestore'] as const;
+
+/** Per mode, each of PER_RUN_COUNTS divided by the mode's runs, to 2 decimals (null for a mode without runs). */
+export type PerRunFigures = Readonly<Record<string, Readonly<Record<(typeof PER_RUN_COUNTS)[number], number | null>>>>;
+
+/**
+ * The per-run rates of `modes`' summed counts: with a time budget the modes run different numbers
+ * of runs (a mode's runs take different wall time), so their sums are not comparable, their rates are.
+ */
+export function perRunFigures(modes: Readonly<Record<string, ModeSummary>>): PerRunFigures {
+  return Object.fromEntries(Object.entries(modes).map(([m, x]) => [m, Object.fromEntries(PER_RUN_COUNTS.map((k) => [k,
+    x.runs === 0 ? null : Math.round((x[k] / x.runs) * 100) / 100])) as Record<(typeof PER_RUN_COUNTS)[number], number | null>]));
+}
+
+/**
+ * A sentence when the modes ran different numbers of runs (`aligned 49, at-least-once 91`), saying
+ * to compare the per-run figures rather than the sums; null when every mode ran as many.
+ */
+export function runCountsNote(modes: Readonly<Record<string, ModeSummary>>): string | null {
+  const counts = Object.entries(modes).map(([m, x]) => [m, x.runs] as const);
+  if (new Set(counts.map(([, n]) => n)).size <= 1) return null;
+  return `The modes ran different numbers of runs (${counts.map(([m, n]) => `${m} ${n}`).join(', ')}): a time budget shares the `
+    + 'wall clock and a mode\'s runs take different times, so the sums differ by the run counts as much as by the modes; '
+    + 'compare the per-run figures.';
+}
+
+/** The part of explore's JSON (cli/commands/exploreCommand.ts `toJson`) the page shows, with what start adds to it. */
 export interface StartSummary {
   readonly job: string;
   readonly seed: number;
@@ -34,6 +61,11 @@ export interface StartSummary {
   readonly fanOut: FanOutSummary;
   /** Real time the exploration took, ms. */
   readonly timing: { readonly wallMs: number };
+  /** start's additions to summary.json: the per-run rates and the note of {@link runCountsNote}. */
+  readonly perRun?: PerRunFigures;
+  readonly runCountsNote?: string | null;
+  /** The comparison's files, beside summary.json, and what it ran. */
+  readonly compare?: { readonly json: string; readonly markdown: string; readonly seeds: number; readonly seed: number };
 }
 
 /** One counterexample as the page shows it. */
@@ -145,11 +177,22 @@ const ENTITY_NOTE = 'In the text, codes such as <code>#35;</code> (#), <code>#59
 
 const td = (n: number): string => `<span class="${n > 0 ? 'bad' : ''}">${n}</span>`;
 
-/** explore's figures per mode, with the reasons for unjudged state and the fan-out line. */
+/** A summed count with its per-run rate: `192 (10.11 per run)`. */
+const withRate = (sum: number, rate: number | null | undefined): string => (rate === null || rate === undefined ? String(sum)
+  : `${sum} <span class="per-run">(${rate} per run)</span>`);
+
+/**
+ * explore's figures per mode (checkpoints, restores and duplicates with their per-run rates), a
+ * note when the modes ran different numbers of runs, the reasons for unjudged state and the
+ * fan-out line.
+ */
 function summarySection(s: StartSummary): string {
   const modes = Object.entries(s.modes);
-  const rows = modes.map(([m, x]) => [escapeHtml(m), String(x.runs), td(x.violations), String(x.checkpointsCompleted), String(x.restores),
-    String(x.duplicatesAfterRestore), td(x.missingRecords), String(x.unfiredFaults), String(x.stateUnjudged)]);
+  const rates = perRunFigures(s.modes);
+  const rows = modes.map(([m, x]) => [escapeHtml(m), String(x.runs), td(x.violations), withRate(x.checkpointsCompleted, rates[m]?.checkpointsCompleted),
+    withRate(x.restores, rates[m]?.restores), withRate(x.duplicatesAfterRestore, rates[m]?.duplicatesAfterRestore), td(x.missingRecords),
+    String(x.unfiredFaults), String(x.stateUnjudged)]);
+  const note = runCountsNote(s.modes);
   const reasons = modes.flatMap(([m, x]) => {
     const r = Object.entries(x.stateUnjudgedReasons).map(([k, n]) => `${n} ${k}`);
     return r.length === 0 ? [] : [`<li>${escapeHtml(m)}: final keyed state not judged in ${x.stateUnjudged} run(s): ${escapeHtml(r.join(', '))}</li>`];
@@ -162,7 +205,8 @@ function summarySection(s: StartSummary): string {
       'unfired faults', 'state unjudged'], rows, ' class="summary"')
     + '<p class="note">Summed over each mode\'s runs (restore fan-out forks and determinism reruns not counted). Restores count restores '
     + 'of the job from a checkpoint; duplicates are committed copies beyond the reference fold\'s count; missing records are the fold\'s '
-    + 'records never committed; unfired faults never reached their trigger.</p>'
+    + 'records never committed; unfired faults never reached their trigger. Checkpoints, restores and duplicates also per run.</p>'
+    + `${note === null ? '' : `<p class="note run-counts">${escapeHtml(note)}</p>`}`
     + `${reasons.length === 0 ? '' : `<ul>${reasons.join('')}</ul>`}${fanOut}`
     + `<details><summary>Marks (occurrences, for instance once per restored task)</summary><ul>${marks.join('')}</ul></details></section>`;
 }
@@ -188,6 +232,13 @@ function mutantsNote(s: StartSummary): string {
     + 'so it shows what each mode costs and keeps, not what the bug does (the counterexamples show that).')}</p>`;
 }
 
+/** Where the comparison's own files are, when the summary names them (start writes them beside the page). */
+function compareFilesNote(s: StartSummary): string {
+  if (s.compare === undefined) return '';
+  return `<p class="note compare-files">${escapeHtml(`This comparison is also written beside this page as ${s.compare.json} `
+    + `(the report) and ${s.compare.markdown} (its tables), as compare writes them.`)}</p>`;
+}
+
 /** The page for `input` (see the file comment). */
 export function startPage(input: StartPageInput): string {
   const s = input.summary;
@@ -210,7 +261,7 @@ export function startPage(input: StartPageInput): string {
       : `${drawnBy}${cxs.map((c, k) => counterexampleSection(c, k)).join('\n')}`)
     + '</section>';
   const compare = input.compare === undefined ? ''
-    : `<section id="compare"><h2>The modes compared</h2>${compareParameters(input.compare)}${mutantsNote(s)}</section>\n`
+    : `<section id="compare"><h2>The modes compared</h2>${compareParameters(input.compare)}${mutantsNote(s)}${compareFilesNote(s)}</section>\n`
       + `${compareSections(input.compare)}\n`
       + jsonScript(COMPARE_DATA_ID, input.compare);
   const scripts = mermaid === undefined ? '' : `<script>${mermaid.code}</script><script>${DRAW_SCRIPT}</script>`;
