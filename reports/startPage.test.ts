@@ -42,6 +42,12 @@ describe('startPage', () => {
     const article = page.document.querySelector('#counterexample-0');
     expect(article?.querySelector('h3')?.textContent).toBe(`Violation in mode ${cx.mode}: ${cx.property}`);
     expect(article?.querySelector('pre.replay')?.textContent).toBe(cx.replay);
+    // The violation's details, as the terminal prints them: the state that differs, key by key.
+    expect(article?.querySelector('pre.details')?.textContent).toBe(cx.detailLines.join('\n'));
+    expect(cx.detailLines).toContain('stateDiffCount: 27');
+    expect(cx.detailLines.some((l) => /^ {2}- operator airport-stats, state stats, key DTW, expected \{"count":47,.*\}, actual \{"count":48,/.test(l))).toBe(true);
+    expect(cx.detailLines).toContain('  ... 10 more (the replay command with --json has them all)');
+    expect(readComparePage(startPage({ ...input, counterexamples: [{ ...cx, detailLines: [] }] })).document.querySelector('pre.details')).toBeNull();
     expect(article?.querySelector('pre.explanation')?.textContent).toBe(cx.explanationLines.join('\n'));
     // The real explanation names the lost trigger, the crash and the restore.
     expect(cx.explanationLines.join('\n')).toMatch(/loses triggerCheckpoint[\s\S]*taskmanager-2 crashes[\s\S]*restore from checkpoint 2/);
@@ -99,7 +105,8 @@ describe('startPage', () => {
   test('hostile texts in a counterexample and the job are escaped and parse back', () => {
     const hostile: StartPageInput = {
       summary: { ...input.summary, job: `flights${HOSTILE}` },
-      counterexamples: [{ ...cx, property: `p${HOSTILE}`, summary: HOSTILE, replay: `replay ${HOSTILE}`, explanationLines: [HOSTILE] }],
+      counterexamples: [{ ...cx, property: `p${HOSTILE}`, summary: HOSTILE, replay: `replay ${HOSTILE}`, explanationLines: [HOSTILE],
+        detailLines: [`key ${HOSTILE}`] }],
     };
     const html = startPage(hostile);
     expect(html.includes(HOSTILE)).toBe(false);
@@ -110,6 +117,7 @@ describe('startPage', () => {
     expect(page.json(START_DATA_ID)).toEqual(hostile);
     expect(page.document.querySelector('h1')?.textContent).toBe(`checkpoint-sim explored flights${HOSTILE}`);
     expect(page.document.querySelector('pre.replay')?.textContent).toBe(`replay ${HOSTILE}`);
+    expect(page.document.querySelector('pre.details')?.textContent).toBe(`key ${HOSTILE}`);
     expect(page.document.querySelector('b')).toBeNull();
   });
 });

@@ -1,8 +1,9 @@
 /**
  * startPage: the page `npm start` writes (`reports/out/index.html`), one self-contained HTML
  * file: explore's summary per mode, the comparison of the modes when given (the plots of
- * reports/comparePage.ts), and for every counterexample its causal explanation, its Mermaid
- * sequence diagram and its replay command. docs/report-page.md explains how to read it.
+ * reports/comparePage.ts), and for every counterexample its violation's details, its causal
+ * explanation, its Mermaid sequence diagram and its replay command. docs/report-page.md explains
+ * how to read it.
  *
  * The diagrams are drawn in the page: Mermaid's browser bundle (the pinned mermaid package's
  * `dist/mermaid.min.js`) is inlined once, only when there is a diagram, and a small script
@@ -16,6 +17,7 @@ import type { CompareReport } from '../properties/compare/CompareReport.ts';
 import { causalWindow } from '../properties/explain/causalWindow.ts';
 import { describerOf, type Explanation } from '../properties/explain/explainRun.ts';
 import { formatExplanation } from '../properties/explain/formatExplanation.ts';
+import { formatDetails } from '../properties/explore/formatDetails.ts';
 import type { FanOutSummary, ModeSummary } from '../properties/explore/explore.ts';
 import type { RunResult } from '../sim/run/RunResult.ts';
 import { COMPARE_DATA_ID, COMPARE_STYLE, compareParameters, compareSections } from './comparePage.ts';
@@ -75,6 +77,8 @@ export interface StartCounterexample {
   readonly summary: string;
   /** The command that runs it again (`npx checkpoint-sim replay <repro>`). */
   readonly replay: string;
+  /** The violation's details as the terminal prints them (formatDetails' lines, unindented); empty without details. */
+  readonly detailLines: readonly string[];
   /** formatExplanation's lines. */
   readonly explanationLines: readonly string[];
   /** The text of a Mermaid `sequenceDiagram` of the explanation's causal window. */
@@ -91,18 +95,26 @@ export interface StartPageInput {
 export const START_DATA_ID = 'start-data';
 
 /**
- * A counterexample of explore (its mode, property, summary, replay command and explanation) with
- * the run behind it (a replay of its repro: the trace the explanation was made from) as the page
- * shows it: the explanation's lines and the sequence diagram `replay --mermaid` writes (the
- * causal window, reports/mermaidSequence.ts, times shown).
+ * A counterexample of explore (its mode, property, summary, violation details, replay command and
+ * explanation) with the run behind it (a replay of its repro: the trace the explanation was made
+ * from) as the page shows it: the details' lines as explore prints them (formatDetails: at most
+ * ten items a list, the rest counted), the explanation's lines and the sequence diagram
+ * `replay --mermaid` writes (the causal window, reports/mermaidSequence.ts, times shown).
  */
 export function startCounterexample(
-  c: { readonly mode: string; readonly property: string; readonly summary: string; readonly replay: string; readonly explanation: Explanation },
+  c: {
+    readonly mode: string; readonly property: string; readonly summary: string; readonly replay: string; readonly explanation: Explanation;
+    readonly violation: { readonly details: unknown };
+  },
   run: RunResult,
 ): StartCounterexample {
   const steps = sequenceStepsOf(causalWindow(run.trace, c.explanation), describerOf(run));
   return {
     mode: c.mode, property: c.property, summary: c.summary, replay: c.replay,
+    // formatDetails counts the items it leaves out and points to --json; on the page that is the
+    // replay command's (explore's JSON carries no details).
+    detailLines: formatDetails(c.violation.details, { indent: '' })
+      .map((l) => l.replace(/\(--json has them all\)$/, '(the replay command with --json has them all)')),
     explanationLines: formatExplanation(c.explanation),
     mermaid: mermaidSequence(steps, { title: `${c.mode}: ${c.property}`, showTimes: true }),
   };
@@ -215,6 +227,7 @@ function summarySection(s: StartSummary): string {
 function counterexampleSection(c: StartCounterexample, k: number): string {
   return `<article class="counterexample" id="counterexample-${k}">`
     + `<h3>Violation in mode ${escapeHtml(c.mode)}: ${escapeHtml(c.property)}</h3><p>${escapeHtml(c.summary)}</p>`
+    + (c.detailLines.length === 0 ? '' : `<h4>Details</h4><pre class="details">${escapeHtml(c.detailLines.join('\n'))}</pre>`)
     + `<h4>Replay</h4><pre class="replay"><code>${escapeHtml(c.replay)}</code></pre>`
     + `<h4>Why it failed</h4><pre class="explanation">${escapeHtml(c.explanationLines.join('\n'))}</pre>`
     + `<h4>Sequence diagram</h4><div class="diagram" id="diagram-${k}" data-counterexample="${k}"><div class="drawn"></div>`
