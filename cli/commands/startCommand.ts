@@ -82,6 +82,14 @@ export function runStart(flags: StartFlags, io: Io, version: string, out = START
     compare: { json: 'compare.json', markdown: 'compare.md', seeds: START_COMPARE_SEEDS, seed: settings.seed },
     counts: { ...explored.counts, ...START_COUNT_DEFINITIONS },
   } as StartSummary;
+  // summary.json first: what the exploration found is on disk before the comparison runs (its
+  // files are named in it; the comparison failing is a harness failure, exit 3).
+  const path = join(dir, 'summary.json');
+  writeFileSync(path, `${JSON.stringify(summary, null, 2)}\n`);
+  // The manifest lists every file this start writes, before the rest is written, so the next start
+  // clears them even if this one stops half way.
+  const written = ['summary.json', 'index.html', 'compare.json', 'compare.md', ...report.counterexamples.map((c) => relative(dir, c.repro))];
+  writeFileSync(join(dir, START_MANIFEST), `${JSON.stringify({ written }, null, 2)}\n`);
   if (!json) {
     io.out(withPerRunRows(printed, summary));
     io.out(`comparing the modes on ${START_COMPARE_SEEDS} seeds for the page...\n`);
@@ -96,12 +104,8 @@ export function runStart(flags: StartFlags, io: Io, version: string, out = START
   writeFileSync(join(dir, 'compare.json'), `${JSON.stringify(compare, null, 2)}\n`);
   writeFileSync(join(dir, 'compare.md'), compareMarkdown(compare));
   const counterexamples = report.counterexamples.map((c) => startCounterexample(c, simulate(c.spec)));
-  const path = join(dir, 'summary.json');
-  writeFileSync(path, `${JSON.stringify(summary, null, 2)}\n`);
   const page = join(dir, 'index.html');
   writeFileSync(page, startPage({ summary, counterexamples, compare }));
-  const written = ['summary.json', 'index.html', 'compare.json', 'compare.md', ...report.counterexamples.map((c) => relative(dir, c.repro))];
-  writeFileSync(join(dir, START_MANIFEST), `${JSON.stringify({ written }, null, 2)}\n`);
   if (json) io.out(`${JSON.stringify(summary)}\n`);
   else io.out(`summary written to ${path}\ncomparison written to ${join(dir, 'compare.json')} and compare.md\npage written to ${page}\n`);
   return code;
