@@ -153,7 +153,7 @@ describe('compareMarkdown: paired per seed index', () => {
         expect(c).toBe('n/a (no seed index paired)');
         continue;
       }
-      const parsed = /^([+\u2212]?[\d.]+) \[([+\u2212]?[\d.]+)–([+\u2212]?[\d.]+)\] (\S+), higher in (\d+) of (\d+), lower in (\d+)(?:, equal in (\d+))?$/.exec(c);
+      const parsed = /^([+\u2212]?[\d.]+) \[([+\u2212]?[\d.]+)–([+\u2212]?[\d.]+)\] (\S+), higher in (\d+) of (\d+), lower in (\d+)(?:, equal in (\d+))?(?:, largest ([+\u2212]?[\d.]+))?( \(only \d+ pairs?: too few to read a direction\))?$/.exec(c);
       expect(parsed, c).not.toBeNull();
       const num = (t: string | undefined): number => Number((t ?? '').replace('\u2212', '-'));
       const tolerance = m.unit === 'ms' ? 0.0005 : m.unit === 'records/s' ? 0.05 : 0.5;
@@ -162,6 +162,10 @@ describe('compareMarkdown: paired per seed index', () => {
       expect(Math.abs(num(parsed?.[3]) - (d.p75 ?? NaN))).toBeLessThanOrEqual(tolerance);
       expect(parsed?.[4]).toBe(m.unit);
       expect([parsed?.[5], parsed?.[6], parsed?.[7], parsed?.[8] ?? '0'].map(Number)).toEqual([d.higher, d.count, d.lower, d.equal]);
+      // The largest difference by size, and the few-pairs warning exactly when under FEW_PAIRS.
+      const largest = d.differences.reduce((a, v) => (Math.abs(v) > Math.abs(a) ? v : a), 0);
+      expect(Math.abs((parsed?.[9] === undefined ? 0 : num(parsed[9])) - largest)).toBeLessThanOrEqual(tolerance);
+      expect(parsed?.[10] !== undefined).toBe(d.count < 10);
       compared++;
     }
     expect(compared).toBeGreaterThanOrEqual(8);
@@ -197,8 +201,9 @@ describe('compareMarkdown: paired per seed index', () => {
   test('a cost that is 0 in every run of every mode gets one line saying what that means', () => {
     const zero = allZeroMetrics(report).map((m) => m.key);
     expect(zero).toContain('backPressuredMs');
-    expect(md).toContain('\nTime back-pressured is 0 in every run of every mode: nothing filled the network buffers: this workload '
-      + 'never back-pressured, so the comparison cannot show alignment\'s cost under back-pressure.\n');
+    expect(md).toContain('\nTime back-pressured is 0 in every run of every mode: no run at these seeds filled the network buffers, '
+      + 'so this comparison says nothing about alignment\'s cost under back-pressure (runs that back-pressure are rare on flights: '
+      + 'more seeds, such as --seeds 100, find some).\n');
     const r = JSON.parse(JSON.stringify(report)) as CompareReport & { byMode: Record<string, { distributions: Record<string, Distribution> }> };
     const d = r.byMode['aligned']?.distributions['backPressuredMs'];
     if (d === undefined) throw new Error('no backPressuredMs');
@@ -217,6 +222,11 @@ describe('formatPaired and formatSigned', () => {
     expect(formatPaired(d, 'ms')).toBe('+0.496 [\u22121.2–+3.1] ms, higher in 11 of 18, lower in 7');
     expect(formatPaired({ ...d, higher: 10, equal: 1 }, 'ms')).toBe('+0.496 [\u22121.2–+3.1] ms, higher in 10 of 18, lower in 7, equal in 1');
     expect(formatPaired({ ...d, median: null, p25: null, p75: null, count: 0 }, 'ms')).toBe('n/a (no seed index paired)');
+    // A rare large difference shows, however many zeros hide it in the quartiles; few pairs say so.
+    expect(formatPaired({ ...d, p25: 0, median: 0, p75: 0, higher: 1, lower: 2, equal: 15, differences: [0, -0.5, 1179.887, -3] }, 'ms'))
+      .toBe('0 [0–0] ms, higher in 1 of 18, lower in 2, equal in 15, largest +1179.887');
+    expect(formatPaired({ ...d, count: 6, higher: 2, lower: 4, differences: [-54.883, 25.52] }, 'ms'))
+      .toBe('+0.496 [\u22121.2–+3.1] ms, higher in 2 of 6, lower in 4, largest \u221254.883 (only 6 pairs: too few to read a direction)');
     expect([formatSigned(0, 'ms'), formatSigned(-0.0001, 'ms'), formatSigned(-192, 'bytes'), formatSigned(16.94, 'records/s')])
       .toEqual(['0', '0', '\u2212192', '+16.9']);
   });

@@ -59,16 +59,24 @@ export function formatSigned(value: number, unit: CompareMetric['unit']): string
   return `${value > 0 ? '+' : '\u2212'}${text}`;
 }
 
+/** Fewer pairs than this are too few to read a direction from: the figure says so. */
+export const FEW_PAIRS = 10;
+
 /**
- * A paired figure (PairedDifference): `+0.496 [−1.2–+3.1] ms, higher in 11 of 18, lower in 6`
- * (the median and quartiles of mode minus baseline, its unit, then in how many of the paired seed
- * indexes the mode was higher, lower and, when any, equal); `n/a (no seed index paired)`.
+ * A paired figure (PairedDifference): `+0.496 [−1.2–+3.1] ms, higher in 11 of 18, lower in 6,
+ * largest +9.8` (the median and quartiles of mode minus baseline, its unit, in how many of the
+ * paired seed indexes the mode was higher, lower and, when any, equal, and the largest difference
+ * by size, since a rare large one hides in quartiles of zeros); ` (only 6 pairs: too few to read
+ * a direction)` under {@link FEW_PAIRS}; `n/a (no seed index paired)`.
  */
 export function formatPaired(d: PairedDifference, unit: CompareMetric['unit']): string {
   if (d.median === null || d.p25 === null || d.p75 === null) return 'n/a (no seed index paired)';
   const f = (v: number): string => formatSigned(v, unit);
+  const largest = d.differences.reduce((a, v) => (Math.abs(v) > Math.abs(a) ? v : a), 0);
   return `${f(d.median)} [${f(d.p25)}–${f(d.p75)}] ${unit}, higher in ${d.higher} of ${d.count}, lower in ${d.lower}`
-    + (d.equal > 0 ? `, equal in ${d.equal}` : '');
+    + (d.equal > 0 ? `, equal in ${d.equal}` : '')
+    + (largest === 0 ? '' : `, largest ${f(largest)}`)
+    + (d.count < FEW_PAIRS ? ` (only ${d.count} pair${d.count === 1 ? '' : 's'}: too few to read a direction)` : '');
 }
 
 /** `3, 12` for a list of seed indexes. */
@@ -153,8 +161,9 @@ export function compareMarkdown(report: CompareReport): string {
   lines.push('Each seed index is one RunSpec (job, input, parallelism, checkpoint settings, faults) run in every mode with '
     + 'only the mode changed; each run is judged against its own mode\'s promise. Records lost and duplicates are '
     + 'summed over the runs, with the runs they occurred in; the costs are the median [p25–p75] over the runs, '
-    + 'nearest rank; definitions in docs/compare.md. To tell the modes apart, read the paired differences per seed '
-    + 'index below: the medians of two modes can come from different seeds.');
+    + 'nearest rank; definitions in docs/compare.md.'
+    + (modes.length < 2 ? '' : ' To tell the modes apart, read the paired differences per seed index below: the medians of '
+      + `two modes can come from different seeds, and fewer than ${FEW_PAIRS} pairs say little.`));
   lines.push('');
   lines.push(`| | ${modes.join(' | ')} |`);
   lines.push(`|:--|${modes.map(() => '--:').join('|')}|`);

@@ -82,7 +82,10 @@ function unfiredFaults(report: CompareReport): string {
     const texts = r.unfiredFaults.map((i, k) => `fault ${i}${r.unfiredFaultTexts[k] === undefined ? '' : `: ${r.unfiredFaultTexts[k]}`}`);
     return `<li>${escapeHtml(`${mode}, seed index ${r.seedIndex}: ${texts.join('; ')}`)}</li>`;
   }));
-  return items.length === 0 ? '' : `<details class="unfired"><summary>Faults that never fired (${items.length} runs)</summary><ul>${items.join('')}</ul></details>`;
+  // Per mode, so the count is never read as one mode's.
+  const perMode = report.modes.map((mode) => `${mode} ${report.runs.filter((r) => r.mode === mode && r.unfiredFaults.length > 0).length}`);
+  return items.length === 0 ? '' : `<details class="unfired"><summary>${escapeHtml(`Faults that never fired, in runs of each mode: ${perMode.join(', ')}`)}</summary>`
+    + `<ul>${items.join('')}</ul></details>`;
 }
 
 /** What each compared mode promises, in words (MODE_PROMISES). */

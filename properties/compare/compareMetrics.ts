@@ -50,8 +50,8 @@ export const COMPARE_METRICS: readonly CompareMetric[] = [
     definition: 'records committed per virtual second, from the first source read to the last commit' },
   { key: 'backPressuredMs', label: 'time back-pressured', unit: 'ms', better: 'lower', kind: 'cost',
     definition: 'virtual ms tasks spent waiting for credit to send, summed over tasks',
-    whenAllZero: 'nothing filled the network buffers: this workload never back-pressured, so the comparison cannot show '
-      + 'alignment\'s cost under back-pressure' },
+    whenAllZero: 'no run at these seeds filled the network buffers, so this comparison says nothing about alignment\'s cost '
+      + 'under back-pressure (runs that back-pressure are rare on flights: more seeds, such as --seeds 100, find some)' },
   { key: 'recoveryMs', label: 'recovery time', unit: 'ms', better: 'lower', kind: 'cost',
     definition: 'median over restores of the time from the failure to the next completed checkpoint' },
 ];
