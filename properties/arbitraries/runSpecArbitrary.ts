@@ -33,6 +33,11 @@ export interface RunSpecArbitraryOptions {
   readonly mutations?: readonly string[];
   /** Largest number of faults. Default 6. */
   readonly maxFaults?: number;
+  /**
+   * Whether runs may ask for savepoints (default true). Off, the draw still happens (every other
+   * field stays as it is) but no run gets one: for searches aimed without them.
+   */
+  readonly savepoints?: boolean;
 }
 
 /** Virtual time the job should span, ms: long enough for about ten checkpoint intervals. */
@@ -308,6 +313,7 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
       ? Math.max(job.spec.sourceParallelism, job.spec.sinkParallelism, ...job.spec.stages.map((st) => st.parallelism))
       : parallelismFor(job, base.parallelism);
     const taskManagers = Math.ceil(parallelism / 2);
+    const plan = o.savepoints === false ? { actions: [], raceFaults: [] } : base.actionPlan;
     return {
       version: RUN_SPEC_VERSION,
       seed: base.seed,
@@ -318,12 +324,13 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
       checkpoint: {
         mode: o.mode,
         intervalMs: base.intervalMs,
-        maxConcurrent: base.actionPlan.maxConcurrent ?? base.maxConcurrent,
+        // A savepoint race needs a checkpoint triggered while its savepoint is pending.
+        maxConcurrent: plan.raceFaults.length > 0 ? 2 : base.maxConcurrent,
         tolerableFailures: base.tolerableFailures,
       },
       restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
-      faults: [...fitFaults(base.faults, taskManagers, parallelism), ...base.actionPlan.faults],
-      ...(base.actionPlan.actions.length === 0 ? {} : { actions: fitActions(base.actionPlan.actions, taskManagers, parallelism) }),
+      faults: [...fitFaults(base.faults, taskManagers, parallelism), ...plan.raceFaults],
+      ...(plan.actions.length === 0 ? {} : { actions: fitActions(plan.actions, taskManagers, parallelism) }),
       healTimeMs,
       budgets: { maxEvents: 5_000_000, maxTimeMs: TARGET_SPAN_MS * 30 },
       overrides: base.overrides,

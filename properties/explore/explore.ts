@@ -328,10 +328,11 @@ function withoutUnfiredFaults(o: ExploreOptions, e: Evaluation, expect: Expectat
     const unfired = new Set(best.result.unfiredFaults);
     const unfiredActions = new Set(best.result.unfiredActions);
     const actions = (best.spec.actions ?? []).filter((_a, i) => !unfiredActions.has(i));
+    const faults = best.spec.faults.filter((_f, i) => !unfired.has(i));
+    // Fields stay in their order (a repro reads as before); `actions` goes when none is left.
     const { actions: _dropped, ...rest } = best.spec;
-    const spec: RunSpec = {
-      ...rest, faults: best.spec.faults.filter((_f, i) => !unfired.has(i)), ...(actions.length === 0 ? {} : { actions }),
-    };
+    const spec: RunSpec = unfiredActions.size === 0 ? { ...best.spec, faults }
+      : actions.length === 0 ? { ...rest, faults } : { ...best.spec, faults, actions };
     const next = evaluate(o, spec, expect, undefined);
     if (!stillFails(best, next)) return best;
     best = next;
