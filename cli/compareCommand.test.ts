@@ -10,7 +10,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import type { CompareReport } from '../properties/compare/CompareReport.ts';
 import { COMPARE_METRICS } from '../properties/compare/compareMetrics.ts';
 import { HarnessError } from '../properties/explore/explore.ts';
-import { formatMetricCell } from '../reports/compareMarkdown.ts';
+import { formatMetricCell, formatPaired } from '../reports/compareMarkdown.ts';
 import { simulate } from '../sim/run/simulate.ts';
 import { parseCompareFlags, PROGRESS_LINE_EVERY_MS, runCompare } from './commands/compareCommand.ts';
 import type { Io } from './program.ts';
@@ -56,6 +56,15 @@ describe('compare, end to end', () => {
         if (d === undefined) throw new Error(`no ${m.key} for ${mode}`);
         expect(row).toContain(`| ${formatMetricCell(d, m)} `);
       }
+    }
+
+    // The paired table: each cost metric's row is compare.json's paired figure.
+    const paired = report.paired[0];
+    expect(paired?.baseline).toBe('aligned');
+    for (const m of COMPARE_METRICS.filter((x) => x.kind === 'cost')) {
+      const d = paired?.metrics[m.key as keyof NonNullable<typeof paired>['metrics']];
+      if (d === undefined) throw new Error(`no paired ${m.key}`);
+      expect(md).toContain(`\n| ${m.label} (${m.unit}, ${m.better} is better) | ${formatPaired(d, m.unit)} |\n`);
     }
 
     const other = await cli('compare', ...SMALL, '--seed', '2', '--out', join(tmp, 'c'), '--json');

@@ -48,13 +48,17 @@ const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.
 }).version;
 
 describe('checkpoint-sim command line', () => {
-  test('no arguments prints the help on stderr and exits 2 (no command is a usage error)', async () => {
+  test('no arguments prints a line saying a command is needed, then the help, on stderr and exits 2 (a usage error)', async () => {
     const r = await cli();
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('Usage: checkpoint-sim [options] [command]');
+    expect(r.stderr.split('\n')[0]).toBe('checkpoint-sim: a command is needed (see the commands below)');
+    expect(r.stderr.split('\n')[1]).toBe('Usage: checkpoint-sim [options] [command]');
     expect(r.stderr).toContain('bench');
     expect(r.stdout).toBe('');
-    expect((await cli('--')).code).toBe(2);
+    expect(await cli('--')).toEqual(r);
+    // The README quotes that line.
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain('`npx checkpoint-sim` with no command prints `checkpoint-sim: a command is needed (see the commands below)`');
   });
 
   test('mutants list names every planted bug once, with its Flink issue, source file and what catches it', async () => {
@@ -111,11 +115,12 @@ describe('checkpoint-sim command line', () => {
     [['explore', '--seed', '4294967297', '--runs', '1'], "--seed must be a 32-bit signed integer (-2147483648..2147483647), got '4294967297'"],
     [['explore', '--seed', '99999999999999999999', '--runs', '1'], "--seed must be a 32-bit signed integer (-2147483648..2147483647), got '99999999999999999999'"],
     [['explore', '--seed', '-2147483649', '--runs', '1'], '--seed must be a 32-bit signed integer'],
-    [['explore', '--time-budget', '1ms', '--seed', '1'], "--time-budget must be at least 1 s, got '1ms'"],
-    [['explore', '--time-budget', '0.5', '--seed', '1'], "--time-budget must be at least 1 s, got '0.5'"],
+    [['explore', '--time-budget', '1ms', '--seed', '1'], "--time-budget must be at least 1 s (a number of seconds or a duration like 60s, 2m or 1500ms), got '1ms'"],
+    [['explore', '--time-budget', '0.5', '--seed', '1'], "--time-budget must be at least 1 s (a number of seconds or a duration like 60s, 2m or 1500ms), got '0.5'"],
+    [['explore', '--time-budget', '0', '--seed', '1'], "--time-budget must be at least 1 s (a number of seconds or a duration like 60s, 2m or 1500ms), got '0'"],
     [['explore', '--mutant', 'nope', '--seed', '1'], "--mutant: unknown planted bug 'nope' (planted bugs: "],
     [['replay', '--seed', '1', '--path', '0', '--mode', 'aligned', '--mutant', 'nope'], "--mutant: unknown planted bug 'nope'"],
-    [['start', '--time-budget', '999ms'], "--time-budget must be at least 1 s, got '999ms'"],
+    [['start', '--time-budget', '999ms'], "--time-budget must be at least 1 s (a number of seconds or a duration like 60s, 2m or 1500ms), got '999ms'"],
     [['start', '--seed', '2147483648'], '--seed must be a 32-bit signed integer'],
     [['replay', '--seed', '3', '--mode', 'aligned', '--path', '1:999:999'], '--path 1:999:999 does not lead to a run of seed 3 with these flags (flights, aligned)'],
     [['replay', '--seed', '3', '--mode', 'aligned', '--path', '0:99999'], '--path 0:99999 does not lead to a run of seed 3'],
@@ -139,7 +144,7 @@ describe('checkpoint-sim command line', () => {
     [['explore', '--mutant', '', '--runs', '1', '--seed', '1'], '--mutant needs at least one planted-bug id'],
     [['explore', '--runs', '2', '--time-budget', '1s', '--seed', '1'], 'give --runs or --time-budget, not both'],
     [['explore', '--seed', 'x', '--runs', '1'], "--seed must be an integer, got 'x'"],
-    [['explore', '--time-budget', 'soon', '--seed', '1'], '--time-budget must look like 60s'],
+    [['explore', '--time-budget', 'soon', '--seed', '1'], "--time-budget must be a number of seconds or a duration like 60s, 2m or 1500ms; at least 1 s, got 'soon'"],
     [['replay', '/nonexistent/repro.json'], 'cannot read repro file /nonexistent/repro.json'],
     [['replay'], 'replay needs a repro file, or --seed and --path'],
     [['replay', '--seed', '1', '--path', 'x:y', '--mode', 'aligned'], "--path must look like 3:0:1, got 'x:y'"],
@@ -197,6 +202,8 @@ describe('flag limits', () => {
     expect(parseExploreFlags({ seed: '2147483647' }).seed).toBe(2147483647);
     expect(parseExploreFlags({ seed: '-2147483648' }).seed).toBe(-2147483648);
     expect(parseExploreFlags({ timeBudget: '1s', seed: '1' }).timeBudgetMs).toBe(1000);
+    // Every form the hint names is accepted: a number of seconds, and the examples, 1500ms included.
+    expect(['10', '60s', '2m', '1500ms'].map((t) => parseExploreFlags({ timeBudget: t, seed: '1' }).timeBudgetMs)).toEqual([10_000, 60_000, 120_000, 1500]);
     expect(parseExploreFlags({ mode: 'aligned,at-least-once', seed: '1' }).modes).toEqual(['aligned', 'at-least-once']);
   });
 
@@ -205,7 +212,7 @@ describe('flag limits', () => {
     expect(help).toContain('or all: the checkpointing modes aligned and at-least-once');
     expect(help).toContain('a 32-bit signed integer (-2147483648..2147483647)');
     expect(help).toContain('runs per mode (default 100); a mode stops at its first violation');
-    expect(help).toContain('at least 1 s');
+    expect(help).toContain('a number of seconds or a duration like 60s, 2m or 1500ms; at least 1 s');
     expect(help).toContain('at most 20000 for flights');
     const start = (await cli('help', 'start')).stdout.replace(/\s+/g, ' ');
     expect(start).toContain('checkpointing modes (aligned and at-least-once)');

@@ -27,6 +27,9 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+/** The reason `checkpoint-sim` without a command gives, above the help. */
+export const NO_COMMAND = 'a command is needed (see the commands below)';
+
 /** Output sinks, injectable for tests. */
 export interface Io {
   out(text: string): void;
@@ -41,14 +44,15 @@ const processIo: Io = {
 /**
  * Runs the CLI with `argv` (without node and script) and returns the exit code.
  * Never throws: usage and input errors give 2 with one line on `io.err`, harness errors 3.
- * Without arguments it prints the help on `io.err` and returns 2: no command is a usage error
- * (a script that forgot its command must not pass), and the help says what to type.
+ * Without arguments it prints one line saying a command is needed, then the help, on `io.err`
+ * and returns 2: no command is a usage error (a script that forgot its command must not pass),
+ * its first line says so as every other usage error does, and the help says what to type.
  */
 export async function run(argv: readonly string[], io: Io = processIo): Promise<number> {
   const { program, exitCode } = buildProgram(io);
-  // No command at all: the help, as a usage error.
+  // No command at all: a usage error, its reason first, then the help.
   if (argv.every((a) => a === '--')) {
-    io.err(program.helpInformation());
+    io.err(`checkpoint-sim: ${NO_COMMAND}\n${program.helpInformation()}`);
     return 2;
   }
   try {

@@ -5,13 +5,16 @@
  * faults that never fired and the violations are listed per mode.
  */
 import { describe, expect, test } from 'vitest';
-import type { CompareReport, Distribution } from '../properties/compare/CompareReport.ts';
+import type { CompareReport, CostMetricKey, Distribution, PairedDifference } from '../properties/compare/CompareReport.ts';
 import { COMPARE_METRICS } from '../properties/compare/compareMetrics.ts';
 import { compareModes } from '../properties/compare/compareModes.ts';
 import { defaultJudge } from '../properties/explore/defaultJudge.ts';
 import { simulate } from '../sim/run/simulate.ts';
 import { MODE_PROMISES } from '../properties/compare/modePromises.ts';
-import { compareMarkdown, formatCount, formatDistribution, formatMetricValue } from './compareMarkdown.ts';
+import { differentFaultSeeds, pairedComparisons } from '../properties/compare/pairedDifferences.ts';
+import {
+  allZeroMetrics, compareMarkdown, formatCount, formatDistribution, formatMetricValue, formatPaired, formatSigned,
+} from './compareMarkdown.ts';
 
 const report = compareModes({
   job: 'flights', modes: ['aligned', 'at-least-once'], seeds: 3, seed: 7, maxRecords: 120,
@@ -114,6 +117,108 @@ describe('compareMarkdown', () => {
     };
     expect(compareMarkdown(doctored)).toContain(`- ${first.mode}, seed index 0 (${first.runSeed}): at-least-once: a \\| b c\n`);
     if (report.runs.every((r) => r.violations.length === 0)) expect(md).not.toContain('Violations');
+  });
+});
+
+describe('compareMarkdown: paired per seed index', () => {
+  const md = compareMarkdown(report);
+  const paired = report.paired[0];
+  if (paired === undefined) throw new Error('no paired comparison');
+
+  /** The paired table's cells, by row label, from the line after its heading. */
+  function pairedRows(text: string): Map<string, string> {
+    const lines = text.split('\n');
+    const at = lines.indexOf('### Paired per seed index: at-least-once minus aligned');
+    expect(at).toBeGreaterThan(0);
+    const head = lines.findIndex((l, i) => i > at && l.startsWith('| |'));
+    expect(lines[head]).toBe('| | at-least-once minus aligned |');
+    const rows = new Map<string, string>();
+    for (const l of lines.slice(head + 2)) {
+      if (!l.startsWith('|')) break;
+      const [label, value] = l.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
+      rows.set(label ?? '', value ?? '');
+    }
+    return rows;
+  }
+
+  test('a row per cost metric, each cell compare.json\'s paired median [p25–p75] with the seeds higher, lower and equal', () => {
+    const rows = pairedRows(md);
+    const costs = COMPARE_METRICS.filter((m) => m.kind === 'cost');
+    expect([...rows.keys()]).toEqual(costs.map((m) => `${m.label} (${m.unit}, ${m.better} is better)`));
+    let compared = 0;
+    for (const m of costs) {
+      const d = paired.metrics[m.key as CostMetricKey];
+      const c = rows.get(`${m.label} (${m.unit}, ${m.better} is better)`) ?? '';
+      if (d.median === null) {
+        expect(c).toBe('n/a (no seed index paired)');
+        continue;
+      }
+      const parsed = /^([+\u2212]?[\d.]+) \[([+\u2212]?[\d.]+)–([+\u2212]?[\d.]+)\] (\S+), higher in (\d+) of (\d+), lower in (\d+)(?:, equal in (\d+))?$/.exec(c);
+      expect(parsed, c).not.toBeNull();
+      const num = (t: string | undefined): number => Number((t ?? '').replace('\u2212', '-'));
+      const tolerance = m.unit === 'ms' ? 0.0005 : m.unit === 'records/s' ? 0.05 : 0.5;
+      expect(Math.abs(num(parsed?.[1]) - d.median)).toBeLessThanOrEqual(tolerance);
+      expect(Math.abs(num(parsed?.[2]) - (d.p25 ?? NaN))).toBeLessThanOrEqual(tolerance);
+      expect(Math.abs(num(parsed?.[3]) - (d.p75 ?? NaN))).toBeLessThanOrEqual(tolerance);
+      expect(parsed?.[4]).toBe(m.unit);
+      expect([parsed?.[5], parsed?.[6], parsed?.[7], parsed?.[8] ?? '0'].map(Number)).toEqual([d.higher, d.count, d.lower, d.equal]);
+      compared++;
+    }
+    expect(compared).toBeGreaterThanOrEqual(8);
+  });
+
+  test('the seed indexes left out are said once under the table', () => {
+    const lines = md.split('\n');
+    const expected = COMPARE_METRICS.filter((m) => m.kind === 'cost').flatMap((m) => {
+      const seeds = paired.metrics[m.key as CostMetricKey].leftOut.noValue;
+      return seeds.length === 0 ? [] : [`${seeds.join(', ')} from ${m.label} (no value in one run or both)`];
+    });
+    expect(expected.length).toBeGreaterThan(0);
+    expect(lines.filter((l) => l.startsWith('Seed indexes left out: '))).toEqual([`Seed indexes left out: ${expected.join('; ')}.`]);
+  });
+
+  test('seed indexes where the modes met different faults are named near the table and left out of every paired row', () => {
+    // Seed index 1's aligned run made to meet another fault than its at-least-once run.
+    const runs = report.runs.map((r) => (r.seedIndex === 1 && r.mode === 'aligned' ? { ...r, actedFaults: [...r.actedFaults, 99] } : r));
+    const doctored: CompareReport = {
+      ...report, runs, differentFaults: differentFaultSeeds(report.modes, runs), paired: pairedComparisons(report.modes, runs),
+    };
+    const text = compareMarkdown(doctored);
+    expect(text).toContain('\nSeed index where the modes met different faults: 1: left out of the paired figures '
+      + '(the per-mode figures are over all runs, these included).\n');
+    expect(text.indexOf('Seed index where')).toBeLessThan(text.indexOf('### Paired per seed index'));
+    expect(text).toMatch(/\nSeed indexes left out: 1 from every row \(the modes met different faults\)[;.]/);
+    const latency = doctored.paired[0]?.metrics.latencyP50Ms as PairedDifference;
+    expect(latency.seedIndexes).not.toContain(1);
+    expect(md).not.toContain('met different faults:');
+    expect(md).toContain('\nThe same faults acted in every mode at every seed index.\n');
+  });
+
+  test('a cost that is 0 in every run of every mode gets one line saying what that means', () => {
+    const zero = allZeroMetrics(report).map((m) => m.key);
+    expect(zero).toContain('backPressuredMs');
+    expect(md).toContain('\nTime back-pressured is 0 in every run of every mode: nothing filled the network buffers: this workload '
+      + 'never back-pressured, so the comparison cannot show alignment\'s cost under back-pressure.\n');
+    const r = JSON.parse(JSON.stringify(report)) as CompareReport & { byMode: Record<string, { distributions: Record<string, Distribution> }> };
+    const d = r.byMode['aligned']?.distributions['backPressuredMs'];
+    if (d === undefined) throw new Error('no backPressuredMs');
+    r.byMode['aligned'] = { ...r.byMode['aligned'], distributions: { ...r.byMode['aligned']?.distributions, backPressuredMs: { ...d, max: 4 } } } as never;
+    expect(allZeroMetrics(r).map((m) => m.key)).not.toContain('backPressuredMs');
+    expect(compareMarkdown(r)).not.toContain('Time back-pressured is 0');
+  });
+});
+
+describe('formatPaired and formatSigned', () => {
+  const d: PairedDifference = {
+    count: 18, p25: -1.2, median: 0.496, p75: 3.1, higher: 11, lower: 7, equal: 0, seedIndexes: [], differences: [],
+    leftOut: { differentFaults: [], noValue: [] },
+  };
+  test('signed figures with a minus sign, the unit, and the seeds higher, lower and equal', () => {
+    expect(formatPaired(d, 'ms')).toBe('+0.496 [\u22121.2–+3.1] ms, higher in 11 of 18, lower in 7');
+    expect(formatPaired({ ...d, higher: 10, equal: 1 }, 'ms')).toBe('+0.496 [\u22121.2–+3.1] ms, higher in 10 of 18, lower in 7, equal in 1');
+    expect(formatPaired({ ...d, median: null, p25: null, p75: null, count: 0 }, 'ms')).toBe('n/a (no seed index paired)');
+    expect([formatSigned(0, 'ms'), formatSigned(-0.0001, 'ms'), formatSigned(-192, 'bytes'), formatSigned(16.94, 'records/s')])
+      .toEqual(['0', '0', '\u2212192', '+16.9']);
   });
 });
 

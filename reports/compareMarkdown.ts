@@ -3,11 +3,13 @@
  * (GitHub's `$GITHUB_STEP_SUMMARY`) or a pull request: one table with a column per mode (the
  * promise its runs are judged against, runs, runs with violations, faults that never fired, then
  * one row per metric of COMPARE_METRICS: a correctness count as its sum and the runs it was not 0
- * in, a cost as median [p25–p75], each with its unit), what each mode promises in words, then per
- * mode the faults that never fired and the violations. Made from the CompareReport alone, so it says
- * what compare.json says. Pure.
+ * in, a cost as median [p25–p75], each with its unit); under it the seed indexes where the modes
+ * met different faults and the costs that were 0 in every run; per mode after the first a table of
+ * the paired differences per seed index against the first mode, with the seed indexes left out;
+ * what each mode promises in words, then per mode the faults that never fired and the violations.
+ * Made from the CompareReport alone, so it says what compare.json says. Pure.
  */
-import type { CompareReport, Distribution } from '../properties/compare/CompareReport.ts';
+import type { CompareReport, Distribution, PairedComparison, PairedDifference } from '../properties/compare/CompareReport.ts';
 import { COMPARE_METRICS, type CompareMetric } from '../properties/compare/compareMetrics.ts';
 import { MODE_PROMISES } from '../properties/compare/modePromises.ts';
 
@@ -47,9 +49,99 @@ export function formatMetricCell(d: Distribution, metric: CompareMetric): string
   return metric.kind === 'correctness' ? formatCount(d, metric.unit) : formatDistribution(d, metric.unit);
 }
 
+/**
+ * A difference with its sign: `+0.496`, `−1.2` (a minus sign, U+2212, so it reads as one), `0`
+ * when it rounds to 0 at the unit's resolution (formatMetricValue).
+ */
+export function formatSigned(value: number, unit: CompareMetric['unit']): string {
+  const text = formatMetricValue(Math.abs(value), unit);
+  if (text === '0') return '0';
+  return `${value > 0 ? '+' : '\u2212'}${text}`;
+}
+
+/**
+ * A paired figure (PairedDifference): `+0.496 [−1.2–+3.1] ms, higher in 11 of 18, lower in 6`
+ * (the median and quartiles of mode minus baseline, its unit, then in how many of the paired seed
+ * indexes the mode was higher, lower and, when any, equal); `n/a (no seed index paired)`.
+ */
+export function formatPaired(d: PairedDifference, unit: CompareMetric['unit']): string {
+  if (d.median === null || d.p25 === null || d.p75 === null) return 'n/a (no seed index paired)';
+  const f = (v: number): string => formatSigned(v, unit);
+  return `${f(d.median)} [${f(d.p25)}–${f(d.p75)}] ${unit}, higher in ${d.higher} of ${d.count}, lower in ${d.lower}`
+    + (d.equal > 0 ? `, equal in ${d.equal}` : '');
+}
+
+/** `3, 12` for a list of seed indexes. */
+const seedList = (seeds: readonly number[]): string => seeds.join(', ');
+
+/**
+ * The line naming the seed indexes where the modes met different faults (report.differentFaults),
+ * or saying there were none. The per-mode figures are over all runs, these included, and say so.
+ */
+export function differentFaultsLine(report: CompareReport): string {
+  if (report.modes.length < 2) return '';
+  if (report.differentFaults.length === 0) return 'The same faults acted in every mode at every seed index.';
+  const n = report.differentFaults.length;
+  return `Seed index${n === 1 ? '' : 'es'} where the modes met different faults: ${seedList(report.differentFaults)}: left out of the `
+    + 'paired figures (the per-mode figures are over all runs, these included).';
+}
+
+/**
+ * The cost metrics that are 0 in every run of every mode (every run has a value and it is 0),
+ * in COMPARE_METRICS order: a row of `0 [0–0]` would read as "the modes cost the same".
+ */
+export function allZeroMetrics(report: CompareReport): CompareMetric[] {
+  return COMPARE_METRICS.filter((m) => m.kind === 'cost' && report.modes.every((mode) => {
+    const d = report.byMode[mode]?.distributions[m.key];
+    return d !== undefined && d.count > 0 && d.missing === 0 && d.min === 0 && d.max === 0;
+  }));
+}
+
+/** The sentence for a metric of {@link allZeroMetrics}: that it is 0 everywhere, and what that means. */
+export function allZeroLine(metric: CompareMetric): string {
+  const label = metric.label.charAt(0).toUpperCase() + metric.label.slice(1);
+  return `${label} is 0 in every run of every mode${metric.whenAllZero === undefined ? '.' : `: ${metric.whenAllZero}.`}`;
+}
+
+/**
+ * The seed indexes a paired comparison left out, said once for all its metrics: those where the
+ * two modes met different faults (the same for every metric), then per metric those without a
+ * value in one run or both.
+ */
+export function leftOutLine(p: PairedComparison): string {
+  const costs = COMPARE_METRICS.filter((m) => m.kind === 'cost');
+  const first = costs[0] === undefined ? undefined : p.metrics[costs[0].key as keyof PairedComparison['metrics']];
+  const different = first?.leftOut.differentFaults ?? [];
+  const noValue = costs.flatMap((m) => {
+    const seeds = p.metrics[m.key as keyof PairedComparison['metrics']]?.leftOut.noValue ?? [];
+    return seeds.length === 0 ? [] : [`${seedList(seeds)} from ${m.label} (no value in one run or both)`];
+  });
+  const parts = [...(different.length === 0 ? [] : [`${seedList(different)} from every row (the modes met different faults)`]), ...noValue];
+  return parts.length === 0 ? 'No seed index was left out.' : `Seed indexes left out: ${parts.join('; ')}.`;
+}
+
 /** Text for a table cell or list item: no line breaks, pipes escaped. */
 function cell(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
+}
+
+/** The table of one paired comparison and the seed indexes it left out, appended to `lines`. */
+function pairedTable(p: PairedComparison, lines: string[]): void {
+  lines.push(`### Paired per seed index: ${p.mode} minus ${p.baseline}`);
+  lines.push('');
+  lines.push(`Each seed index ran the same spec in both modes; a cell is the median [p25–p75] of ${p.mode}'s value minus `
+    + `${p.baseline}'s over the seed indexes where both have one and the same faults acted (nearest rank), and in how many `
+    + `of them ${p.mode} was higher or lower.`);
+  lines.push('');
+  lines.push(`| | ${p.mode} minus ${p.baseline} |`);
+  lines.push('|:--|--:|');
+  for (const metric of COMPARE_METRICS.filter((m) => m.kind === 'cost')) {
+    const d = p.metrics[metric.key as keyof PairedComparison['metrics']];
+    lines.push(`| ${cell(`${metric.label} (${metric.unit}, ${metric.better} is better)`)} | ${d === undefined ? 'n/a' : cell(formatPaired(d, metric.unit))} |`);
+  }
+  lines.push('');
+  lines.push(cell(leftOutLine(p)));
+  lines.push('');
 }
 
 /** The whole compare.md. */
@@ -61,7 +153,8 @@ export function compareMarkdown(report: CompareReport): string {
   lines.push('Each seed index is one RunSpec (job, input, parallelism, checkpoint settings, faults) run in every mode with '
     + 'only the mode changed; each run is judged against its own mode\'s promise. Records lost and duplicates are '
     + 'summed over the runs, with the runs they occurred in; the costs are the median [p25–p75] over the runs, '
-    + 'nearest rank; definitions in docs/compare.md.');
+    + 'nearest rank; definitions in docs/compare.md. To tell the modes apart, read the paired differences per seed '
+    + 'index below: the medians of two modes can come from different seeds.');
   lines.push('');
   lines.push(`| | ${modes.join(' | ')} |`);
   lines.push(`|:--|${modes.map(() => '--:').join('|')}|`);
@@ -81,6 +174,9 @@ export function compareMarkdown(report: CompareReport): string {
     });
   }
   lines.push('');
+  const notes = [differentFaultsLine(report), ...allZeroMetrics(report).map(allZeroLine)].filter((l) => l !== '');
+  for (const l of notes) lines.push(cell(l), '');
+  for (const p of report.paired) pairedTable(p, lines);
   lines.push('What each mode promises:');
   lines.push('');
   for (const m of modes) lines.push(`- ${m}: ${cell(MODE_PROMISES[m])}`);

@@ -24,8 +24,15 @@ describe.skipIf(skipBrowserTests())('the compare page in Chromium', () => {
       for (const p of metrics) {
         expect(p.width, p.id).toBeGreaterThan(300);
         expect(p.height, p.id).toBeGreaterThan(50);
-        // A box (rect), a median tick (line) and dots (circle) for each mode with values.
-        expect(p.marks, p.id).toMatchObject({ circle: expect.any(Number), rect: expect.any(Number), line: expect.any(Number) });
+        // A cost: a box (rect), a median tick (line) and dots (circle) for each mode with values; a
+        // correctness count: the dots only (the lines are the grid's).
+        const kind = COMPARE_METRICS.find((m) => `metric-${m.key}` === p.id)?.kind;
+        if (kind === 'correctness') {
+          expect(p.marks['circle'], p.id).toBeGreaterThan(0);
+          expect(p.marks['rect'], p.id).toBeUndefined();
+        } else {
+          expect(p.marks, p.id).toMatchObject({ circle: expect.any(Number), rect: expect.any(Number), line: expect.any(Number) });
+        }
         expect(p.outside, p.id).toBe(0);
         // Dots further right have values at least as large: the x scale drew what data-value says.
         expect(p.valuesByX, p.id).toEqual([...p.valuesByX].sort((a, b) => a - b));
@@ -41,6 +48,11 @@ describe.skipIf(skipBrowserTests())('the compare page in Chromium', () => {
         expect(p.marks['path'], p.id).toBeGreaterThan(0);
         expect(p.outside, p.id).toBe(0);
       }
+      // One time axis: each tick label sits at the same place in every timeline.
+      const ticks = await page.$$eval('figure.timeline', (figs) => figs.map((fig) => [...fig.querySelectorAll('[aria-label="x-axis tick label"] text')]
+        .map((t) => `${t.textContent ?? ''}@${Math.round(t.getBoundingClientRect().left)}`)));
+      expect(ticks[0]?.length).toBeGreaterThan(3);
+      for (const t of ticks.slice(1)) expect(t).toEqual(ticks[0]);
       const path = await screenshot(page, 'compare.png');
       console.log(`compare page screenshot: ${path}`);
       expect(errors).toEqual([]);

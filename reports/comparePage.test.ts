@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import type { CompareReport } from '../properties/compare/CompareReport.ts';
+import type { CompareReport, CostMetricKey } from '../properties/compare/CompareReport.ts';
 import { COMPARE_METRICS } from '../properties/compare/compareMetrics.ts';
+import { differentFaultSeeds, pairedComparisons } from '../properties/compare/pairedDifferences.ts';
+import { formatPaired } from './compareMarkdown.ts';
 import { MODE_PROMISES } from '../properties/compare/modePromises.ts';
 import * as Plot from '@observablehq/plot';
 import { COMPARE_DATA_ID, comparePage } from './comparePage.ts';
@@ -50,8 +52,11 @@ describe('comparePage', () => {
         dots += p?.values.length ?? 0;
         // The seeds named are those of the runs with a value, in seed order.
         expect(p?.seeds).toEqual(fixture.runs.filter((r) => r.mode === mode && r.metrics[m.key] !== null).map((r) => r.seedIndex));
-        if (d?.median === null) expect(p?.box).toBeUndefined();
-        else {
+        // A correctness count has dots only: its median is 0 in most runs and would hide the runs that count.
+        if (d?.median === null || m.kind === 'correctness') {
+          expect(p?.box, `${m.key} ${mode}`).toBeUndefined();
+          expect(p?.medianTick, `${m.key} ${mode}`).toBeUndefined();
+        } else {
           expect(p?.box).toEqual({ p25: d?.p25, median: d?.median, p75: d?.p75 });
           expect(p?.medianTick).toBe(d?.median);
         }
@@ -69,6 +74,83 @@ describe('comparePage', () => {
     expect(drawn?.values).not.toEqual(fixture.byMode['aligned']?.distributions.checkpointEndToEndMs.values);
     // The values changed no longer match the runs one for one: the dots name no seeds then.
     expect(drawn?.seeds.every((s) => s === undefined)).toBe(true);
+  });
+
+  test('a correctness count\'s caption gives per mode its sum, the runs it occurred in and the most in one', () => {
+    const page = readComparePage(comparePage(fixture));
+    let counted = 0;
+    for (const m of COMPARE_METRICS.filter((x) => x.kind === 'correctness')) {
+      const caption = page.document.querySelector(`figure[data-metric="${m.key}"] figcaption`)?.textContent ?? '';
+      const expected = fixture.modes.map((mode) => {
+        const values = fixture.runs.filter((r) => r.mode === mode).map((r) => r.metrics[m.key] ?? 0);
+        const sum = values.reduce((a, v) => a + v, 0);
+        if (sum > 0) counted++;
+        return `${mode}: ${sum === 0 ? '0' : `${sum} (in ${values.filter((v) => v > 0).length} of ${values.length} runs, at most ${Math.max(...values)} in one)`}`;
+      });
+      expect(caption).toContain(`Summed: ${expected.join('; ')}.`);
+      expect(caption).toContain('no box or median');
+    }
+    expect(counted).toBeGreaterThan(0);
+  });
+
+  test('each cost\'s caption gives the paired figure per seed index of compare.json, with the seeds left out', () => {
+    const page = readComparePage(comparePage(fixture));
+    const [paired] = fixture.paired;
+    if (paired === undefined) throw new Error('the fixture has no paired comparison');
+    for (const m of COMPARE_METRICS) {
+      const drawn = page.paired.get(m.key);
+      if (m.kind === 'correctness') {
+        expect(drawn?.size, m.key).toBe(0);
+        continue;
+      }
+      const d = paired.metrics[m.key as CostMetricKey];
+      const got = drawn?.get(paired.mode);
+      expect(got, m.key).toEqual({
+        baseline: paired.baseline, count: d.count, p25: d.p25, median: d.median, p75: d.p75, higher: d.higher, lower: d.lower, equal: d.equal,
+        text: `Paired per seed index, ${paired.mode} minus ${paired.baseline}: ${formatPaired(d, m.unit)}.`
+          + (d.leftOut.noValue.length === 0 ? '' : ` Seed indexes left out: ${d.leftOut.noValue.join(', ')} (no value in one run or both).`),
+      });
+    }
+    expect(paired.metrics.recoveryMs.leftOut.noValue.length).toBeGreaterThan(0);
+    expect(page.document.querySelector('#metrics .note')?.textContent).toContain('read that one to compare the modes');
+  });
+
+  test('seed indexes where the modes met different faults are named above the plots and left out of the paired figures', () => {
+    const plain = readComparePage(comparePage(fixture));
+    expect(plain.document.querySelector('#metrics ul.notes')?.textContent).toContain('The same faults acted in every mode at every seed index.');
+    const runs = fixture.runs.map((r) => (r.seedIndex === 2 && r.mode === 'at-least-once' ? { ...r, actedFaults: [...r.actedFaults, 42] } : r));
+    const doctored: CompareReport = { ...fixture, runs, differentFaults: differentFaultSeeds(fixture.modes, runs), paired: pairedComparisons(fixture.modes, runs) };
+    const page = readComparePage(comparePage(doctored));
+    expect([...page.document.querySelectorAll('#metrics ul.notes li')].map((li) => li.textContent)).toContain(
+      'Seed index where the modes met different faults: 2: left out of the paired figures (the per-mode figures are over all runs, these included).');
+    const latency = page.paired.get('latencyP50Ms')?.get('at-least-once');
+    expect(latency?.count).toBe(fixture.seeds - 1);
+    expect(latency?.text).toContain('Seed indexes left out: 2 (the modes met different faults).');
+    expect(page.json(COMPARE_DATA_ID)).toEqual(doctored);
+  });
+
+  test('a cost that is 0 in every run of every mode says so above the plots and in its caption', () => {
+    const page = readComparePage(comparePage(fixture));
+    const line = 'Time back-pressured is 0 in every run of every mode: nothing filled the network buffers: this workload never '
+      + 'back-pressured, so the comparison cannot show alignment\'s cost under back-pressure.';
+    expect([...page.document.querySelectorAll('#metrics ul.notes li')].map((li) => li.textContent)).toContain(line);
+    expect(page.document.querySelector('figure[data-metric="backPressuredMs"] .all-zero')?.textContent).toBe(line);
+    expect(page.document.querySelector('figure[data-metric="checkpointEndToEndMs"] .all-zero')).toBeNull();
+  });
+
+  test('every timeline has one time axis, 0 to the latest end among them, so a time sits at the same place in each', () => {
+    const page = readComparePage(comparePage(fixture));
+    const ends = fixture.modes.map((m) => fixture.timelines[m]?.endMs ?? 0);
+    // The fixture's runs end at different times, so this would fail with a domain per run.
+    expect(new Set(ends).size).toBe(ends.length);
+    const [first, ...rest] = fixture.modes.map((m) => page.timelines.get(m));
+    expect(first?.domainEndMs).toBe(Math.max(...ends));
+    expect(first?.xTicks.length).toBeGreaterThan(3);
+    for (const t of rest) {
+      expect(t?.domainEndMs).toBe(first?.domainEndMs);
+      expect(t?.xTicks).toEqual(first?.xTicks);
+    }
+    expect(page.document.querySelector('#timelines .note')?.textContent).toContain(`Every timeline runs from 0 to ${Math.max(...ends)} ms`);
   });
 
   test('each mode\'s timeline draws its checkpoints, faults and restores as in the report', () => {
@@ -98,7 +180,7 @@ describe('comparePage', () => {
       const summed = (k: 'recordsLost' | 'duplicates'): string => {
         const hit = runs.filter((r) => r.metrics[k] > 0).length;
         const sum = String(runs.reduce((a, r) => a + r.metrics[k], 0));
-        return hit === 0 ? sum : `${sum} (in ${hit} of ${runs.length} runs)`;
+        return hit === 0 ? sum : `${sum} (in ${hit} of ${runs.length} runs, at most ${Math.max(...runs.map((r) => r.metrics[k]))} in one)`;
       };
       return [mode, String(f?.runs), String(f?.violations), summed('recordsLost'), summed('duplicates'), String(f?.unfiredFaults), 'none'];
     }));

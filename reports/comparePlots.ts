@@ -99,11 +99,13 @@ function seedIndexesOf(report: CompareReport, mode: string, key: MetricKey, valu
 
 /**
  * One metric's distributions over the runs, one row per mode (in the report's order): a dot per
- * run's value (`data-mode`, `data-value`, `data-seed`), a box from p25 to p75 and a thick tick at
- * the median (`data-mode`, `data-p25`, `data-median`, `data-p75`), all from
- * `report.byMode[mode].distributions[metric.key]`. The x axis starts at 0 and is labelled with
- * the metric and its unit. Returns the plot's HTML; a mode without values has an empty row, and a
- * plot without any value says "no run has a value" in its middle.
+ * run's value (`data-mode`, `data-value`, `data-seed`) and, for a cost, a box from p25 to p75 and
+ * a thick tick at the median (`data-mode`, `data-p25`, `data-median`, `data-p75`), all from
+ * `report.byMode[mode].distributions[metric.key]`. A correctness count (kind `correctness`: 0 in
+ * most runs, so its box and median sit at 0 and would hide the runs that count) has the dots
+ * only; its caption gives the sum. The x axis starts at 0 and is labelled with the metric and its
+ * unit. Returns the plot's HTML; a mode without values has an empty row, and a plot without any
+ * value says "no run has a value" in its middle.
  */
 export function metricPlot(report: CompareReport, metric: CompareMetric): string {
   const modes = report.modes.map(String);
@@ -114,7 +116,7 @@ export function metricPlot(report: CompareReport, metric: CompareMetric): string
     if (d === undefined) return;
     const seeds = seedIndexesOf(report, mode, metric.key, d.values);
     d.values.forEach((value, i) => dots.push({ mode, modeIndex, value, seedIndex: seeds[i], y: modeIndex + jitter(seeds[i] ?? i) }));
-    if (d.median !== null && d.p25 !== null && d.p75 !== null) boxes.push({ mode, modeIndex, p25: d.p25, median: d.median, p75: d.p75 });
+    if (metric.kind === 'cost' && d.median !== null && d.p25 !== null && d.p75 !== null) boxes.push({ mode, modeIndex, p25: d.p25, median: d.median, p75: d.p75 });
   });
   const max = Math.max(0, ...dots.map((r) => r.value), ...boxes.map((b) => b.p75));
   const color = (mode: string) => MODE_COLORS[modes.indexOf(mode) % MODE_COLORS.length] as string;
@@ -162,7 +164,9 @@ export function metricPlot(report: CompareReport, metric: CompareMetric): string
 const LANES = ['checkpoints', 'faults', 'restores'];
 
 /**
- * One run's checkpoint timeline (virtual ms from 0 to `timeline.endMs`): each checkpoint a bar
+ * One run's checkpoint timeline (virtual ms from 0 to `domainEndMs`, by default the run's own
+ * `timeline.endMs`; a page with several timelines gives them all its largest, so the same time
+ * sits at the same place in each): each checkpoint a bar
  * from its trigger to its end (completion or failure; to the run's end while in progress) colored
  * by status and labelled with its id (`data-checkpoint`, `data-trigger-ms`, `data-end-ms`,
  * `data-status`); each fault occurrence a red cross with its index on the faults lane and a
@@ -171,7 +175,7 @@ const LANES = ['checkpoints', 'faults', 'restores'];
  * (`data-checkpoint`, `data-time-ms`). Tooltips (titles) say each in words. Returns a `<figure>`
  * with the status legend.
  */
-export function timelinePlot(timeline: Timeline): string {
+export function timelinePlot(timeline: Timeline, domainEndMs = timeline.endMs): string {
   const cps = timeline.checkpoints.map((c) => ({ ...c, x2: c.endMs ?? timeline.endMs, lane: 'checkpoints' }));
   const faults = timeline.faults.map((f) => ({ ...f, lane: 'faults' }));
   const restores = timeline.restores.map((r) => ({ ...r, lane: 'restores' }));
@@ -184,7 +188,7 @@ export function timelinePlot(timeline: Timeline): string {
     width: 900,
     height: 190,
     marginLeft: 90,
-    x: { domain: [0, Math.max(timeline.endMs, 1)], label: 'virtual time (ms)', labelArrow: 'none', grid: true },
+    x: { domain: [0, Math.max(domainEndMs, timeline.endMs, 1)], label: 'virtual time (ms)', labelArrow: 'none', grid: true },
     y: { domain: LANES, label: null },
     color: { domain: statuses, range: statuses.map((s) => STATUS_COLORS[s] ?? '#7f7f7f'), legend: true, label: 'checkpoint status' },
     marks: [

@@ -21,8 +21,16 @@ describe('startPage', () => {
   test('the summary per mode', () => {
     const page = readComparePage(startPage(input));
     const rows = [...page.document.querySelectorAll('table.summary tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
-    expect(rows).toEqual(Object.entries(input.summary.modes).map(([m, x]) => [m, x.runs, x.violations, x.checkpointsCompleted, x.restores,
-      x.duplicatesAfterRestore, x.missingRecords, x.unfiredFaults, x.stateUnjudged].map(String)));
+    // Checkpoints, restores and duplicates with their rate per run (the modes ran 100 and 37 runs).
+    const rate = (sum: number, runs: number): string => `${sum} (${Math.round((sum / runs) * 100) / 100} per run)`;
+    expect(rows).toEqual(Object.entries(input.summary.modes).map(([m, x]) => [m, String(x.runs), String(x.violations),
+      rate(x.checkpointsCompleted, x.runs), rate(x.restores, x.runs), rate(x.duplicatesAfterRestore, x.runs), String(x.missingRecords),
+      String(x.unfiredFaults), String(x.stateUnjudged)]));
+    expect(rows[1]?.slice(3, 6)).toEqual(['548 (14.81 per run)', '20 (0.54 per run)', '14 (0.38 per run)']);
+    expect(page.document.querySelector('#summary .run-counts')?.textContent)
+      .toContain('The modes ran different numbers of runs (aligned 100, at-least-once 37)');
+    const same = readComparePage(startPage({ ...input, summary: { ...input.summary, modes: { aligned: input.summary.modes['aligned'] as never } } }));
+    expect(same.document.querySelector('#summary .run-counts')).toBeNull();
     const text = page.document.querySelector('#summary')?.textContent ?? '';
     expect(text).toContain('at-least-once: final keyed state not judged in 2 run(s): 2 duplicates-after-keyed-state');
     expect(text).toContain('Restore fan-out: 13 forked runs, 0 violations, 2 whose failover never fired');
@@ -34,6 +42,12 @@ describe('startPage', () => {
     const article = page.document.querySelector('#counterexample-0');
     expect(article?.querySelector('h3')?.textContent).toBe(`Violation in mode ${cx.mode}: ${cx.property}`);
     expect(article?.querySelector('pre.replay')?.textContent).toBe(cx.replay);
+    // The violation's details, as the terminal prints them: the state that differs, key by key.
+    expect(article?.querySelector('pre.details')?.textContent).toBe(cx.detailLines.join('\n'));
+    expect(cx.detailLines).toContain('stateDiffCount: 27');
+    expect(cx.detailLines.some((l) => /^ {2}- operator airport-stats, state stats, key DTW, expected \{"count":47,.*\}, actual \{"count":48,/.test(l))).toBe(true);
+    expect(cx.detailLines).toContain('  ... 10 more (the replay command with --json has them all)');
+    expect(readComparePage(startPage({ ...input, counterexamples: [{ ...cx, detailLines: [] }] })).document.querySelector('pre.details')).toBeNull();
     expect(article?.querySelector('pre.explanation')?.textContent).toBe(cx.explanationLines.join('\n'));
     // The real explanation names the lost trigger, the crash and the restore.
     expect(cx.explanationLines.join('\n')).toMatch(/loses triggerCheckpoint[\s\S]*taskmanager-2 crashes[\s\S]*restore from checkpoint 2/);
@@ -63,6 +77,13 @@ describe('startPage', () => {
       .toContain('planted bugs lost-trigger, tracker-late-completion switched on; this comparison runs the correct engine, without them');
   });
 
+  test('the comparison\'s files are named when the summary names them', () => {
+    const named = readComparePage(startPage({ ...input, summary: { ...input.summary, compare: { json: 'compare.json', markdown: 'compare.md', seeds: 10, seed: 1 } } }));
+    expect(named.document.querySelector('#compare .compare-files')?.textContent)
+      .toBe('This comparison is also written beside this page as compare.json (the report) and compare.md (its tables), as compare writes them.');
+    expect(readComparePage(startPage(input)).document.querySelector('#compare .compare-files')).toBeNull();
+  });
+
   test('the comparison\'s plots and data when given, none without', () => {
     const page = readComparePage(startPage(input));
     expect(page.plots).toBe(COMPARE_METRICS.length);
@@ -84,7 +105,8 @@ describe('startPage', () => {
   test('hostile texts in a counterexample and the job are escaped and parse back', () => {
     const hostile: StartPageInput = {
       summary: { ...input.summary, job: `flights${HOSTILE}` },
-      counterexamples: [{ ...cx, property: `p${HOSTILE}`, summary: HOSTILE, replay: `replay ${HOSTILE}`, explanationLines: [HOSTILE] }],
+      counterexamples: [{ ...cx, property: `p${HOSTILE}`, summary: HOSTILE, replay: `replay ${HOSTILE}`, explanationLines: [HOSTILE],
+        detailLines: [`key ${HOSTILE}`] }],
     };
     const html = startPage(hostile);
     expect(html.includes(HOSTILE)).toBe(false);
@@ -95,6 +117,7 @@ describe('startPage', () => {
     expect(page.json(START_DATA_ID)).toEqual(hostile);
     expect(page.document.querySelector('h1')?.textContent).toBe(`checkpoint-sim explored flights${HOSTILE}`);
     expect(page.document.querySelector('pre.replay')?.textContent).toBe(`replay ${HOSTILE}`);
+    expect(page.document.querySelector('pre.details')?.textContent).toBe(`key ${HOSTILE}`);
     expect(page.document.querySelector('b')).toBeNull();
   });
 });

@@ -1,8 +1,9 @@
 /**
  * startPage: the page `npm start` writes (`reports/out/index.html`), one self-contained HTML
  * file: explore's summary per mode, the comparison of the modes when given (the plots of
- * reports/comparePage.ts), and for every counterexample its causal explanation, its Mermaid
- * sequence diagram and its replay command. docs/report-page.md explains how to read it.
+ * reports/comparePage.ts), and for every counterexample its violation's details, its causal
+ * explanation, its Mermaid sequence diagram and its replay command. docs/report-page.md explains
+ * how to read it.
  *
  * The diagrams are drawn in the page: Mermaid's browser bundle (the pinned mermaid package's
  * `dist/mermaid.min.js`) is inlined once, only when there is a diagram, and a small script
@@ -16,13 +17,41 @@ import type { CompareReport } from '../properties/compare/CompareReport.ts';
 import { causalWindow } from '../properties/explain/causalWindow.ts';
 import { describerOf, type Explanation } from '../properties/explain/explainRun.ts';
 import { formatExplanation } from '../properties/explain/formatExplanation.ts';
+import { formatDetails } from '../properties/explore/formatDetails.ts';
 import type { FanOutSummary, ModeSummary } from '../properties/explore/explore.ts';
 import type { RunResult } from '../sim/run/RunResult.ts';
-import { COMPARE_DATA_ID, compareParameters, compareSections } from './comparePage.ts';
+import { COMPARE_DATA_ID, COMPARE_STYLE, compareParameters, compareSections } from './comparePage.ts';
 import { escapeHtml, htmlDocument, htmlTable, jsonScript } from './html.ts';
 import { mermaidSequence, sequenceStepsOf } from './mermaidSequence.ts';
 
-/** The part of explore's JSON (cli/commands/exploreCommand.ts `toJson`) the page shows. */
+/** The summed counts of ModeSummary that start also gives per run. */
+export const PER_RUN_COUNTS = ['checkpointsCompleted', 'restores', 'duplicatesAfterRestore'] as const;
+
+/** Per mode, each of PER_RUN_COUNTS divided by the mode's runs, to 2 decimals (null for a mode without runs). */
+export type PerRunFigures = Readonly<Record<string, Readonly<Record<(typeof PER_RUN_COUNTS)[number], number | null>>>>;
+
+/**
+ * The per-run rates of `modes`' summed counts: with a time budget the modes run different numbers
+ * of runs (a mode's runs take different wall time), so their sums are not comparable, their rates are.
+ */
+export function perRunFigures(modes: Readonly<Record<string, ModeSummary>>): PerRunFigures {
+  return Object.fromEntries(Object.entries(modes).map(([m, x]) => [m, Object.fromEntries(PER_RUN_COUNTS.map((k) => [k,
+    x.runs === 0 ? null : Math.round((x[k] / x.runs) * 100) / 100])) as Record<(typeof PER_RUN_COUNTS)[number], number | null>]));
+}
+
+/**
+ * A sentence when the modes ran different numbers of runs (`aligned 49, at-least-once 91`), saying
+ * to compare the per-run figures rather than the sums; null when every mode ran as many.
+ */
+export function runCountsNote(modes: Readonly<Record<string, ModeSummary>>): string | null {
+  const counts = Object.entries(modes).map(([m, x]) => [m, x.runs] as const);
+  if (new Set(counts.map(([, n]) => n)).size <= 1) return null;
+  return `The modes ran different numbers of runs (${counts.map(([m, n]) => `${m} ${n}`).join(', ')}): a time budget shares the `
+    + 'wall clock and a mode\'s runs take different times, so the sums differ by the run counts as much as by the modes; '
+    + 'compare the per-run figures.';
+}
+
+/** The part of explore's JSON (cli/commands/exploreCommand.ts `toJson`) the page shows, with what start adds to it. */
 export interface StartSummary {
   readonly job: string;
   readonly seed: number;
@@ -34,6 +63,11 @@ export interface StartSummary {
   readonly fanOut: FanOutSummary;
   /** Real time the exploration took, ms. */
   readonly timing: { readonly wallMs: number };
+  /** start's additions to summary.json: the per-run rates and the note of {@link runCountsNote}. */
+  readonly perRun?: PerRunFigures;
+  readonly runCountsNote?: string | null;
+  /** The comparison's files, beside summary.json, and what it ran. */
+  readonly compare?: { readonly json: string; readonly markdown: string; readonly seeds: number; readonly seed: number };
 }
 
 /** One counterexample as the page shows it. */
@@ -43,6 +77,8 @@ export interface StartCounterexample {
   readonly summary: string;
   /** The command that runs it again (`npx checkpoint-sim replay <repro>`). */
   readonly replay: string;
+  /** The violation's details as the terminal prints them (formatDetails' lines, unindented); empty without details. */
+  readonly detailLines: readonly string[];
   /** formatExplanation's lines. */
   readonly explanationLines: readonly string[];
   /** The text of a Mermaid `sequenceDiagram` of the explanation's causal window. */
@@ -59,18 +95,26 @@ export interface StartPageInput {
 export const START_DATA_ID = 'start-data';
 
 /**
- * A counterexample of explore (its mode, property, summary, replay command and explanation) with
- * the run behind it (a replay of its repro: the trace the explanation was made from) as the page
- * shows it: the explanation's lines and the sequence diagram `replay --mermaid` writes (the
- * causal window, reports/mermaidSequence.ts, times shown).
+ * A counterexample of explore (its mode, property, summary, violation details, replay command and
+ * explanation) with the run behind it (a replay of its repro: the trace the explanation was made
+ * from) as the page shows it: the details' lines as explore prints them (formatDetails: at most
+ * ten items a list, the rest counted), the explanation's lines and the sequence diagram
+ * `replay --mermaid` writes (the causal window, reports/mermaidSequence.ts, times shown).
  */
 export function startCounterexample(
-  c: { readonly mode: string; readonly property: string; readonly summary: string; readonly replay: string; readonly explanation: Explanation },
+  c: {
+    readonly mode: string; readonly property: string; readonly summary: string; readonly replay: string; readonly explanation: Explanation;
+    readonly violation: { readonly details: unknown };
+  },
   run: RunResult,
 ): StartCounterexample {
   const steps = sequenceStepsOf(causalWindow(run.trace, c.explanation), describerOf(run));
   return {
     mode: c.mode, property: c.property, summary: c.summary, replay: c.replay,
+    // formatDetails counts the items it leaves out and points to --json; on the page that is the
+    // replay command's (explore's JSON carries no details).
+    detailLines: formatDetails(c.violation.details, { indent: '' })
+      .map((l) => l.replace(/\(--json has them all\)$/, '(the replay command with --json has them all)')),
     explanationLines: formatExplanation(c.explanation),
     mermaid: mermaidSequence(steps, { title: `${c.mode}: ${c.property}`, showTimes: true }),
   };
@@ -145,11 +189,22 @@ const ENTITY_NOTE = 'In the text, codes such as <code>#35;</code> (#), <code>#59
 
 const td = (n: number): string => `<span class="${n > 0 ? 'bad' : ''}">${n}</span>`;
 
-/** explore's figures per mode, with the reasons for unjudged state and the fan-out line. */
+/** A summed count with its per-run rate: `192 (10.11 per run)`. */
+const withRate = (sum: number, rate: number | null | undefined): string => (rate === null || rate === undefined ? String(sum)
+  : `${sum} <span class="per-run">(${rate} per run)</span>`);
+
+/**
+ * explore's figures per mode (checkpoints, restores and duplicates with their per-run rates), a
+ * note when the modes ran different numbers of runs, the reasons for unjudged state and the
+ * fan-out line.
+ */
 function summarySection(s: StartSummary): string {
   const modes = Object.entries(s.modes);
-  const rows = modes.map(([m, x]) => [escapeHtml(m), String(x.runs), td(x.violations), String(x.checkpointsCompleted), String(x.restores),
-    String(x.duplicatesAfterRestore), td(x.missingRecords), String(x.unfiredFaults), String(x.stateUnjudged)]);
+  const rates = perRunFigures(s.modes);
+  const rows = modes.map(([m, x]) => [escapeHtml(m), String(x.runs), td(x.violations), withRate(x.checkpointsCompleted, rates[m]?.checkpointsCompleted),
+    withRate(x.restores, rates[m]?.restores), withRate(x.duplicatesAfterRestore, rates[m]?.duplicatesAfterRestore), td(x.missingRecords),
+    String(x.unfiredFaults), String(x.stateUnjudged)]);
+  const note = runCountsNote(s.modes);
   const reasons = modes.flatMap(([m, x]) => {
     const r = Object.entries(x.stateUnjudgedReasons).map(([k, n]) => `${n} ${k}`);
     return r.length === 0 ? [] : [`<li>${escapeHtml(m)}: final keyed state not judged in ${x.stateUnjudged} run(s): ${escapeHtml(r.join(', '))}</li>`];
@@ -162,7 +217,8 @@ function summarySection(s: StartSummary): string {
       'unfired faults', 'state unjudged'], rows, ' class="summary"')
     + '<p class="note">Summed over each mode\'s runs (restore fan-out forks and determinism reruns not counted). Restores count restores '
     + 'of the job from a checkpoint; duplicates are committed copies beyond the reference fold\'s count; missing records are the fold\'s '
-    + 'records never committed; unfired faults never reached their trigger.</p>'
+    + 'records never committed; unfired faults never reached their trigger. Checkpoints, restores and duplicates also per run.</p>'
+    + `${note === null ? '' : `<p class="note run-counts">${escapeHtml(note)}</p>`}`
     + `${reasons.length === 0 ? '' : `<ul>${reasons.join('')}</ul>`}${fanOut}`
     + `<details><summary>Marks (occurrences, for instance once per restored task)</summary><ul>${marks.join('')}</ul></details></section>`;
 }
@@ -171,6 +227,7 @@ function summarySection(s: StartSummary): string {
 function counterexampleSection(c: StartCounterexample, k: number): string {
   return `<article class="counterexample" id="counterexample-${k}">`
     + `<h3>Violation in mode ${escapeHtml(c.mode)}: ${escapeHtml(c.property)}</h3><p>${escapeHtml(c.summary)}</p>`
+    + (c.detailLines.length === 0 ? '' : `<h4>Details</h4><pre class="details">${escapeHtml(c.detailLines.join('\n'))}</pre>`)
     + `<h4>Replay</h4><pre class="replay"><code>${escapeHtml(c.replay)}</code></pre>`
     + `<h4>Why it failed</h4><pre class="explanation">${escapeHtml(c.explanationLines.join('\n'))}</pre>`
     + `<h4>Sequence diagram</h4><div class="diagram" id="diagram-${k}" data-counterexample="${k}"><div class="drawn"></div>`
@@ -186,6 +243,13 @@ function mutantsNote(s: StartSummary): string {
   return `<p class="note mutants">${escapeHtml(`The exploration above ran with the planted bug${s.mutants.length === 1 ? '' : 's'} `
     + `${s.mutants.join(', ')} switched on; this comparison runs the correct engine, without ${s.mutants.length === 1 ? 'it' : 'them'}, `
     + 'so it shows what each mode costs and keeps, not what the bug does (the counterexamples show that).')}</p>`;
+}
+
+/** Where the comparison's own files are, when the summary names them (start writes them beside the page). */
+function compareFilesNote(s: StartSummary): string {
+  if (s.compare === undefined) return '';
+  return `<p class="note compare-files">${escapeHtml(`This comparison is also written beside this page as ${s.compare.json} `
+    + `(the report) and ${s.compare.markdown} (its tables), as compare writes them.`)}</p>`;
 }
 
 /** The page for `input` (see the file comment). */
@@ -210,12 +274,13 @@ export function startPage(input: StartPageInput): string {
       : `${drawnBy}${cxs.map((c, k) => counterexampleSection(c, k)).join('\n')}`)
     + '</section>';
   const compare = input.compare === undefined ? ''
-    : `<section id="compare"><h2>The modes compared</h2>${compareParameters(input.compare)}${mutantsNote(s)}</section>\n`
+    : `<section id="compare"><h2>The modes compared</h2>${compareParameters(input.compare)}${mutantsNote(s)}${compareFilesNote(s)}</section>\n`
       + `${compareSections(input.compare)}\n`
       + jsonScript(COMPARE_DATA_ID, input.compare);
   const scripts = mermaid === undefined ? '' : `<script>${mermaid.code}</script><script>${DRAW_SCRIPT}</script>`;
   return htmlDocument(`checkpoint-sim: ${s.job}`,
     `<header><h1>${escapeHtml(`checkpoint-sim explored ${s.job}`)}</h1>${params}</header>\n${summarySection(s)}\n${counterexamples}\n`
     + `${compare}\n${jsonScript(START_DATA_ID, { summary: s, counterexamples: cxs })}${scripts}`,
-    '.diagram { border: 1px solid #d0d4da; padding: 0.4rem; overflow-x: auto; } h4 { margin: 0.8rem 0 0.2rem; font-size: 0.95rem; }');
+    '.diagram { border: 1px solid #d0d4da; padding: 0.4rem; overflow-x: auto; } h4 { margin: 0.8rem 0 0.2rem; font-size: 0.95rem; } '
+    + COMPARE_STYLE);
 }

@@ -87,14 +87,25 @@ export function positiveInt(name: string, v: string | undefined): number | undef
   return Number(v);
 }
 
-/** Parses `60s`, `2m`, `500ms` or a number of seconds into ms. @throws UsageError. */
+/**
+ * What --time-budget accepts, for its help and its errors: said in full each time, so a refused
+ * value never leads to another refused one (an example below the minimum, say).
+ */
+export const TIME_BUDGET_FORMS = 'a number of seconds or a duration like 60s, 2m or 1500ms';
+export const TIME_BUDGET_ACCEPTS = `${TIME_BUDGET_FORMS}; at least ${formatDuration(MIN_TIME_BUDGET_MS)}`;
+
+/** The error for a budget below MIN_TIME_BUDGET_MS (`given` as typed). */
+const tooShort = (given: string): UsageError => new UsageError(`--time-budget must be at least ${formatDuration(MIN_TIME_BUDGET_MS)} `
+  + `(${TIME_BUDGET_FORMS}), got '${given}'`);
+
+/** Parses `60s`, `2m`, `1500ms` or a number of seconds into ms. @throws UsageError saying what is accepted. */
 export function parseDuration(v: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(v.trim());
-  if (m === null) throw new UsageError(`--time-budget must look like 60s, 2m or 500ms, got '${v}'`);
+  if (m === null) throw new UsageError(`--time-budget must be ${TIME_BUDGET_ACCEPTS}, got '${v}'`);
   const n = Number(m[1]);
   const unit = m[2] ?? 's';
   const ms = unit === 'ms' ? n : unit === 'm' ? n * 60_000 : n * 1000;
-  if (ms <= 0) throw new UsageError(`--time-budget must be positive, got '${v}'`);
+  if (ms <= 0) throw tooShort(v);
   return ms;
 }
 
@@ -172,7 +183,7 @@ export function parseExploreFlags(f: ExploreFlags): ExploreSettings {
   }
   const timeBudgetMs = f.timeBudget === undefined ? undefined : parseDuration(f.timeBudget);
   if (timeBudgetMs !== undefined && timeBudgetMs < MIN_TIME_BUDGET_MS) {
-    throw new UsageError(`--time-budget must be at least ${formatDuration(MIN_TIME_BUDGET_MS)}, got '${f.timeBudget}'`);
+    throw tooShort(f.timeBudget ?? '');
   }
   const maxParallelism = parseMaxParallelism(f.maxParallelism);
   const mutants = f.mutant === undefined ? [] : f.mutant.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
@@ -217,7 +228,7 @@ export function exploreOptions(cmd: Command): Command {
     .option('--expect <promise>', 'exactly-once or at-least-once (default: what the mode promises)')
     .option('--mutant <ids>', 'planted bugs to switch on, comma-separated')
     .option('--runs <n>', `runs per mode (default ${DEFAULT_RUNS_PER_MODE}); a mode stops at its first violation`)
-    .option('--time-budget <duration>', `wall-clock budget shared by all modes instead of --runs, at least ${formatDuration(MIN_TIME_BUDGET_MS)}, e.g. 60s or 2m`)
+    .option('--time-budget <duration>', `wall-clock budget shared by all modes instead of --runs: ${TIME_BUDGET_ACCEPTS}`)
     .option('--seed <n>', `${SEED_HELP}; drawn and printed when absent`)
     .option('--out <dir>', 'where counterexamples are written (created before the first run)', 'reports/out')
     .option('--max-records <n>', MAX_RECORDS_HELP)

@@ -2,9 +2,11 @@
  * `npm start`: the main job. Explores the flights job (real data, vega-datasets' flights-20k) in
  * the checkpointing modes built so far (aligned and at-least-once; not `none`) under faults for
  * about one minute, prints a summary table per mode (or, with --json, the summary as one JSON
- * object) and writes `summary.json`, a repro per violation and `index.html` (the summary, the
- * modes compared on ten seeds, every counterexample with its explanation, sequence diagram and
- * replay command: reports/startPage.ts) into `--out` (default `reports/out`).
+ * object) with the per-run rates of its sums (a time budget gives the modes different run counts)
+ * and writes `summary.json`, a repro per violation, the modes compared on ten seeds as
+ * `compare.json` and `compare.md` (as `compare` writes them) and `index.html` (the summary, that
+ * comparison, every counterexample with its explanation, sequence diagram and replay command:
+ * reports/startPage.ts) into `--out` (default `reports/out`).
  *
  * Each start first removes what the previous start wrote into that folder (the files its
  * manifest, `start-manifest.json`, lists, and nothing else), so a summary never sits beside
@@ -14,7 +16,10 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { compareModes } from '../../properties/compare/compareModes.ts';
 import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
-import { startCounterexample, startPage, type StartSummary } from '../../reports/startPage.ts';
+import { compareMarkdown } from '../../reports/compareMarkdown.ts';
+import {
+  PER_RUN_COUNTS, perRunFigures, runCountsNote, startCounterexample, startPage, type StartSummary,
+} from '../../reports/startPage.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import { prepareOutDir } from '../outDir.ts';
 import type { Io } from '../program.ts';
@@ -42,7 +47,7 @@ export interface StartFlags {
  * Runs the main job; returns the exit code. `out` (tests) replaces the default folder when
  * `flags.out` is not given.
  * @throws UsageError for bad flags or an output directory that cannot be made or written,
- * before any run.
+ * before any run (naming `--out` when the folder came from it).
  */
 export function runStart(flags: StartFlags, io: Io, version: string, out = START_OUT): number {
   const folder = flags.out ?? out;
@@ -51,33 +56,88 @@ export function runStart(flags: StartFlags, io: Io, version: string, out = START
     ...(flags.json === true ? { json: true } : {}),
     ...(flags.mutant === undefined ? {} : { mutant: flags.mutant }),
   });
-  const dir = prepareOutDir(folder, `output directory ${folder}`);
+  const dir = prepareOutDir(folder, flags.out === undefined ? `output directory ${folder}` : `--out ${folder}`);
   const removed = clearPreviousStart(dir);
-  if (flags.json !== true) {
+  const json = flags.json === true;
+  if (!json) {
     io.out(`checkpoint-sim ${version}: exploring the flights job (${BUILT_MODES.join(', ')}) under faults for `
       + `${formatDuration(settings.timeBudgetMs ?? 0)}\n`);
     if (removed > 0) io.out(`removed ${removed} file(s) the previous start wrote into ${folder}\n`);
   }
-  const { code, report } = runExplore(settings, io, version, process.stderr.isTTY === true);
-  if (report !== undefined) {
-    const summary = toJson(report);
-    const path = join(dir, 'summary.json');
-    writeFileSync(path, `${JSON.stringify(summary, null, 2)}\n`);
-    // The page: the summary, the modes compared on the same seeds, each counterexample explained
-    // (its run replayed for the diagram of its causal window).
-    if (flags.json !== true) io.out(`comparing the modes on ${START_COMPARE_SEEDS} seeds for the page...\n`);
-    const compare = compareModes({
-      job: 'flights', modes: BUILT_MODES, seeds: START_COMPARE_SEEDS, seed: settings.seed,
-      simulate: (spec) => simulate(spec), judge: defaultJudge, version,
-    });
-    const counterexamples = report.counterexamples.map((c) => startCounterexample(c, simulate(c.spec)));
-    const page = join(dir, 'index.html');
-    writeFileSync(page, startPage({ summary: summary as StartSummary, counterexamples, compare }));
-    const written = ['summary.json', 'index.html', ...report.counterexamples.map((c) => relative(dir, c.repro))];
-    writeFileSync(join(dir, START_MANIFEST), `${JSON.stringify({ written }, null, 2)}\n`);
-    if (flags.json !== true) io.out(`summary written to ${path}\npage written to ${page}\n`);
+  // explore prints its table (or its JSON) at the end; start holds it back to add the per-run
+  // rows under the table (a time budget gives the modes different run counts) and, with --json,
+  // to print summary.json's object instead, which names the comparison.
+  let printed = '';
+  const { code, report } = runExplore(settings, { out: (t) => { printed += t; }, err: (t) => io.err(t) }, version,
+    process.stderr.isTTY === true);
+  if (report === undefined) {
+    io.out(printed);
+    return code;
   }
+  const explored = toJson(report) as StartSummary & { readonly counts: Readonly<Record<string, string>> };
+  const summary: StartSummary = {
+    ...explored,
+    perRun: perRunFigures(explored.modes),
+    runCountsNote: runCountsNote(explored.modes),
+    compare: { json: 'compare.json', markdown: 'compare.md', seeds: START_COMPARE_SEEDS, seed: settings.seed },
+    counts: { ...explored.counts, ...START_COUNT_DEFINITIONS },
+  } as StartSummary;
+  // summary.json first: what the exploration found is on disk before the comparison runs (its
+  // files are named in it; the comparison failing is a harness failure, exit 3).
+  const path = join(dir, 'summary.json');
+  writeFileSync(path, `${JSON.stringify(summary, null, 2)}\n`);
+  // The manifest lists every file this start writes, before the rest is written, so the next start
+  // clears them even if this one stops half way.
+  const written = ['summary.json', 'index.html', 'compare.json', 'compare.md', ...report.counterexamples.map((c) => relative(dir, c.repro))];
+  writeFileSync(join(dir, START_MANIFEST), `${JSON.stringify({ written }, null, 2)}\n`);
+  if (!json) {
+    io.out(withPerRunRows(printed, summary));
+    io.out(`comparing the modes on ${START_COMPARE_SEEDS} seeds for the page...\n`);
+  }
+  // The page: the summary, the modes compared on the same seeds, each counterexample explained
+  // (its run replayed for the diagram of its causal window). The comparison's report is written
+  // beside it as compare writes it.
+  const compare = compareModes({
+    job: 'flights', modes: BUILT_MODES, seeds: START_COMPARE_SEEDS, seed: settings.seed,
+    simulate: (spec) => simulate(spec), judge: defaultJudge, version,
+  });
+  writeFileSync(join(dir, 'compare.json'), `${JSON.stringify(compare, null, 2)}\n`);
+  writeFileSync(join(dir, 'compare.md'), compareMarkdown(compare));
+  const counterexamples = report.counterexamples.map((c) => startCounterexample(c, simulate(c.spec)));
+  const page = join(dir, 'index.html');
+  writeFileSync(page, startPage({ summary, counterexamples, compare }));
+  if (json) io.out(`${JSON.stringify(summary)}\n`);
+  else io.out(`summary written to ${path}\ncomparison written to ${join(dir, 'compare.json')} and compare.md\npage written to ${page}\n`);
   return code;
+}
+
+/** What start adds to summary.json's `counts` (explore's say what its counts count). */
+const START_COUNT_DEFINITIONS = {
+  perRun: 'per mode, checkpointsCompleted, restores and duplicatesAfterRestore divided by the mode\'s runs (2 decimals): '
+    + 'the figures to compare when the modes ran different numbers of runs',
+  runCountsNote: 'said when the modes ran different numbers of runs (a time budget), null otherwise',
+  compare: 'the comparison of the modes on the page: compare.json and compare.md beside summary.json, its seeds and fast-check seed',
+} as const;
+
+/**
+ * explore's printed text with, under its summary table (the line after its `mode` header and one
+ * row per mode), the per-run rates of checkpoints, restores and duplicates and the note when the
+ * run counts differ. Text without that table (nothing to add to) comes back with the rows at its end.
+ */
+export function withPerRunRows(printed: string, summary: StartSummary): string {
+  const modes = Object.entries(summary.modes);
+  const rates = summary.perRun ?? perRunFigures(summary.modes);
+  const head = ['per run', 'runs', 'checkpoints', 'restores', 'duplicates'];
+  const rows = modes.map(([m, x]) => [m, String(x.runs), ...PER_RUN_COUNTS.map((k) => String(rates[m]?.[k] ?? 'n/a'))]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const note = summary.runCountsNote ?? runCountsNote(summary.modes);
+  const added = [line(head), ...rows.map(line), ...(note === null ? [] : [note])];
+  const lines = printed.split('\n');
+  const header = lines.findIndex((l) => /^mode +runs +violations/.test(l));
+  if (header < 0) return `${printed}${added.join('\n')}\n`;
+  const at = header + 1 + modes.length;
+  return [...lines.slice(0, at), ...added, ...lines.slice(at)].join('\n');
 }
 
 /** Seeds of the comparison on start's page (each run once per mode). */

@@ -1,6 +1,7 @@
 /** COMPARE_METRICS: one row per numeric RunMetrics field, each explained in docs/compare.md. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
+import { COMPARE_FORMAT_VERSION } from './CompareReport.ts';
 import { COMPARE_METRICS } from './compareMetrics.ts';
 
 describe('COMPARE_METRICS', () => {
@@ -18,5 +19,15 @@ describe('COMPARE_METRICS', () => {
       const bullet = doc.slice(at, doc.indexOf('\n- ', at) === -1 ? undefined : doc.indexOf('\n- ', at));
       expect(bullet, m.label).toContain(`(${m.unit})`);
     }
+  });
+
+  test('the docs give compare.json\'s format version and say why the paired figure is the one to read', () => {
+    const doc = readFileSync(new URL('../../docs/compare.md', import.meta.url), 'utf8');
+    expect(doc).toContain(`\`checkpoint-sim-compare\` version ${COMPARE_FORMAT_VERSION}`);
+    expect(doc).toContain('## Paired per seed index: the figure to read');
+    expect(doc).toMatch(/median of each mode can land on a\s+different seed index/);
+    const page = readFileSync(new URL('../../docs/report-page.md', import.meta.url), 'utf8');
+    expect(page).toMatch(/To compare two modes, read the paired figure, not the distance between the two ticks/);
+    expect(page).toContain('Dots only, for a correctness count');
   });
 });

@@ -17,6 +17,11 @@ export interface CompareMetric {
    */
   readonly kind: 'correctness' | 'cost';
   readonly definition: string;
+  /**
+   * For a cost: what it means when the metric is 0 in every run of every mode (compare.md and the
+   * page say it under the table), so a row of zeros does not read as "the modes cost the same".
+   */
+  readonly whenAllZero?: string;
 }
 
 export const COMPARE_METRICS: readonly CompareMetric[] = [
@@ -29,7 +34,8 @@ export const COMPARE_METRICS: readonly CompareMetric[] = [
   { key: 'alignmentMs', label: 'alignment duration', unit: 'ms', better: 'lower', kind: 'cost',
     definition: 'median over completed checkpoints of the longest subtask alignment (first barrier to last)' },
   { key: 'syncMs', label: 'sync duration', unit: 'ms', better: 'lower', kind: 'cost',
-    definition: 'median over completed checkpoints of the longest synchronous snapshot part of a subtask' },
+    definition: 'median over completed checkpoints of the longest synchronous snapshot part of a subtask',
+    whenAllZero: 'the model charges no virtual time for the synchronous part of a snapshot, so this figure cannot tell the modes apart' },
   { key: 'asyncMs', label: 'async duration', unit: 'ms', better: 'lower', kind: 'cost',
     definition: 'median over completed checkpoints of the longest asynchronous snapshot part (state files written)' },
   { key: 'startDelayMs', label: 'start delay', unit: 'ms', better: 'lower', kind: 'cost',
@@ -43,7 +49,9 @@ export const COMPARE_METRICS: readonly CompareMetric[] = [
   { key: 'throughputPerSec', label: 'throughput', unit: 'records/s', better: 'higher', kind: 'cost',
     definition: 'records committed per virtual second, from the first source read to the last commit' },
   { key: 'backPressuredMs', label: 'time back-pressured', unit: 'ms', better: 'lower', kind: 'cost',
-    definition: 'virtual ms tasks spent waiting for credit to send, summed over tasks' },
+    definition: 'virtual ms tasks spent waiting for credit to send, summed over tasks',
+    whenAllZero: 'nothing filled the network buffers: this workload never back-pressured, so the comparison cannot show '
+      + 'alignment\'s cost under back-pressure' },
   { key: 'recoveryMs', label: 'recovery time', unit: 'ms', better: 'lower', kind: 'cost',
     definition: 'median over restores of the time from the failure to the next completed checkpoint' },
 ];

@@ -14,6 +14,7 @@ import type { CompareReport, MetricKey } from './CompareReport.ts';
 import { COMPARE_METRICS } from './compareMetrics.ts';
 import { compareModes, compareSpecs, modeFigures, specInMode } from './compareModes.ts';
 import { distributionOf } from './distributionOf.ts';
+import { actedFaultsOf, differentFaultSeeds, pairedComparisons } from './pairedDifferences.ts';
 
 const MODES: readonly RunMode[] = ['aligned', 'at-least-once'];
 const OPTIONS = {
@@ -31,7 +32,7 @@ describe('compareModes', () => {
 
   test('one run per seed index and mode, seed-major, with progress over the real total', () => {
     expect(report).toMatchObject({
-      format: 'checkpoint-sim-compare', formatVersion: 1, checkpointSimVersion: '0.0.0-test', job: 'flights', seed: 7,
+      format: 'checkpoint-sim-compare', formatVersion: 2, checkpointSimVersion: '0.0.0-test', job: 'flights', seed: 7,
       seeds: 3, modes: MODES,
     });
     expect(report.runs.map((r) => [r.seedIndex, r.mode])).toEqual([0, 1, 2].flatMap((i) => MODES.map((m) => [i, m])));
@@ -88,6 +89,29 @@ describe('compareModes', () => {
     if (run === undefined) throw new Error('no run');
     const numeric = Object.keys(run.metrics).filter((k) => k !== 'duplicatesByRestore') as MetricKey[];
     expect(COMPARE_METRICS.map((m) => m.key).sort()).toEqual(numeric.sort());
+  });
+
+  test('each run lists the faults that acted in it (its fault log), and the report the seed indexes where they differ by mode', () => {
+    for (let i = 0; i < OPTIONS.seeds; i++) {
+      const spec = compareSpecs(OPTIONS)[i];
+      if (spec === undefined) throw new Error('unreachable');
+      for (const mode of MODES) {
+        const run = report.runs.find((r) => r.seedIndex === i && r.mode === mode);
+        expect(run?.actedFaults).toEqual(actedFaultsOf(simulate(specInMode(spec, mode))));
+      }
+    }
+    expect(report.differentFaults).toEqual(differentFaultSeeds(MODES, report.runs));
+    expect(report.differentFaults).toEqual([0, 1, 2].filter((i) => {
+      const [a, b] = MODES.map((m) => JSON.stringify(report.runs.find((r) => r.seedIndex === i && r.mode === m)?.actedFaults));
+      return a !== b;
+    }));
+  });
+
+  test('the paired differences of the second mode against the first, from the runs', () => {
+    expect(report.paired).toEqual(pairedComparisons(MODES, report.runs));
+    expect(report.paired.map((p) => [p.mode, p.baseline])).toEqual([['at-least-once', 'aligned']]);
+    const paired = report.paired[0]?.metrics.checkpointEndToEndMs;
+    expect((paired?.count ?? 0) + (paired?.leftOut.differentFaults.length ?? 0) + (paired?.leftOut.noValue.length ?? 0)).toBe(OPTIONS.seeds);
   });
 
   test('unfired faults are named', () => {

@@ -2,8 +2,10 @@
  * compareModes: the checkpointing modes side by side on the same runs (`checkpoint-sim compare`,
  * docs/compare.md). For each seed index it draws one mode-neutral RunSpec, runs it in every mode
  * with only `checkpoint.mode` changed, judges each run against its own mode's promise
- * (expectationOf), and gathers per run the RunMetrics (runMetrics.ts), per mode their
- * distributions, and per mode one seed's run as a checkpoint timeline (representativeSeedIndex).
+ * (expectationOf), and gathers per run the RunMetrics (runMetrics.ts) and the faults that acted,
+ * per mode their distributions, per mode after the first its paired differences per seed index
+ * against the first (pairedDifferences.ts), and per mode one seed's run as a checkpoint timeline
+ * (representativeSeedIndex).
  *
  * Mode-neutral generation: the specs are explore's (runSpecArbitrary), drawn with fast-check's
  * `seed` in one fixed mode, the i-th spec being explore's run i at that seed (so `replay --seed S
@@ -34,6 +36,7 @@ import {
 } from './CompareReport.ts';
 import { COMPARE_METRICS } from './compareMetrics.ts';
 import { distributionOf } from './distributionOf.ts';
+import { actedFaultsOf, differentFaultSeeds, pairedComparisons } from './pairedDifferences.ts';
 import { runMetrics } from './runMetrics.ts';
 import { timelineOf } from './timelineOf.ts';
 
@@ -122,6 +125,7 @@ export function compareModes(o: CompareOptions): CompareReport {
           const f = spec.faults[i];
           return f === undefined ? `fault ${i}` : describeFault(f);
         }),
+        actedFaults: actedFaultsOf(result),
         metrics: runMetrics(result, judgement),
       });
       (timelinesBySeed[seedIndex] ??= {})[mode] = timelineOf(spec, result);
@@ -141,6 +145,8 @@ export function compareModes(o: CompareOptions): CompareReport {
     modes: [...o.modes],
     runs,
     byMode,
+    differentFaults: differentFaultSeeds(o.modes, runs),
+    paired: pairedComparisons(o.modes, runs),
     timelines: timelinesBySeed[shown] ?? {},
   };
 }

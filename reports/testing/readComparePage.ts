@@ -1,7 +1,7 @@
 /**
  * readComparePage: reads a compare page (reports/comparePage.ts) back with linkedom, as the
- * tests see it: the values each plot drew (from the data attributes on its marks), the
- * timelines' marks, and the embedded report.
+ * tests see it: the values each plot drew (from the data attributes on its marks), the paired
+ * figures of each caption, the timelines' marks and time axes, and the embedded report.
  */
 import { parseHTML } from 'linkedom';
 
@@ -24,8 +24,26 @@ export interface PlottedMode {
   readonly medianTick: number | undefined;
 }
 
+/** A paired figure as a metric's caption carries it (`span.paired`'s data attributes; null: nothing paired). */
+export interface CaptionPaired {
+  readonly baseline: string;
+  readonly count: number;
+  readonly p25: number | null;
+  readonly median: number | null;
+  readonly p75: number | null;
+  readonly higher: number;
+  readonly lower: number;
+  readonly equal: number;
+  /** The span's text. */
+  readonly text: string;
+}
+
 /** What a timeline drew. */
 export interface PlottedTimeline {
+  /** The end of its time axis (the figure's `data-domain-end-ms`). */
+  readonly domainEndMs: number;
+  /** The x axis's tick labels and their horizontal positions in the plot. */
+  readonly xTicks: { text: string; x: number }[];
   readonly checkpoints: { id: number; triggerMs: number; endMs: number | null; status: string }[];
   readonly faults: { index: number; timeMs: number }[];
   readonly restores: { checkpointId: number; timeMs: number }[];
@@ -36,6 +54,8 @@ export interface ReadPage {
   readonly document: El;
   /** metric key -> mode -> what was drawn. */
   readonly metrics: Map<string, Map<string, PlottedMode>>;
+  /** metric key -> mode -> the paired figure its caption gives. */
+  readonly paired: Map<string, Map<string, CaptionPaired>>;
   /** The number of metric figures holding an `<svg>`. */
   readonly plots: number;
   /** mode -> its timeline. */
@@ -54,6 +74,8 @@ const n = (el: El, name: string): number => {
 export function readComparePage(html: string): ReadPage {
   const { document } = parseHTML(html) as unknown as { document: El };
   const metrics = new Map<string, Map<string, PlottedMode>>();
+  const paired = new Map<string, Map<string, CaptionPaired>>();
+  const orNull = (el: El, name: string): number | null => (el.getAttribute(`data-${name}`) === 'null' ? null : n(el, name));
   let plots = 0;
   for (const fig of document.querySelectorAll('figure.metric')) {
     if (fig.querySelector('svg') !== null) plots++;
@@ -74,11 +96,20 @@ export function readComparePage(html: string): ReadPage {
       } else if (mark === 'box') m.box = { p25: n(el, 'p25'), median: n(el, 'median'), p75: n(el, 'p75') };
       else if (mark === 'median') m.medianTick = n(el, 'median');
     }
+    const spans = [...fig.querySelectorAll('figcaption span.paired')];
+    paired.set(fig.getAttribute('data-metric') ?? '', new Map(spans.map((el) => [el.getAttribute('data-mode') ?? '', {
+      baseline: el.getAttribute('data-baseline') ?? '', count: n(el, 'count'), p25: orNull(el, 'p25'), median: orNull(el, 'median'),
+      p75: orNull(el, 'p75'), higher: n(el, 'higher'), lower: n(el, 'lower'), equal: n(el, 'equal'), text: el.textContent ?? '',
+    }])));
     metrics.set(fig.getAttribute('data-metric') ?? '', new Map([...byMode].map(([k, v]) => [k, { box: undefined, medianTick: undefined, ...v }])));
   }
   const timelines = new Map<string, PlottedTimeline>();
   for (const fig of document.querySelectorAll('figure.timeline')) {
     timelines.set(fig.getAttribute('data-mode') ?? '', {
+      domainEndMs: n(fig, 'domain-end-ms'),
+      xTicks: [...fig.querySelectorAll('[aria-label="x-axis tick label"] text')].map((el) => ({
+        text: el.textContent ?? '', x: Number(/translate\(([-\d.]+)/.exec(el.getAttribute('transform') ?? '')?.[1] ?? NaN),
+      })),
       checkpoints: [...fig.querySelectorAll('[data-mark="checkpoint"]')].map((el) => ({
         id: n(el, 'checkpoint'), triggerMs: n(el, 'trigger-ms'),
         endMs: el.getAttribute('data-end-ms') === 'null' ? null : n(el, 'end-ms'), status: el.getAttribute('data-status') ?? '',
@@ -88,7 +119,7 @@ export function readComparePage(html: string): ReadPage {
     });
   }
   return {
-    document, metrics, plots, timelines,
+    document, metrics, paired, plots, timelines,
     json: (id) => {
       const el = document.querySelector(`script[type="application/json"]#${id}`);
       return el === null ? undefined : JSON.parse(el.textContent ?? '') as unknown;

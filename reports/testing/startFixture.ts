@@ -30,7 +30,7 @@ export function fixtureCounterexample(): StartCounterexample {
   cached = startCounterexample({
     mode: 'at-least-once', property: violation.property, summary: violation.summary,
     replay: 'npx checkpoint-sim replay reports/out/repro-flights-at-least-once-1-expect-exactly-once.json',
-    explanation: explainRun(run, violation),
+    explanation: explainRun(run, violation), violation,
   }, run);
   return cached;
 }
