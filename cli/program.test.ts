@@ -319,7 +319,7 @@ describe('start clears only its own earlier output', () => {
 describe('explore summary: unjudged state', () => {
   const mode = {
     runs: 10, violations: 0, checkpointsCompleted: 40, restores: 3, duplicatesAfterRestore: 7, missingRecords: 0,
-    unfiredFaults: 1, stateUnjudged: 2, stateUnjudgedReasons: { 'hidden-search-inconclusive': 2 }, marks: {},
+    unfiredFaults: 1, unfiredActions: 0, stateUnjudged: 2, stateUnjudgedReasons: { 'hidden-search-inconclusive': 2 }, marks: {},
   };
   const report: ExploreReport = {
     job: 'generated', seed: 5, runsPerMode: 10, mutants: [], counterexamples: [], fanOut: { runs: 0, violations: 0, unfired: 0 },
@@ -435,9 +435,9 @@ describe('replay --json', () => {
   test.each([
     [{ format: 'other' }, 'not a checkpoint-sim repro file (format is "other", not "checkpoint-sim-repro")'],
     [{ note: 'mine' }, 'unknown repro field "note" (fields: format, formatVersion, checkpointSimVersion, property, expect, summary, traceHash, stage, fastCheck, fork, spec, scenario)'],
-    [{ specVersion: 1 }, 'spec: version 1 is not supported: this checkpoint-sim reads run spec version 3'],
+    [{ specVersion: 1 }, 'spec: version 1 is not supported: this checkpoint-sim reads run spec version 4'],
     // The spec's version is refused before the envelope's fields, so an old file is named for what it is.
-    [{ specVersion: 2, stage: 'halfway' }, 'spec: version 2 is not supported: this checkpoint-sim reads run spec version 3'],
+    [{ specVersion: 2, stage: 'halfway' }, 'spec: version 2 is not supported: this checkpoint-sim reads run spec version 4'],
     [{ stage: 'halfway' }, 'repro field stage must be one of unshrunk, shrunk, got "halfway"'],
     [{ fastCheck: { seed: 1 } }, 'repro field fastCheck.path must be a string, got undefined'],
     [{ summary: 5 }, 'repro field summary must be a string, got 5'],
@@ -503,7 +503,7 @@ describe('replay --json', () => {
     /** A repro of a small flights run with `faults` and this time budget. */
     const reproFile = (name: string, maxTimeMs: number): string => {
       const spec: RunSpec = {
-        version: 3, seed: 's1', job: { kind: 'flights', selection: { from: 0, to: 40 } }, parallelism: 2,
+        version: 4, seed: 's1', job: { kind: 'flights', selection: { from: 0, to: 40 } }, parallelism: 2,
         checkpoint: { mode: 'aligned', intervalMs: 20 }, faults, healTimeMs: 100,
         budgets: { maxEvents: 1_000_000, maxTimeMs }, overrides: [{ decision: 999_999_999, alternative: 1 }], mutations: [],
       };

@@ -25,7 +25,7 @@ export type {
   CheckpointStats, CheckpointStatsSnapshot, CheckpointStatsStatus, RestoredCheckpointStats, SubtaskStateStats,
 } from './checkpoint/CheckpointStatsTracker.ts';
 export type { CheckpointMetrics } from './checkpoint/CheckpointMetrics.ts';
-export { CHECKPOINT_FAILURE_REASONS } from './checkpoint/CheckpointFailureReason.ts';
+export { CHECKPOINT_FAILURE_REASONS, CheckpointException } from './checkpoint/CheckpointFailureReason.ts';
 export type { CheckpointFailureReason } from './checkpoint/CheckpointFailureReason.ts';
 export type { CheckpointConfig, CheckpointingMode } from './streaming/api/CheckpointConfig.ts';
 export * from './plantedBugs.ts';

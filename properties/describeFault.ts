@@ -60,12 +60,13 @@ export function describeFault(fault: Fault): string {
       const l = fault.latency;
       return `rpc-delay of ${fault.kind} RPCs (${l.minMs}/${l.medianMs}/${l.maxMs} ms min/median/max)`;
     }
+    case 'async-snapshot-failure':
+      return `${fault.type}${fault.checkpoint === undefined ? '' : ` of checkpoint ${fault.checkpoint}`} (probability ${fault.probability})`;
     case 'store-failure':
     case 'store-unknown-outcome':
-    case 'async-snapshot-failure':
       return `${fault.type} (probability ${fault.probability})`;
     case 'slow-store':
-      return `slow-store (${fault.factor}x)`;
+      return `slow-store${fault.checkpoint === undefined ? '' : ` of checkpoint ${fault.checkpoint}`} (${fault.factor}x)`;
     case 'message':
       return describeMessageFault(fault);
   }

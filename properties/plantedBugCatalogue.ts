@@ -43,7 +43,7 @@ export const PLANTED_BUG_CATALOGUE: readonly PlantedBugInfo[] = [
   {
     id: 'fm-count-past-checkpoints', flinkIssue: 'FLINK-18336', source: 'engine/checkpoint/CheckpointPlantedBugs.ts',
     what: 'failures of checkpoint ids at or below the last successful id are counted.',
-    caughtBy: 'not caught by a search yet (docs/planted-bugs.md says why)',
+    caughtBy: 'failure-handling (spurious-failover: a savepoint\'s task-side failure, older than a checkpoint that completed meanwhile, fails the job)',
   },
   {
     id: 'decline-any-attempt', flinkIssue: 'FLINK-13593', source: 'engine/checkpoint/CheckpointPlantedBugs.ts',

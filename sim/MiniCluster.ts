@@ -113,6 +113,15 @@ export class MiniCluster {
       const latest = store?.getLatestCheckpoint();
       if (latest !== undefined && latest.checkpointId === e.attrs['checkpointId']) this.completed.push(latest.decode());
     }, { types: ['checkpoint.completed'] });
+    // A savepoint never joins the store: keep its completed form from its pending checkpoint's
+    // completion future (completed just before its checkpoint.completed event), for the oracles.
+    this.world.onTrace((e) => e.attrs['savepoint'] === true, (e) => {
+      const cc = this.jobManager?.jobMaster.checkpointCoordinator;
+      const pc = cc?.getPendingCheckpoints().find((p) => p.checkpointId === e.attrs['checkpointId']);
+      pc?.completionFuture.whenComplete((cp) => {
+        if (cp !== undefined) this.completed.push(cp.decode());
+      });
+    }, { types: ['checkpoint.triggered'] });
     const job = { streamGraph: options.streamGraph };
     this.taskManagerHosts = Array.from({ length: tms }, (_x, i) => taskManagerHost(i + 1));
     for (const h of this.taskManagerHosts) this.world.addHost(h, (env) => {

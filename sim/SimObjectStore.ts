@@ -26,6 +26,8 @@ export interface ObjectStoreConfig {
   readonly failProbability?: number;
   readonly unknownOutcomeProbability?: number;
   readonly slowFactor?: number;
+  /** The factor for one path, when it differs by path (`slowFactor` is then unused). */
+  readonly slowFactorFor?: (path: string) => number;
   /**
    * Failures of the `put`s whose path `applies` (e.g. only tasks' snapshot writes: an async
    * snapshot failure), before the heal time only; each one is marked `mark`.
@@ -34,6 +36,8 @@ export interface ObjectStoreConfig {
     readonly probability: number;
     readonly applies: (path: string) => boolean;
     readonly mark: string;
+    /** The probability for one path, when it differs by path (at most `probability`). */
+    readonly probabilityFor?: (path: string) => number;
   };
 }
 
@@ -127,7 +131,7 @@ export class SimObjectStore implements ObjectStore {
     const faulty = ctx.clock.nowUs < ctx.healTimeUs;
     const label = LABELS[o.name];
     let latency = ctx.choices.delay(label, this.config.latency);
-    const slow = this.config.slowFactor ?? 1;
+    const slow = this.config.slowFactorFor?.(o.path) ?? this.config.slowFactor ?? 1;
     if (faulty && slow !== 1) {
       // Slowness is a fault and faults stop at the heal time: an operation slowed before it
       // ends by then, or one normal latency after it (so healed runs really heal).
@@ -161,8 +165,8 @@ export class SimObjectStore implements ObjectStore {
       return { ok: false, error: new StorageError(`${o.name} ${o.path} failed`, 'failed') };
     }
     const put = this.config.putFailure;
-    if (faulty && put !== undefined && o.name === 'put' && put.probability > 0 && put.applies(o.path)
-      && choices.fate('store.put-fail', put.probability)) {
+    const putP = put === undefined || o.name !== 'put' || !put.applies(o.path) ? 0 : put.probabilityFor?.(o.path) ?? put.probability;
+    if (faulty && put !== undefined && putP > 0 && choices.fate('store.put-fail', putP)) {
       this.ctx.trace.cause = this.ctx.trace.mark('store', put.mark, { op: o.name, path: o.path },
         this.ctx.trace.settingFaultCause('async-snapshot-failure'));
       return { ok: false, error: new StorageError(`${o.name} ${o.path} failed`, 'failed') };

@@ -25,6 +25,8 @@ export const MARKS = {
   'notify-complete-skipped': 'a task\'s completion notification skipped a checkpoint it had performed (a lost or late notification)',
   'obsolete-barrier-ignored': 'a task ignored a barrier of a checkpoint it had already passed',
   'restore-from-checkpoint': 'a task attempt started from a checkpoint\'s state (once per restored task)',
+  'savepoint-completed': 'a savepoint completed (its metadata written into savepoint-<id>; never in the store, no notification unless synchronous)',
+  'savepoint-failed': 'a pending savepoint was aborted (declined, expired, a failover or a task failure)',
   'taskmanager-lost': 'the JobMaster declared a TaskManager lost (its heartbeat timed out) and released its slots',
   'splits-returned': 'a source coordinator took back the splits of a failed reader (addSplitsBack)',
   'tracker-incomplete-dropped': 'at-least-once: the barrier tracker dropped an older incomplete checkpoint',

@@ -323,6 +323,7 @@ const COUNT_DEFINITIONS = {
   duplicatesAfterRestore: 'committed copies of records beyond the reference fold\'s count per record identity',
   missingRecords: 'records the reference fold produces that were never committed (finished jobs only)',
   unfiredFaults: 'faults whose time or protocol point the run never reached (or reached only after the heal time)',
+  unfiredActions: 'actions (savepoints) whose time or protocol point the run never reached',
   stateUnjudged: 'runs whose final keyed state no oracle judged (not passes of it); stateUnjudgedReasons splits them',
   marks: 'occurrences of each situation (a mark per occurrence: restore-from-checkpoint counts once per restored task)',
   'fanOut.runs': 'restore fan-out forks run (a run with a global failure when its middle completed checkpoint completes)',
@@ -383,7 +384,8 @@ export function printReport(r: ExploreReport, io: Io): void {
   }
   for (const c of r.counterexamples) {
     io.out(`\nVIOLATION in mode ${c.mode}: ${c.property}\n  ${c.summary}\n`);
-    io.out(`  shrunk to ${c.faults} faults and ${c.overrides} overrides; trace hash ${c.traceHash}\n`);
+    const actions = c.actions === 0 ? '' : `, ${c.actions} action${c.actions === 1 ? '' : 's'}`;
+    io.out(`  shrunk to ${c.faults} faults${actions} and ${c.overrides} overrides; trace hash ${c.traceHash}\n`);
     const details = formatDetails(c.violation.details, { indent: '    ' });
     if (details.length > 0) io.out(`  details:\n${details.join('\n')}\n`);
     if (c.fork !== undefined) {

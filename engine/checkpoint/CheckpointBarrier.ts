@@ -18,6 +18,11 @@ export interface CheckpointOptions {
   readonly alignment: AlignmentType;
   /** Aligned checkpoint timeout in µs for "timeoutable" barriers; 0 = none. */
   readonly alignedCheckpointTimeoutUs: number;
+  /**
+   * Where the tasks write this snapshot's state (CheckpointStorageLocationReference): a
+   * savepoint's own directory; absent for a checkpoint, which writes into `chk-<id>`.
+   */
+  readonly targetLocation?: string;
 }
 
 /** A checkpoint barrier. `timestampUs` is the JobMaster's trigger time. */

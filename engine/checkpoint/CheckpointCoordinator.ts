@@ -16,7 +16,7 @@ import type { EngineEnv } from '../api/EngineEnv.ts';
 import type { ExecutionAttemptId } from '../api/ids.ts';
 import type { JobStatus } from '../jobmaster/ExecutionGraph.ts';
 import { assert } from '../util/assert.ts';
-import type { CompletableFuture } from '../util/CompletableFuture.ts';
+import { CompletableFuture } from '../util/CompletableFuture.ts';
 import {
   isPeriodicCheckpointingConfigured, type CheckpointCoordinatorConfiguration,
 } from './CheckpointCoordinatorConfiguration.ts';
@@ -29,7 +29,7 @@ import { CheckpointFailureManager } from './CheckpointFailureManager.ts';
 import { CheckpointIDCounter } from './CheckpointIDCounter.ts';
 import type { SubtaskRef } from './CheckpointPlan.ts';
 import { PLANTED_BUGS } from './CheckpointPlantedBugs.ts';
-import { CheckpointProperties } from './CheckpointProperties.ts';
+import { CheckpointProperties, type SavepointFormatType } from './CheckpointProperties.ts';
 import { CheckpointRequestDecider } from './CheckpointRequestDecider.ts';
 import { CheckpointRestorer, type CheckpointRestoreResult } from './CheckpointRestorer.ts';
 import { CheckpointsCleaner } from './CheckpointsCleaner.ts';
@@ -217,6 +217,40 @@ export class CheckpointCoordinator {
     // Periodic requests come from the timer thread, manual ones from the JobMaster main thread.
     const thread = isPeriodic ? this.ctx.timerExecutor : this.ctx.mainExecutor;
     return this.triggering.triggerCheckpoint(this.props, isPeriodic, thread);
+  }
+
+  /**
+   * Requests a savepoint (triggerSavepoint): forced unless unaligned checkpoints are on, first in
+   * the request queue, aligned with no timeout in exactly-once mode. It is never subsumed, never
+   * added to the store and notifies no task or coordinator. The request hops to the timer thread
+   * first, as Flink's triggerCheckpointFromCheckpointThread does.
+   * @returns a future of the CompletedCheckpoint (its `metadataPath` is `savepoint-<id>/_metadata`),
+   *   failing with a CheckpointException.
+   */
+  triggerSavepoint(formatType: SavepointFormatType = 'CANONICAL'): CompletableFuture<CompletedCheckpoint> {
+    return this.triggerFromTimerThread(CheckpointProperties.forSavepoint(!this.config.unaligned, formatType));
+  }
+
+  /**
+   * Requests the synchronous savepoint of stop-with-savepoint (triggerSynchronousSavepoint):
+   * `terminate` for the drain variant. Like a savepoint, but its completion subsumes older
+   * pending checkpoints and notifies the tasks, which then finish; a task-level failure of it
+   * fails the job.
+   */
+  triggerSynchronousSavepoint(terminate: boolean, formatType: SavepointFormatType = 'CANONICAL'): CompletableFuture<CompletedCheckpoint> {
+    return this.triggerFromTimerThread(CheckpointProperties.forSyncSavepoint(!this.config.unaligned, terminate, formatType));
+  }
+
+  private triggerFromTimerThread(props: CheckpointProperties): CompletableFuture<CompletedCheckpoint> {
+    const result = new CompletableFuture<CompletedCheckpoint>();
+    const timer = this.ctx.timerExecutor;
+    timer.execute('checkpoint-trigger-savepoint', () => {
+      this.triggering.triggerCheckpoint(props, false, timer).whenComplete((cp, e) => {
+        if (cp !== undefined) result.complete(cp);
+        else result.completeExceptionally(e);
+      });
+    });
+    return result;
   }
 
   // ---- acks and declines (ioExecutor) -------------------------------------------------------

@@ -25,7 +25,7 @@ function env(bugs: string[] = []) {
 }
 const CP = CheckpointProperties.forCheckpoint('NEVER_RETAIN_AFTER_TERMINATION');
 const SP = CheckpointProperties.forSavepoint(true);
-const SYNC = CheckpointProperties.forSyncSavepoint(true);
+const SYNC = CheckpointProperties.forSyncSavepoint(true, false);
 
 describe('Failure manager', () => {
   function fm(tolerable: number, bugs: string[] = []) {

@@ -3,15 +3,26 @@
  * (may exceed maxConcurrent), and whether its files are discarded when it is subsumed or when the
  * job ends in each status.
  *
- * Only the checkpoint path is used so far. Savepoints (`forSavepoint`, `forSyncSavepoint`) are the
- * documented extension point for the savepoint issue: the coordinator already keeps them out of
- * the store and out of subsumption, and the decider already orders and forces them.
+ * Savepoints (`forSavepoint`, `forSyncSavepoint`) are never discarded by the job: their files are
+ * the user's. The coordinator keeps them out of the store and out of subsumption, notifies tasks
+ * only of a synchronous one, and the decider orders them first. The savepoint format (canonical
+ * or native) is a property only: heap state is written the same either way.
  *
- * @see org.apache.flink.runtime.checkpoint.CheckpointProperties (reference 1.12, 1.14)
+ * @see org.apache.flink.runtime.checkpoint.CheckpointProperties, SavepointType (reference 1.12, 1.14)
  * Invariants: immutable; savepoints are never discarded automatically.
  */
 import type { JobStatus } from '../jobmaster/ExecutionGraph.ts';
+import type { SnapshotType } from './CheckpointBarrier.ts';
 import type { CheckpointRetentionPolicy } from './CheckpointCoordinatorConfiguration.ts';
+
+/** SavepointFormatType: how a savepoint's state is written (a label here). */
+export type SavepointFormatType = 'CANONICAL' | 'NATIVE';
+
+/**
+ * What the job does after a synchronous savepoint (SavepointType.PostCheckpointAction):
+ * TERMINATE is stop-with-savepoint with drain (MAX_WATERMARK, endInput), SUSPEND without.
+ */
+export type PostCheckpointAction = 'NONE' | 'TERMINATE' | 'SUSPEND';
 
 export class CheckpointProperties {
   private constructor(
@@ -20,6 +31,8 @@ export class CheckpointProperties {
     readonly isSynchronous: boolean,
     readonly discardSubsumed: boolean,
     private readonly discardOn: { finished: boolean; cancelled: boolean; failed: boolean; suspended: boolean },
+    readonly postCheckpointAction: PostCheckpointAction = 'NONE',
+    readonly formatType: SavepointFormatType | undefined = undefined,
   ) {}
 
   /** Properties of a periodic or manual checkpoint under `policy` (forCheckpoint). */
@@ -37,16 +50,28 @@ export class CheckpointProperties {
     }
   }
 
-  /** Extension point: a savepoint, forced when unaligned checkpoints are off (forSavepoint). */
-  static forSavepoint(forced: boolean): CheckpointProperties {
+  /**
+   * A savepoint (forSavepoint): forced when unaligned checkpoints are off, as the coordinator
+   * asks (`!unalignedCheckpointsEnabled`), so it may exceed maxConcurrent; never discarded.
+   */
+  static forSavepoint(forced: boolean, formatType: SavepointFormatType = 'CANONICAL'): CheckpointProperties {
     return new CheckpointProperties(forced, true, false, false,
-      { finished: false, cancelled: false, failed: false, suspended: false });
+      { finished: false, cancelled: false, failed: false, suspended: false }, 'NONE', formatType);
   }
 
-  /** Extension point: the savepoint of stop-with-savepoint (forSyncSavepoint). */
-  static forSyncSavepoint(forced: boolean): CheckpointProperties {
+  /**
+   * The savepoint of stop-with-savepoint (forSyncSavepoint): `terminate` for the drain variant
+   * (SavepointType.terminate), else SavepointType.suspend.
+   */
+  static forSyncSavepoint(forced: boolean, terminate: boolean, formatType: SavepointFormatType = 'CANONICAL'): CheckpointProperties {
     return new CheckpointProperties(forced, true, true, false,
-      { finished: false, cancelled: false, failed: false, suspended: false });
+      { finished: false, cancelled: false, failed: false, suspended: false }, terminate ? 'TERMINATE' : 'SUSPEND', formatType);
+  }
+
+  /** The SnapshotType barriers carry (getCheckpointType): CHECKPOINT, SAVEPOINT or SYNC_SAVEPOINT. */
+  get checkpointType(): SnapshotType {
+    if (!this.isSavepoint) return 'CHECKPOINT';
+    return this.isSynchronous ? 'SYNC_SAVEPOINT' : 'SAVEPOINT';
   }
 
   /** True when the files go with the checkpoint when the job reaches `status`. */

@@ -31,11 +31,11 @@ import { PLANTED_BUGS } from './CheckpointPlantedBugs.ts';
 import type { CheckpointProperties } from './CheckpointProperties.ts';
 import type { CheckpointRequestDecider } from './CheckpointRequestDecider.ts';
 import { CheckpointTriggerRequest } from './CheckpointTriggerRequest.ts';
-import type { CompletedCheckpoint } from './CompletedCheckpoint.ts';
+import { savepointDirectory, type CompletedCheckpoint } from './CompletedCheckpoint.ts';
 import type { DefaultCheckpointPlanCalculator } from './DefaultCheckpointPlanCalculator.ts';
 import type { MasterTriggerRestoreHook } from './MasterTriggerRestoreHook.ts';
 import { PendingCheckpoint } from './PendingCheckpoint.ts';
-import type { PendingCheckpointOutcomes } from './PendingCheckpointOutcomes.ts';
+import { savepointAttrs, type PendingCheckpointOutcomes } from './PendingCheckpointOutcomes.ts';
 
 /** What the trigger pipeline needs of the coordinator. */
 export interface CheckpointTriggeringServices {
@@ -192,7 +192,7 @@ export class CheckpointTriggering {
     env.tracer.event('checkpoint.plan', { checkpointId: id,
       waitFor: plan.tasksToWaitFor.map((t) => t.attemptId).join(','),
       finished: plan.finishedTasks.map((t) => t.attemptId).join(',') });
-    env.tracer.event('checkpoint.triggered', { checkpointId: id, timestampUs });
+    env.tracer.event('checkpoint.triggered', { checkpointId: id, timestampUs, ...savepointAttrs(pc.props) });
     this.s.state.statsTracker.reportPendingCheckpoint(id, timestampUs, pc.props.isSavepoint, plan.tasksToWaitFor.length);
     return pc;
   }
@@ -279,7 +279,7 @@ export class CheckpointTriggering {
         `checkpoint ${pc.checkpointId} was disposed while triggering`));
       return;
     }
-    const options = this.checkpointOptions();
+    const options = this.checkpointOptions(pc.props, pc.checkpointId);
     const acks = pc.plan.tasksToTrigger.map((t) => {
       env.tracer.event('checkpoint.triggerSent', { checkpointId: pc.checkpointId, task: t.attemptId });
       return ctx.triggerCheckpoint(t, pc.checkpointId, timestampUs, options);
@@ -296,8 +296,18 @@ export class CheckpointTriggering {
     this.executeQueuedRequest();
   }
 
-  private checkpointOptions(): CheckpointOptions {
+  /**
+   * The barriers' options (CheckpointOptions.forConfig): in at-least-once mode every snapshot,
+   * a savepoint's included, goes through the barrier tracker; in exactly-once mode a savepoint is
+   * aligned with no timeout, even with unaligned checkpoints on. A savepoint names its own
+   * directory; a forced-full phase never turns a savepoint into a full checkpoint.
+   */
+  private checkpointOptions(props: CheckpointProperties, id: number): CheckpointOptions {
     const c = this.s.config;
+    if (props.isSavepoint) {
+      const target = { snapshotType: props.checkpointType, targetLocation: savepointDirectory(id), alignedCheckpointTimeoutUs: 0 };
+      return { ...target, alignment: c.mode === 'EXACTLY_ONCE' ? 'ALIGNED' : 'AT_LEAST_ONCE' };
+    }
     const snapshotType = this.s.state.forceFullSnapshot ? 'FULL_CHECKPOINT' : 'CHECKPOINT';
     if (c.mode !== 'EXACTLY_ONCE') return { snapshotType, alignment: 'AT_LEAST_ONCE', alignedCheckpointTimeoutUs: 0 };
     if (!c.unaligned) return { snapshotType, alignment: 'ALIGNED', alignedCheckpointTimeoutUs: 0 };

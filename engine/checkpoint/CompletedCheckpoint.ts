@@ -15,9 +15,24 @@ export function checkpointDirectory(id: number): string {
   return `chk-${id}`;
 }
 
-/** `chk-<id>/_metadata`: where the metadata of checkpoint `id` is written. */
-export function metadataPath(id: number): string {
-  return `${checkpointDirectory(id)}/_metadata`;
+/**
+ * `savepoint-<id>`: the directory of savepoint `id`. Flink names it `savepoint-<job id prefix>-
+ * <random>` under the savepoint directory; the id stands in for the random part, so a run's
+ * paths depend on nothing but the run. Its files are the user's: the job never deletes a
+ * completed savepoint.
+ */
+export function savepointDirectory(id: number): string {
+  return `savepoint-${id}`;
+}
+
+/** The directory snapshot `id` writes into: a savepoint's own, else `chk-<id>`. */
+export function snapshotDirectory(id: number, isSavepoint: boolean): string {
+  return isSavepoint ? savepointDirectory(id) : checkpointDirectory(id);
+}
+
+/** `<directory>/_metadata`: where the metadata of checkpoint (or savepoint) `id` is written. */
+export function metadataPath(id: number, isSavepoint = false): string {
+  return `${snapshotDirectory(id, isSavepoint)}/_metadata`;
 }
 
 /** Everything a CompletedCheckpoint holds. */
@@ -88,9 +103,9 @@ export class CompletedCheckpoint implements CompletedCheckpointData {
     Object.freeze(this);
   }
 
-  /** `chk-<id>/_metadata`. */
+  /** `chk-<id>/_metadata`, or `savepoint-<id>/_metadata` for a savepoint. */
   get metadataPath(): string {
-    return metadataPath(this.checkpointId);
+    return metadataPath(this.checkpointId, this.props.isSavepoint);
   }
 
   /** The object-store paths of the task state files, in operator then subtask order. */

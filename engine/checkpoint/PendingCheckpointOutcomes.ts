@@ -25,7 +25,7 @@ import { subtaskOfAttemptId } from './CheckpointPlan.ts';
 import { PLANTED_BUGS } from './CheckpointPlantedBugs.ts';
 import type { CheckpointProperties } from './CheckpointProperties.ts';
 import type { CheckpointsCleaner } from './CheckpointsCleaner.ts';
-import { checkpointDirectory, type CompletedCheckpoint } from './CompletedCheckpoint.ts';
+import { snapshotDirectory, type CompletedCheckpoint } from './CompletedCheckpoint.ts';
 import type { CompletedCheckpointStore } from './CompletedCheckpointStore.ts';
 import { CompletableFuture } from '../util/CompletableFuture.ts';
 import type { PendingCheckpoint } from './PendingCheckpoint.ts';
@@ -104,7 +104,9 @@ export class PendingCheckpointOutcomes {
       this.s.cleaner.discardSubtaskState(pc.checkpointId, [completed.metadataPath]);
       return;
     }
-    const failure = err !== undefined ? err : this.addToStore(completed);
+    // Savepoints never join the store: a failover never restores one, and retention never
+    // counts or deletes one (Flink 1.20's completePendingCheckpoint adds checkpoints only).
+    const failure = err !== undefined ? err : pc.props.isSavepoint ? undefined : this.addToStore(completed);
     if (failure !== undefined) {
       this.abortPendingCheckpoint(pc, new CheckpointException('FINALIZE_CHECKPOINT_FAILURE',
         failure instanceof Error ? failure.message : String(failure)), undefined, !successFirst);
@@ -127,14 +129,23 @@ export class PendingCheckpointOutcomes {
   private afterCompletion(pc: PendingCheckpoint, completed: CompletedCheckpoint, successReported: boolean): void {
     const { env, ctx, state } = this.s;
     const id = pc.checkpointId;
+    const props = pc.props;
     pc.finalizeCheckpoint(completed);
-    state.forceFullSnapshot = false;
+    // Only a checkpoint added to the store ends a forced-full phase.
+    if (!props.isSavepoint) state.forceFullSnapshot = false;
+    // A savepoint's success resets the failure counter too (reportCompletedCheckpoint).
     if (!successReported) this.s.failureManager.handleCheckpointSuccess(id);
     state.pending.delete(id);
     this.s.scheduleTriggerRequest();
+    // The min pause counts from any completion, a savepoint's included.
     state.lastCompletionUs = env.clock.nowUs();
-    env.tracer.event('checkpoint.completed', { checkpointId: id });
+    env.tracer.event('checkpoint.completed', { checkpointId: id, ...savepointAttrs(props) });
+    if (props.isSavepoint) env.tracer.mark('savepoint-completed', { checkpointId: id, synchronous: props.isSynchronous });
     state.statsTracker.reportCompletedCheckpoint(id, env.clock.nowUs());
+    // A (non-synchronous) savepoint subsumes nothing and notifies no one: tasks and coordinators
+    // never hear of it, so a two-phase-commit sink's savepoint transaction waits for the next
+    // checkpoint's notification. A synchronous savepoint does both, as the stop needs it.
+    if (props.isSavepoint && !props.isSynchronous) return;
     for (const other of [...state.pending.values()]) {
       if (other.checkpointId < id && other.canBeSubsumed() && !other.isDisposed()) {
         env.tracer.mark('checkpoint-subsumed', { checkpointId: other.checkpointId });
@@ -186,8 +197,14 @@ export class PendingCheckpointOutcomes {
     env.tracer.event('checkpoint.aborted', {
       checkpointId: id, reason: exception.reason, ...this.failureFacts(pc.props, attemptId),
     });
+    if (pc.props.isSavepoint) {
+      env.tracer.mark('savepoint-failed', { checkpointId: id, reason: exception.reason, synchronous: pc.props.isSynchronous });
+    }
     state.statsTracker.reportFailedCheckpoint(id, env.clock.nowUs(), exception.reason, exception.message);
-    if (!clear) this.s.cleaner.cleanCheckpoint(id, files, checkpointDirectory(id), () => this.s.scheduleTriggerRequest());
+    // An aborted savepoint's files go like a checkpoint's: only a completed one is the user's.
+    if (!clear) {
+      this.s.cleaner.cleanCheckpoint(id, files, snapshotDirectory(id, pc.props.isSavepoint), () => this.s.scheduleTriggerRequest());
+    }
     try {
       if (report) this.s.failureManager.handleCheckpointException(id, pc.props, exception, attemptId);
     } finally {
@@ -205,7 +222,7 @@ export class PendingCheckpointOutcomes {
    * `SUPERSEDED` otherwise). Failures are rare, so the lookup costs nothing that matters.
    */
   failureFacts(props: CheckpointProperties, attemptId: ExecutionAttemptId | undefined): TraceAttrs {
-    const savepoint = props.isSavepoint ? { savepoint: true, synchronous: props.isSynchronous } : {};
+    const savepoint = savepointAttrs(props);
     if (attemptId === undefined) return savepoint;
     const ref = subtaskOfAttemptId(attemptId);
     const current = ref === undefined ? undefined : this.s.ctx.currentAttempt(ref.vertexId, ref.subtask);
@@ -227,4 +244,9 @@ export class PendingCheckpointOutcomes {
       for (const c of ctx.coordinators) c.notifyCheckpointAborted(id);
     });
   }
+}
+
+/** The trace attributes that mark a savepoint (none for a checkpoint, so its events stay as they were). */
+export function savepointAttrs(props: CheckpointProperties): TraceAttrs {
+  return props.isSavepoint ? { savepoint: true, synchronous: props.isSynchronous } : {};
 }

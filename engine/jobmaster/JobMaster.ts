@@ -25,6 +25,10 @@ import { isTerminal, type TaskExecutionState } from '../taskexecutor/ExecutionSt
 import { CheckpointCoordinator } from '../checkpoint/CheckpointCoordinator.ts';
 import { PLANTED_BUGS } from '../checkpoint/CheckpointPlantedBugs.ts';
 import { assert } from '../util/assert.ts';
+import { CompletableFuture } from '../util/CompletableFuture.ts';
+import { ExpectedError } from '../util/ExpectedError.ts';
+import type { CompletedCheckpoint } from '../checkpoint/CompletedCheckpoint.ts';
+import type { SavepointFormatType } from '../checkpoint/CheckpointProperties.ts';
 import type { AcknowledgeCheckpoint, DeclineCheckpoint, JobManagerTaskRestore } from '../checkpoint/TaskStateSnapshot.ts';
 import { DefaultScheduler } from './DefaultScheduler.ts';
 import { ExecutionGraph, type ExecutionVertex, type JobStatus } from './ExecutionGraph.ts';
@@ -140,6 +144,32 @@ export class JobMaster {
    */
   scheduleGlobalFailure(cause: string): void {
     this.main.execute('global-failure', () => this.failGlobal(cause));
+  }
+
+  /**
+   * JobMaster.triggerSavepoint (SchedulerBase.triggerSavepoint, without cancelJob): a user's
+   * request for a savepoint, which reaches the JobMaster main thread as a mail (from the REST
+   * handler through the Dispatcher), where the coordinator takes it (and hops to its timer thread).
+   * @returns a future of the completed savepoint (`metadataPath` `savepoint-<id>/_metadata`); it
+   *   fails with an ExpectedError (Flink's IllegalStateException) when the job has no checkpoint coordinator (checkpointing off:
+   *   unlike Flink, which keeps a coordinator for every streaming job, mode `none` builds none),
+   *   and with the coordinator's CheckpointException otherwise.
+   */
+  triggerSavepoint(formatType: SavepointFormatType = 'CANONICAL'): CompletableFuture<CompletedCheckpoint> {
+    const result = new CompletableFuture<CompletedCheckpoint>();
+    this.main.execute('trigger-savepoint', () => {
+      const cc = this.checkpointCoordinator;
+      if (cc === undefined) {
+        this.env.tracer.event('jm.savepointRefused', { reason: 'no checkpoint coordinator' });
+        result.completeExceptionally(new ExpectedError('job has no checkpoint coordinator (checkpointing is off)'));
+        return;
+      }
+      cc.triggerSavepoint(formatType).whenComplete((cp, e) => {
+        if (cp !== undefined) result.complete(cp);
+        else result.completeExceptionally(e);
+      });
+    });
+    return result;
   }
 
   private handle(call: RpcCall): unknown {

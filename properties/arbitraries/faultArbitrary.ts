@@ -39,7 +39,7 @@ export interface FaultArbitraryOptions {
   readonly maxFaults?: number;
 }
 
-function triggerArbitrary(o: FaultArbitraryOptions): fc.Arbitrary<FaultTrigger> {
+export function triggerArbitrary(o: FaultArbitraryOptions): fc.Arbitrary<FaultTrigger> {
   const checkpoint = fc.integer({ min: 1, max: 12 });
   const taskPoint: fc.Arbitrary<ProtocolPoint> = fc.record({
     kind: fc.constant('task' as const),

@@ -10,12 +10,13 @@ import { FLIGHTS_FILE_SIZE } from '../../sim/workloads/flights.ts';
 import { GENERATED_JOB_LIMITS } from '../../sim/workloads/generatedJob.ts';
 import { WORDCOUNT_TEXT, WORDCOUNT_UIDS } from '../../sim/workloads/wordcount.ts';
 import {
-  RUN_SPEC_VERSION, type Fault, type FaultTrigger, type JobSpec, type RunMode, type RunSpec,
+  RUN_SPEC_VERSION, type Action, type Fault, type FaultTrigger, type JobSpec, type RunMode, type RunSpec,
 } from '../../sim/run/RunSpec.ts';
 import { createJobGraph } from '../../engine/index.ts';
 import { expandRunSpec } from '../../sim/run/expandRunSpec.ts';
 import { faultTask, faultTaskPhase, INPUT_PHASES, messageFaultTasks, withFaultTask } from '../../sim/run/faultTasks.ts';
 import { runGraph } from '../../sim/run/simulate.ts';
+import { actionPlanArbitrary, type ActionPlan } from './actionArbitrary.ts';
 import { faultPlanArbitrary } from './faultArbitrary.ts';
 import { generatedJobArbitrary } from './generatedJobArbitrary.ts';
 
@@ -32,6 +33,11 @@ export interface RunSpecArbitraryOptions {
   readonly mutations?: readonly string[];
   /** Largest number of faults. Default 6. */
   readonly maxFaults?: number;
+  /**
+   * Whether runs may ask for savepoints (default true). Off, the draw still happens (every other
+   * field stays as it is) but no run gets one: for searches aimed without them.
+   */
+  readonly savepoints?: boolean;
 }
 
 /** Virtual time the job should span, ms: long enough for about ten checkpoint intervals. */
@@ -174,6 +180,14 @@ function fitFaults(faults: readonly Fault[], taskManagers: number, parallelism: 
   });
 }
 
+/** Re-aims actions' task points like faults' (fitFaults), through a stand-in fault. */
+function fitActions(actions: readonly Action[], taskManagers: number, parallelism: number): Action[] {
+  return actions.map((a) => {
+    const [fitted] = fitFaults([{ type: 'global-failure', when: a.when }], taskManagers, parallelism);
+    return { ...a, when: (fitted as Extract<Fault, { type: 'global-failure' }>).when };
+  });
+}
+
 /** Placeholders of the operators slow-task faults are drawn against (see {@link fitToJob}). */
 const OPERATOR_PLACEHOLDERS = ['op0', 'op1', 'op2', 'op3', 'op4', 'op5'];
 
@@ -187,7 +201,9 @@ const OPERATOR_PLACEHOLDERS = ['op0', 'op1', 'op2', 'op3', 'op4', 'op5'];
  * not exist is refused as bad input.)
  */
 function fitToJob(spec: RunSpec): RunSpec {
-  const hasTask = spec.faults.some((f) => faultTask(f) !== undefined || messageFaultTasks(f).length > 0);
+  const actions = spec.actions ?? [];
+  const hasTask = spec.faults.some((f) => faultTask(f) !== undefined || messageFaultTasks(f).length > 0)
+    || actions.some((a) => faultTask(a) !== undefined);
   const hasOperator = spec.faults.some((f) => f.type === 'slow-task');
   if (!hasTask && !hasOperator) return spec;
   // The graph does not depend on the faults, and the drawn ones are not valid yet.
@@ -223,7 +239,15 @@ function fitToJob(spec: RunSpec): RunSpec {
     }
     return fitted.type === 'slow-task' ? { ...fitted, operator: fitOperator(fitted.operator) } : fitted;
   });
-  return { ...spec, faults };
+  // An action's point is aimed like a fault's: through a stand-in fault with the same trigger.
+  const fitAction = (a: Action): Action => {
+    const task = faultTask(a);
+    if (task === undefined) return a;
+    const standIn: Fault = { type: 'global-failure', when: a.when };
+    const fitted = withBarrierPhaseIfPossible(withFaultTask(standIn, fitTask(task, faultTaskPhase(a))), withInputs.length > 0);
+    return { ...a, when: (fitted as Extract<Fault, { type: 'global-failure' }>).when };
+  };
+  return { ...spec, faults, ...(actions.length === 0 ? {} : { actions: actions.map(fitAction) }) };
 }
 
 /**
@@ -268,15 +292,19 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
     }),
     overrides,
     // Generated jobs only: run every operator at its shape's own parallelism (rescaling edges
-    // between stages of different parallelism) instead of one for all. Drawn last, so the other
-    // fields, and the runs of the other jobs, do not depend on it; shrinks toward one for all.
+    // between stages of different parallelism) instead of one for all. Drawn after the others, so
+    // they, and the runs of the other jobs, do not depend on it; shrinks toward one for all.
     shapeParallelism: fc.boolean(),
+    // Savepoints (and a savepoint race's faults): drawn last for the same reason; shrinks toward none.
+    actionPlan: actionPlanArbitrary({
+      taskManagers: maxTaskManagers, healTimeMs, tasks, operators: OPERATOR_PLACEHOLDERS,
+    }),
   }).map((base): RunSpec => withSourcePacing(fitToJob(specOf(base))));
 
   function specOf(base: {
     seed: string; job: RunSpec['job']; parallelism: number; intervalMs: number; maxConcurrent: number;
     tolerableFailures: number; bufferTimeoutMs: number; faults: Fault[]; overrides: RunSpec['overrides'];
-    shapeParallelism: boolean;
+    shapeParallelism: boolean; actionPlan: ActionPlan;
   }): RunSpec {
     const job = base.job;
     // `{}`: every operator at its default, which for a generated job is its shape's.
@@ -285,6 +313,7 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
       ? Math.max(job.spec.sourceParallelism, job.spec.sinkParallelism, ...job.spec.stages.map((st) => st.parallelism))
       : parallelismFor(job, base.parallelism);
     const taskManagers = Math.ceil(parallelism / 2);
+    const plan = o.savepoints === false ? { actions: [], raceFaults: [] } : base.actionPlan;
     return {
       version: RUN_SPEC_VERSION,
       seed: base.seed,
@@ -295,11 +324,13 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
       checkpoint: {
         mode: o.mode,
         intervalMs: base.intervalMs,
-        maxConcurrent: base.maxConcurrent,
+        // A savepoint race needs a checkpoint triggered while its savepoint is pending.
+        maxConcurrent: plan.raceFaults.length > 0 ? 2 : base.maxConcurrent,
         tolerableFailures: base.tolerableFailures,
       },
       restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
-      faults: fitFaults(base.faults, taskManagers, parallelism),
+      faults: [...fitFaults(base.faults, taskManagers, parallelism), ...plan.raceFaults],
+      ...(plan.actions.length === 0 ? {} : { actions: fitActions(plan.actions, taskManagers, parallelism) }),
       healTimeMs,
       budgets: { maxEvents: 5_000_000, maxTimeMs: TARGET_SPAN_MS * 30 },
       overrides: base.overrides,

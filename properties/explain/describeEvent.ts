@@ -43,9 +43,21 @@ function rpcTarget(send: TraceEvent, c: DescribeContext): string {
 }
 
 /** `checkpoint 3` from an event's checkpointId (or `checkpoint`) attribute. */
-const cp = (e: TraceEvent): string => `checkpoint ${str(e.attrs.checkpointId ?? e.attrs.checkpoint)}`;
+/** `checkpoint N`, or `savepoint N` (`synchronous savepoint N`) for the events that say so. */
+const cp = (e: TraceEvent): string => {
+  const kind = e.attrs.savepoint !== true ? 'checkpoint' : e.attrs.synchronous === true ? 'synchronous savepoint' : 'savepoint';
+  return `${kind} ${str(e.attrs.checkpointId ?? e.attrs.checkpoint)}`;
+};
 
 const DESCRIBERS: Readonly<Record<string, Describer>> = {
+  action: (e) => {
+    const n = `action ${str(e.attrs.index)}`;
+    switch (e.attrs.action) {
+      case 'fired': return `the user asks for a ${str(e.attrs.type)} (${n})`;
+      case 'completed': return `the ${str(e.attrs.type)} the user asked for completed: ${str(e.attrs.path)} (${n})`;
+      default: return `the ${str(e.attrs.type)} the user asked for failed: ${str(e.attrs.reason)} (${n})`;
+    }
+  },
   fault: (e, c) => {
     const f = c.faults[e.attrs.index as number];
     const what = f === undefined ? `fault ${str(e.attrs.index)}` : describeFault(f);

@@ -251,7 +251,7 @@ const END_OF_JOB_ABORTS = new Set(['CHECKPOINT_COORDINATOR_SUSPEND', 'CHECKPOINT
 /** The checkpoint of the first leaked file (`chk-3/v1#0@0/...`), if the details list any. */
 function checkpointOfPath(leaked: unknown): number | undefined {
   const first: unknown = Array.isArray(leaked) ? leaked[0] : undefined;
-  const m = typeof first === 'string' ? /(?:^|\/)chk-(\d+)\//.exec(first) : null;
+  const m = typeof first === 'string' ? /(?:^|\/)(?:chk|savepoint)-(\d+)\//.exec(first) : null;
   return m === null ? undefined : Number(m[1]);
 }
 

@@ -24,10 +24,13 @@ export function canonicalFaults(spec: RunSpec): RunSpec {
       case 'rpc-loss':
       case 'rpc-delay':
         return `${f.type}:${f.kind}`;
+      case 'async-snapshot-failure':
+        // One per checkpoint filter: failures of one checkpoint's writes and of all combine apart.
+        return f.checkpoint === undefined ? f.type : `${f.type}:${f.checkpoint}`;
+      case 'slow-store':
+        return f.checkpoint === undefined ? f.type : `${f.type}:${f.checkpoint}`;
       case 'store-failure':
       case 'store-unknown-outcome':
-      case 'async-snapshot-failure':
-      case 'slow-store':
         return f.type;
       default:
         return undefined;
@@ -59,7 +62,9 @@ function combine(a: Fault, b: Fault): Fault {
   }
   if ((a.type === 'store-failure' || a.type === 'store-unknown-outcome' || a.type === 'async-snapshot-failure')
     && a.type === b.type) {
-    return { type: a.type, probability: orP(a.probability, (b as typeof a).probability) };
+    // Combined only with a fault of the same checkpoint filter (keyOf), which the result keeps.
+    const checkpoint = a.type === 'async-snapshot-failure' ? a.checkpoint : undefined;
+    return { type: a.type, probability: orP(a.probability, (b as typeof a).probability), ...(checkpoint === undefined ? {} : { checkpoint }) } as Fault;
   }
   throw new Error(`canonicalFaults: cannot combine ${a.type} with ${b.type}`);
 }

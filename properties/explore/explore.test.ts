@@ -74,8 +74,15 @@ describe('explore per-mode figures: unfired faults', () => {
 });
 
 const key = (spec: RunSpec): string => JSON.stringify(spec);
-const without = (spec: RunSpec, indices: readonly number[]): RunSpec =>
-  ({ ...spec, faults: spec.faults.filter((_f, i) => !indices.includes(i)) });
+/** `spec` without the faults (and actions) at these indices, as explore drops those that never fired. */
+const without = (spec: RunSpec, indices: readonly number[], actionIndices: readonly number[] = []): RunSpec => {
+  const faults = spec.faults.filter((_f, i) => !indices.includes(i));
+  if (actionIndices.length === 0) return { ...spec, faults };
+  const { actions: _all, ...rest } = spec;
+  const actions = (spec.actions ?? []).filter((_a, i) => !actionIndices.includes(i));
+  return actions.length === 0 ? { ...rest, faults } : { ...spec, faults, actions };
+};
+const withoutUnfired = (spec: RunSpec, r: RunResult): RunSpec => without(spec, r.unfiredFaults, r.unfiredActions);
 
 /** A counterexample fast-check cannot shrink, and the specs that fail with it. */
 interface Planted {
@@ -134,8 +141,8 @@ const twoUnfiredTypes = (spec: RunSpec, r: RunResult): boolean =>
 describe('explore drops faults that never fired from a counterexample', () => {
   test('when the same property still fails without them, after the shrunk repro was written', () => {
     const { report, planted, writes } = plantedSearch(twoUnfiredTypes,
-      ({ captured, result }) => [[without(captured, result.unfiredFaults), 'liveness']]);
-    const smaller = without(planted.captured, planted.result.unfiredFaults);
+      ({ captured, result }) => [[withoutUnfired(captured, result), 'liveness']]);
+    const smaller = withoutUnfired(planted.captured, planted.result);
     expect(smaller.faults.length).toBeLessThan(planted.captured.faults.length);
     expect(writes.map((w) => [w.stage, w.spec])).toEqual([
       ['unshrunk', planted.captured], ['shrunk', planted.captured], ['shrunk', smaller],
@@ -147,7 +154,7 @@ describe('explore drops faults that never fired from a counterexample', () => {
   test('but keeps them when the run without them holds or fails another property', () => {
     for (const other of [undefined, 'storage-invariants']) {
       const { report, planted, writes } = plantedSearch(twoUnfiredTypes, ({ captured, result }) =>
-        (other === undefined ? [] : [[without(captured, result.unfiredFaults), other]]));
+        (other === undefined ? [] : [[withoutUnfired(captured, result), other]]));
       expect(writes.map((w) => [w.stage, w.spec])).toEqual([['unshrunk', planted.captured], ['shrunk', planted.captured]]);
       expect(report.counterexamples[0]?.spec).toEqual(planted.captured);
       expect(report.counterexamples[0]?.property).toBe('liveness');
@@ -165,10 +172,10 @@ describe('explore drops faults that never fired from a counterexample', () => {
     const { report, planted, writes } = plantedSearch(mergesAnew, ({ captured }) => {
       const merged = canonicalFaults(captured);
       // Only the merged spec fails without its unfired faults, not the captured one.
-      return [[merged, 'liveness'], [without(merged, simulate(merged).unfiredFaults), 'liveness']];
+      return [[merged, 'liveness'], [withoutUnfired(merged, simulate(merged)), 'liveness']];
     });
     const merged = canonicalFaults(planted.captured);
-    const smaller = without(merged, simulate(merged).unfiredFaults);
+    const smaller = withoutUnfired(merged, simulate(merged));
     expect(smaller.faults.length).toBeLessThan(merged.faults.length);
     expect(writes.map((w) => w.spec)).toEqual([planted.captured, planted.captured, smaller]);
     expect(report.counterexamples[0]?.spec).toEqual(smaller);

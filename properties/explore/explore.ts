@@ -87,6 +87,8 @@ export interface ModeSummary {
    * message fault never met its message.
    */
   unfiredFaults: number;
+  /** Actions (savepoints) whose time or point never came (RunResult.unfiredActions). */
+  unfiredActions: number;
   /** Runs whose final keyed state no oracle judged (never counted as passes of it). */
   stateUnjudged: number;
   /** Those runs per reason code (stateJudgement.ts). */
@@ -105,6 +107,8 @@ export interface Counterexample {
   /** The shrunk run's spec with every default filled in (what the run really used). */
   readonly configuration: RunResult['spec'];
   readonly faults: number;
+  /** Actions (savepoints) of the shrunk run. */
+  readonly actions: number;
   readonly overrides: number;
   readonly violation: Violation;
   /** Why it failed: the cause chains of the counterexample's run (properties/explain). */
@@ -189,7 +193,7 @@ export function explore(o: ExploreOptions): ExploreReport {
 function emptySummary(): ModeSummary {
   return {
     runs: 0, violations: 0, checkpointsCompleted: 0, restores: 0, duplicatesAfterRestore: 0, missingRecords: 0,
-    unfiredFaults: 0, stateUnjudged: 0, stateUnjudgedReasons: {}, marks: {},
+    unfiredFaults: 0, unfiredActions: 0, stateUnjudged: 0, stateUnjudgedReasons: {}, marks: {},
   };
 }
 
@@ -277,6 +281,7 @@ function exploreMode(
       spec: shrunk,
       configuration: result.spec,
       faults: shrunk.faults.length,
+      actions: shrunk.actions?.length ?? 0,
       overrides: shrunk.overrides.length,
       violation,
       explanation: explainRun(result, violation),
@@ -310,7 +315,7 @@ function stillFails(e: Evaluation, next: Evaluation): boolean {
 }
 
 /**
- * `e` without the faults that never fired in its failing run (their trigger was never reached,
+ * `e` without the faults (and actions) that never fired in its failing run (their trigger was never reached,
  * or a message fault never met its message), as long as the same property still fails. Such a fault did nothing in this run, yet fast-check
  * may have kept it: it drops faults one family or one element at a time, each step only if the
  * property still fails after it. The run without them can differ (the faults after them are
@@ -319,9 +324,15 @@ function stillFails(e: Evaluation, next: Evaluation): boolean {
  */
 function withoutUnfiredFaults(o: ExploreOptions, e: Evaluation, expect: Expectation): Evaluation {
   let best = e;
-  while (best.result.unfiredFaults.length > 0) {
+  while (best.result.unfiredFaults.length > 0 || best.result.unfiredActions.length > 0) {
     const unfired = new Set(best.result.unfiredFaults);
-    const spec: RunSpec = { ...best.spec, faults: best.spec.faults.filter((_f, i) => !unfired.has(i)) };
+    const unfiredActions = new Set(best.result.unfiredActions);
+    const actions = (best.spec.actions ?? []).filter((_a, i) => !unfiredActions.has(i));
+    const faults = best.spec.faults.filter((_f, i) => !unfired.has(i));
+    // Fields stay in their order (a repro reads as before); `actions` goes when none is left.
+    const { actions: _dropped, ...rest } = best.spec;
+    const spec: RunSpec = unfiredActions.size === 0 ? { ...best.spec, faults }
+      : actions.length === 0 ? { ...rest, faults } : { ...best.spec, faults, actions };
     const next = evaluate(o, spec, expect, undefined);
     if (!stillFails(best, next)) return best;
     best = next;
@@ -330,11 +341,12 @@ function withoutUnfiredFaults(o: ExploreOptions, e: Evaluation, expect: Expectat
 }
 
 function record(summary: ModeSummary, result: RunResult, verdict: Judgement): void {
-  summary.checkpointsCompleted += result.checkpoints.completed.length;
+  summary.checkpointsCompleted += result.checkpoints.completed.filter((c) => c.kind === 'checkpoint').length;
   summary.restores += result.restores;
   summary.duplicatesAfterRestore += verdict.duplicates;
   summary.missingRecords += verdict.missing;
   summary.unfiredFaults += result.unfiredFaults.length;
+  summary.unfiredActions += result.unfiredActions.length;
   const state = verdict.keyedState;
   if (!state.judged) {
     summary.stateUnjudged++;
@@ -404,7 +416,8 @@ function evaluate(o: ExploreOptions, spec: RunSpec, expect: Expectation, fanOut:
   if (first !== undefined || every <= 0 || seedNumber(spec.seed) % every !== 0) return base;
   // Only checkpoints that completed before the heal time: a fault reached later never fires.
   const healUs = main.spec.healTimeMs * 1000;
-  const completed = main.checkpoints.completed.filter((cp) => cp.completionTimestampUs < healUs);
+  // A restore comes only from a checkpoint (savepoints never join the store).
+  const completed = main.checkpoints.completed.filter((cp) => cp.kind === 'checkpoint' && cp.completionTimestampUs < healUs);
   const c = completed[Math.floor(completed.length / 2)];
   if (c === undefined) return base;
   const forkedSpec = forkSpec(spec, c.checkpointId);

@@ -155,7 +155,7 @@ export function consistentCut(result: RunResult, options: ConsistentCutOptions =
     ].filter((p) => p !== '');
     violations.push({
       property: 'consistent-cut',
-      summary: `checkpoint ${c.checkpointId} is not a consistent cut: ${parts.join(', ')}`,
+      summary: `${c.kind === 'checkpoint' ? 'checkpoint' : 'savepoint'} ${c.checkpointId} is not a consistent cut: ${parts.join(', ')}`,
       details: {
         checkpointId: c.checkpointId,
         prefixes: Object.fromEntries(cut.positions),
@@ -259,6 +259,6 @@ function lastReported(
 
 /** The vertex id in a state file path `chk-<n>/<vertex>#<subtask>@<attempt>/<uid>`, if any. */
 export function vertexOf(path: string): string | undefined {
-  const m = /^chk-\d+\/(.+)#\d+@\d+\/[^/]*$/.exec(path);
+  const m = /^(?:chk|savepoint)-\d+\/(.+)#\d+@\d+\/[^/]*$/.exec(path);
   return m?.[1];
 }

@@ -173,15 +173,15 @@ export function faultsTouching(trace: readonly TraceEvent[]): TouchedByFaults {
   };
 }
 
-/** `n` of a path `chk-n` or `chk-n/...`. */
+/** `n` of a path `chk-n` or `chk-n/...` (or a savepoint's `savepoint-n...`: ids are shared). */
 export function checkpointOfPath(path: string): number | undefined {
-  const m = /^chk-(\d+)(?:\/|$)/.exec(path);
+  const m = /^(?:chk|savepoint)-(\d+)(?:\/|$)/.exec(path);
   return m === null ? undefined : Number(m[1]);
 }
 
 /** The attempt id of a state file path `chk-n/<vertex>#<subtask>@<attempt>/<uid>`. */
 export function attemptOfPath(path: string): string | undefined {
-  const m = /^chk-\d+\/([^/]+#\d+@\d+)\//.exec(path);
+  const m = /^(?:chk|savepoint)-\d+\/([^/]+#\d+@\d+)\//.exec(path);
   return m?.[1];
 }
 

@@ -112,7 +112,8 @@ function longestGapAfterHeal(result: RunResult): { fromMs: number; toMs: number 
   const endMs = result.jobEndMs ?? result.outcome.timeMs;
   if (endMs <= healMs) return undefined;
   // The decoded checkpoints, not the trace: the stored trace may be capped.
-  const completions = result.checkpoints.completed.map((c) => c.completionTimestampUs / 1000)
+  // Checkpoints only: a savepoint the user asked for is no sign that periodic checkpointing works.
+  const completions = result.checkpoints.completed.filter((c) => c.kind === 'checkpoint').map((c) => c.completionTimestampUs / 1000)
     .filter((t) => t >= healMs).sort((a, b) => a - b);
   let from = healMs;
   let longest = { fromMs: healMs, toMs: healMs };

@@ -5,10 +5,12 @@
  * - `complete-after-all-acks`: a checkpoint completes only after every task of its plan
  *   (`checkpoint.plan` `waitFor`) acknowledged it with SUCCESS (`checkpoint.acknowledged`);
  *   finished tasks (`finished`) are not waited for and must not be in `waitFor`;
- * - `max-concurrent`: never more than `maxConcurrent` checkpoints pending (triggered and not yet
- *   completed or aborted);
+ * - `max-concurrent`: a checkpoint is triggered only while fewer than `maxConcurrent` are pending
+ *   (triggered and not yet completed or aborted; pending savepoints count); a savepoint is forced
+ *   (CheckpointProperties.forSavepoint with unaligned checkpoints off) and may exceed it;
  * - `min-pause`: a periodic request is chosen (the `timestampUs` of `checkpoint.triggered`, not
- *   the later trigger RPCs) at least `minPause` after the latest completion before it;
+ *   the later trigger RPCs) at least `minPause` after the latest completion before it (not a
+ *   savepoint, which is forced);
  * - `notify-only-completed`: `checkpoint.taskNotified(n)` only for an `n` already completed;
  * - `late-ack-discarded`: no `checkpoint.acknowledged` for a checkpoint after it completed or was
  *   aborted (state of a disposed checkpoint is never accepted), and every `late-ack-discarded`
@@ -90,14 +92,16 @@ export function protocolInvariants(result: RunResult, options: ProtocolOptions =
         }
         lastTriggered = Math.max(lastTriggered, id);
         const chosenUs = Number(e.attrs['timestampUs'] ?? e.timeUs);
-        if (minPauseUs > 0 && lastCompletionUs !== undefined
+        // A savepoint is forced (unaligned checkpoints are not run): no min pause, no limit.
+        const savepoint = e.attrs['savepoint'] === true;
+        if (!savepoint && minPauseUs > 0 && lastCompletionUs !== undefined
           && chosenUs - lastCompletionUs < minPauseUs) {
           report('min-pause', e, `checkpoint ${id} chosen ${(chosenUs - lastCompletionUs) / 1000} ms `
             + `after the last completion, min pause ${minPauseUs / 1000} ms`,
           { checkpointId: id, chosenUs, lastCompletionUs, minPauseUs });
         }
         pending.add(id);
-        if (pending.size > maxConcurrent) {
+        if (!savepoint && pending.size > maxConcurrent) {
           report('max-concurrent', e, `${pending.size} checkpoints pending, max ${maxConcurrent}`,
             { pending: [...pending], maxConcurrent });
         }

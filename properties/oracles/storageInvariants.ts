@@ -6,7 +6,10 @@
  *   it references exist. Retained means completed (in `checkpoints.completed`) and never the
  *   target of a delete (`store.begin` of `delete`/`deleteDirectory` on its files or `chk-<id>`):
  *   subsumed checkpoints, and all of them after a terminal job status with the default retention
- *   NEVER_RETAIN_AFTER_TERMINATION, are discarded, so a FINISHED job should leave an empty store.
+ *   NEVER_RETAIN_AFTER_TERMINATION, are discarded, so a FINISHED job should leave an empty store,
+ *   but for its completed savepoints (`savepoint-<id>`): the job never deletes those (they are the
+ *   user's), so they stay retained, restorable and referenced, never a leak. An aborted
+ *   savepoint's files are discarded like a checkpoint's, and a leftover of one is a leak.
  * - `no-leaked-files` (only once the job ended): every remaining file is referenced by a retained
  *   checkpoint, or belongs to a checkpoint or an attempt a logged fault touched, or is still being
  *   deleted (a `delete` of it began and had not ended when the run stopped: a store slowed
@@ -53,7 +56,8 @@ export function storageInvariants(result: RunResult, options: StorageOptions = {
   }
   const present = new Set(result.objectStorePaths);
   const retained = result.checkpoints.completed.filter((c) => {
-    const dir = `chk-${c.checkpointId}`;
+    // `chk-<id>`, or a savepoint's `savepoint-<id>` (never deleted by the job: the user's files).
+    const dir = c.metadataPath.slice(0, c.metadataPath.lastIndexOf('/'));
     return !deleted.has(dir) && !checkpointFiles(c).some((f) => deleted.has(f));
   });
   for (const c of retained) {

@@ -67,7 +67,7 @@ export function checkRuns(o: CheckRunsOptions): CheckRunsSummary {
     const result = simulate(spec, { checkInvariants });
     seen.push({ marks: result.marks });
     restores += result.restores;
-    checkpointsCompleted += result.checkpoints.completed.length;
+    checkpointsCompleted += result.checkpoints.completed.filter((c) => c.kind === 'checkpoint').length;
     const verdict = judge(result, o.expect);
     const first = verdict.violations[0];
     if (first !== undefined) throw new Error(describeViolation(first));

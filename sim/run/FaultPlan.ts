@@ -99,7 +99,7 @@ export function pointEventType(point: ProtocolPoint): string {
 }
 
 /** The occurrence of a point that fires it: sink, restore and job points count, others fire on the first. */
-function nthOf(point: ProtocolPoint): number {
+export function pointOccurrence(point: ProtocolPoint): number {
   return point.kind === 'sink' || point.kind === 'restore' || point.kind === 'job' ? point.nth ?? 1 : 1;
 }
 
@@ -218,7 +218,7 @@ export class FaultPlan {
     // The job enters RUNNING while the cluster boots, before the plan is installed: that entry
     // counts (the only point that can be reached before the run starts).
     let seen = point.kind === 'job' && this.cluster.jobManagerProcess.jobMaster.graph.jobStatus === point.status ? 1 : 0;
-    if (seen >= nthOf(point)) {
+    if (seen >= pointOccurrence(point)) {
       this.reached.add(index);
       this.world.at(0, `fault[${index}] ${fault.type}`, () => {
         if (this.world.nowUs >= this.healTimeUs) this.note(index, 'skipped');
@@ -232,7 +232,7 @@ export class FaultPlan {
       // first past `nth` fires (a fault fires at most once).
       if (this.reached.has(index)) return;
       seen++;
-      if (seen < nthOf(point)) return;
+      if (seen < pointOccurrence(point)) return;
       unsubscribe();
       this.reached.add(index);
       if (this.world.nowUs >= this.healTimeUs) this.note(index, 'skipped');

@@ -5,6 +5,7 @@
 import type { DecodedCheckpoint, JobStatus, StreamGraph } from '../../engine/index.ts';
 import type { CommittedRecord } from '../SimTransactionalStore.ts';
 import type { TraceEvent } from '../Trace.ts';
+import type { ActionRecord } from './ActionPlan.ts';
 import type { CheckpointStatsResult } from './checkpointStatsResult.ts';
 import type { FaultRecord } from './FaultPlan.ts';
 import type { FlowMetrics } from './flowMetrics.ts';
@@ -106,6 +107,10 @@ export interface RunResult {
   readonly faults: readonly FaultRecord[];
   /** Indices of faults whose trigger was never reached (like unused overrides). */
   readonly unfiredFaults: readonly number[];
+  /** What the actions (savepoints) did, in order: fired, then completed or failed. */
+  readonly actions: readonly ActionRecord[];
+  /** Indices of actions whose time or point never came. */
+  readonly unfiredActions: readonly number[];
   /** Filled by the oracles. */
   readonly violations: readonly Violation[];
 }

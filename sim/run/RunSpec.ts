@@ -11,7 +11,7 @@
  */
 import type { z } from 'zod';
 import type {
-  checkpointSpecSchema, delayMsSchema, faultSchema, faultTriggerSchema, jobSpecSchema, protocolPointSchema,
+  actionSchema, checkpointSpecSchema, delayMsSchema, faultSchema, faultTriggerSchema, jobSpecSchema, protocolPointSchema,
   restartStrategySchema, runSpecSchema,
 } from './runSpecSchema.ts';
 import { RUN_MODES as MODES } from './runSpecSchema.ts';
@@ -108,6 +108,17 @@ export type MessageFaultAction = MessageFault['action'];
 /** Every fault type, in a fixed order. */
 export const FAULT_TYPES: readonly Fault['type'][] = FAULT_TYPE_NAMES;
 
+/**
+ * An action on the job, as a user or their tooling takes it (sim/run/ActionPlan.ts): at a time,
+ * or once right after a protocol point. Unlike a fault, an action fires whether or not the heal
+ * time has passed. `savepoint`: JobMaster.triggerSavepoint; `format` (canonical by default) is a
+ * property only.
+ */
+export type Action = DeepReadonly<z.infer<typeof actionSchema>>;
+
+/** When an action fires. */
+export type ActionTrigger = Action['when'];
+
 /** Checkpointing. Defaults follow Flink except the (scaled) timeout: see expandRunSpec. */
 export type CheckpointSpec = DeepReadonly<z.infer<typeof checkpointSpecSchema>>;
 
@@ -140,4 +151,5 @@ export interface ExpandedRunSpec extends Omit<RunSpec, '$schema'> {
   readonly checkpoint: Required<Omit<CheckpointSpec, 'alignedTimeoutMs'>>
     & { readonly alignedTimeoutMs?: number };
   readonly restartStrategy: RestartStrategySpec;
+  readonly actions: readonly Action[];
 }

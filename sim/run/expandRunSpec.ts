@@ -144,6 +144,7 @@ export function expandRunSpecWithGraph(spec: RunSpec): { expanded: ExpandedRunSp
     checkpoint,
     restartStrategy: spec.restartStrategy ?? DEFAULT_RESTART_STRATEGY,
     faults: spec.faults,
+    actions: spec.actions ?? [],
     healTimeMs: spec.healTimeMs,
     budgets: { maxEvents: spec.budgets.maxEvents, maxTimeMs: spec.budgets.maxTimeMs },
     overrides: spec.overrides,

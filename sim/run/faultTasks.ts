@@ -3,7 +3,7 @@
  * (simulate refuses points for tasks the job lacks) and the generators (which aim drawn points
  * at tasks the job has).
  */
-import type { Fault } from './RunSpec.ts';
+import type { Action, Fault } from './RunSpec.ts';
 import { TASK_NAME } from './schema/faultSchema.ts';
 
 /** The tasks `<vertex>#<subtask>` a message fault's `from` and `to` name, by field. */
@@ -14,8 +14,8 @@ export function messageFaultTasks(f: Fault): { readonly field: 'from' | 'to'; re
   return [...named('from', f.from), ...named('to', f.to)];
 }
 
-/** The task a fault's protocol point names, or undefined (a time trigger, or no task). */
-export function faultTask(f: Fault): string | undefined {
+/** The task a fault's (or action's) protocol point names, or undefined (a time trigger, or no task). */
+export function faultTask(f: Fault | Action): string | undefined {
   if (!('when' in f) || f.when === undefined || !('at' in f.when)) return undefined;
   const point = f.when.at;
   return point.kind === 'task' ? point.task : undefined;
@@ -27,8 +27,8 @@ export function faultTask(f: Fault): string | undefined {
  */
 export const INPUT_PHASES: ReadonlySet<string> = new Set(['first-barrier', 'aligned']);
 
-/** The phase of a fault's task protocol point, or undefined. */
-export function faultTaskPhase(f: Fault): string | undefined {
+/** The phase of a fault's (or action's) task protocol point, or undefined. */
+export function faultTaskPhase(f: Fault | Action): string | undefined {
   if (!('when' in f) || f.when === undefined || !('at' in f.when)) return undefined;
   const point = f.when.at;
   return point.kind === 'task' ? point.phase : undefined;

@@ -16,14 +16,20 @@ import type { DelayMs, Fault } from './RunSpec.ts';
 export const ASYNC_SNAPSHOT_FAILED_MARK = 'async-snapshot-failed';
 
 /**
- * A task's snapshot file: `chk-<n>/<attempt>/<operator uid>` (AsyncCheckpointRunnable), not the
- * checkpoint's `chk-<n>/_metadata`.
+ * A task's snapshot file: `chk-<n>/<attempt>/<operator uid>` (AsyncCheckpointRunnable), or a
+ * savepoint's `savepoint-<n>/<attempt>/<operator uid>`; not the `_metadata` file.
  */
-const TASK_STATE_PATH = /^chk-\d+\/[^/]+\/[^/]+$/;
+const TASK_STATE_PATH = /^(?:chk|savepoint)-\d+\/[^/]+\/[^/]+$/;
 
 /** True for the object store paths of tasks' snapshot writes. */
 export function isTaskStatePath(path: string): boolean {
   return TASK_STATE_PATH.test(path);
+}
+
+/** The checkpoint (or savepoint) id of a task snapshot path (`chk-<n>/...`, `savepoint-<n>/...`), or -1. */
+export function snapshotIdOfPath(path: string): number {
+  const m = /^(?:chk|savepoint)-(\d+)(?:\/|$)/.exec(path);
+  return m === null ? -1 : Number(m[1]);
 }
 
 /** A distribution in ms to whole µs. */
@@ -57,7 +63,11 @@ export function faultWorldOptions(faults: readonly Fault[]): FaultWorldOptions {
   let fail: number | undefined;
   let unknown: number | undefined;
   let asyncFail: number | undefined;
+  /** Async snapshot failures of one checkpoint's (or savepoint's) writes only, by id. */
+  const asyncFailById = new Map<number, number>();
   let slow: number | undefined;
+  /** Slowness of one checkpoint's (or savepoint's) files only (a slow savepoint target), by id. */
+  const slowById = new Map<number, number>();
   for (const f of faults) {
     switch (f.type) {
       case 'rpc-loss':
@@ -73,10 +83,12 @@ export function faultWorldOptions(faults: readonly Fault[]): FaultWorldOptions {
         unknown = orP(unknown, f.probability);
         break;
       case 'async-snapshot-failure':
-        asyncFail = orP(asyncFail, f.probability);
+        if (f.checkpoint === undefined) asyncFail = orP(asyncFail, f.probability);
+        else asyncFailById.set(f.checkpoint, orP(asyncFailById.get(f.checkpoint), f.probability));
         break;
       case 'slow-store':
-        slow = (slow ?? 1) * f.factor;
+        if (f.checkpoint === undefined) slow = (slow ?? 1) * f.factor;
+        else slowById.set(f.checkpoint, (slowById.get(f.checkpoint) ?? 1) * f.factor);
         break;
       default:
         break;
@@ -91,8 +103,20 @@ export function faultWorldOptions(faults: readonly Fault[]): FaultWorldOptions {
       ...(fail === undefined ? {} : { failProbability: fail }),
       ...(unknown === undefined ? {} : { unknownOutcomeProbability: unknown }),
       ...(slow === undefined ? {} : { slowFactor: slow }),
-      ...(asyncFail === undefined ? {} : {
-        putFailure: { probability: asyncFail, applies: isTaskStatePath, mark: ASYNC_SNAPSHOT_FAILED_MARK },
+      // Only when some fault names a checkpoint: otherwise every operation has the one factor.
+      ...(slowById.size === 0 ? {} : {
+        slowFactorFor: (path: string) => (slow ?? 1) * (slowById.get(snapshotIdOfPath(path)) ?? 1),
+      }),
+      ...(asyncFail === undefined && asyncFailById.size === 0 ? {} : {
+        putFailure: {
+          probability: Math.max(asyncFail ?? 0, ...asyncFailById.values()),
+          applies: isTaskStatePath,
+          mark: ASYNC_SNAPSHOT_FAILED_MARK,
+          // Only when some fault names a checkpoint: otherwise every write has the one probability.
+          ...(asyncFailById.size === 0 ? {} : {
+            probabilityFor: (path: string) => orP(asyncFail, asyncFailById.get(snapshotIdOfPath(path)) ?? 0),
+          }),
+        },
       }),
     },
   };

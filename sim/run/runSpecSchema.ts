@@ -13,6 +13,7 @@
  * - {@link runSpecConfigSchema}: the RunSpec fields a scenario's `config` may set (all but
  *   `$schema`, `version` and `job`), each optional, `checkpoint` and `budgets` partial;
  * - {@link jobSpecSchema}: `job`;
+ * - {@link actionSchema}: one entry of `actions` (savepoints), {@link actionTriggerSchema};
  * - {@link faultSchema}: one entry of `faults`; {@link faultActionSchema}: a fault without
  *   `when` (a scenario step's `do`); {@link messageFaultSchema}, {@link messageActionSchema};
  * - {@link protocolPointSchema}: a protocol point (`when.at`, a scenario step's `at`), and each
@@ -24,6 +25,7 @@
  */
 import { z } from 'zod';
 import { PLANTED_BUG_IDS } from '../../engine/index.ts';
+import { actionSchema } from './schema/actionSchema.ts';
 import { delayMsSchema, faultSchema } from './schema/faultSchema.ts';
 import { jobSpecSchema } from './schema/jobSchema.ts';
 import { describe } from './SpecChecks.ts';
@@ -35,6 +37,7 @@ export {
   delayMsSchema, faultActionSchema, faultSchema, faultTriggerSchema, jobmasterPointSchema, jobPointSchema,
   messageActionSchema, messageFaultSchema, protocolPointSchema, restorePointSchema, sinkPointSchema, taskPointSchema,
 } from './schema/faultSchema.ts';
+export { actionSchema, actionTriggerSchema, savepointActionSchema } from './schema/actionSchema.ts';
 export { generatedJobSpecSchema, jobSpecSchema } from './schema/jobSchema.ts';
 export { parseWithSchema } from './schema/parseWithSchema.ts';
 
@@ -42,7 +45,7 @@ export { parseWithSchema } from './schema/parseWithSchema.ts';
  * The RunSpec format version this build reads. Every change to the RunSpec's shape bumps it; a
  * file of another version is refused (validateRunSpec's `checkRunSpecVersion`).
  */
-export const RUN_SPEC_VERSION = 3;
+export const RUN_SPEC_VERSION = 4;
 
 /** The checkpointing modes; `none` turns checkpointing off. */
 export const RUN_MODES = ['aligned', 'at-least-once', 'unaligned', 'aligned-timeout', 'none'] as const;
@@ -131,6 +134,8 @@ const configShape = {
   checkpoint: checkpointSpecSchema,
   restartStrategy: restartStrategySchema.exactOptional(),
   faults: z.array(faultSchema).meta({ description: 'The fault plan (may be empty).' }),
+  actions: z.array(actionSchema)
+    .meta({ description: 'Actions on the job (savepoints), each at a time or a protocol point; default none.' }).exactOptional(),
   healTimeMs: msField().meta({ description: 'From this time on every fault stops and crashed hosts come back, ms.' }),
   budgets: budgetsSchema,
   overrides: z.array(z.strictObject({ decision: nonNegative(), alternative: nonNegative() }))

@@ -19,6 +19,7 @@ import { MiniCluster, type EngineAssertion } from '../MiniCluster.ts';
 import { SimInputError } from '../SimInputError.ts';
 import type { WorldOptions } from '../WorldOptions.ts';
 import { expandRunSpecWithGraph } from './expandRunSpec.ts';
+import { ActionPlan } from './ActionPlan.ts';
 import { FaultPlan } from './FaultPlan.ts';
 import { faultTask, faultTaskPhase, INPUT_PHASES, messageFaultTasks } from './faultTasks.ts';
 import { delayUs, faultWorldOptions } from './faultWorldOptions.ts';
@@ -27,7 +28,7 @@ import { checkpointStatsResult } from './checkpointStatsResult.ts';
 import { runFlowMetrics } from './flowMetrics.ts';
 import type { RunResult } from './RunResult.ts';
 import { buildJobGraph, parallelismByUid, withCosts } from './RunJob.ts';
-import type { ExpandedRunSpec, Fault, RestartStrategySpec, RunSpec } from './RunSpec.ts';
+import type { Action, ExpandedRunSpec, Fault, RestartStrategySpec, RunSpec } from './RunSpec.ts';
 
 /** Options of a run that do not change its trace. */
 export interface SimulateOptions {
@@ -140,12 +141,16 @@ function taskNames(graph: StreamGraph, vertices = createJobGraph(graph).vertices
  * Checks that every protocol point and message fault naming a task (`<vertex>#<subtask>`) names
  * a subtask of the job's JobGraph (vertices are chains, so the names depend on chaining and parallelism, which
  * only the built graph knows). A point for a task that does not exist would never fire.
- * @throws SimInputError (one line) naming the fault and the tasks that exist.
+ * @throws SimInputError (one line) naming the fault (or action) and the tasks that exist.
  */
 function checkFaultTasks(spec: ExpandedRunSpec, graph: StreamGraph): void {
-  const named = spec.faults.flatMap((f, i) => {
+  const pointed = [
+    ...spec.faults.map((f, i) => ({ path: `faults[${i}]`, f: f as Fault | Action })),
+    ...spec.actions.map((a, i) => ({ path: `actions[${i}]`, f: a as Fault | Action })),
+  ];
+  const named = pointed.flatMap(({ path, f }) => {
     const task = faultTask(f);
-    return task === undefined ? [] : [{ i, task }];
+    return task === undefined ? [] : [{ path, task, phase: faultTaskPhase(f) ?? '' }];
   });
   const messageEnds = spec.faults.flatMap((f, i) => messageFaultTasks(f).map((e) => ({ i, ...e })));
   if (named.length === 0 && messageEnds.length === 0) return;
@@ -156,15 +161,14 @@ function checkFaultTasks(spec: ExpandedRunSpec, graph: StreamGraph): void {
       throw new SimInputError(`faults[${i}].${field}: no task ${task} in this job (tasks: ${tasks.join(', ')})`);
     }
   }
-  for (const { i, task } of named) {
+  for (const { path, task, phase } of named) {
     if (!tasks.includes(task)) {
-      throw new SimInputError(`faults[${i}].when.at.task: no task ${task} in this job (tasks: ${tasks.join(', ')})`);
+      throw new SimInputError(`${path}.when.at.task: no task ${task} in this job (tasks: ${tasks.join(', ')})`);
     }
-    // A point no run can reach would only ever show as a fault that never fired.
-    const phase = faultTaskPhase(spec.faults[i] as Fault) ?? '';
+    // A point no run can reach would only ever show as a fault (or action) that never fired.
     const vertex = vertices.find((v) => task.startsWith(`${v.id}#`));
     if (INPUT_PHASES.has(phase) && vertex?.isSource === true) {
-      throw new SimInputError(`faults[${i}].when.at: phase ${phase} never happens on ${task}, a source task `
+      throw new SimInputError(`${path}.when.at: phase ${phase} never happens on ${task}, a source task `
         + '(it has no input channels: sources are triggered by RPC)');
     }
   }
@@ -220,6 +224,8 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
   }, { types: ['checkpoint.triggered', 'checkpoint.aborted', 'checkpoint.restored'] });
   const plan = new FaultPlan(expanded.faults, cluster, us(expanded.healTimeMs));
   plan.install();
+  const actionPlan = new ActionPlan(expanded.actions, cluster);
+  actionPlan.install();
   const r = cluster.run();
   const lingering = world.transactionalStore.allTransactions()
     .filter((t) => t.status === 'open' || t.status === 'pre-committed')
@@ -248,6 +254,8 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
     unusedOverrides: world.choices.unusedOverrides,
     faults: plan.log,
     unfiredFaults: plan.unfired(),
+    actions: actionPlan.log,
+    unfiredActions: actionPlan.unfired(),
     violations: [],
   };
 }

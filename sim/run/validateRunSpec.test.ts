@@ -53,25 +53,25 @@ describe('validateRunSpec', () => {
     ['not an object', [1], 'run spec must be an object, got an array'],
     ['an unknown field', { ...base(), healTime: 5 },
       'run spec: unknown field "healTime" (fields: $schema, version, seed, job, parallelism, maxParallelism, taskManagers, '
-      + 'slotsPerTaskManager, costsMs, network, storeLatency, heartbeat, jobManager, checkpoint, restartStrategy, faults, '
+      + 'slotsPerTaskManager, costsMs, network, storeLatency, heartbeat, jobManager, checkpoint, restartStrategy, faults, actions, '
       + 'healTimeMs, budgets, overrides, mutations)'],
     ['a version mismatch (a repro of the format before jobManager.ioPoolSize)', { ...base(), version: 1 },
-      'version 1 is not supported: this checkpoint-sim reads run spec version 3'],
+      'version 1 is not supported: this checkpoint-sim reads run spec version 4'],
     // The version is checked before any field, so an old file never gets a field error instead.
     ['an old version with a field it did not have', { ...base(), version: 2, jobManager: { mainThreads: 2 } },
-      'version 2 is not supported: this checkpoint-sim reads run spec version 3'],
+      'version 2 is not supported: this checkpoint-sim reads run spec version 4'],
     ['no version', { ...base(), version: undefined },
-      'version is missing: this checkpoint-sim reads run spec version 3'],
-    // "version "3" is not supported: ... reads version 3" read as a contradiction.
-    ['a version that is no number', { ...base(), version: '3' }, 'version: must be the number 3, got the string "3"'],
-    ['a version that is null', { ...base(), version: null }, 'version: must be the number 3, got null'],
+      'version is missing: this checkpoint-sim reads run spec version 4'],
+    // "version "4" is not supported: ... reads version 4" read as a contradiction.
+    ['a version that is no number', { ...base(), version: '4' }, 'version: must be the number 4, got the string "4"'],
+    ['a version that is null', { ...base(), version: null }, 'version: must be the number 4, got null'],
     ['a version of another number', { ...base(), version: 2 },
-      'version 2 is not supported: this checkpoint-sim reads run spec version 3'],
+      'version 2 is not supported: this checkpoint-sim reads run spec version 4'],
     ['a misspelt field (named rather than the field it leaves missing)',
       (({ healTimeMs, ...rest }) => ({ ...rest, healtimeMs: healTimeMs }))(base()),
       'run spec: unknown field "healtimeMs" (fields: $schema, version, seed, job, parallelism, maxParallelism, '
       + 'taskManagers, slotsPerTaskManager, costsMs, network, storeLatency, heartbeat, jobManager, checkpoint, '
-      + 'restartStrategy, faults, healTimeMs, budgets, overrides, mutations)'],
+      + 'restartStrategy, faults, actions, healTimeMs, budgets, overrides, mutations)'],
     ['a $schema that is no string', { ...base(), $schema: 1 }, '$schema: must be a string, got 1'],
     ['a parallelism of the wrong type', { ...base(), parallelism: 'two' },
       'parallelism: must be a positive integer or an object of operator uid -> parallelism, got "two"'],

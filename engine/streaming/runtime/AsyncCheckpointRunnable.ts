@@ -25,6 +25,8 @@ export interface AsyncCheckpointRunnableOptions {
   readonly asyncExecutor: Executor;
   readonly attemptId: ExecutionAttemptId;
   readonly checkpointId: number;
+  /** The snapshot's directory in the object store: `chk-<id>`, or a savepoint's own. */
+  readonly directory: string;
   readonly snapshots: readonly OperatorSnapshot[];
   /** What the barrier handler and the sync part measured (virtual µs). */
   readonly metrics: BarrierMetrics & { readonly syncDurationUs: number };
@@ -65,10 +67,10 @@ export class AsyncCheckpointRunnable {
       this.o.onDone();
       return;
     }
-    const { env, asyncExecutor, checkpointId, attemptId } = this.o;
+    const { env, asyncExecutor, attemptId } = this.o;
     this.asyncStartUs = env.clock.nowUs();
     const writes = this.o.snapshots.map((s) => {
-      const path = `chk-${checkpointId}/${attemptId}/${s.operatorUid}`;
+      const path = `${this.o.directory}/${attemptId}/${s.operatorUid}`;
       return env.objectStore.put(path, s.data, s.sizeBytes, asyncExecutor).thenApply((): OperatorSubtaskStateHandle => ({
         operatorUid: s.operatorUid,
         handle: { path, sizeBytes: s.sizeBytes },

@@ -17,6 +17,7 @@ import type { ExecutionAttemptId } from '../../api/ids.ts';
 import type { CheckpointBarrier, RuntimeEvent } from '../../checkpoint/CheckpointBarrier.ts';
 import type { CheckpointFailureReason } from '../../checkpoint/CheckpointFailureReason.ts';
 import { NO_BARRIER_METRICS, type BarrierMetrics } from '../../checkpoint/CheckpointMetrics.ts';
+import { checkpointDirectory } from '../../checkpoint/CompletedCheckpoint.ts';
 import { assert } from '../../util/assert.ts';
 import type { OperatorSnapshot } from '../operators/StreamOperator.ts';
 import { AsyncCheckpointRunnable } from './AsyncCheckpointRunnable.ts';
@@ -99,6 +100,8 @@ export class SubtaskCheckpointCoordinator {
       asyncExecutor: this.c.asyncExecutor,
       attemptId,
       checkpointId: id,
+      // A savepoint's state goes into its own directory (the barrier's location reference).
+      directory: barrier.options.targetLocation ?? checkpointDirectory(id),
       snapshots,
       metrics: { ...metrics, syncDurationUs: Math.max(0, env.clock.nowUs() - syncStartUs) },
       isTaskFinished: this.c.isTaskFinished(),

@@ -92,6 +92,7 @@ export function clusterRunResult(o: ClusterRunOptions): { cluster: MiniCluster; 
       : { kind: 'exponential-delay', initialDelayMs: ms(r.initialDelayUs), maxDelayMs: ms(r.maxDelayUs),
         multiplier: r.multiplier, attempts: 'unlimited' },
     faults: [],
+    actions: [],
     healTimeMs,
     budgets: { maxEvents, maxTimeMs },
     overrides: [],
@@ -125,6 +126,8 @@ export function clusterRunResult(o: ClusterRunOptions): { cluster: MiniCluster; 
     unusedOverrides: [],
     faults: [],
     unfiredFaults: [],
+    actions: [],
+    unfiredActions: [],
     violations: [],
   };
   return { cluster, result };

@@ -123,8 +123,14 @@ const faultShapes = {
   rpcDelay: { type: z.literal('rpc-delay'), kind: rpcKind, latency: delayMsSchema },
   storeFailure: { type: z.literal('store-failure'), probability },
   storeUnknownOutcome: { type: z.literal('store-unknown-outcome'), probability },
-  slowStore: { type: z.literal('slow-store'), factor },
-  asyncSnapshotFailure: { type: z.literal('async-snapshot-failure'), probability },
+  slowStore: {
+    type: z.literal('slow-store'), factor,
+    checkpoint: checkpointId.meta({ description: 'Only the files of this checkpoint (or savepoint): a slow target.' }).exactOptional(),
+  },
+  asyncSnapshotFailure: {
+    type: z.literal('async-snapshot-failure'), probability,
+    checkpoint: checkpointId.meta({ description: 'Only the writes of this checkpoint\'s (or savepoint\'s) state files.' }).exactOptional(),
+  },
   slowTask: { type: z.literal('slow-task'), operator: z.string().meta({ description: 'An operator uid.' }), factor,
     when: faultTriggerSchema, durationMs },
 } as const;
@@ -138,8 +144,8 @@ const faultHelp: Record<keyof typeof faultShapes, string> = {
   rpcDelay: 'Until the heal time, RPCs of this kind take this latency.',
   storeFailure: 'An object store operation fails (and nothing happens) with this probability.',
   storeUnknownOutcome: 'A write or delete reports an unknown outcome with this probability.',
-  slowStore: 'Object store latencies are multiplied by this factor.',
-  asyncSnapshotFailure: 'A task\'s snapshot file write fails with this probability; the task declines.',
+  slowStore: 'Object store latencies (of checkpoint `checkpoint`\'s files only, when given) are multiplied by this factor.',
+  asyncSnapshotFailure: 'A task\'s snapshot file write (of checkpoint `checkpoint` only, when given) fails with this probability; the task declines.',
   slowTask: 'The task running this operator works at 1/factor of its rate for durationMs.',
 };
 

@@ -1,0 +1,38 @@
+/**
+ * actionSchema: the RunSpec's actions, what a user (or an operator's tooling) asks of the job
+ * during the run, as opposed to faults, which the world does to it. Each fires at a virtual time
+ * or once at a protocol point, like a fault, but actions are not faults: they fire whether or
+ * not the heal time has passed (they are part of the history under test, not of the trouble).
+ *
+ * - `savepoint`: JobMaster.triggerSavepoint (SchedulerBase.triggerSavepoint, without cancelJob),
+ *   with its format, canonical (the default) or native, a property only here (heap state is
+ *   written the same way).
+ *
+ * Protocol points and times are checked like a fault's (validateRunSpec, simulate's task check);
+ * an action's time may be at or after the heal time.
+ */
+import { z } from 'zod';
+import { protocolPointSchema } from './faultSchema.ts';
+import { describe } from '../SpecChecks.ts';
+import { because, msField, oneOfField } from './specFields.ts';
+
+/** When an action fires: `{ atMs }` (any time) or `{ at: <protocol point> }` (once). */
+export const actionTriggerSchema = z.union([
+  z.strictObject({ atMs: msField().meta({ description: 'Virtual time in ms (may be after healTimeMs).' }) }),
+  z.strictObject({ at: protocolPointSchema }),
+], because((v) => `must be { atMs } or { at: <protocol point> }, got ${describe(v)}`))
+  .meta({ id: 'actionTrigger', description: 'When the action fires: { "atMs": t } or { "at": <protocol point> } (once).' });
+
+export const SAVEPOINT_FORMATS = ['canonical', 'native'] as const;
+
+export const savepointActionSchema = z.strictObject({
+  type: z.literal('savepoint'),
+  when: actionTriggerSchema,
+  format: oneOfField(SAVEPOINT_FORMATS).meta({ description: 'canonical (default) or native: a property only.' }).exactOptional(),
+}).meta({ description: 'Trigger a savepoint (JobMaster.triggerSavepoint).' });
+
+/** One entry of `actions`. */
+export const actionSchema = z.discriminatedUnion('type', [savepointActionSchema], because((v) => {
+  const type = typeof v === 'object' && v !== null ? (v as { type?: unknown }).type : undefined;
+  return `unknown action type ${describe(type)} (action types: savepoint)`;
+})).meta({ id: 'action', description: 'An action on the job: { "type": "savepoint", "when": ... }.' });
