@@ -4,6 +4,7 @@
  * figures of each caption, the timelines' marks and time axes, and the embedded report.
  */
 import { parseHTML } from 'linkedom';
+import type { PairedDifference } from '../../properties/compare/CompareReport.ts';
 
 interface El {
   getAttribute(name: string): string | null;
@@ -25,18 +26,11 @@ export interface PlottedMode {
 }
 
 /** A paired figure as a metric's caption carries it (`span.paired`'s data attributes; null: nothing paired). */
-export interface CaptionPaired {
+export type CaptionPaired = Pick<PairedDifference, 'count' | 'p25' | 'median' | 'p75' | 'higher' | 'lower' | 'equal'> & {
   readonly baseline: string;
-  readonly count: number;
-  readonly p25: number | null;
-  readonly median: number | null;
-  readonly p75: number | null;
-  readonly higher: number;
-  readonly lower: number;
-  readonly equal: number;
   /** The span's text. */
   readonly text: string;
-}
+};
 
 /** What a timeline drew. */
 export interface PlottedTimeline {

@@ -17,7 +17,7 @@
 import { CheckpointException } from '../../engine/index.ts';
 import type { MiniCluster } from '../MiniCluster.ts';
 import type { World } from '../World.ts';
-import { matchesPoint, pointEventType, pointOccurrence } from './FaultPlan.ts';
+import { whenPointReached } from './FaultPlan.ts';
 import type { Action, ActionTrigger } from './RunSpec.ts';
 
 /** One entry of the action log. */
@@ -70,22 +70,7 @@ export class ActionPlan {
       this.world.at(Math.round(when.atMs * 1000), `action[${index}] ${action.type}`, () => this.fire(index));
       return;
     }
-    const point = when.at;
-    const nth = pointOccurrence(point);
-    // The job enters RUNNING while the cluster boots, before the plan is installed: that entry counts.
-    let seen = point.kind === 'job' && this.cluster.jobManagerProcess.jobMaster.graph.jobStatus === point.status ? 1 : 0;
-    if (seen >= nth) {
-      this.world.at(0, `action[${index}] ${action.type}`, () => this.fire(index));
-      return;
-    }
-    const unsubscribe = this.world.onTrace((e) => matchesPoint(point, e), () => {
-      // One task may reach the point several times: only the first past `nth` fires.
-      if (this.fired.has(index)) return;
-      seen++;
-      if (seen < nth) return;
-      unsubscribe();
-      this.fire(index);
-    }, { types: [pointEventType(point)] });
+    whenPointReached(this.cluster, when.at, `action[${index}] ${action.type}`, () => this.fire(index));
   }
 
   private fire(index: number): void {

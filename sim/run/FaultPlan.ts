@@ -127,6 +127,35 @@ export function matchesPoint(point: ProtocolPoint, e: TraceEvent): boolean {
   return typeof task === 'string' && task.startsWith(`${point.task}@`);
 }
 
+/**
+ * Calls `reached` once, when `point` is reached the n-th time it needs (pointOccurrence): right
+ * after the task that recorded the point's trace event, or at time 0 for a job point the cluster
+ * reached while it booted (the job enters RUNNING before any plan is installed: that entry
+ * counts, the only point that can be reached before the run starts). Faults and actions both arm
+ * their points through it.
+ */
+export function whenPointReached(cluster: MiniCluster, point: ProtocolPoint, label: string, reached: () => void): void {
+  const world = cluster.world;
+  const nth = pointOccurrence(point);
+  let seen = point.kind === 'job' && cluster.jobManagerProcess.jobMaster.graph.jobStatus === point.status ? 1 : 0;
+  if (seen >= nth) {
+    world.at(0, label, reached);
+    return;
+  }
+  let done = false;
+  const unsubscribe = world.onTrace((e) => matchesPoint(point, e), () => {
+    // Handlers run after the task that recorded the events, so one task that reaches the point
+    // several times (a sink committing many epochs in one step) calls several: only the first
+    // past `nth` counts (a fault or an action fires at most once).
+    if (done) return;
+    seen++;
+    if (seen < nth) return;
+    done = true;
+    unsubscribe();
+    reached();
+  }, { types: [pointEventType(point)] });
+}
+
 /** An action fault (one that fires, or stays unfired): a triggered fault or a message fault. */
 function isAction(f: Fault): boolean {
   return 'when' in f || f.type === 'message';
@@ -150,8 +179,6 @@ export class FaultPlan {
   private readonly records: FaultRecord[] = [];
   /** Faults that fired (did something). */
   private readonly fired = new Set<number>();
-  /** Protocol-point faults whose point was reached (fired, or skipped at or after the heal time). */
-  private readonly reached = new Set<number>();
   /**
    * The current episode per key (`crash:<host>`, `pause:<host>`, `partition:<a>|<b>`,
    * `slow:<index>`); a later fault of the same key supersedes it (and takes over its end).
@@ -214,30 +241,10 @@ export class FaultPlan {
       this.world.at(Math.round(when.atMs * 1000), `fault[${index}] ${fault.type}`, () => this.fire(index));
       return;
     }
-    const point = when.at;
-    // The job enters RUNNING while the cluster boots, before the plan is installed: that entry
-    // counts (the only point that can be reached before the run starts).
-    let seen = point.kind === 'job' && this.cluster.jobManagerProcess.jobMaster.graph.jobStatus === point.status ? 1 : 0;
-    if (seen >= pointOccurrence(point)) {
-      this.reached.add(index);
-      this.world.at(0, `fault[${index}] ${fault.type}`, () => {
-        if (this.world.nowUs >= this.healTimeUs) this.note(index, 'skipped');
-        else this.fire(index);
-      });
-      return;
-    }
-    const unsubscribe = this.world.onTrace((e) => matchesPoint(point, e), () => {
-      // Actions run after the task that recorded the events, so one task that reaches the point
-      // several times (a sink committing many epochs in one step) queues several: only the
-      // first past `nth` fires (a fault fires at most once).
-      if (this.reached.has(index)) return;
-      seen++;
-      if (seen < pointOccurrence(point)) return;
-      unsubscribe();
-      this.reached.add(index);
+    whenPointReached(this.cluster, when.at, `fault[${index}] ${fault.type}`, () => {
       if (this.world.nowUs >= this.healTimeUs) this.note(index, 'skipped');
       else this.fire(index);
-    }, { types: [pointEventType(point)] });
+    });
   }
 
   private fire(index: number): void {
