@@ -29,6 +29,32 @@ describe('run <spec.json>', () => {
   };
   const outDir = (name: string): string => join(tmp, name);
 
+  test('savepoint actions: what each did (its id and path, or why it failed), in the summary and in --json', async () => {
+    const file = specFile('savepoints.json', { faults: [], actions: [
+      { type: 'savepoint', when: { at: { kind: 'jobmaster', checkpoint: 1, phase: 'completed' } } },
+      { type: 'savepoint', when: { at: { kind: 'restore' } } },
+    ] });
+    const r = await cli('run', file, '--out', outDir('out-savepoints'));
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines).toContain('actions: 2, 1 fired, 1 never fired');
+    const fired = lines.find((l) => l.startsWith('  action 0 (savepoint at checkpoint 1 completed on the jobmaster): fired at '));
+    expect(fired).toMatch(/, completed at [\d.]+ ms \(savepoint (\d+), savepoint-\1\/_metadata\)$/);
+    const id = Number(/\(savepoint (\d+),/.exec(fired ?? '')?.[1]);
+    expect(lines.find((l) => l.startsWith('checkpoints: '))).toContain(`${id} savepoint`);
+    expect(lines).toContain('  action 1 (savepoint at the 1st restore): never fired: its time or point never came');
+    const json = await cli('run', file, '--out', outDir('out-savepoints'), '--json');
+    const o = JSON.parse(json.stdout) as {
+      checkpoints: { completed: number[]; savepointsCompleted: number[] };
+      actions: { index: number; fired: boolean; log: { event: string; checkpointId?: number }[] }[]; unfiredActions: number[];
+    };
+    expect(o.checkpoints.savepointsCompleted).toEqual([id]);
+    expect(o.checkpoints.completed).not.toContain(id);
+    expect(o.actions.map((a) => [a.index, a.fired, a.log.map((e) => e.event)])).toEqual([[0, true, ['fired', 'completed']], [1, false, []]]);
+    expect(o.unfiredActions).toEqual([1]);
+  });
+
   test('a spec that holds: the summary, every fault and whether it fired, exit 0, no repro', async () => {
     const unreached = { type: 'crash', host: 'taskmanager-1', when: { at: { kind: 'task', checkpoint: 900, phase: 'acked' } } };
     const file = specFile('holds.json', { faults: [{ type: 'global-failure', when: { atMs: 30 } }, unreached] });

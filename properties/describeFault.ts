@@ -4,7 +4,7 @@
  * (probability 0.5)`. Pure and total over the Fault union (the compiler checks every case), so
  * replay and reports can name a fault the same way. Times are in ms, as a RunSpec has them.
  */
-import type { Fault, FaultTrigger, MessageFault, ProtocolPoint } from '../sim/run/RunSpec.ts';
+import type { Action, Fault, FaultTrigger, MessageFault, ProtocolPoint } from '../sim/run/RunSpec.ts';
 
 /** `1st`, `2nd`, `3rd`, `4th`, ..., `11th`, `12th`, `13th`, `21st`. */
 function ordinal(n: number): string {
@@ -84,4 +84,9 @@ function describeMessageFault(f: MessageFault): string {
     : f.action === 'hold' ? (f.durationMs === undefined ? ' until the heal time' : forMs(f.durationMs)) : '';
   const when = f.when === undefined ? '' : ` armed ${describeTrigger(f.when)}`;
   return `${f.action} the ${ordinal(f.nth ?? 1)} ${f.method}${of}${from}${to}${how}${when}`;
+}
+
+/** An action in words: `savepoint (native) at 50 ms`, `savepoint at checkpoint 2 completed on the jobmaster`. */
+export function describeAction(action: Action): string {
+  return `${action.type}${action.format === 'native' ? ' (native)' : ''} ${describeTrigger(action.when)}`;
 }

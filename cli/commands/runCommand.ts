@@ -14,13 +14,14 @@
 import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Command } from 'commander';
-import { describeFault } from '../../properties/describeFault.ts';
+import { describeAction, describeFault } from '../../properties/describeFault.ts';
 import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
 import { expectationOf, type Expectation } from '../../properties/explore/explore.ts';
 import { REPRO_FORMAT_VERSION, type Repro } from '../../properties/explore/Repro.ts';
 import { decisiveEvents } from '../../properties/oracles/decisiveEvents.ts';
 import { explainRun } from '../../properties/explain/explainRun.ts';
 import { formatExplanation } from '../../properties/explain/formatExplanation.ts';
+import type { ActionRecord } from '../../sim/run/ActionPlan.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import type { Fault, RunSpec } from '../../sim/run/RunSpec.ts';
 import { simulate } from '../../sim/run/simulate.ts';
@@ -116,13 +117,16 @@ export function runSpecFile(path: string, flags: RunFlags, io: Io, version: stri
       jobEndMs: result.jobEndMs ?? null,
       checkpoints: {
         triggered: result.checkpoints.triggered,
-        completed: result.checkpoints.completed.map((c) => c.checkpointId),
+        completed: result.checkpoints.completed.filter((c) => c.kind === 'checkpoint').map((c) => c.checkpointId),
+        savepointsCompleted: result.checkpoints.completed.filter((c) => c.kind !== 'checkpoint').map((c) => c.checkpointId),
         aborted: result.checkpoints.aborted,
       },
       restores: result.restores,
       faults: faults.map(({ index, description, fired, actions }) => ({ index, description, fired, actions })),
       unfiredFaults: faults.filter((f) => !f.fired)
         .map(({ index, description, fault, unfiredReason: reason }) => ({ index, description, reason, fault })),
+      actions: actionOutcomes(spec, result),
+      unfiredActions: result.unfiredActions,
       unusedOverrides: result.unusedOverrides,
       violations: violations.map((v) => ({ property: v.property, summary: v.summary, timeMs: v.timeMs })),
       repro: repro ?? null,
@@ -151,6 +155,20 @@ function faultOutcomes(spec: RunSpec, result: RunResult): FaultOutcome[] {
   }));
 }
 
+/**
+ * What each action of the spec did, in spec order: its description, whether it fired, and its
+ * log (fired, then completed with the savepoint's id and path, or failed with the reason).
+ */
+function actionOutcomes(spec: RunSpec, result: RunResult): {
+  readonly index: number; readonly description: string; readonly fired: boolean; readonly log: readonly ActionRecord[];
+}[] {
+  const unfired = new Set(result.unfiredActions);
+  return (spec.actions ?? []).map((action, index) => ({
+    index, description: describeAction(action), fired: !unfired.has(index),
+    log: result.actions.filter((a) => a.action === index),
+  }));
+}
+
 /** Why a fault did nothing, in words: its trigger, the heal time, or (a message fault) no RPC it matched. */
 function unfiredReason(fault: Fault, skipped: boolean): string {
   if (skipped) return 'its point was reached only at or after the heal time';
@@ -173,8 +191,10 @@ function printRun(
   io.out(`job: ${r.jobStatus}${r.jobEndMs === undefined ? '' : ` at ${ms(r.jobEndMs)}`}\n`);
   const aborted = Object.entries(r.checkpoints.aborted);
   const abortedCount = aborted.reduce((n, [, c]) => n + c, 0);
+  // A completed savepoint is listed as one (its id comes from the same counter).
+  const completedIds = r.checkpoints.completed.map((c) => (c.kind === 'checkpoint' ? String(c.checkpointId) : `${c.checkpointId} savepoint`));
   io.out(`checkpoints: ${r.checkpoints.triggered} triggered, ${r.checkpoints.completed.length} completed`
-    + `${r.checkpoints.completed.length === 0 ? '' : ` (${r.checkpoints.completed.map((c) => c.checkpointId).join(', ')})`}`
+    + `${completedIds.length === 0 ? '' : ` (${completedIds.join(', ')})`}`
     + `, ${abortedCount} aborted${aborted.length === 0 ? '' : ` (${aborted.map(([why, n]) => `${why} ${n}`).join(', ')})`}\n`);
   io.out(`restores: ${r.restores}\n`);
   const unfired = faults.filter((f) => !f.fired);
@@ -183,6 +203,15 @@ function printRun(
     const log = f.actions.map((a) => `${a.action} at ${ms(a.timeMs)}`).join(', ');
     const what = !f.fired ? `never fired: ${f.unfiredReason ?? ''}` : (log === '' ? 'in force until the heal time' : log);
     io.out(`  fault ${f.index} (${f.description}): ${what}\n`);
+  }
+  const actions = actionOutcomes(spec, r);
+  if (actions.length > 0) {
+    io.out(`actions: ${actions.length}, ${actions.filter((a) => a.fired).length} fired, ${actions.filter((a) => !a.fired).length} never fired\n`);
+    for (const a of actions) {
+      const log = a.log.map((e) => `${e.event} at ${ms(e.timeMs)}${e.event === 'completed' ? ` (savepoint ${String(e.checkpointId)}, ${String(e.path)})`
+        : e.event === 'failed' ? ` (${String(e.reason)})` : ''}`).join(', ');
+      io.out(`  action ${a.index} (${a.description}): ${a.fired ? log : 'never fired: its time or point never came'}\n`);
+    }
   }
   for (const x of r.unusedOverrides) {
     io.out(`override of decision ${x.decision} (alternative ${x.alternative}) was never used: the run never reached that decision\n`);
