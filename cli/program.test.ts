@@ -340,6 +340,15 @@ describe('explore summary: unjudged state', () => {
     expect(json.modes['at-least-once']).toMatchObject({ stateUnjudged: 2, stateUnjudgedReasons: { 'hidden-search-inconclusive': 2 } });
   });
 
+  test('savepoint actions that never fired are said per mode under the table, and counted in the JSON', () => {
+    const io = capture();
+    const withUnfired: ExploreReport = { ...report, modes: { ...report.modes, aligned: { ...mode, unfiredActions: 3 } } };
+    printReport(withUnfired, io);
+    expect(io.stdout).toContain('\naligned: 3 savepoint action(s) never fired (their time or point never came)\n');
+    expect(io.stdout).not.toContain('at-least-once: 0 savepoint');
+    expect((toJson(withUnfired) as { modes: Record<string, { unfiredActions: number }> }).modes['aligned']?.unfiredActions).toBe(3);
+  });
+
   test('the JSON carries the restore fan-out figures, forks whose failover never fired included', () => {
     const json = toJson({ ...report, fanOut: { runs: 4, violations: 0, unfired: 1 } }) as { fanOut: unknown };
     expect(json.fanOut).toEqual({ runs: 4, violations: 0, unfired: 1 });

@@ -377,6 +377,8 @@ export function printReport(r: ExploreReport, io: Io): void {
   for (const [m, x] of Object.entries(r.modes)) {
     const reasons = Object.entries(x.stateUnjudgedReasons).map(([k, n]) => `${n} ${k}`);
     if (reasons.length > 0) io.out(`${m}: final keyed state not judged in ${x.stateUnjudged} run(s): ${reasons.join(', ')}\n`);
+    // Like unfired faults, actions that never fired tested nothing: counted, never hidden.
+    if (x.unfiredActions > 0) io.out(`${m}: ${x.unfiredActions} savepoint action(s) never fired (their time or point never came)\n`);
   }
   if (r.fanOut.runs > 0) {
     io.out(`restore fan-out: ${r.fanOut.runs} forked runs, ${r.fanOut.violations} violations`

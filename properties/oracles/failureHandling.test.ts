@@ -163,3 +163,23 @@ describe('the failure-handling oracle', () => {
     expect(kinds(simulate({ ...spec, mutations: ['fm-ignore-expired'] }))).toEqual(['missing-failover']);
   });
 });
+
+describe('the failure-handling oracle and savepoints', () => {
+  // The shrunk counterexample explore found for fm-count-past-checkpoints: savepoint 2, asked for
+  // when checkpoint 1 completed, writes slowly and fails after checkpoint 4 completed.
+  const race: RunSpec = {
+    version: RUN_SPEC_VERSION, seed: 's676059302', job: { kind: 'flights', selection: { from: 0, to: 50 } }, parallelism: 1,
+    taskManagers: 1, checkpoint: { mode: 'aligned', intervalMs: 100, maxConcurrent: 2, tolerableFailures: 0 },
+    restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
+    faults: [{ type: 'slow-store', factor: 20, checkpoint: 2 }, { type: 'async-snapshot-failure', probability: 0.5, checkpoint: 2 }],
+    actions: [{ type: 'savepoint', when: { at: { kind: 'jobmaster', checkpoint: 1, phase: 'completed' } } }],
+    healTimeMs: 600, budgets: { maxEvents: 5_000_000, maxTimeMs: 30_000 }, overrides: [], mutations: [],
+    network: { recordsPerBuffer: 2 }, costsMs: { 'flights-source': 20, 'airport-stats': 1, 'flights-sink': 1 },
+  };
+
+  test('a savepoint\'s task-side failure older than the last success is ignored, and counting it is a spurious failover named as the savepoint\'s', () => {
+    expect(failureHandling(simulate(race))).toEqual([]);
+    const [v] = failureHandling(simulate({ ...race, mutations: ['fm-count-past-checkpoints'] }));
+    expect(v?.summary).toMatch(/^spurious failover: savepoint 2 failed \(CHECKPOINT_ASYNC_EXCEPTION\) at [\d.]+ ms and savepoint 2 is not newer than the last success 4/);
+  });
+});

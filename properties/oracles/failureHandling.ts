@@ -113,9 +113,10 @@ function describe(j: JudgedFailure): object {
   };
 }
 
-/** `checkpoint N failed (REASON) at T ms and WHY` */
+/** `checkpoint N failed (REASON) at T ms and WHY` (`savepoint N`, `synchronous savepoint N` for one). */
 function failed(j: JudgedFailure): string {
-  return `checkpoint ${j.failure.checkpointId} failed (${j.failure.reason}) at ${ms(j.event)} ms and `
+  const what = j.failure.savepoint !== true ? 'checkpoint' : j.failure.synchronous === true ? 'synchronous savepoint' : 'savepoint';
+  return `${what} ${j.failure.checkpointId} failed (${j.failure.reason}) at ${ms(j.event)} ms and `
     + j.decision.why;
 }
 

@@ -133,8 +133,8 @@ export class ReferenceFailureManager {
         callback: 'failJob' };
     }
     if (f.checkpointId !== UNKNOWN_ID && f.checkpointId <= this.lastSucceededId) {
-      return this.ignored(`checkpoint ${f.checkpointId} is not newer than the last success `
-        + `${this.lastSucceededId}`);
+      return this.ignored(`${f.savepoint === true ? 'savepoint' : 'checkpoint'} ${f.checkpointId} is not newer than the last `
+        + `success ${this.lastSucceededId}`);
     }
     if (!COUNTED.has(f.reason)) return this.ignored(`${f.reason} is not counted`);
     if (f.checkpointId !== UNKNOWN_ID) {
