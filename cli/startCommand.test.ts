@@ -14,7 +14,7 @@ import type { ExploreReport, ModeSummary } from '../properties/explore/explore.t
 import { compareMarkdown } from '../reports/compareMarkdown.ts';
 import type { StartSummary } from '../reports/startPage.ts';
 import { printReport } from './commands/exploreCommand.ts';
-import { withPerRunRows } from './commands/startCommand.ts';
+import { perRunRows } from './commands/startCommand.ts';
 import type { Io } from './program.ts';
 import { expectOneLine, runCli } from './testing/runCli.ts';
 
@@ -32,16 +32,17 @@ describe('start: per-run rates', () => {
     job: 'flights', seed: 1, runsPerMode: null, mutants: [], counterexamples: [], fanOut: { runs: 0, violations: 0, unfired: 0 },
     timing: { wallMs: 60_000 }, modes,
   };
-  const printed = (): string => {
+  /** explore's report as start prints it: the per-run rows under the table. */
+  const printed = (s: StartSummary): string => {
     let text = '';
     const io: Io = { out: (t) => { text += t; }, err: () => undefined };
-    printReport(report, io);
+    printReport(report, io, perRunRows(s));
     return text;
   };
   const summary = { job: 'flights', seed: 1, runsPerMode: null, mutants: [], modes, fanOut: report.fanOut, timing: report.timing } as StartSummary;
 
   test('under explore\'s table, checkpoints, restores and duplicates per run, and a note that the run counts differ', () => {
-    const lines = withPerRunRows(printed(), summary).split('\n');
+    const lines = printed(summary).split('\n');
     const header = lines.findIndex((l) => l.startsWith('mode '));
     expect(lines[header + 3]).toMatch(/^per run +runs +checkpoints +restores +duplicates$/);
     expect(lines[header + 4]).toMatch(/^aligned +49 +10 +0\.61 +0$/);
@@ -52,7 +53,7 @@ describe('start: per-run rates', () => {
 
   test('equal run counts: the rates without the note', () => {
     const same = { ...summary, modes: { aligned: mode({}), 'at-least-once': mode({ duplicatesAfterRestore: 7 }) } };
-    const text = withPerRunRows('', same);
+    const text = `${perRunRows(same).join('\n')}\n`;
     expect(text).toMatch(/^per run +runs +checkpoints +restores +duplicates\naligned +49 +10 +0\.61 +0\nat-least-once +49 +10 +0\.61 +0\.14\n$/);
   });
 });

@@ -241,7 +241,8 @@ export function exploreOptions(cmd: Command): Command {
  * (tests inject a nondeterministic fake to see exit code 3).
  */
 export function runExplore(
-  s: ExploreSettings, io: Io, version: string, interactive: boolean, deps?: { simulate?: Simulate },
+  s: ExploreSettings, io: Io, version: string, interactive: boolean,
+  deps?: { readonly simulate?: Simulate; /** false: print nothing at the end (start prints the report itself). */ readonly print?: boolean },
 ): { code: number; report?: ExploreReport } {
   // Before any run: a violation found later must not be lost to an unusable --out.
   const outDir = prepareOutDir(s.out, `--out ${s.out}`);
@@ -290,7 +291,9 @@ export function runExplore(
     throw e;
   }
   bar?.stop();
-  if (s.json) io.out(`${JSON.stringify(toJson(report))}\n`);
+  if (deps?.print === false) {
+    // The caller prints.
+  } else if (s.json) io.out(`${JSON.stringify(toJson(report))}\n`);
   else printReport(report, io);
   return { code: report.counterexamples.length > 0 ? 1 : 0, report };
 }
@@ -362,8 +365,11 @@ export function reproFileName(
   return `${name}.json`;
 }
 
-/** The summary table and the counterexamples, for people. */
-export function printReport(r: ExploreReport, io: Io): void {
+/**
+ * The summary table and the counterexamples, for people. `afterTable`: lines printed right under
+ * the table's rows (start's per-run rates).
+ */
+export function printReport(r: ExploreReport, io: Io, afterTable: readonly string[] = []): void {
   io.out(`explore ${r.job}, fast-check seed ${r.seed}, ${r.runsPerMode ?? 'time-budgeted'} runs per mode, ${(r.timing.wallMs / 1000).toFixed(1)} s\n`);
   const head = ['mode', 'runs', 'violations', 'checkpoints', 'restores', 'duplicates', 'missing', 'unfired faults',
     'state unjudged'];
@@ -373,6 +379,7 @@ export function printReport(r: ExploreReport, io: Io): void {
   const line = (cells: string[]) => `${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ')}\n`;
   io.out(line(head));
   for (const row of rows) io.out(line(row));
+  for (const l of afterTable) io.out(`${l}\n`);
   // Runs whose state no oracle judged are no passes of it: say why, per mode.
   for (const [m, x] of Object.entries(r.modes)) {
     const reasons = Object.entries(x.stateUnjudgedReasons).map(([k, n]) => `${n} ${k}`);

@@ -24,7 +24,7 @@ import { simulate } from '../../sim/run/simulate.ts';
 import { prepareOutDir } from '../outDir.ts';
 import type { Io } from '../program.ts';
 import {
-  BUILT_MODES, formatDuration, parseExploreFlags, runExplore, toJson,
+  BUILT_MODES, formatDuration, parseExploreFlags, printReport, runExplore, toJson,
 } from './exploreCommand.ts';
 
 /** Where start writes by default, relative to the working directory. */
@@ -64,16 +64,11 @@ export function runStart(flags: StartFlags, io: Io, version: string, out = START
       + `${formatDuration(settings.timeBudgetMs ?? 0)}\n`);
     if (removed > 0) io.out(`removed ${removed} file(s) the previous start wrote into ${folder}\n`);
   }
-  // explore prints its table (or its JSON) at the end; start holds it back to add the per-run
-  // rows under the table (a time budget gives the modes different run counts) and, with --json,
-  // to print summary.json's object instead, which names the comparison.
-  let printed = '';
-  const { code, report } = runExplore(settings, { out: (t) => { printed += t; }, err: (t) => io.err(t) }, version,
-    process.stderr.isTTY === true);
-  if (report === undefined) {
-    io.out(printed);
-    return code;
-  }
+  // start prints the report itself: with the per-run rows under the table (a time budget gives
+  // the modes different run counts) or, with --json, summary.json's object, which names the
+  // comparison.
+  const { code, report } = runExplore(settings, io, version, process.stderr.isTTY === true, { print: false });
+  if (report === undefined) return code;
   const explored = toJson(report) as StartSummary & { readonly counts: Readonly<Record<string, string>> };
   const summary: StartSummary = {
     ...explored,
@@ -91,7 +86,7 @@ export function runStart(flags: StartFlags, io: Io, version: string, out = START
   const written = ['summary.json', 'index.html', 'compare.json', 'compare.md', ...report.counterexamples.map((c) => relative(dir, c.repro))];
   writeFileSync(join(dir, START_MANIFEST), `${JSON.stringify({ written }, null, 2)}\n`);
   if (!json) {
-    io.out(withPerRunRows(printed, summary));
+    printReport(report, io, perRunRows(summary));
     io.out(`comparing the modes on ${START_COMPARE_SEEDS} seeds for the page...\n`);
   }
   // The page: the summary, the modes compared on the same seeds, each counterexample explained
@@ -120,11 +115,10 @@ const START_COUNT_DEFINITIONS = {
 } as const;
 
 /**
- * explore's printed text with, under its summary table (the line after its `mode` header and one
- * row per mode), the per-run rates of checkpoints, restores and duplicates and the note when the
- * run counts differ. Text without that table (nothing to add to) comes back with the rows at its end.
+ * The per-run rows start prints under explore's table: checkpoints, restores and duplicates per
+ * run for each mode, then a note when the modes ran different numbers of runs.
  */
-export function withPerRunRows(printed: string, summary: StartSummary): string {
+export function perRunRows(summary: StartSummary): string[] {
   const modes = Object.entries(summary.modes);
   const rates = summary.perRun ?? perRunFigures(summary.modes);
   const head = ['per run', 'runs', 'checkpoints', 'restores', 'duplicates'];
@@ -132,12 +126,7 @@ export function withPerRunRows(printed: string, summary: StartSummary): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
   const note = summary.runCountsNote ?? runCountsNote(summary.modes);
-  const added = [line(head), ...rows.map(line), ...(note === null ? [] : [note])];
-  const lines = printed.split('\n');
-  const header = lines.findIndex((l) => /^mode +runs +violations/.test(l));
-  if (header < 0) return `${printed}${added.join('\n')}\n`;
-  const at = header + 1 + modes.length;
-  return [...lines.slice(0, at), ...added, ...lines.slice(at)].join('\n');
+  return [line(head), ...rows.map(line), ...(note === null ? [] : [note])];
 }
 
 /** Seeds of the comparison on start's page (each run once per mode). */
