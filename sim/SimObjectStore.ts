@@ -165,8 +165,10 @@ export class SimObjectStore implements ObjectStore {
       return { ok: false, error: new StorageError(`${o.name} ${o.path} failed`, 'failed') };
     }
     const put = this.config.putFailure;
-    const putP = put === undefined || o.name !== 'put' || !put.applies(o.path) ? 0 : put.probabilityFor?.(o.path) ?? put.probability;
-    if (faulty && put !== undefined && putP > 0 && choices.fate('store.put-fail', putP)) {
+    // After the heal time, or for anything but a state file's put, no path is looked at.
+    const putP = !faulty || put === undefined || o.name !== 'put' || !put.applies(o.path) ? 0
+      : put.probabilityFor?.(o.path) ?? put.probability;
+    if (put !== undefined && putP > 0 && choices.fate('store.put-fail', putP)) {
       this.ctx.trace.cause = this.ctx.trace.mark('store', put.mark, { op: o.name, path: o.path },
         this.ctx.trace.settingFaultCause('async-snapshot-failure'));
       return { ok: false, error: new StorageError(`${o.name} ${o.path} failed`, 'failed') };

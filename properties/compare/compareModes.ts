@@ -132,7 +132,8 @@ export function compareModes(o: CompareOptions): CompareReport {
       o.progress?.(runs.length, total);
     }
   });
-  const shown = representativeSeedIndex(o.modes, timelinesBySeed);
+  const differentFaults = differentFaultSeeds(o.modes, runs);
+  const shown = representativeSeedIndex(o.modes, timelinesBySeed, differentFaults);
   const byMode: Record<string, ModeFigures> = {};
   for (const mode of o.modes) byMode[mode] = modeFigures(runs.filter((r) => r.mode === mode));
   return {
@@ -145,7 +146,7 @@ export function compareModes(o: CompareOptions): CompareReport {
     modes: [...o.modes],
     runs,
     byMode,
-    differentFaults: differentFaultSeeds(o.modes, runs),
+    differentFaults,
     paired: pairedComparisons(o.modes, runs),
     timelines: timelinesBySeed[shown] ?? {},
   };
@@ -158,20 +159,21 @@ export function compareModes(o: CompareOptions): CompareReport {
  * at which every mode's run restored from a checkpoint (a failure, a restore and the recovery to
  * the next checkpoint show what the modes do differently), else the first at which a fault acted.
  * Without such a seed index, the first where every mode restored, else the first where a fault
- * acted in every mode, else 0.
+ * acted in every mode, else 0. `differentFaults`: the seed indexes where the modes met different
+ * faults (the report's, differentFaultSeeds).
  */
-export function representativeSeedIndex(modes: readonly RunMode[], bySeed: readonly Record<string, Timeline>[]): number {
+export function representativeSeedIndex(modes: readonly RunMode[], bySeed: readonly Record<string, Timeline>[],
+  differentFaults: readonly number[]): number {
   const every = (p: (t: Timeline) => boolean) => (ts: Record<string, Timeline>): boolean => modes.every((m) => {
     const t = ts[m];
     return t !== undefined && p(t);
   });
-  const acted = (t: Timeline): string => [...new Set(t.faults.map((f) => f.index))].sort((a, b) => a - b).join(',');
-  const sameFaults = (ts: Record<string, Timeline>): boolean => new Set(modes.map((m) => (ts[m] === undefined ? '' : acted(ts[m])))).size === 1;
+  const different = new Set(differentFaults);
   const restored = every((t) => t.restores.length > 0);
   const faulted = every((t) => t.faults.length > 0);
   for (const p of [
-    (ts: Record<string, Timeline>) => sameFaults(ts) && restored(ts),
-    (ts: Record<string, Timeline>) => sameFaults(ts) && faulted(ts),
+    (ts: Record<string, Timeline>, i: number) => !different.has(i) && restored(ts),
+    (ts: Record<string, Timeline>, i: number) => !different.has(i) && faulted(ts),
     restored,
     faulted,
   ]) {

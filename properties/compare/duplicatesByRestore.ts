@@ -30,6 +30,7 @@ import type { RunResult } from '../../sim/run/RunResult.ts';
 import type { RunMetrics } from './CompareReport.ts';
 import { sharedReferenceFold } from '../sharedReferenceFold.ts';
 import { splitPositions } from '../oracles/splitPositions.ts';
+import { transactionBegins, txnKey } from '../oracles/transactionBegins.ts';
 
 /** A restore as the trace shows it (µs). */
 interface Restore {
@@ -63,7 +64,7 @@ function attribute(result: RunResult, restores: readonly Restore[], shares: numb
   const key = (r: Identity): string => `${r.split}:${r.offset}:${r.tag}`;
   const expected = new Map<string, number>();
   for (const r of sharedReferenceFold(result.graph).outputs) expected.set(key(r), (expected.get(key(r)) ?? 0) + 1);
-  const began = transactionBegins(result);
+  const began = transactionBegins(result.trace);
   const copies = new Map<string, { readonly record: Identity; readonly beganUs: number }[]>();
   for (const c of result.committed) {
     const record = c.record as Identity;
@@ -110,20 +111,4 @@ function restoresOf(result: RunResult): Restore[] {
       const checkpointId = e.type === 'checkpoint.restored' ? Number(e.attrs['checkpointId']) : -1;
       return { timeUs: e.timeUs, checkpointId, positions: positionsOf(checkpointId) };
     });
-}
-
-/** Sink transaction -> when it began (µs), from the trace's `sink.transaction-begun`. */
-function transactionBegins(result: RunResult): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const e of result.trace) {
-    if (e.type !== 'sink.transaction-begun') continue;
-    const a = e.attrs;
-    const k = txnKey(a['sink'], a['subtask'], a['attempt'], a['epoch']);
-    if (!out.has(k)) out.set(k, e.timeUs);
-  }
-  return out;
-}
-
-function txnKey(sink: unknown, subtask: unknown, attempt: unknown, epoch: unknown): string {
-  return `${String(sink)}\u0000${String(subtask)}\u0000${String(attempt)}\u0000${String(epoch)}`;
 }

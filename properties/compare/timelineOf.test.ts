@@ -54,14 +54,14 @@ describe('representativeSeedIndex', () => {
       // The same faults (acting several times in one), restores in both: the one.
       at(timeline([0, 0, 1], 1), timeline([1, 0], 2)),
     ];
-    expect(representativeSeedIndex(modes, bySeed)).toBe(3);
-    expect(representativeSeedIndex(modes, bySeed.slice(0, 3))).toBe(2);
+    expect(representativeSeedIndex(modes, bySeed, [1])).toBe(3);
+    expect(representativeSeedIndex(modes, bySeed.slice(0, 3), [1])).toBe(2);
   });
 
   test('without a seed index of the same faults, a restore in every mode, then a fault in every mode, then 0', () => {
-    expect(representativeSeedIndex(modes, [at(timeline([1], 0), timeline([2], 0)), at(timeline([0, 2], 1), timeline([0], 1))])).toBe(1);
-    expect(representativeSeedIndex(modes, [at(timeline([], 0), timeline([2], 0)), at(timeline([1], 0), timeline([2], 0))])).toBe(1);
-    expect(representativeSeedIndex(modes, [at(timeline([], 0), timeline([], 0))])).toBe(0);
-    expect(representativeSeedIndex(modes, [])).toBe(0);
+    expect(representativeSeedIndex(modes, [at(timeline([1], 0), timeline([2], 0)), at(timeline([0, 2], 1), timeline([0], 1))], [0, 1])).toBe(1);
+    expect(representativeSeedIndex(modes, [at(timeline([], 0), timeline([2], 0)), at(timeline([1], 0), timeline([2], 0))], [0, 1])).toBe(1);
+    expect(representativeSeedIndex(modes, [at(timeline([], 0), timeline([], 0))], [])).toBe(0);
+    expect(representativeSeedIndex(modes, [], [])).toBe(0);
   });
 });

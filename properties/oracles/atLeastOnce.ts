@@ -43,7 +43,6 @@
 import { recordIdentity } from '../../engine/index.ts';
 import type { DecodedCheckpoint } from '../../engine/index.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
-import type { TraceEvent } from '../../sim/Trace.ts';
 import { FLIGHTS_UIDS } from '../../sim/workloads/flights.ts';
 import type { FlightOutput } from '../../sim/workloads/flights.ts';
 import { sharedReferenceFold } from '../sharedReferenceFold.ts';
@@ -62,6 +61,7 @@ import { checkSequences } from './sequenceInvariants.ts';
 import type { SequenceReport } from './sequenceInvariants.ts';
 import { explainHidden, HIDDEN_SEARCH_FOLDS, hiddenCandidates } from './hiddenCopies.ts';
 import { splitPositions } from './splitPositions.ts';
+import { transactionBegins, txnKey } from './transactionBegins.ts';
 import { judgeStateFromEvidence } from './stateFromEvidence.ts';
 import type { EvidenceStateVerdict } from './stateFromEvidence.ts';
 import { duplicatesAfterKeyedState } from '../../sim/run/keyedInputEvidence.ts';
@@ -467,19 +467,4 @@ function restoresOf(result: RunResult): Restore[] {
   return result.trace
     .filter((e) => e.type === 'checkpoint.restored' || (none && e.type === 'scheduler.restarting'))
     .map((e) => ({ timeUs: e.timeUs, checkpointId: e.type === 'checkpoint.restored' ? Number(e.attrs['checkpointId']) : -1 }));
-}
-
-function transactionBegins(trace: readonly TraceEvent[]): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const e of trace) {
-    if (e.type !== 'sink.transaction-begun') continue;
-    const a = e.attrs;
-    const key = txnKey(a['sink'], a['subtask'], a['attempt'], a['epoch']);
-    if (!out.has(key)) out.set(key, e.timeUs);
-  }
-  return out;
-}
-
-function txnKey(sink: unknown, subtask: unknown, attempt: unknown, epoch: unknown): string {
-  return `${String(sink)}\u0000${String(subtask)}\u0000${String(attempt)}\u0000${String(epoch)}`;
 }

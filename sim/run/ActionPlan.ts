@@ -73,8 +73,8 @@ export class ActionPlan {
     whenPointReached(this.cluster, when.at, `action[${index}] ${action.type}`, () => this.fire(index));
   }
 
+  /** Fires action `index` (its trigger calls this once: by time, or through whenPointReached). */
   private fire(index: number): void {
-    if (this.fired.has(index)) return;
     this.fired.add(index);
     const action = this.actions[index] as Action;
     this.note(index, 'fired');
