@@ -39,6 +39,7 @@
  *   message fault acted, or the message it delayed or held arrived, after it began (a held
  *   message holds every later one on its link).
  */
+import { snapshotIdOfPath } from '../../sim/run/faultWorldOptions.ts';
 import type { TraceEvent } from '../../sim/Trace.ts';
 
 /** The answers of {@link faultsTouching}. */
@@ -175,8 +176,8 @@ export function faultsTouching(trace: readonly TraceEvent[]): TouchedByFaults {
 
 /** `n` of a path `chk-n` or `chk-n/...` (or a savepoint's `savepoint-n...`: ids are shared). */
 export function checkpointOfPath(path: string): number | undefined {
-  const m = /^(?:chk|savepoint)-(\d+)(?:\/|$)/.exec(path);
-  return m === null ? undefined : Number(m[1]);
+  const id = snapshotIdOfPath(path);
+  return id < 0 ? undefined : id;
 }
 
 /** The attempt id of a state file path `chk-n/<vertex>#<subtask>@<attempt>/<uid>`. */
