@@ -6,7 +6,7 @@
  * value for (no completed checkpoint, no restore) is null in the run and left out of (and counted
  * as `missing` by) its distribution.
  *
- * Format version 2 added `CompareRun.actedFaults`, `differentFaults` and `paired`.
+ * Format version 2 added `CompareRun.actedFaults`, `CompareRun.firedActions`, `differentFaults` and `paired`.
  */
 import type { RunMode } from '../../sim/run/RunSpec.ts';
 
@@ -56,6 +56,11 @@ export interface CompareRun {
    * runs of one seed index with different lists met different faults: different experiments.
    */
   readonly actedFaults: readonly number[];
+  /**
+   * Indexes into the spec's actions (savepoints) that fired in this run, ascending. A savepoint
+   * that fired in one mode only makes the two runs different experiments too.
+   */
+  readonly firedActions: readonly number[];
   readonly metrics: RunMetrics;
 }
 

@@ -126,6 +126,7 @@ export function compareModes(o: CompareOptions): CompareReport {
           return f === undefined ? `fault ${i}` : describeFault(f);
         }),
         actedFaults: actedFaultsOf(result),
+        firedActions: (spec.actions ?? []).flatMap((_a, i) => (result.unfiredActions.includes(i) ? [] : [i])),
         metrics: runMetrics(result, judgement),
       });
       (timelinesBySeed[seedIndex] ??= {})[mode] = timelineOf(spec, result);

@@ -11,10 +11,10 @@ const NO_METRICS: RunMetrics = {
   recoveryMs: null,
 };
 
-function run(seedIndex: number, mode: RunMode, metrics: Partial<RunMetrics>, actedFaults: number[] = [0]): CompareRun {
+function run(seedIndex: number, mode: RunMode, metrics: Partial<RunMetrics>, actedFaults: number[] = [0], firedActions: number[] = []): CompareRun {
   return {
     seedIndex, runSeed: `s${seedIndex}`, mode, traceHash: '0', expect: mode === 'aligned' ? 'exactly-once' : 'at-least-once',
-    violations: [], unfiredFaults: [], unfiredFaultTexts: [], actedFaults, metrics: { ...NO_METRICS, ...metrics },
+    violations: [], unfiredFaults: [], unfiredFaultTexts: [], actedFaults, firedActions, metrics: { ...NO_METRICS, ...metrics },
   };
 }
 
@@ -78,6 +78,12 @@ describe('pairedComparisons', () => {
       run(1, 'aligned', {}), run(1, 'at-least-once', {}), run(1, 'none', {}), run(2, 'aligned', {})];
     expect(differentFaultSeeds(['aligned', 'at-least-once', 'none'], runs)).toEqual([0, 2]);
     expect(differentFaultSeeds(['aligned', 'at-least-once'], runs)).toEqual([2]);
+  });
+
+  test('a savepoint that fired in one mode only makes that seed index two experiments too', () => {
+    const runs = [run(0, 'aligned', {}, [0], [0]), run(0, 'at-least-once', {}, [0], [0]),
+      run(1, 'aligned', {}, [0], [0]), run(1, 'at-least-once', {}, [0], [])];
+    expect(differentFaultSeeds(['aligned', 'at-least-once'], runs)).toEqual([1]);
   });
 });
 

@@ -38,13 +38,15 @@ function seedIndexes(runs: readonly CompareRun[]): number[] {
 
 /**
  * The seed indexes, ascending, at which the same faults did not act in every one of `modes`
- * (their runs' `actedFaults` differ, or a mode has no run there).
+ * (their runs' `actedFaults` differ, or their `firedActions`: a savepoint fired in one mode only,
+ * or a mode has no run there).
  */
 export function differentFaultSeeds(modes: readonly RunMode[], runs: readonly CompareRun[]): number[] {
   const maps = modes.map((m) => bySeed(runs, m));
   return seedIndexes(runs).filter((i) => {
     const [first, ...rest] = maps.map((m) => m.get(i));
-    return first === undefined || rest.some((r) => r === undefined || !sameList(r.actedFaults, first.actedFaults));
+    return first === undefined || rest.some((r) => r === undefined || !sameList(r.actedFaults, first.actedFaults)
+      || !sameList(r.firedActions, first.firedActions));
   });
 }
 

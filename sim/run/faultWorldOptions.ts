@@ -26,7 +26,7 @@ export function isTaskStatePath(path: string): boolean {
   return TASK_STATE_PATH.test(path);
 }
 
-/** The checkpoint (or savepoint) id of a task snapshot path (`chk-<n>/...`, `savepoint-<n>/...`), or -1. */
+/** The checkpoint (or savepoint) id of a path in its directory or of the directory (`chk-<n>`, `savepoint-<n>/...`), or -1. */
 export function snapshotIdOfPath(path: string): number {
   const m = /^(?:chk|savepoint)-(\d+)(?:\/|$)/.exec(path);
   return m === null ? -1 : Number(m[1]);
