@@ -207,7 +207,11 @@ function summarySection(s: StartSummary): string {
   const note = runCountsNote(s.modes);
   const reasons = modes.flatMap(([m, x]) => {
     const r = Object.entries(x.stateUnjudgedReasons).map(([k, n]) => `${n} ${k}`);
-    return r.length === 0 ? [] : [`<li>${escapeHtml(m)}: final keyed state not judged in ${x.stateUnjudged} run(s): ${escapeHtml(r.join(', '))}</li>`];
+    const unjudged = r.length === 0 ? [] : [`<li>${escapeHtml(m)}: final keyed state not judged in ${x.stateUnjudged} run(s): ${escapeHtml(r.join(', '))}</li>`];
+    // Savepoint actions that never fired tested nothing: said, as explore's text says them.
+    const unfired = x.unfiredActions > 0
+      ? [`<li>${escapeHtml(m)}: ${x.unfiredActions} savepoint action(s) never fired (their time or point never came)</li>`] : [];
+    return [...unjudged, ...unfired];
   });
   const marks = modes.map(([m, x]) => `<li>${escapeHtml(m)}: ${Object.entries(x.marks).map(([k, n]) => `${escapeHtml(k)} ${n}`).join(', ') || 'none'}</li>`);
   const fanOut = s.fanOut.runs === 0 ? '' : `<p>Restore fan-out: ${s.fanOut.runs} forked runs, ${s.fanOut.violations} violations`
