@@ -58,7 +58,7 @@ const WORDED: readonly (readonly [string, unknown, string])[] = [
   ['a misspelt host in a step at a time', withStep({ atMs: 10, do: { type: 'crash', hots: 'taskmanager-2' } }),
     'steps[0].do: unknown field "hots" (fields: type, host, downMs)'],
   ['a misspelt checkpoint in a step\'s point', withStep({ ...crashAt3, at: { kind: 'jobmaster', checkpiont: 3, phase: 'triggered' } }),
-    'steps[0].at: unknown field "checkpiont" (fields: kind, checkpoint, phase)'],
+    'steps[0].at: unknown field "checkpiont" (fields: kind, checkpoint, savepoint, phase)'],
   ['a step at a negative time', withStep({ atMs: -1, do: crashAt3.do }), 'steps[0].atMs: must be a number of ms >= 0, got -1'],
   ['a step at a time after the heal time', withStep({ atMs: 9000, do: crashAt3.do }),
     'steps[0].atMs: must be before healTimeMs (5000), got 9000: faults stop at the heal time'],

@@ -153,9 +153,11 @@ export class JobMaster {
    * @returns a future of the completed savepoint (`metadataPath` `savepoint-<id>/_metadata`); it
    *   fails with an ExpectedError (Flink's IllegalStateException) when the job has no checkpoint coordinator (checkpointing off:
    *   unlike Flink, which keeps a coordinator for every streaming job, mode `none` builds none),
-   *   and with the coordinator's CheckpointException otherwise.
+   *   and with the coordinator's CheckpointException otherwise. `origin` (optional, not Flink's:
+   *   the simulation's action, `action[0]`) goes on the `checkpoint.triggered` event of the id the
+   *   savepoint gets, so the harness learns which id its request got.
    */
-  triggerSavepoint(formatType: SavepointFormatType = 'CANONICAL'): CompletableFuture<CompletedCheckpoint> {
+  triggerSavepoint(formatType: SavepointFormatType = 'CANONICAL', origin?: string): CompletableFuture<CompletedCheckpoint> {
     const result = new CompletableFuture<CompletedCheckpoint>();
     this.main.execute('trigger-savepoint', () => {
       const cc = this.checkpointCoordinator;
@@ -164,7 +166,7 @@ export class JobMaster {
         result.completeExceptionally(new ExpectedError('job has no checkpoint coordinator (checkpointing is off)'));
         return;
       }
-      cc.triggerSavepoint(formatType).whenComplete((cp, e) => {
+      cc.triggerSavepoint(formatType, origin).whenComplete((cp, e) => {
         if (cp !== undefined) result.complete(cp);
         else result.completeExceptionally(e);
       });

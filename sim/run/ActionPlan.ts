@@ -6,7 +6,10 @@
  * has passed: it is part of the history being tested, not of the trouble.
  *
  * Firing an action records an `action` event on host `sim` (`{ index, type, action: 'fired' }`),
- * then asks the JobMaster (a savepoint: JobMaster.triggerSavepoint, a mail on its main thread).
+ * then asks the JobMaster (a savepoint: JobMaster.triggerSavepoint, a mail on its main thread),
+ * naming the action as the request's origin (`action[<index>]`), which the coordinator records on
+ * the `checkpoint.triggered` event of the id the savepoint gets: so points that name a savepoint
+ * (`savepoint: n`, savepointPoints.ts) learn its id.
  * When the request's future ends, the plan records `completed` (with the savepoint's id and
  * metadata path) or `failed` (with the reason), as the user's client would learn it. The engine
  * marks `savepoint-completed` and `savepoint-failed` itself, per savepoint.
@@ -18,6 +21,7 @@ import { CheckpointException } from '../../engine/index.ts';
 import type { MiniCluster } from '../MiniCluster.ts';
 import type { World } from '../World.ts';
 import { whenPointReached } from './FaultPlan.ts';
+import { actionOrigin } from './savepointPoints.ts';
 import type { Action, ActionTrigger } from './RunSpec.ts';
 
 /** One entry of the action log. */
@@ -70,7 +74,7 @@ export class ActionPlan {
       this.world.at(Math.round(when.atMs * 1000), `action[${index}] ${action.type}`, () => this.fire(index));
       return;
     }
-    whenPointReached(this.cluster, when.at, `action[${index}] ${action.type}`, () => this.fire(index));
+    whenPointReached(this.cluster, when.at, `action[${index}] ${action.type}`, () => this.fire(index), this.actions);
   }
 
   /** Fires action `index` (its trigger calls this once: by time, or through whenPointReached). */
@@ -79,7 +83,7 @@ export class ActionPlan {
     const action = this.actions[index] as Action;
     this.note(index, 'fired');
     const jobMaster = this.cluster.jobManagerProcess.jobMaster;
-    jobMaster.triggerSavepoint(action.format === 'native' ? 'NATIVE' : 'CANONICAL').whenComplete((cp, e) => {
+    jobMaster.triggerSavepoint(action.format === 'native' ? 'NATIVE' : 'CANONICAL', actionOrigin(index)).whenComplete((cp, e) => {
       if (cp !== undefined) {
         this.note(index, 'completed', { checkpointId: cp.checkpointId, path: cp.metadataPath });
         return;
