@@ -111,10 +111,10 @@ describe('points that name a savepoint', () => {
   test.each<[string, Partial<RunSpec>, string]>([
     ['a savepoint the actions do not trigger',
       { actions: [SAVEPOINT_AT_2], faults: [{ ...PAUSE, when: { at: { kind: 'jobmaster', savepoint: 2, phase: 'completed' } } }] },
-      'faults[0].when.at.savepoint: names savepoint 2, but the spec has one action that triggers a savepoint (actions[0])'],
+      'faults[0].when.at.savepoint: names savepoint 2, but only one action triggers a savepoint (actions[0])'],
     ['a savepoint without any savepoint action',
       { faults: [{ ...PAUSE, when: { at: { kind: 'task', savepoint: 1, phase: 'acked' } } }] },
-      'faults[0].when.at.savepoint: names savepoint 1, but the spec has no action that triggers a savepoint '
+      'faults[0].when.at.savepoint: names savepoint 1, but no action triggers a savepoint '
         + '(action types that do: savepoint, stop-with-savepoint)'],
     ['an action waiting for its own savepoint',
       { actions: [{ type: 'savepoint', when: { at: { kind: 'jobmaster', savepoint: 1, phase: 'triggered' } } }] },

@@ -69,15 +69,13 @@ export function savepointCheckpointId(trace: readonly TraceEvent[], actions: rea
  */
 export function checkSavepointPoints(faults: readonly Fault[], actions: readonly Action[]): void {
   const savepoints = savepointActionIndices(actions);
-  const have = savepoints.length === 0 ? 'no action that triggers a savepoint'
-    : `${savepoints.length === 1 ? 'one action that triggers' : `${savepoints.length} actions that trigger`} a savepoint `
+  const have = savepoints.length === 0
+    ? `no action triggers a savepoint (action types that do: ${[...SAVEPOINT_ACTION_TYPES].join(', ')})`
+    : `only ${savepoints.length === 1 ? 'one action triggers' : `${savepoints.length} actions trigger`} a savepoint `
       + `(${savepoints.map((i) => `actions[${i}]`).join(', ')})`;
   const check = (when: unknown, path: string): void => {
     const n = triggerSavepoint(when);
-    if (n !== undefined && n > savepoints.length) {
-      fail(`${path}.when.at.savepoint: names savepoint ${n}, but the spec has ${have}`
-        + `${savepoints.length === 0 ? ` (action types that do: ${[...SAVEPOINT_ACTION_TYPES].join(', ')})` : ''}`);
-    }
+    if (n !== undefined && n > savepoints.length) fail(`${path}.when.at.savepoint: names savepoint ${n}, but ${have}`);
   };
   faults.forEach((f, i) => check('when' in f ? f.when : undefined, `faults[${i}]`));
   actions.forEach((a, i) => check(a.when, `actions[${i}]`));
