@@ -36,3 +36,6 @@ export const actionSchema = z.discriminatedUnion('type', [savepointActionSchema]
   const type = typeof v === 'object' && v !== null ? (v as { type?: unknown }).type : undefined;
   return `unknown action type ${describe(type)} (action types: savepoint)`;
 })).meta({ id: 'action', description: 'An action on the job: { "type": "savepoint", "when": ... }.' });
+
+/** Every action type, in the order messages list them. */
+export const ACTION_TYPE_NAMES: readonly string[] = actionSchema.options.map((o) => o.shape.type.value);
