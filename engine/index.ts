@@ -26,6 +26,7 @@ export type {
 } from './checkpoint/CheckpointStatsTracker.ts';
 export type { CheckpointMetrics } from './checkpoint/CheckpointMetrics.ts';
 export { CHECKPOINT_FAILURE_REASONS, CheckpointException } from './checkpoint/CheckpointFailureReason.ts';
+export { StopWithSavepointStoppingException } from './jobmaster/StopWithSavepointTerminationHandler.ts';
 export type { CheckpointFailureReason } from './checkpoint/CheckpointFailureReason.ts';
 export type { CheckpointConfig, CheckpointingMode } from './streaming/api/CheckpointConfig.ts';
 export * from './plantedBugs.ts';
