@@ -19,6 +19,7 @@ export type { OperatorSnapshot } from './streaming/operators/StreamOperator.ts';
 export { decodeKeyedState as decodeOperatorSubtaskKeyedState } from './streaming/operators/OperatorSubtaskState.ts';
 export { KeyedProcessOperator } from './streaming/operators/KeyedProcessOperator.ts';
 export { SourceOperator } from './streaming/sources/SourceOperator.ts';
+export { TwoPhaseCommitSinkOperator } from './streaming/sinks/TwoPhaseCommitSinkOperator.ts';
 export type { TaskExecutor } from './taskexecutor/TaskExecutor.ts';
 export type { DecodedCheckpoint } from './checkpoint/CompletedCheckpoint.ts';
 export type {

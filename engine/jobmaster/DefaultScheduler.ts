@@ -173,7 +173,7 @@ export class DefaultScheduler {
 
   /** The job fails for good: every attempt is cancelled and the job is FAILED (failJob). */
   private failJob(cause: string, failure: EventRef): void {
-    this.c.env.tracer.event('scheduler.noMoreRestarts', { cause }, failure);
+    this.c.env.tracer.event('scheduler.unrecoverableFailure', { cause }, failure);
     this.restart = undefined;
     this.pendingDeploy = [];
     for (const v of this.c.graph.allVertices()) this.cancelExecution(v.current);
