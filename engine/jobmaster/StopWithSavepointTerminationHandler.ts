@@ -88,9 +88,12 @@ export class StopWithSavepointTerminationHandler {
 
   /**
    * The terminal states of the executions current when the stop began (in any order). Ignored
-   * unless a savepoint was created (a failed stop is final already).
+   * after a failed savepoint (the stop is final already).
+   * @throws AssertionError before the savepoint's outcome.
    */
   handleExecutionsTermination(states: readonly ExecutionState[]): void {
+    // Only after the savepoint's outcome (StopWithSavepointTerminationManager orders them).
+    assert(this.state !== 'WaitingForSavepoint', 'stop-with-savepoint: executions terminated before the savepoint\'s outcome');
     if (this.state !== 'SavepointCreated') return;
     const savepoint = this.savepoint as CompletedCheckpoint;
     this.state = 'Final';
