@@ -318,7 +318,7 @@ describe('start clears only its own earlier output', () => {
 
 describe('explore summary: unjudged state', () => {
   const mode = {
-    runs: 10, violations: 0, checkpointsCompleted: 40, restores: 3, duplicatesAfterRestore: 7, missingRecords: 0,
+    runs: 10, violations: 0, checkpointsCompleted: 40, restores: 3, duplicatesAfterRestore: 7, missingRecords: 0, knownStuck: 0,
     unfiredFaults: 1, unfiredActions: 0, stateUnjudged: 2, stateUnjudgedReasons: { 'hidden-search-inconclusive': 2 }, marks: {},
   };
   const report: ExploreReport = {

@@ -22,7 +22,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'checkpoint-sim-start-cmd-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const mode = (m: Partial<ModeSummary>): ModeSummary => ({
-  runs: 49, violations: 0, checkpointsCompleted: 490, restores: 30, duplicatesAfterRestore: 0, missingRecords: 0, unfiredFaults: 3, unfiredActions: 0,
+  runs: 49, violations: 0, checkpointsCompleted: 490, restores: 30, duplicatesAfterRestore: 0, missingRecords: 0, unfiredFaults: 3, unfiredActions: 0, knownStuck: 0,
   stateUnjudged: 0, stateUnjudgedReasons: {}, marks: {}, ...m,
 });
 

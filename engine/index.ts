@@ -19,6 +19,7 @@ export type { OperatorSnapshot } from './streaming/operators/StreamOperator.ts';
 export { decodeKeyedState as decodeOperatorSubtaskKeyedState } from './streaming/operators/OperatorSubtaskState.ts';
 export { KeyedProcessOperator } from './streaming/operators/KeyedProcessOperator.ts';
 export { SourceOperator } from './streaming/sources/SourceOperator.ts';
+export { TwoPhaseCommitSinkOperator } from './streaming/sinks/TwoPhaseCommitSinkOperator.ts';
 export type { TaskExecutor } from './taskexecutor/TaskExecutor.ts';
 export type { DecodedCheckpoint } from './checkpoint/CompletedCheckpoint.ts';
 export type {
@@ -26,6 +27,7 @@ export type {
 } from './checkpoint/CheckpointStatsTracker.ts';
 export type { CheckpointMetrics } from './checkpoint/CheckpointMetrics.ts';
 export { CHECKPOINT_FAILURE_REASONS, CheckpointException } from './checkpoint/CheckpointFailureReason.ts';
+export { StopWithSavepointStoppingException } from './jobmaster/StopWithSavepointTerminationHandler.ts';
 export type { CheckpointFailureReason } from './checkpoint/CheckpointFailureReason.ts';
 export type { CheckpointConfig, CheckpointingMode } from './streaming/api/CheckpointConfig.ts';
 export * from './plantedBugs.ts';

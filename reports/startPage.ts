@@ -211,7 +211,9 @@ function summarySection(s: StartSummary): string {
     // Savepoint actions that never fired tested nothing: said, as explore's text says them.
     const unfired = x.unfiredActions > 0
       ? [`<li>${escapeHtml(m)}: ${x.unfiredActions} savepoint action(s) never fired (their time or point never came)</li>`] : [];
-    return [...unjudged, ...unfired];
+    const stuck = x.knownStuck > 0
+      ? [`<li>${escapeHtml(m)}: ${x.knownStuck} run(s) stuck in stop-with-savepoint (a lost confirmation or abort: known in Flink 1.20), liveness not judged</li>`] : [];
+    return [...unjudged, ...unfired, ...stuck];
   });
   const marks = modes.map(([m, x]) => `<li>${escapeHtml(m)}: ${Object.entries(x.marks).map(([k, n]) => `${escapeHtml(k)} ${n}`).join(', ') || 'none'}</li>`);
   const fanOut = s.fanOut.runs === 0 ? '' : `<p>Restore fan-out: ${s.fanOut.runs} forked runs, ${s.fanOut.violations} violations`

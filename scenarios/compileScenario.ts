@@ -18,7 +18,7 @@
  *
  * @throws SimInputError (one line, a scenario path) for a scenario that makes no valid RunSpec.
  */
-import { ACTION_TYPE_NAMES } from '../sim/run/schema/actionSchema.ts';
+import { ACTION_TYPES } from '../sim/run/schema/actionSchema.ts';
 import { RUN_SPEC_VERSION, type Action, type Fault, type JobSpec, type RunSpec } from '../sim/run/RunSpec.ts';
 import { savepointActionIndices } from '../sim/run/savepointPoints.ts';
 import { checkSpecTasks } from '../sim/run/simulate.ts';
@@ -41,7 +41,7 @@ export interface CompiledScenario {
 
 /** Whether a step's action is an action on the job (a RunSpec action) rather than a fault. */
 export function isJobAction(a: StepAction): boolean {
-  return ACTION_TYPE_NAMES.includes(a.type);
+  return (ACTION_TYPES as readonly string[]).includes(a.type);
 }
 
 /** Step k's target, counting faults and actions apart in step order. */

@@ -1,7 +1,7 @@
 /**
  * notation: points, actions and expectations written back as the TypeScript builders that make
  * them (`checkpoint(3).ackSentBy('v1#0')`, `savepoint(1).completed()`,
- * `lose('confirmCheckpoint').of(4)`, `triggerSavepoint()`,
+ * `lose('confirmCheckpoint').of(4)`, `triggerSavepoint()`, `stopWithSavepoint({ drain: true })`,
  * `expect.checkpointAborted(4, 'CHECKPOINT_EXPIRED')`), so a failure names them as the author
  * wrote them, whichever form the scenario was written in.
  */
@@ -56,6 +56,10 @@ function action(a: StepAction): string {
       return s;
     }
     case 'savepoint': return `triggerSavepoint(${a.format === undefined ? '' : `{ format: ${q(a.format)} }`})`;
+    case 'stop-with-savepoint': {
+      const options = [...(a.drain === undefined ? [] : [`drain: ${a.drain}`]), ...(a.format === undefined ? [] : [`format: ${q(a.format)}`])];
+      return `stopWithSavepoint(${options.length === 0 ? '' : `{ ${options.join(', ')} }`})`;
+    }
   }
 }
 

@@ -34,11 +34,11 @@ const STEP_ACTION_TYPES: readonly string[] = ['crash', 'global-failure', 'pause'
 
 /**
  * What a step does (Scenario.ts StepAction): a triggered fault without `when`, or an action on the
- * job (a RunSpec action, `savepoint`) without `when`: the RunSpec's schemas.
+ * job (a RunSpec action, `savepoint` or `stop-with-savepoint`) without `when`: the RunSpec's schemas.
  */
 const action = z.discriminatedUnion('type', [
   ...faultActionSchema.options.filter((o) => STEP_ACTION_TYPES.includes(o.shape.type.value)),
-  ...actionSchema.options.map((o) => o.omit({ when: true })),
+  ...actionSchema.options.map((o) => (o as unknown as z.ZodObject<{ when: z.ZodType }>).omit({ when: true })),
 ] as unknown as typeof faultActionSchema.options);
 
 /**

@@ -90,6 +90,8 @@ export class MiniCluster {
   private readonly completed: DecodedCheckpoint[] = [];
   /** Every TaskExecutor ever booted (all incarnations), to read finished tasks' final state. */
   private readonly taskExecutors: TaskExecutor[] = [];
+  /** Each TaskManager host's TaskExecutor of its latest boot. */
+  private readonly latestTaskExecutors = new Map<string, TaskExecutor>();
   private ran = false;
 
   /**
@@ -125,10 +127,23 @@ export class MiniCluster {
     const job = { streamGraph: options.streamGraph };
     this.taskManagerHosts = Array.from({ length: tms }, (_x, i) => taskManagerHost(i + 1));
     for (const h of this.taskManagerHosts) this.world.addHost(h, (env) => {
-      this.taskExecutors.push(startTaskManager(env, this.config));
+      const te = startTaskManager(env, this.config);
+      this.taskExecutors.push(te);
+      this.latestTaskExecutors.set(h, te);
     });
     this.world.addHost(JOB_MANAGER_HOST, (env) => {
       this.jobManager = startJobManager(env, this.config, job);
+    });
+  }
+
+  /**
+   * The tasks of live TaskManagers that wait for a synchronous savepoint (its notification or
+   * its abort), as `{ task: <attempt id>, checkpointId }`, in host order.
+   */
+  tasksWaitingForSynchronousSavepoint(): { task: string; checkpointId: number }[] {
+    return this.taskManagerHosts.flatMap((h) => {
+      const te = this.latestTaskExecutors.get(h);
+      return te === undefined || !this.world.isAlive(h) ? [] : te.tasksWaitingForSynchronousSavepoint();
     });
   }
 

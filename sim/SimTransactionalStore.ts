@@ -77,6 +77,18 @@ export class SimTransactionalStore implements TransactionalStore {
   }
 
   /**
+   * Sim-side: the records of every transaction still pre-committed (neither committed nor
+   * aborted), transaction by transaction in creation order.
+   */
+  preCommittedRecords(): CommittedRecord[] {
+    const out: CommittedRecord[] = [];
+    for (const t of this.txns.values()) {
+      if (t.status === 'pre-committed') for (const record of t.records) out.push({ record, txn: t.id });
+    }
+    return out;
+  }
+
+  /**
    * Sim-side: the pre-commit and commit times of every committed transaction, keyed by the id
    * object its committed records carry (`CommittedRecord.txn`).
    */

@@ -326,7 +326,8 @@ const COUNT_DEFINITIONS = {
   duplicatesAfterRestore: 'committed copies of records beyond the reference fold\'s count per record identity',
   missingRecords: 'records the reference fold produces that were never committed (finished jobs only)',
   unfiredFaults: 'faults whose time or protocol point the run never reached (or reached only after the heal time)',
-  unfiredActions: 'actions (savepoints) whose time or protocol point the run never reached',
+  unfiredActions: 'actions (savepoints, stop-with-savepoint) whose time or protocol point the run never reached',
+  knownStuck: 'runs whose stop-with-savepoint waits forever for a lost confirmation or abort, a known Flink 1.20 outcome: liveness did not judge them (not passes of it)',
   stateUnjudged: 'runs whose final keyed state no oracle judged (not passes of it); stateUnjudgedReasons splits them',
   marks: 'occurrences of each situation (a mark per occurrence: restore-from-checkpoint counts once per restored task)',
   'fanOut.runs': 'restore fan-out forks run (a run with a global failure when its middle completed checkpoint completes)',
@@ -386,6 +387,9 @@ export function printReport(r: ExploreReport, io: Io, afterTable: readonly strin
     if (reasons.length > 0) io.out(`${m}: final keyed state not judged in ${x.stateUnjudged} run(s): ${reasons.join(', ')}\n`);
     // Like unfired faults, actions that never fired tested nothing: counted, never hidden.
     if (x.unfiredActions > 0) io.out(`${m}: ${x.unfiredActions} savepoint action(s) never fired (their time or point never came)\n`);
+    if (x.knownStuck > 0) {
+      io.out(`${m}: ${x.knownStuck} run(s) stuck in stop-with-savepoint (a lost confirmation or abort: known in Flink 1.20), liveness not judged\n`);
+    }
   }
   if (r.fanOut.runs > 0) {
     io.out(`restore fan-out: ${r.fanOut.runs} forked runs, ${r.fanOut.violations} violations`

@@ -12,17 +12,13 @@
  * Invariants: immutable; savepoints are never discarded automatically.
  */
 import type { JobStatus } from '../jobmaster/ExecutionGraph.ts';
-import type { SnapshotType } from './CheckpointBarrier.ts';
+import type { PostCheckpointAction, SnapshotType } from './CheckpointBarrier.ts';
 import type { CheckpointRetentionPolicy } from './CheckpointCoordinatorConfiguration.ts';
 
 /** SavepointFormatType: how a savepoint's state is written (a label here). */
 export type SavepointFormatType = 'CANONICAL' | 'NATIVE';
 
-/**
- * What the job does after a synchronous savepoint (SavepointType.PostCheckpointAction):
- * TERMINATE is stop-with-savepoint with drain (MAX_WATERMARK, endInput), SUSPEND without.
- */
-export type PostCheckpointAction = 'NONE' | 'TERMINATE' | 'SUSPEND';
+export type { PostCheckpointAction } from './CheckpointBarrier.ts';
 
 export class CheckpointProperties {
   private constructor(

@@ -311,7 +311,10 @@ export class CheckpointTriggering {
   private checkpointOptions(props: CheckpointProperties, id: number): CheckpointOptions {
     const c = this.s.config;
     if (props.isSavepoint) {
-      const target = { snapshotType: props.checkpointType, targetLocation: savepointDirectory(id), alignedCheckpointTimeoutUs: 0 };
+      const target = {
+        snapshotType: props.checkpointType, targetLocation: savepointDirectory(id), alignedCheckpointTimeoutUs: 0,
+        ...(props.isSynchronous ? { postCheckpointAction: props.postCheckpointAction } : {}),
+      };
       return { ...target, alignment: c.mode === 'EXACTLY_ONCE' ? 'ALIGNED' : 'AT_LEAST_ONCE' };
     }
     const snapshotType = this.s.state.forceFullSnapshot ? 'FULL_CHECKPOINT' : 'CHECKPOINT';

@@ -136,7 +136,7 @@ describe('RecordWriter', () => {
       selector('rebalance', 2, 0));
     for (let i = 0; i < 5; i++) writer.emit(rec(i, i));
     writer.broadcastEmit(rec('all'));
-    writer.broadcastEvent({ type: 'end-of-data' });
+    writer.broadcastEvent({ type: 'end-of-data', stopMode: 'DRAIN' });
     writer.flushAll();
     w.runAll();
     expect(values(0)).toEqual([0, 2, 4, 'all', 'end-of-data']);

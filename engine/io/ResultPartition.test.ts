@@ -142,7 +142,7 @@ describe('ResultPartition', () => {
     const c = new RawConsumer(world, subpartitionKey('e0/0@0', 0), 1);
     world.runAll();
     for (let i = 0; i < 3; i++) partition.emitRecord(rec(i), 0);
-    partition.broadcastEvent({ type: 'end-of-data' });
+    partition.broadcastEvent({ type: 'end-of-data', stopMode: 'DRAIN' });
     world.runAll();
     // One credit: one data buffer; the event stays behind the queued data (FIFO).
     expect(c.trace()).toEqual([0]);
@@ -316,7 +316,7 @@ describe('ResultPartition', () => {
     // Emitting after release is ignored (the task is being cancelled).
     partition.emitRecord(rec(10), 0);
     partition.broadcastRecord(rec(11));
-    expect(partition.broadcastEvent({ type: 'end-of-data' })).toEqual([[]]);
+    expect(partition.broadcastEvent({ type: 'end-of-data', stopMode: 'DRAIN' })).toEqual([[]]);
     partition.flushAll();
     partition.finish();
     expect(world.invariants.names()).toEqual([]);

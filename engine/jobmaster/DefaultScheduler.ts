@@ -154,12 +154,30 @@ export class DefaultScheduler {
     this.restartVertices(vertices, false, cause, failure);
   }
 
-  /** A global failure: every vertex restarts (failGlobal). */
-  handleGlobalFailure(cause: string): void {
+  /**
+   * A global failure: every vertex restarts (failGlobal). An `unrecoverable` one (Flink's
+   * ThrowableType.NonRecoverableError, such as StopWithSavepointStoppingException) restarts
+   * nothing and is not counted by the restart strategy: the job fails for good
+   * (ExecutionFailureHandler returns FailureHandlingResult.unrecoverable).
+   */
+  handleGlobalFailure(cause: string, unrecoverable = false): void {
     const status = this.c.graph.jobStatus;
     if (status !== 'RUNNING' && status !== 'RESTARTING') return;
-    const failure = this.c.env.tracer.event('scheduler.globalFailure', { cause });
+    const failure = this.c.env.tracer.event('scheduler.globalFailure', { cause, ...(unrecoverable ? { unrecoverable } : {}) });
+    if (unrecoverable) {
+      this.failJob(cause, failure);
+      return;
+    }
     this.restartVertices(this.c.graph.allVertices(), true, cause, failure);
+  }
+
+  /** The job fails for good: every attempt is cancelled and the job is FAILED (failJob). */
+  private failJob(cause: string, failure: EventRef): void {
+    this.c.env.tracer.event('scheduler.unrecoverableFailure', { cause }, failure);
+    this.restart = undefined;
+    this.pendingDeploy = [];
+    for (const v of this.c.graph.allVertices()) this.cancelExecution(v.current);
+    this.c.graph.transitionState('FAILED');
   }
 
   /**

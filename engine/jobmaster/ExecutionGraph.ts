@@ -12,18 +12,41 @@ import type { ExecutionAttemptId } from '../api/ids.ts';
 import type { JobGraph, JobVertex } from '../jobgraph/JobGraph.ts';
 import { attemptIdOf, isTerminal, type ExecutionState } from '../taskexecutor/ExecutionState.ts';
 import { assert } from '../util/assert.ts';
+import { CompletableFuture } from '../util/CompletableFuture.ts';
 import type { AllocatedSlot } from './SlotPool.ts';
 
 export type JobStatus = 'CREATED' | 'RUNNING' | 'FAILING' | 'RESTARTING' | 'FINISHED' | 'FAILED' | 'CANCELED';
 
 /** One attempt of one subtask. */
 export class Execution {
-  state: ExecutionState = 'CREATED';
+  private current: ExecutionState = 'CREATED';
+  private terminal: CompletableFuture<ExecutionState> | undefined;
   slot: AllocatedSlot | undefined;
   readonly attemptId: ExecutionAttemptId;
 
   constructor(readonly vertex: ExecutionVertex, readonly attemptNumber: number) {
     this.attemptId = attemptIdOf(vertex.jobVertex.id, vertex.subtask, attemptNumber);
+  }
+
+  get state(): ExecutionState {
+    return this.current;
+  }
+
+  /** Sets the state; the first terminal one completes {@link getTerminalStateFuture}. */
+  set state(s: ExecutionState) {
+    this.current = s;
+    if (isTerminal(s)) this.terminal?.complete(s);
+  }
+
+  /**
+   * Execution.getTerminalStateFuture: completes (synchronously, on the thread that set it) with
+   * the first terminal state this attempt reaches (FINISHED, CANCELED or FAILED).
+   */
+  getTerminalStateFuture(): CompletableFuture<ExecutionState> {
+    if (this.terminal === undefined) {
+      this.terminal = isTerminal(this.current) ? CompletableFuture.completed(this.current) : new CompletableFuture();
+    }
+    return this.terminal;
   }
 }
 

@@ -34,6 +34,7 @@ import { DefaultScheduler } from './DefaultScheduler.ts';
 import { ExecutionGraph, type ExecutionVertex, type JobStatus } from './ExecutionGraph.ts';
 import { createCheckpointCoordinatorContext } from './JobMasterCheckpointContext.ts';
 import { SlotPool, type AllocatedSlot } from './SlotPool.ts';
+import { StopWithSavepointTerminationHandler } from './StopWithSavepointTerminationHandler.ts';
 
 /** Why the JobMaster declared a TaskManager lost (the `cause` of the `taskmanager-lost` mark). */
 export type TaskManagerLossCause = 'heartbeat timeout';
@@ -168,6 +169,55 @@ export class JobMaster {
       }
       cc.triggerSavepoint(formatType, origin).whenComplete((cp, e) => {
         if (cp !== undefined) result.complete(cp);
+        else result.completeExceptionally(e);
+      });
+    });
+    return result;
+  }
+
+  /**
+   * SchedulerBase.stopWithSavepoint: stop the job with a synchronous savepoint, `terminate` for
+   * the drain variant (MAX_WATERMARK and endInput before the snapshot) or without (the operators
+   * stay unfinished). A mail on the main thread (from the REST handler through the Dispatcher):
+   * stops the periodic scheduler (aborting pending checkpoints, CHECKPOINT_COORDINATOR_SUSPEND),
+   * takes the terminal-state futures of the current executions, triggers the synchronous
+   * savepoint, and hands both to a StopWithSavepointTerminationHandler (its comment says the
+   * outcomes and their marks).
+   * @returns a future of the savepoint's metadata path (`savepoint-<id>/_metadata`); it fails
+   *   with an ExpectedError when the job has no checkpoint coordinator (checkpointing off), with
+   *   the savepoint's CheckpointException when the savepoint failed, and with a
+   *   StopWithSavepointStoppingException when the savepoint was created but the job failed.
+   *   `origin` as for triggerSavepoint: on the synchronous savepoint's `checkpoint.triggered`.
+   */
+  stopWithSavepoint(terminate: boolean, formatType: SavepointFormatType = 'CANONICAL', origin?: string): CompletableFuture<string> {
+    const result = new CompletableFuture<string>();
+    this.main.execute('stop-with-savepoint', () => {
+      const cc = this.checkpointCoordinator;
+      if (cc === undefined) {
+        this.env.tracer.event('jm.savepointRefused', { reason: 'no checkpoint coordinator' });
+        result.completeExceptionally(new ExpectedError('job has no checkpoint coordinator (checkpointing is off)'));
+        return;
+      }
+      this.env.tracer.event('jm.stopWithSavepoint', { drain: terminate });
+      // Only the synchronous savepoint's data may be committed; a failover that restarts the job
+      // starts the scheduler again (the activator).
+      cc.stopCheckpointScheduler();
+      const terminations = CompletableFuture.allOf(this.graph.allVertices().map((v) => v.current.getTerminalStateFuture()));
+      const handler = new StopWithSavepointTerminationHandler({
+        tracer: this.env.tracer,
+        startCheckpointScheduler: () => cc.startCheckpointScheduler(),
+        failJobUnrecoverably: (e) => this.scheduler.handleGlobalFailure(e.message, true),
+      }, terminate);
+      // The savepoint may complete on the coordinator's threads: its outcome, and after it the
+      // executions' terminal states, are handled on the main thread (StopWithSavepointTerminationManager).
+      cc.triggerSynchronousSavepoint(terminate, formatType, origin).whenCompleteAsync(this.main, 'stop-with-savepoint-savepoint', (cp, e) => {
+        handler.handleSavepointCreation(cp, e);
+        terminations.whenCompleteAsync(this.main, 'stop-with-savepoint-terminated', (states) => {
+          if (states !== undefined) handler.handleExecutionsTermination(states);
+        });
+      });
+      handler.savepointPath.whenComplete((path, e) => {
+        if (path !== undefined) result.complete(path);
         else result.completeExceptionally(e);
       });
     });

@@ -110,6 +110,11 @@ export class Task {
     this.streamTask.triggerCheckpointAsync({ id: checkpointId, timestampUs, options });
   }
 
+  /** The synchronous savepoint a RUNNING task waits for (StreamTask.waitingForSynchronousSavepoint). */
+  waitingForSynchronousSavepoint(): number | undefined {
+    return this.state === 'RUNNING' ? this.streamTask.waitingForSynchronousSavepoint() : undefined;
+  }
+
   /** Notifications are dropped unless the task is RUNNING (reference 2.1). */
   notifyCheckpointComplete(checkpointId: number): void {
     if (this.state === 'RUNNING') this.streamTask.notifyCheckpointCompleteAsync(checkpointId);

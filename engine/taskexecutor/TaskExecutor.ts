@@ -68,6 +68,18 @@ export class TaskExecutor {
     return [...this.tasks.values()];
   }
 
+  /**
+   * The running tasks that wait for a synchronous savepoint's notification or abort, as
+   * `{ task: <attempt id>, checkpointId }`: for the harness, which names a stop-with-savepoint
+   * that can never end.
+   */
+  tasksWaitingForSynchronousSavepoint(): { task: string; checkpointId: number }[] {
+    return this.runningTasks().flatMap((t) => {
+      const id = t.waitingForSynchronousSavepoint();
+      return id === undefined ? [] : [{ task: t.attemptId, checkpointId: id }];
+    });
+  }
+
   private register(): void {
     if (this.registering) return;
     this.registering = true;

@@ -10,6 +10,12 @@
  * next periodic checkpoint completes while the savepoint is pending and the savepoint then fails
  * task-side with a counted reason: the shape in which Flink once counted a failure older than the
  * latest success (FLINK-18336; the planted `fm-count-past-checkpoints`).
+ *
+ * Independently, one run in five ends with a stop-with-savepoint (drain or not, shrinking toward
+ * none): at a time or a protocol point, or as a stop race, the stop asked for when checkpoint n
+ * completes with its synchronous savepoint (id n + 1) slowed far past any timeout (it expires) or
+ * failing to write its state (a task-level failure, which fails the job over): the two ways a
+ * stop fails and the job keeps running. The drawn faults race the others.
  */
 import fc from 'fast-check';
 import type { Action, Fault } from '../../sim/run/RunSpec.ts';
@@ -42,6 +48,28 @@ export function actionPlanArbitrary(o: FaultArbitraryOptions): fc.Arbitrary<Acti
       { type: 'async-snapshot-failure', probability, checkpoint: after + 1 },
     ],
   }));
-  return fc.record({ on: fc.integer({ min: 0, max: 3 }), plan: fc.oneof(plain, race) })
-    .map(({ on, plan }) => (on === 3 ? plan : NONE));
+  return fc.record({
+    on: fc.integer({ min: 0, max: 3 }), plan: fc.oneof(plain, race),
+    stopOn: fc.integer({ min: 0, max: 4 }), stop: stopArbitrary(o),
+  }).map(({ on, plan, stopOn, stop }) => {
+    const drawn = on === 3 ? plan : NONE;
+    if (stopOn !== 4) return drawn;
+    return { actions: [...drawn.actions, ...stop.actions], raceFaults: [...drawn.raceFaults, ...stop.raceFaults] };
+  });
+}
+
+/** A stop-with-savepoint: plain (at a drawn trigger) or a stop race (see the file comment). */
+function stopArbitrary(o: FaultArbitraryOptions): fc.Arbitrary<ActionPlan> {
+  const plain = fc.record({ drain: fc.boolean(), when: triggerArbitrary(o) }).map(({ drain, when }): ActionPlan => ({
+    actions: [{ type: 'stop-with-savepoint', drain, when }], raceFaults: [],
+  }));
+  const race = fc.record({
+    after: fc.integer({ min: 1, max: 6 }), drain: fc.boolean(), fails: fc.constantFrom('expires', 'write-fails'),
+  }).map(({ after, drain, fails }): ActionPlan => ({
+    actions: [{ type: 'stop-with-savepoint', drain, when: { at: { kind: 'jobmaster', checkpoint: after, phase: 'completed' } } }],
+    raceFaults: [fails === 'expires'
+      ? { type: 'slow-store', factor: 1000, checkpoint: after + 1 }
+      : { type: 'async-snapshot-failure', probability: 1, checkpoint: after + 1 }],
+  }));
+  return fc.oneof(plain, race);
 }

@@ -86,6 +86,9 @@ const DESCRIBERS: Readonly<Record<string, Describer>> = {
   },
   'scheduler.restarting': (e) => `failover: ${e.attrs.global === true ? 'global' : 'region'} restart of ${str(e.attrs.vertices)} task(s) in ${(e.attrs.delayUs as number) / 1000} ms`,
   'scheduler.noMoreRestarts': (e) => `restart strategy exhausted: the job fails (${str(e.attrs.cause)})`,
+  'scheduler.unrecoverableFailure': (e) => `unrecoverable failure: the job fails without a restart (${str(e.attrs.cause)})`,
+  'jm.stopWithSavepoint': (e) => `stop-with-savepoint${e.attrs.drain === true ? ' with drain' : ''}: periodic checkpoints stop, a synchronous savepoint is triggered`,
+  'task.stopSourceForSavepoint': (e) => `${str(e.attrs.task)} stops its source for synchronous savepoint ${str(e.attrs.checkpointId)} (${e.attrs.mode === 'DRAIN' ? 'drain' : 'no drain'})`,
   'jm.taskManagerLost': (e) => `JobMaster declares ${str(e.attrs.taskExecutor)} lost (${str(e.attrs.cause)})`,
   'rm.taskExecutorLost': (e) => `ResourceManager declares ${str(e.attrs.taskExecutor)} lost (${str(e.attrs.reason)})`,
   // The first RUNNING is the start of the run, no step of any story.

@@ -10,6 +10,7 @@
  */
 import type { RunResult } from '../../sim/run/RunResult.ts';
 import { judgeRun } from '../oracles/judgeRun.ts';
+import { judgedAtStop } from '../oracles/stopWithSavepoint.ts';
 import { sharedReferenceFold } from '../sharedReferenceFold.ts';
 import type { Expectation, Judgement } from './explore.ts';
 import { surplusAndMissing, type RecordIdentity } from './surplusAndMissing.ts';
@@ -17,16 +18,16 @@ import { surplusAndMissing, type RecordIdentity } from './surplusAndMissing.ts';
 /** Judges `result` against `expect`. */
 export function defaultJudge(result: RunResult, expect: Expectation): Judgement {
   const verdict = judgeRun(result, { expect });
-  const { violations, keyedState } = verdict;
+  const { violations, keyedState, knownStuck } = verdict;
   if (result.jobStatus !== 'FINISHED' || result.engineAssertion !== undefined) {
-    return { violations, duplicates: 0, missing: 0, keyedState };
+    return { violations, duplicates: 0, missing: 0, keyedState, knownStuck };
   }
   // Oracle 3 held: every committed record paired with one of F's of its identity, none left on
   // either side, so there is nothing to count (most aligned runs; saves a pass over the output).
   const endToEndHeld = verdict.oracles.includes('end-to-end-exactly-once')
     && !verdict.violations.some((v) => v.property === 'end-to-end-exactly-once');
-  if (endToEndHeld) return { violations, duplicates: 0, missing: 0, keyedState };
-  const counts = surplusAndMissing(sharedReferenceFold(result.graph).outputs,
+  if (endToEndHeld) return { violations, duplicates: 0, missing: 0, keyedState, knownStuck };
+  const counts = surplusAndMissing(sharedReferenceFold(judgedAtStop(result).graph).outputs,
     result.committed.map((c) => c.record as RecordIdentity));
-  return { violations, duplicates: counts.surplus, missing: counts.missing, keyedState };
+  return { violations, duplicates: counts.surplus, missing: counts.missing, keyedState, knownStuck };
 }

@@ -37,6 +37,8 @@ export interface Judgement {
   readonly missing: number;
   /** Whether the final keyed state was judged, and if not, why. */
   readonly keyedState: StateJudgement;
+  /** Liveness could not judge the run: a stop-with-savepoint known to wait forever (judgeRun). */
+  readonly knownStuck?: boolean;
 }
 
 export type Simulate = (spec: RunSpec) => RunResult;
@@ -89,6 +91,12 @@ export interface ModeSummary {
   unfiredFaults: number;
   /** Actions (savepoints) whose time or point never came (RunResult.unfiredActions). */
   unfiredActions: number;
+  /**
+   * Runs whose stop-with-savepoint waits forever for a lost confirmation or abort (a known
+   * Flink 1.20 outcome, mark `stop-with-savepoint-stuck`): liveness did not judge them, and they
+   * are no passes of it.
+   */
+  knownStuck: number;
   /** Runs whose final keyed state no oracle judged (never counted as passes of it). */
   stateUnjudged: number;
   /** Those runs per reason code (stateJudgement.ts). */
@@ -193,7 +201,7 @@ export function explore(o: ExploreOptions): ExploreReport {
 function emptySummary(): ModeSummary {
   return {
     runs: 0, violations: 0, checkpointsCompleted: 0, restores: 0, duplicatesAfterRestore: 0, missingRecords: 0,
-    unfiredFaults: 0, unfiredActions: 0, stateUnjudged: 0, stateUnjudgedReasons: {}, marks: {},
+    unfiredFaults: 0, unfiredActions: 0, knownStuck: 0, stateUnjudged: 0, stateUnjudgedReasons: {}, marks: {},
   };
 }
 
@@ -347,6 +355,7 @@ function record(summary: ModeSummary, result: RunResult, verdict: Judgement): vo
   summary.missingRecords += verdict.missing;
   summary.unfiredFaults += result.unfiredFaults.length;
   summary.unfiredActions += result.unfiredActions.length;
+  if (verdict.knownStuck === true) summary.knownStuck++;
   const state = verdict.keyedState;
   if (!state.judged) {
     summary.stateUnjudged++;

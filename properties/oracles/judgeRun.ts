@@ -41,10 +41,13 @@ import type { CommittedRecord } from './compareOutputs.ts';
 import { judgeAtLeastOnce } from './atLeastOnce.ts';
 import { consistentCut } from './consistentCut.ts';
 import { decisiveEvents } from './decisiveEvents.ts';
-import { endToEndExactlyOnce } from './endToEndExactlyOnce.ts';
+import type { DecodedCheckpoint } from '../../engine/index.ts';
+import { compareOutputs } from './compareOutputs.ts';
+import { detectSequenced, endToEndExactlyOnce } from './endToEndExactlyOnce.ts';
+import { judgedAtStop, outputAtStop, stopOutcome } from './stopWithSavepoint.ts';
 import { engineAssertion } from './engineAssertion.ts';
 import { failureHandling } from './failureHandling.ts';
-import { liveness } from './liveness.ts';
+import { isKnownStuck, liveness } from './liveness.ts';
 import { protocolInvariants } from './protocolInvariants.ts';
 import { storageInvariants } from './storageInvariants.ts';
 import { STATE_JUDGED, stateUnjudged } from './stateJudgement.ts';
@@ -82,6 +85,11 @@ export interface RunVerdict {
   readonly violations: readonly Counterexample[];
   /** Whether the output oracle judged the final keyed state, and if not, why. */
   readonly keyedState: StateJudgement;
+  /**
+   * Liveness could not judge the run: its stop-with-savepoint waits forever for a lost
+   * confirmation or abort, a known Flink 1.20 outcome (counted and shown, never a pass).
+   */
+  readonly knownStuck: boolean;
   /** The expanded configuration of the run. */
   readonly configuration: RunSpec;
 }
@@ -90,7 +98,7 @@ export interface RunVerdict {
 export function applicableOracles(result: RunResult, options: JudgeOptions = {}): OracleName[] {
   const mode = result.spec.checkpoint.mode;
   const expect = options.expect ?? (mode === 'at-least-once' || mode === 'none' ? 'at-least-once' : 'exactly-once');
-  const finished = result.jobStatus === 'FINISHED';
+  const finished = result.jobStatus === 'FINISHED' || stopOutcome(result)?.kind === 'job-failed';
   const oracles: OracleName[] = [];
   // First, so that explore and replay, which take the first violation, report the assertion.
   if (result.engineAssertion !== undefined) oracles.push('engine-assertion');
@@ -112,7 +120,9 @@ function withoutSkipped(oracles: readonly OracleName[], options: JudgeOptions): 
  * Runs the applicable oracles on `result`.
  * @throws Error when the result's trace was capped (`traceDropped`), or when F cannot run on the job.
  */
-export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunVerdict {
+export function judgeRun(input: RunResult, options: JudgeOptions = {}): RunVerdict {
+  // A run that stopped with a savepoint is judged against its input cut at the savepoint.
+  const result = judgedAtStop(input);
   // The oracles read the trace (deletes, restores, transactions): judged on a capped one, a
   // checkpoint deleted after the cap looks retained and missing (a false storage violation).
   if (result.traceDropped !== undefined) {
@@ -122,8 +132,14 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunVerd
   const oracles = applicableOracles(result, options);
   const violations: Violation[] = [];
   let keyedState = unjudgedWithout(result);
+  const stop = stopOutcome(result);
   for (const oracle of oracles) {
-    if (oracle === 'at-least-once') {
+    if (stop?.kind === 'job-failed' && stop.savepoint !== undefined
+      && (oracle === 'at-least-once' || oracle === 'end-to-end-exactly-once')) {
+      violations.push(...outputAtFailedStop(result, stop.savepoint, oracle, maxListed));
+      keyedState = stateUnjudged('job-not-finished', 'the job FAILED after its stop-with-savepoint\'s savepoint: '
+        + 'its output was judged at the savepoint, its final state cannot be');
+    } else if (oracle === 'at-least-once') {
       const verdict = judgeAtLeastOnce(result, { maxListed });
       violations.push(...verdict.violations);
       keyedState = verdict.state;
@@ -137,6 +153,7 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunVerd
     ok: violations.length === 0,
     oracles,
     keyedState,
+    knownStuck: oracles.includes('liveness') && isKnownStuck(result),
     violations: violations.map((v) => ({ ...v, decisiveEvents: decisiveEvents(result.trace, v.timeMs, count) })),
     configuration: result.spec,
   };
@@ -171,6 +188,37 @@ function run(oracle: Exclude<OracleName, 'at-least-once'>, result: RunResult, ma
     case 'engine-assertion':
       return engineAssertion(result);
   }
+}
+
+/**
+ * The output oracle after a stop whose job failed once its savepoint existed: the committed
+ * records plus those left pre-committed inside the savepoint must equal F(prefixes(savepoint))
+ * (`result` has the cut graph): exactly once for `end-to-end-exactly-once`, each at least once
+ * for `at-least-once`. No final state exists to judge.
+ */
+function outputAtFailedStop(result: RunResult, savepoint: DecodedCheckpoint,
+  oracle: 'at-least-once' | 'end-to-end-exactly-once', maxListed: number): Violation[] {
+  const output = outputAtStop(result, savepoint).map((c) => c.record as CommittedRecord);
+  const timeMs = result.jobEndMs ?? result.outcome.timeMs;
+  const at = `committed plus pre-committed in savepoint ${savepoint.checkpointId}`;
+  if (oracle === 'end-to-end-exactly-once') {
+    const verdict = endToEndExactlyOnce({
+      graph: result.graph, expected: sharedReferenceFold(result.graph), committed: output, finalState: {}, judgeState: false, maxListed,
+    });
+    return verdict.ok ? [] : [{ property: verdict.property, summary: `${verdict.summary} (${at})`, details: verdict.details, timeMs }];
+  }
+  const sequenced = detectSequenced(result.graph);
+  const outputs = compareOutputs({
+    expected: sharedReferenceFold(result.graph).outputs, actual: output, maxListed,
+    ...(sequenced === null ? {} : { project: sequenced.project }),
+  });
+  if (outputs.missingCount === 0) return [];
+  return [{
+    property: 'at-least-once',
+    summary: `${outputs.missingCount} record(s) of F(prefixes(savepoint ${savepoint.checkpointId})) missing from the ${at}`,
+    details: { expectedCount: sharedReferenceFold(result.graph).outputs.length, committedCount: output.length, missing: outputs.missing },
+    timeMs,
+  }];
 }
 
 /** Oracle 3 on a RunResult. */

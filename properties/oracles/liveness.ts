@@ -12,11 +12,19 @@
  * status, is stuck. A job that ended FAILED because its restart strategy allowed no more attempts
  * (`scheduler.noMoreRestarts`) is an expected outcome, not a violation; FAILED otherwise, or
  * CANCELED, is one. Every violation states the bound it used.
+ *
+ * Stop-with-savepoint (stopWithSavepoint.ts): a stop ends periodic checkpointing, so the
+ * checkpoint gaps are measured up to the moment it fired, unless its savepoint failed (the
+ * scheduler starts again). A job the stop FAILED after its savepoint existed
+ * (StopWithSavepointStoppingException) ended as Flink 1.20 ends it: no violation. A stop whose
+ * tasks wait forever for a lost confirmation or abort is a known Flink 1.20 outcome
+ * ({@link isKnownStuck}): neither stuck nor a pass; judgeRun counts it (`knownStuck`).
  */
 import { DEFAULT_CLUSTER_CONFIGURATION } from '../../engine/index.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import type { RunSpec } from '../../sim/run/RunSpec.ts';
 import { DEFAULT_RPC_LATENCY } from '../../sim/WorldOptions.ts';
+import { stopOutcome } from './stopWithSavepoint.ts';
 
 /** RPC round trips a redeployment takes: slot request and offer, deploy, task running. */
 export const REDEPLOY_ROUND_TRIPS = 4;
@@ -64,12 +72,22 @@ function restartDelayMs(spec: RunSpec): number {
   return s.kind === 'exponential-delay' ? s.maxDelayMs : 0;
 }
 
+/**
+ * True for a run whose stop-with-savepoint can never end (RunResult.stuckStop): a known Flink
+ * 1.20 outcome that liveness neither passes nor reports.
+ */
+export function isKnownStuck(result: RunResult): boolean {
+  return stopOutcome(result)?.kind === 'stuck';
+}
+
 /** Judges liveness of `result`; at most one violation for checkpoints and one for the job. */
 export function liveness(result: RunResult): Violation[] {
   const bound = livenessBound(result.spec);
   const violations: Violation[] = [];
+  const stop = stopOutcome(result);
+  if (stop?.kind === 'stuck') return violations;
   const failedAsConfigured = result.jobStatus === 'FAILED'
-    && result.trace.some((e) => e.type === 'scheduler.noMoreRestarts');
+    && (stop?.kind === 'job-failed' || result.trace.some((e) => e.type === 'scheduler.noMoreRestarts'));
   const runEndMs = result.outcome.timeMs;
   const budgetHit = result.outcome.reason === 'max-events' || result.outcome.reason === 'max-time';
   if (!failedAsConfigured && (budgetHit || result.jobEndMs === undefined)) {
@@ -90,7 +108,7 @@ export function liveness(result: RunResult): Violation[] {
     });
   }
   if (result.spec.checkpoint.mode === 'none' || failedAsConfigured) return violations;
-  const gap = longestGapAfterHeal(result);
+  const gap = longestGapAfterHeal(result, stop !== undefined && stop.kind !== 'failed' ? stop.firedMs : undefined);
   if (gap !== undefined && gap.toMs - gap.fromMs > bound.boundMs) {
     violations.push({
       property: 'liveness',
@@ -107,9 +125,9 @@ export function liveness(result: RunResult): Violation[] {
  * The longest stretch from the heal time to the job's end (or the run's end) without a
  * completed checkpoint; undefined when the job ended before the heal time.
  */
-function longestGapAfterHeal(result: RunResult): { fromMs: number; toMs: number } | undefined {
+function longestGapAfterHeal(result: RunResult, stopMs: number | undefined): { fromMs: number; toMs: number } | undefined {
   const healMs = result.spec.healTimeMs;
-  const endMs = result.jobEndMs ?? result.outcome.timeMs;
+  const endMs = Math.min(result.jobEndMs ?? result.outcome.timeMs, stopMs ?? Infinity);
   if (endMs <= healMs) return undefined;
   // The decoded checkpoints, not the trace: the stored trace may be capped.
   // Checkpoints only: a savepoint the user asked for is no sign that periodic checkpointing works.

@@ -19,6 +19,7 @@
  *
  * What "touched" means is in faultsTouching.ts.
  */
+import { savepointTransactions, stopOutcome } from './stopWithSavepoint.ts';
 import type { DecodedCheckpoint } from '../../engine/index.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import { faultsTouching } from './faultsTouching.ts';
@@ -94,7 +95,12 @@ export function storageInvariants(result: RunResult, options: StorageOptions = {
       timeMs: endMs,
     });
   }
-  const lingering = result.lingeringTransactions.filter((t) => !touched().transaction(t));
+  // A stop whose job failed after its savepoint leaves the savepoint's transactions pre-committed
+  // inside it (StopWithSavepointStoppingException says so): the savepoint's, no leak.
+  const stop = stopOutcome(result);
+  const inSavepoint = stop?.kind === 'job-failed' && stop.savepoint !== undefined
+    ? savepointTransactions(stop.savepoint, result.graph) : new Set<string>();
+  const lingering = result.lingeringTransactions.filter((t) => !touched().transaction(t) && !inSavepoint.has(t));
   if (lingering.length > 0) {
     violations.push({
       property: 'storage-invariants',

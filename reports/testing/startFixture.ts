@@ -15,7 +15,7 @@ import { startCounterexample, type StartCounterexample, type StartPageInput } fr
 import { compareFixture } from './compareFixture.ts';
 
 const summaryOf = (m: Partial<ModeSummary>): ModeSummary => ({
-  runs: 100, violations: 0, checkpointsCompleted: 1480, restores: 61, duplicatesAfterRestore: 0, missingRecords: 0, unfiredFaults: 37, unfiredActions: 0,
+  runs: 100, violations: 0, checkpointsCompleted: 1480, restores: 61, duplicatesAfterRestore: 0, missingRecords: 0, unfiredFaults: 37, unfiredActions: 0, knownStuck: 0,
   stateUnjudged: 0, stateUnjudgedReasons: {}, marks: { 'restore-from-checkpoint': 212, 'rpc-lost': 40 }, ...m,
 });
 

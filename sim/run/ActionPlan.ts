@@ -1,23 +1,32 @@
 /**
- * ActionPlan: installs a RunSpec's actions (what a user asks of the job: savepoints) on a booted
+ * ActionPlan: installs a RunSpec's actions (what a user asks of the job: savepoints, a
+ * stop-with-savepoint) on a booted
  * MiniCluster. An action fires at its time (`{ atMs }`, through `world.at`, before engine events of
  * that instant) or once right after its protocol point (`{ at: point }`, the same points and trace
  * events as a fault's: FaultPlan.ts). Unlike a fault, an action fires whether or not the heal time
  * has passed: it is part of the history being tested, not of the trouble.
  *
  * Firing an action records an `action` event on host `sim` (`{ index, type, action: 'fired' }`),
- * then asks the JobMaster (a savepoint: JobMaster.triggerSavepoint, a mail on its main thread),
- * naming the action as the request's origin (`action[<index>]`), which the coordinator records on
- * the `checkpoint.triggered` event of the id the savepoint gets: so points that name a savepoint
- * (`savepoint: n`, savepointPoints.ts) learn its id.
- * When the request's future ends, the plan records `completed` (with the savepoint's id and
- * metadata path) or `failed` (with the reason), as the user's client would learn it. The engine
- * marks `savepoint-completed` and `savepoint-failed` itself, per savepoint.
+ * then asks the JobMaster (a savepoint: JobMaster.triggerSavepoint; a stop:
+ * JobMaster.stopWithSavepoint; each a mail on its main thread), naming the action as the
+ * request's origin (`action[<index>]`), which the coordinator records on the `checkpoint.triggered`
+ * event of the id the savepoint gets: so points that name a savepoint (`savepoint: n`,
+ * savepointPoints.ts) learn its id. When the request's future ends,
+ * the plan records `completed` (with the savepoint's id and metadata path) or `failed` (with the
+ * reason), as the user's client would learn it. The engine marks `savepoint-completed` and
+ * `savepoint-failed` per savepoint, and the stop's outcome (`stop-with-savepoint-finished`,
+ * `-failed`, `-job-failed`).
+ *
+ * A stop can also never end: a lost confirmation of its savepoint, or a lost abort of a failed
+ * one, leaves tasks waiting forever (nothing resends either). {@link finish} names that at the
+ * end of the run, when tasks still wait for a synchronous savepoint whose outcome the coordinator
+ * has decided: mark `stop-with-savepoint-stuck` (host `sim`), a known Flink 1.20 outcome.
  *
  * Invariants: each action fires at most once; an action whose time or point never came is
  * unfired (listed, never passed off as tested).
  */
-import { CheckpointException } from '../../engine/index.ts';
+import { CheckpointException, StopWithSavepointStoppingException } from '../../engine/index.ts';
+import { snapshotIdOfPath } from './faultWorldOptions.ts';
 import type { MiniCluster } from '../MiniCluster.ts';
 import type { World } from '../World.ts';
 import { whenPointReached } from './FaultPlan.ts';
@@ -32,7 +41,10 @@ export interface ActionRecord {
   /** `fired` when the request went out; then `completed` or `failed` when it ended. */
   readonly event: 'fired' | 'completed' | 'failed';
   readonly timeMs: number;
-  /** The savepoint's checkpoint id (`completed`). */
+  /**
+   * The savepoint's checkpoint id (`completed`; a stop's from its metadata path, also when the
+   * stop `failed` after its savepoint was created).
+   */
   readonly checkpointId?: number;
   /** Where the savepoint's metadata is (`completed`): `savepoint-<id>/_metadata`. */
   readonly path?: string;
@@ -40,10 +52,23 @@ export interface ActionRecord {
   readonly reason?: string;
 }
 
+/** A stop-with-savepoint that can never end (see {@link ActionPlan.finish}). */
+export interface StuckStop {
+  /** Index of the stop in `actions`. */
+  readonly action: number;
+  /** The synchronous savepoint the tasks wait for. */
+  readonly checkpointId: number;
+  /** `completed`: its confirmation was lost; `failed`: the abort of the failed savepoint was. */
+  readonly savepoint: 'completed' | 'failed';
+  /** The waiting tasks (attempt ids). */
+  readonly tasks: readonly string[];
+}
+
 export class ActionPlan {
   private readonly world: World;
   private readonly records: ActionRecord[] = [];
   private readonly fired = new Set<number>();
+  private readonly syncSavepointOutcomes = new Map<number, 'completed' | 'failed'>();
 
   /**
    * @param actions the spec's actions (validated).
@@ -65,6 +90,13 @@ export class ActionPlan {
 
   /** Schedules every action. Call once, before the run. */
   install(): void {
+    // The outcomes of synchronous savepoints, for finish (the trace may be cut short).
+    if (this.actions.some((a) => a.type === 'stop-with-savepoint')) {
+      this.world.onTrace((e) => e.attrs['synchronous'] === true, (e) => {
+        const id = e.attrs['checkpointId'];
+        if (typeof id === 'number') this.syncSavepointOutcomes.set(id, e.type === 'checkpoint.completed' ? 'completed' : 'failed');
+      }, { types: ['checkpoint.completed', 'checkpoint.aborted'] });
+    }
     this.actions.forEach((a, i) => this.arm(i, a.when));
   }
 
@@ -77,19 +109,50 @@ export class ActionPlan {
     whenPointReached(this.cluster, when.at, `action[${index}] ${action.type}`, () => this.fire(index), this.actions);
   }
 
+  /**
+   * At the end of the run: names a stop that can never end. Tasks of live TaskManagers still
+   * wait for a synchronous savepoint that completed (a lost confirmation) or was aborted (a lost
+   * abort notification), so the job can never finish nor fail over for it. A savepoint still
+   * pending when the run ended is not stuck: its timeout may yet decide it.
+   * Records the mark `stop-with-savepoint-stuck` and returns the stop, else undefined.
+   */
+  finish(): StuckStop | undefined {
+    const stop = this.actions.findIndex((a) => a.type === 'stop-with-savepoint');
+    if (stop < 0 || !this.fired.has(stop)) return undefined;
+    const waiting = this.cluster.tasksWaitingForSynchronousSavepoint();
+    const first = waiting[0];
+    if (first === undefined) return undefined;
+    const id = first.checkpointId;
+    const outcome = this.syncSavepointOutcomes.get(id);
+    if (outcome === undefined) return undefined;
+    const stuck: StuckStop = {
+      action: stop, checkpointId: id, savepoint: outcome,
+      tasks: waiting.filter((w) => w.checkpointId === id).map((w) => w.task),
+    };
+    this.world.trace.mark('sim', 'stop-with-savepoint-stuck', { index: stop, checkpointId: id, savepoint: stuck.savepoint });
+    return stuck;
+  }
+
   /** Fires action `index` (its trigger calls this once: by time, or through whenPointReached). */
   private fire(index: number): void {
     this.fired.add(index);
     const action = this.actions[index] as Action;
     this.note(index, 'fired');
     const jobMaster = this.cluster.jobManagerProcess.jobMaster;
-    jobMaster.triggerSavepoint(action.format === 'native' ? 'NATIVE' : 'CANONICAL', actionOrigin(index)).whenComplete((cp, e) => {
-      if (cp !== undefined) {
-        this.note(index, 'completed', { checkpointId: cp.checkpointId, path: cp.metadataPath });
-        return;
-      }
-      const reason = e instanceof CheckpointException ? e.reason : e instanceof Error ? e.message : String(e);
-      this.note(index, 'failed', { reason });
+    const format = action.format === 'native' ? 'NATIVE' : 'CANONICAL';
+    if (action.type === 'stop-with-savepoint') {
+      jobMaster.stopWithSavepoint(action.drain === true, format, actionOrigin(index)).whenComplete((path, e) => {
+        if (path !== undefined) this.note(index, 'completed', { checkpointId: snapshotIdOfPath(path), path });
+        // The savepoint exists although the stop failed: say which (its metadata path).
+        else if (e instanceof StopWithSavepointStoppingException) {
+          this.note(index, 'failed', { reason: reasonOf(e), checkpointId: snapshotIdOfPath(e.savepointPath), path: e.savepointPath });
+        } else this.note(index, 'failed', { reason: reasonOf(e) });
+      });
+      return;
+    }
+    jobMaster.triggerSavepoint(format, actionOrigin(index)).whenComplete((cp, e) => {
+      if (cp !== undefined) this.note(index, 'completed', { checkpointId: cp.checkpointId, path: cp.metadataPath });
+      else this.note(index, 'failed', { reason: reasonOf(e) });
     });
   }
 
@@ -98,4 +161,11 @@ export class ActionPlan {
     this.records.push({ action: index, type: a.type, event, timeMs: this.world.nowUs / 1000, ...extra });
     this.world.trace.record('sim', 'action', { index, type: a.type, action: event, ...extra });
   }
+}
+
+/** A failed request's reason: its CheckpointFailureReason, else the error's name and message. */
+function reasonOf(e: unknown): string {
+  if (e instanceof CheckpointException) return e.reason;
+  if (e instanceof StopWithSavepointStoppingException) return e.name;
+  return e instanceof Error ? e.message : String(e);
 }

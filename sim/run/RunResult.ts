@@ -5,7 +5,7 @@
 import type { DecodedCheckpoint, JobStatus, StreamGraph } from '../../engine/index.ts';
 import type { CommittedRecord } from '../SimTransactionalStore.ts';
 import type { TraceEvent } from '../Trace.ts';
-import type { ActionRecord } from './ActionPlan.ts';
+import type { ActionRecord, StuckStop } from './ActionPlan.ts';
 import type { CheckpointStatsResult } from './checkpointStatsResult.ts';
 import type { FaultRecord } from './FaultPlan.ts';
 import type { FlowMetrics } from './flowMetrics.ts';
@@ -94,6 +94,11 @@ export interface RunResult {
   readonly restores: number;
   /** Committed sink records in commit order, with the transaction each came from. */
   readonly committed: readonly CommittedRecord[];
+  /**
+   * The records of the transactions still pre-committed at the end (a stop whose job failed
+   * leaves the savepoint's so), in creation order.
+   */
+  readonly preCommitted: readonly CommittedRecord[];
   /** Final keyed state of the attempts that finished: uid -> state -> key -> value. */
   readonly finalState: Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, unknown>>>>>>;
   /** Files left in the object store after the drain phase, sorted. */
@@ -111,6 +116,11 @@ export interface RunResult {
   readonly actions: readonly ActionRecord[];
   /** Indices of actions whose time or point never came. */
   readonly unfiredActions: readonly number[];
+  /**
+   * A stop-with-savepoint that can never end (tasks wait for a lost confirmation or abort of its
+   * synchronous savepoint): a known Flink 1.20 outcome, marked `stop-with-savepoint-stuck`.
+   */
+  readonly stuckStop?: StuckStop;
   /** Filled by the oracles. */
   readonly violations: readonly Violation[];
 }

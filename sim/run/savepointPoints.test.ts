@@ -86,6 +86,20 @@ describe('points that name a savepoint', () => {
     expect(r.unfiredActions).toEqual([]);
   });
 
+  test('a stop-with-savepoint\'s synchronous savepoint counts: savepoint 2 after one savepoint action is the stop\'s', () => {
+    const r = simulate(spec({
+      actions: [
+        { type: 'savepoint', when: { at: { kind: 'jobmaster', checkpoint: 1, phase: 'completed' } } },
+        { type: 'stop-with-savepoint', when: { at: { kind: 'jobmaster', checkpoint: 3, phase: 'completed' } } },
+      ],
+      faults: [{ ...PAUSE, when: { at: { kind: 'jobmaster', savepoint: 2, phase: 'triggered' } } }],
+    }));
+    const stopTriggered = r.trace.find((e) => e.type === 'checkpoint.triggered' && e.attrs['origin'] === 'action[1]');
+    expect(stopTriggered?.attrs['synchronous']).toBe(true);
+    expect(savepointCheckpointId(r.trace, r.spec.actions, 2)).toBe(stopTriggered?.attrs['checkpointId']);
+    expect(firedAt(r, 0)).toBe(ms(stopTriggered));
+  });
+
   test('a point whose savepoint never got an id is never reached: the fault is listed unfired', () => {
     const at = { at: { kind: 'jobmaster', savepoint: 1, phase: 'triggered' } } as const;
     // The action never fires (no restore in a run without faults) ...

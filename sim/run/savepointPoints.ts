@@ -21,8 +21,7 @@ import { fail } from './SpecChecks.ts';
 /**
  * The action types that trigger a savepoint, counted by `savepoint: n`: `savepoint`
  * (JobMaster.triggerSavepoint) and `stop-with-savepoint` (JobMaster.stopWithSavepoint, whose
- * synchronous savepoint counts like any other; named here before it is an action type, so the
- * counting never changes when it arrives).
+ * synchronous savepoint counts like any other).
  */
 export const SAVEPOINT_ACTION_TYPES: ReadonlySet<string> = new Set(['savepoint', 'stop-with-savepoint']);
 

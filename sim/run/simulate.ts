@@ -227,6 +227,7 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
   const actionPlan = new ActionPlan(expanded.actions, cluster);
   actionPlan.install();
   const r = cluster.run();
+  const stuckStop = actionPlan.finish();
   const lingering = world.transactionalStore.allTransactions()
     .filter((t) => t.status === 'open' || t.status === 'pre-committed')
     .map(({ id }) => `${id.sink}#${id.subtask}@${id.attempt}/e${id.epoch}`);
@@ -247,6 +248,7 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
     flow: runFlowMetrics(r.committed, world.transactionalStore.commitTimes(), world.metrics, r.run.timeUs),
     restores,
     committed: r.committed,
+    preCommitted: world.transactionalStore.preCommittedRecords(),
     finalState: r.finalState,
     objectStorePaths: world.objectStore.paths(),
     lingeringTransactions: lingering,
@@ -256,6 +258,7 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
     unfiredFaults: plan.unfired(),
     actions: actionPlan.log,
     unfiredActions: actionPlan.unfired(),
+    ...(stuckStop === undefined ? {} : { stuckStop }),
     violations: [],
   };
 }

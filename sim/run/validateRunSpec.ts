@@ -22,7 +22,7 @@ import { SimInputError } from '../SimInputError.ts';
 import { FLIGHTS_FILE_SIZE } from '../workloads/flights.ts';
 import { validateGeneratedJobSpec, type GeneratedJobSpec } from '../workloads/generatedJob.ts';
 import { generatedShape, jobUids, parallelismByUid, type ParallelismByUid } from './RunJob.ts';
-import { AVAILABLE_MODES, RUN_SPEC_VERSION, type RunSpec } from './RunSpec.ts';
+import { AVAILABLE_MODES, RUN_SPEC_VERSION, type Action, type RunSpec } from './RunSpec.ts';
 import { MAX_IO_POOL_SIZE, MAX_RUN_PARALLELISM, runSpecSchema } from './runSpecSchema.ts';
 import { parseWithSchema } from './schema/parseWithSchema.ts';
 import { at, describe, fail } from './SpecChecks.ts';
@@ -95,8 +95,17 @@ function checkRunSpecSemantics(s: RunSpec): void {
   }
   const hosts = [JOB_MANAGER_HOST, ...Array.from({ length: tms }, (_x, i) => taskManagerHost(i + 1))];
   validateFaults(s.faults, { hosts, uids, healTimeMs: s.healTimeMs });
+  checkStops(s.actions ?? []);
   checkSavepointPoints(s.faults, s.actions ?? []);
   validateOverrides(s.overrides);
+}
+
+/** A stop ends the run's history: at most one stop-with-savepoint action. */
+function checkStops(actions: readonly Action[]): void {
+  const stops = actions.flatMap((a, i) => (a.type === 'stop-with-savepoint' ? [i] : []));
+  if (stops.length > 1) {
+    fail(`actions[${stops[1]}]: a run has at most one stop-with-savepoint (actions[${stops[0]}] is one already)`);
+  }
 }
 
 /** Runs the generated-job validation; any error it throws is bad input. */

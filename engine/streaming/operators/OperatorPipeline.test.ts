@@ -18,7 +18,7 @@ import {
 } from '../sinks/TwoPhaseCommitSinkOperator.ts';
 import { SourceOperator } from '../sources/SourceOperator.ts';
 import { KeyedProcessOperator } from './KeyedProcessOperator.ts';
-import type { InputStatus, StreamOperator } from './StreamOperator.ts';
+import type { SourceInputStatus as InputStatus, StreamOperator } from './StreamOperator.ts';
 import { createTestingOperatorContext } from './testing/TestingOperatorContext.ts';
 import { createTestingOperatorEnv } from './testing/TestingOperatorEnv.ts';
 import { TestingTransactionalStore } from './testing/TestingTransactionalStore.ts';

@@ -11,6 +11,7 @@
 import type { EngineEnv } from '../../api/EngineEnv.ts';
 import type { Executor } from '../../api/Executor.ts';
 import type { TaskIOMetricGroup } from '../../api/MetricGroups.ts';
+import type { StopMode } from '../../checkpoint/CheckpointBarrier.ts';
 import type { StreamRecord } from '../api/StreamRecord.ts';
 
 /** Where an operator emits records. */
@@ -109,10 +110,13 @@ export interface StreamOperator {
 /** What a source operator's emitNext reports (Flink's DataInputStatus). */
 export type InputStatus = 'MORE_AVAILABLE' | 'NOTHING_AVAILABLE' | 'END_OF_INPUT';
 
+/** What a source's emitNext reports: an InputStatus, or STOPPED after a stop without drain (DataInputStatus). */
+export type SourceInputStatus = InputStatus | 'STOPPED';
+
 /** A source operator: the task's default action calls emitNext instead of feeding records. */
 export interface SourceStreamOperator extends StreamOperator {
   /** Emits at most one record into `output`; the record's read cost is the operator's costUs. */
-  emitNext(output: Output): InputStatus;
+  emitNext(output: Output): SourceInputStatus;
   /**
    * How many of the next `emitNext` calls are sure to emit a record and to do nothing else that
    * anything outside the task could see (a split request, say), so they may run late.
@@ -120,4 +124,11 @@ export interface SourceStreamOperator extends StreamOperator {
   quietRecordsAhead(): number;
   /** Registers a one-shot callback for when NOTHING_AVAILABLE turns into available input. */
   onAvailable(callback: () => void): void;
+  /**
+   * Stops reading for stop-with-savepoint (SourceOperator.stop): from the next `emitNext` on, no
+   * record; that call reports `END_OF_INPUT` under DRAIN (the task then ends its data as at the
+   * end of a bounded input: Flink's END_OF_DATA) or `STOPPED` under NO_DRAIN. A source whose data
+   * already ended is unchanged. Wakes a task waiting for input.
+   */
+  stop(mode: StopMode): void;
 }

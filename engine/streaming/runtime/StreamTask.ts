@@ -19,6 +19,15 @@
  * its operators, then waits for a checkpoint triggered after that to complete and be notified
  * before it emits EndOfPartition and turns FINISHED (reference 5.7).
  *
+ * Stop-with-savepoint (reference 5.6): a source task triggered for a synchronous savepoint first
+ * stops its source (a mail): with drain (TERMINATE) the source's data ends as at the end of its
+ * input and the operators finish before the snapshot; without (SUSPEND) it only stops, and the
+ * task ends its data with the operators unfinished (StopMode NO_DRAIN), the snapshot being taken
+ * right after the stop. Downstream tasks end their data the same way once EndOfData reached them
+ * on every channel (drained only when every channel's said DRAIN). A task that performed the
+ * synchronous savepoint waits for exactly its notification before it finishes; its abort makes
+ * the task fail ("Stop-with-savepoint failed."), and nothing resends a lost one.
+ *
  * @see org.apache.flink.streaming.runtime.tasks.StreamTask, OneInputStreamTask,
  *      SourceOperatorStreamTask, org.apache.flink.streaming.runtime.io.StreamOneInputProcessor
  */
@@ -26,7 +35,7 @@ import { assert } from '../../util/assert.ts';
 import type { EngineEnv } from '../../api/EngineEnv.ts';
 import type { Executor } from '../../api/Executor.ts';
 import type { TaskIOMetricGroup } from '../../api/MetricGroups.ts';
-import type { CheckpointBarrier, RuntimeEvent } from '../../checkpoint/CheckpointBarrier.ts';
+import type { CheckpointBarrier, RuntimeEvent, StopMode } from '../../checkpoint/CheckpointBarrier.ts';
 import type { CheckpointFailureReason } from '../../checkpoint/CheckpointFailureReason.ts';
 import type { BarrierMetrics } from '../../checkpoint/CheckpointMetrics.ts';
 import type { ClusterConfiguration } from '../../cluster/ClusterConfiguration.ts';
@@ -86,6 +95,18 @@ export class StreamTask {
   private finalState: OperatorSnapshot[] = [];
   /** The first checkpoint performed after the operators finished (reference 5.7). */
   private finalCheckpointId: number | undefined;
+  /**
+   * The synchronous savepoint this task takes part in (StreamTask.syncSavepoint): set when a
+   * source stops for it or a task performs it; the task then finishes only on its notification.
+   */
+  private syncSavepoint: number | undefined;
+  /**
+   * The final checkpoint (the synchronous savepoint, when there is one) was notified
+   * (StreamTask.finalCheckpointCompleted): one-shot.
+   */
+  private finalCheckpointCompleted = false;
+  /** The sources' channels whose EndOfData said NO_DRAIN. */
+  private readonly stoppedChannels = new Set<string>();
   private readonly endOfDataChannels = new Set<string>();
   private readonly endOfPartitionChannels = new Set<string>();
   private totalChannels = 0;
@@ -183,6 +204,63 @@ export class StreamTask {
       this.decline(barrier.id, 'CHECKPOINT_DECLINED_TASK_CLOSING');
       return;
     }
+    if (this.vertex.isSource && barrier.options.snapshotType === 'SYNC_SAVEPOINT') {
+      this.triggerStopWithSavepointAsync(barrier);
+      return;
+    }
+    this.putTriggerMail(barrier);
+  }
+
+  /**
+   * SourceOperatorStreamTask.triggerStopWithSavepointAsync: a mail marks the synchronous savepoint
+   * and stops the source (drain for TERMINATE); once the source's operators finished (at once
+   * without drain, after the task ended its data with drain) the checkpoint is triggered as usual.
+   */
+  private triggerStopWithSavepointAsync(barrier: CheckpointBarrier): void {
+    this.mailbox.put({
+      label: 'stop-source-for-stop-with-savepoint',
+      run: () => {
+        this.setSynchronousSavepoint(barrier.id);
+        const mode: StopMode = barrier.options.postCheckpointAction === 'TERMINATE' ? 'DRAIN' : 'NO_DRAIN';
+        this.env.tracer.event('task.stopSourceForSavepoint', { checkpointId: barrier.id, task: this.tdd.attemptId, mode });
+        const source = this.chain?.head as SourceStreamOperator | undefined;
+        if (this.operatorsFinished || mode === 'NO_DRAIN' || source === undefined) {
+          source?.stop(mode);
+          this.putTriggerMail(barrier);
+          return;
+        }
+        this.afterSourceDrained = () => this.putTriggerMail(barrier);
+        source.stop(mode);
+      },
+    });
+  }
+
+  /** Called once when a draining source's operators finished: the stop's checkpoint mail. */
+  private afterSourceDrained: (() => void) | undefined;
+
+  /**
+   * StreamTask.setSynchronousSavepoint: at most one stop-with-savepoint at a time; a second one
+   * fails the task (Flink's checkState throws in the mail), it is not an engine bug.
+   * @throws Error when another synchronous savepoint is set.
+   */
+  private setSynchronousSavepoint(checkpointId: number): void {
+    if (this.syncSavepoint !== undefined && this.syncSavepoint !== checkpointId) {
+      throw new Error(`at most one stop-with-savepoint checkpoint at a time is allowed (${this.syncSavepoint}, then ${checkpointId})`);
+    }
+    this.syncSavepoint = checkpointId;
+  }
+
+  /**
+   * The synchronous savepoint this task waits for, if it waits for one: its data ended for a
+   * stop-with-savepoint and neither the savepoint's notification nor its abort has reached it.
+   * For the harness, which names a run that ends so (a lost confirmation: nothing resends it).
+   */
+  waitingForSynchronousSavepoint(): number | undefined {
+    if (this.cleanedUp || this.syncSavepoint === undefined || this.finalCheckpointCompleted) return undefined;
+    return this.syncSavepoint;
+  }
+
+  private putTriggerMail(barrier: CheckpointBarrier): void {
     this.mailbox.put({
       label: 'trigger-checkpoint',
       run: () => {
@@ -235,6 +313,8 @@ export class StreamTask {
         if (latestCompletedId > 0) this.notifyCheckpointComplete(latestCompletedId);
         this.env.tracer.event('checkpoint.taskNotifiedAborted',
           { checkpointId, task: this.tdd.attemptId });
+        // The mail fails the task: its region restarts, as the stop failed (StreamTask).
+        if (this.syncSavepoint === checkpointId) throw new Error('Stop-with-savepoint failed.');
         this.checkpointCoordinator.notifyCheckpointAborted(checkpointId);
         this.chain?.notifyCheckpointAborted(checkpointId);
       },
@@ -282,7 +362,10 @@ export class StreamTask {
     return createBarrierHandler(settings.mode, {
       task: {
         triggerCheckpointOnBarrier: (barrier, metrics) => this.performCheckpoint(barrier, metrics),
-        abortCheckpointOnBarrier: (id, reason) => this.checkpointCoordinator.abortCheckpointOnBarrier(id, reason),
+        abortCheckpointOnBarrier: (id, reason) => {
+          if (this.syncSavepoint === id) throw new Error('Stop-with-savepoint failed.');
+          this.checkpointCoordinator.abortCheckpointOnBarrier(id, reason);
+        },
       },
       inputs: new InputGateCheckpointableInputs(this.gates),
       taskName: this.tdd.attemptId,
@@ -322,7 +405,7 @@ export class StreamTask {
     if (this.finishedOnRestore) {
       // Deployed as finished (FLIP-147): no operators, no records; it ends like a finished task.
       this.operatorsFinished = true;
-      for (const p of this.partitions) p.broadcastEvent({ type: 'end-of-data' }, {});
+      for (const p of this.partitions) p.broadcastEvent({ type: 'end-of-data', stopMode: 'DRAIN' }, {});
       if (this.vertex.isSource || this.gates.length === 0) {
         this.inputsDrained = true;
         this.maybeFinishTask();
@@ -445,7 +528,7 @@ export class StreamTask {
     }
     if (this.gates.every((g) => g.isFinished())) {
       this.inputsDrained = true;
-      if (!this.operatorsFinished) this.endOfInput(chain);
+      if (!this.operatorsFinished) this.endData(chain, 'DRAIN');
       this.maybeFinishTask();
       return 'done';
     }
@@ -474,8 +557,10 @@ export class StreamTask {
         return;
       case 'end-of-data':
         this.endOfDataChannels.add(`${gi}/${channel}`);
+        if (ev.stopMode === 'NO_DRAIN') this.stoppedChannels.add(`${gi}/${channel}`);
         if (this.endOfDataChannels.size === this.totalChannels && !this.operatorsFinished && this.chain !== undefined) {
-          this.endOfInput(this.chain);
+          // Drained only when every channel's EndOfData said so (SingleInputGate.hasReceivedEndOfData).
+          this.endData(this.chain, this.stoppedChannels.size > 0 ? 'NO_DRAIN' : 'DRAIN');
         }
         return;
       case 'end-of-partition':
@@ -498,16 +583,24 @@ export class StreamTask {
       return 'suspend';
     }
     this.inputsDrained = true;
-    this.endOfInput(chain);
+    this.endData(chain, status === 'STOPPED' ? 'NO_DRAIN' : 'DRAIN');
+    const drained = this.afterSourceDrained;
+    this.afterSourceDrained = undefined;
+    drained?.();
     this.maybeFinishTask();
     return 'done';
   }
 
-  /** All input has ended: finish the operators and tell downstream (EndOfData). */
-  private endOfInput(chain: OperatorChain): void {
+  /**
+   * StreamTask.endData: the task's data ended. DRAIN (the input ended, or a stop with drain)
+   * ends the operators' input and finishes them; NO_DRAIN (a stop without drain) leaves them
+   * unfinished. Either way the operators count as finished for checkpoints (Flink's
+   * finishedOperators), and downstream hears EndOfData with the mode.
+   */
+  private endData(chain: OperatorChain, mode: StopMode): void {
     this.operatorsFinished = true;
-    chain.endInputAndFinish();
-    for (const p of this.partitions) p.broadcastEvent({ type: 'end-of-data' }, {});
+    if (mode === 'DRAIN') chain.endInputAndFinish();
+    for (const p of this.partitions) p.broadcastEvent({ type: 'end-of-data', stopMode: mode }, {});
     // Only keyed operators: snapshotting a sink would pre-commit a transaction (a side effect).
     this.finalState = [];
     chain.operators.forEach((op, i) => {
@@ -515,19 +608,17 @@ export class StreamTask {
       const snap = op.snapshotState(FINAL_STATE_SNAPSHOT);
       if (snap !== undefined) this.finalState.push(snap);
     });
-    this.env.tracer.event('task.endOfInput', { task: this.tdd.attemptId });
+    this.env.tracer.event('task.endOfInput', { task: this.tdd.attemptId, ...(mode === 'NO_DRAIN' ? { stopMode: mode } : {}) });
   }
 
   /**
    * Turns FINISHED once the operators finished, the inputs drained and, with checkpointing on,
-   * a checkpoint performed after finishing completed and was notified (reference 5.7).
+   * a checkpoint performed after finishing completed and was notified (reference 5.7), or, in a
+   * stop-with-savepoint, the synchronous savepoint was (StreamTask.afterInvoke).
    */
   private maybeFinishTask(): void {
     if (!this.operatorsFinished || !this.inputsDrained || this.cleanedUp) return;
-    if (this.tdd.checkpointingEnabled) {
-      const f = this.finalCheckpointId;
-      if (f === undefined || this.latestReportCheckpointId < f) return;
-    }
+    if ((this.tdd.checkpointingEnabled || this.syncSavepoint !== undefined) && !this.finalCheckpointCompleted) return;
     for (const p of this.partitions) p.finish();
     // A task deployed as finished ran none of the job's input: it reports no final state, so
     // the harness keeps the attempt's that did finish the input.
@@ -542,6 +633,7 @@ export class StreamTask {
       this.decline(barrier.id, 'CHECKPOINT_DECLINED_TASK_NOT_READY');
       return;
     }
+    if (barrier.options.snapshotType === 'SYNC_SAVEPOINT') this.setSynchronousSavepoint(barrier.id);
     if (!this.checkpointCoordinator.checkpointState(barrier, chain, metrics)) return;
     this.performed.push(barrier.id);
     if (this.operatorsFinished && this.finalCheckpointId === undefined) this.finalCheckpointId = barrier.id;
@@ -556,6 +648,12 @@ export class StreamTask {
     while (this.performed.length > 0 && (this.performed[0] ?? 0) <= checkpointId) this.performed.shift();
     this.env.tracer.event('checkpoint.taskNotified', { checkpointId, task: this.tdd.attemptId });
     this.chain?.notifyCheckpointComplete(checkpointId);
+    if (this.running) {
+      if (this.syncSavepoint === checkpointId) this.finalCheckpointCompleted = true;
+      else if (this.syncSavepoint === undefined && this.finalCheckpointId !== undefined && checkpointId >= this.finalCheckpointId) {
+        this.finalCheckpointCompleted = true;
+      }
+    }
     this.maybeFinishTask();
   }
 

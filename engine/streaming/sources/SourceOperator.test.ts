@@ -3,7 +3,7 @@ import { addSplitEvent, noMoreSplitsEvent,
   requestSplitEvent } from '../../coordination/SourceEvent.ts';
 import { splitSource } from '../api/sources.ts';
 import { recordIdentity } from '../api/StreamRecord.ts';
-import type { InputStatus, OperatorSnapshot } from '../operators/StreamOperator.ts';
+import type { OperatorSnapshot, SourceInputStatus as InputStatus } from '../operators/StreamOperator.ts';
 import {
   createTestingOperatorContext, TestingOutput, type TestingOperatorContext,
 } from '../operators/testing/TestingOperatorContext.ts';
@@ -62,6 +62,34 @@ describe('SourceOperator', () => {
     // Only the request on open: both splits finished after NoMoreSplitsEvent arrived.
     expect(ctx.gateway.sent).toHaveLength(1);
     expect(op.emitNext(out)).toBe('END_OF_INPUT');
+  });
+
+  test('stop(NO_DRAIN) for stop-with-savepoint: no more records, STOPPED once, then END_OF_INPUT; '
+    + 'the split keeps its offset for the savepoint and a waiting task is woken (SourceOperator.stop)', () => {
+    const { op, out } = open();
+    op.handleOperatorEvent(addSplitEvent([{ splitId: 0, offset: 0 }]));
+    expect(op.emitNext(out)).toBe('MORE_AVAILABLE');
+    op.stop('NO_DRAIN');
+    expect(op.emitNext(out)).toBe('STOPPED');
+    expect(op.emitNext(out)).toBe('END_OF_INPUT');
+    expect(out.values()).toEqual(['a0']);
+    expect(op.currentSplits()).toEqual([{ splitId: 0, offset: 1 }]);
+    op.checkInvariants();
+  });
+
+  test('stop(DRAIN) ends the data with END_OF_INPUT at once; a source already at its end stays there; '
+    + 'stop wakes a task that waits for input', () => {
+    const { op, out } = open();
+    let woken = 0;
+    expect(op.emitNext(out)).toBe('NOTHING_AVAILABLE');
+    op.onAvailable(() => woken++);
+    op.stop('DRAIN');
+    expect(woken).toBe(1);
+    expect(op.emitNext(out)).toBe('END_OF_INPUT');
+    op.stop('NO_DRAIN');
+    expect(op.emitNext(out)).toBe('END_OF_INPUT');
+    expect(out.values()).toEqual([]);
+    op.checkInvariants();
   });
 
   test('reports each record it emits to the task metric group at its processing time', () => {

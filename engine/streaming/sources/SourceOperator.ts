@@ -26,8 +26,9 @@ import type { StreamRecord } from '../api/StreamRecord.ts';
 import {
   operatorStateElements, operatorSubtaskState, readRestoredState,
 } from '../operators/OperatorSubtaskState.ts';
+import type { StopMode } from '../../checkpoint/CheckpointBarrier.ts';
 import type {
-  InputStatus, OperatorSnapshot, Output, SourceStreamOperator, StreamOperatorContext,
+  OperatorSnapshot, Output, SourceInputStatus, SourceStreamOperator, StreamOperatorContext,
 } from '../operators/StreamOperator.ts';
 import { SourceReader } from './SourceReader.ts';
 
@@ -52,6 +53,11 @@ export class SourceOperator implements SourceStreamOperator {
   private readonly stateBackend = new DefaultOperatorStateBackend();
   private readonly readerState: ListState<SourceSplit>;
   private availabilityCallbacks: (() => void)[] = [];
+  /**
+   * Set by `stop` (Flink's operating modes SOURCE_DRAINED / SOURCE_STOPPED): the next emitNext
+   * reports the end, then `ended` (DATA_FINISHED).
+   */
+  private stopped: StopMode | 'ended' | undefined;
   private unregisterInvariants: (() => void) | undefined;
 
   constructor(options: SourceOperatorOptions) {
@@ -91,9 +97,32 @@ export class SourceOperator implements SourceStreamOperator {
     if (this.reader.isIdle) this.sendSplitRequest();
   }
 
-  /** Emits at most one record; see SourceReader#pollNext for the statuses. */
-  emitNext(output: Output): InputStatus {
-    return this.reader.pollNext(output);
+  /**
+   * Emits at most one record; see SourceReader#pollNext for the statuses. After `stop`, emits
+   * nothing: the first call reports END_OF_INPUT (DRAIN) or STOPPED (NO_DRAIN), later ones
+   * END_OF_INPUT.
+   */
+  emitNext(output: Output): SourceInputStatus {
+    const stopped = this.stopped;
+    if (stopped === undefined) {
+      const status = this.reader.pollNext(output);
+      if (status === 'END_OF_INPUT') this.stopped = 'ended';
+      return status;
+    }
+    this.stopped = 'ended';
+    return stopped === 'NO_DRAIN' ? 'STOPPED' : 'END_OF_INPUT';
+  }
+
+  /**
+   * SourceOperator.stop for stop-with-savepoint: the reader reads no more (its splits keep their
+   * offsets, which the synchronous savepoint then stores). A source already at its end is left
+   * as it is, as Flink leaves DATA_FINISHED. Wakes a task waiting for input (forceStop).
+   */
+  stop(mode: StopMode): void {
+    if (this.stopped !== undefined) return;
+    this.stopped = mode;
+    this.ctx.env.tracer.event('source.stopped', { task: this.ctx.taskName, source: this.uid, mode });
+    this.fireAvailable();
   }
 
   /**
@@ -101,6 +130,7 @@ export class SourceOperator implements SourceStreamOperator {
    * records but its last, which ends the split and asks for another.
    */
   quietRecordsAhead(): number {
+    if (this.stopped !== undefined) return 0;
     return Math.max(0, this.reader.recordsLeftInSplit() - 1);
   }
 
@@ -109,7 +139,7 @@ export class SourceOperator implements SourceStreamOperator {
    * when it already is, else when the coordinator's next event makes it so.
    */
   onAvailable(callback: () => void): void {
-    if (this.reader.isAvailable()) {
+    if (this.reader.isAvailable() || this.stopped !== undefined) {
       this.ctx.mailbox.execute(`source available ${this.uid}`, callback);
       return;
     }
@@ -193,7 +223,7 @@ export class SourceOperator implements SourceStreamOperator {
   checkInvariants(): void {
     this.reader.checkInvariants();
     this.stateBackend.checkInvariants();
-    assert(this.availabilityCallbacks.length === 0 || !this.reader.isAvailable(),
+    assert(this.availabilityCallbacks.length === 0 || (!this.reader.isAvailable() && this.stopped === undefined),
       () => `source ${this.uid} is available but callbacks still wait`);
   }
 

@@ -118,6 +118,7 @@ export function clusterRunResult(o: ClusterRunOptions): { cluster: MiniCluster; 
       run.run.timeUs),
     restores: cluster.world.trace.events.filter((e) => e.type === 'checkpoint.restored').length,
     committed: run.committed,
+    preCommitted: cluster.world.transactionalStore.preCommittedRecords(),
     finalState: run.finalState,
     objectStorePaths: cluster.world.objectStore.paths(),
     lingeringTransactions: cluster.world.transactionalStore.allTransactions()

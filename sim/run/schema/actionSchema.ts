@@ -7,6 +7,9 @@
  * - `savepoint`: JobMaster.triggerSavepoint (SchedulerBase.triggerSavepoint, without cancelJob),
  *   with its format, canonical (the default) or native, a property only here (heap state is
  *   written the same way).
+ * - `stop-with-savepoint`: JobMaster.stopWithSavepoint, `drain` true for the variant that ends
+ *   the sources' data first; a stop ends the run's history, so a spec has at most one
+ *   (validateRunSpec).
  *
  * Protocol points and times are checked like a fault's (validateRunSpec, simulate's task check);
  * an action's time may be at or after the heal time.
@@ -31,11 +34,21 @@ export const savepointActionSchema = z.strictObject({
   format: oneOfField(SAVEPOINT_FORMATS).meta({ description: 'canonical (default) or native: a property only.' }).exactOptional(),
 }).meta({ description: 'Trigger a savepoint (JobMaster.triggerSavepoint).' });
 
-/** One entry of `actions`. */
-export const actionSchema = z.discriminatedUnion('type', [savepointActionSchema], because((v) => {
-  const type = typeof v === 'object' && v !== null ? (v as { type?: unknown }).type : undefined;
-  return `unknown action type ${describe(type)} (action types: savepoint)`;
-})).meta({ id: 'action', description: 'An action on the job: { "type": "savepoint", "when": ... }.' });
+export const stopWithSavepointActionSchema = z.strictObject({
+  type: z.literal('stop-with-savepoint'),
+  when: actionTriggerSchema,
+  drain: z.boolean().meta({
+    description: 'true: drain (the sources end their data and the operators finish before the snapshot, '
+      + 'SavepointType.terminate); false (default): stop without draining (SavepointType.suspend).',
+  }).exactOptional(),
+  format: oneOfField(SAVEPOINT_FORMATS).meta({ description: 'canonical (default) or native: a property only.' }).exactOptional(),
+}).meta({ description: 'Stop the job with a synchronous savepoint (JobMaster.stopWithSavepoint); at most one per run.' });
 
-/** Every action type, in the order messages list them. */
-export const ACTION_TYPE_NAMES: readonly string[] = actionSchema.options.map((o) => o.shape.type.value);
+/** The action types, in the order messages list them. */
+export const ACTION_TYPES = ['savepoint', 'stop-with-savepoint'] as const;
+
+/** One entry of `actions`. */
+export const actionSchema = z.discriminatedUnion('type', [savepointActionSchema, stopWithSavepointActionSchema], because((v) => {
+  const type = typeof v === 'object' && v !== null ? (v as { type?: unknown }).type : undefined;
+  return `unknown action type ${describe(type)} (action types: ${ACTION_TYPES.join(', ')})`;
+})).meta({ id: 'action', description: 'An action on the job: { "type": "savepoint" | "stop-with-savepoint", "when": ... }.' });

@@ -1,0 +1,122 @@
+/**
+ * How the oracles read a run that stopped with a savepoint (RunSpec action `stop-with-savepoint`).
+ *
+ * A stop's outcome comes from the action log (what the user's client learnt) and the harness's
+ * stuck check, never from the engine's code path:
+ *
+ * - `finished`: the stop returned the savepoint's path. The job read its input only up to the
+ *   savepoint's cut, so every oracle judges the run against the job's input cut at the
+ *   savepoint's source positions (F(prefixes(savepoint))): {@link judgedAtStop} gives the run
+ *   with that cut graph, and the rest of the input is judged never read (a record past the cut
+ *   in the output is a surplus).
+ * - `job-failed`: the savepoint exists but the job ended FAILED (StopWithSavepointStoppingException).
+ *   Sinks that had the savepoint's notification committed its transactions, the others left them
+ *   pre-committed inside the savepoint: committed plus those pre-committed records must equal
+ *   F(prefixes(savepoint)) ({@link outputAtStop}); those transactions are the savepoint's, not
+ *   lingering leaks. The final keyed state cannot be judged (the job did not finish).
+ * - `failed`: the savepoint failed, the job failed over and kept running: judged as any run.
+ * - `stuck`: tasks wait forever for a lost confirmation or abort (RunResult.stuckStop), a known
+ *   Flink 1.20 outcome: liveness counts it as known, never as a pass or a violation.
+ * - `pending`: the stop fired and the run ended before any outcome: judged as any run.
+ */
+import type { DecodedCheckpoint, StreamGraph } from '../../engine/index.ts';
+import { TwoPhaseCommitSinkOperator } from '../../engine/index.ts';
+import type { RunResult } from '../../sim/run/RunResult.ts';
+import { splitPositions } from './splitPositions.ts';
+
+/** What a run's stop-with-savepoint came to. */
+export interface StopOutcome {
+  readonly kind: 'finished' | 'job-failed' | 'failed' | 'stuck' | 'pending';
+  /** Index of the stop in the spec's actions. */
+  readonly action: number;
+  /** When the stop fired, ms. */
+  readonly firedMs: number;
+  /** The synchronous savepoint (`finished`, `job-failed`, `stuck` after a completion). */
+  readonly savepoint?: DecodedCheckpoint;
+}
+
+/** The stop's outcome, or undefined when the run had no stop that fired. */
+export function stopOutcome(result: RunResult): StopOutcome | undefined {
+  const stop = result.spec.actions.findIndex((a) => a.type === 'stop-with-savepoint');
+  if (stop < 0) return undefined;
+  const records = result.actions.filter((a) => a.action === stop);
+  const fired = records.find((a) => a.event === 'fired');
+  if (fired === undefined) return undefined;
+  const base = { action: stop, firedMs: fired.timeMs };
+  const savepointOf = (id: number | undefined): DecodedCheckpoint | undefined =>
+    result.checkpoints.completed.find((c) => c.kind !== 'checkpoint' && c.checkpointId === id);
+  if (result.stuckStop !== undefined) {
+    const savepoint = savepointOf(result.stuckStop.checkpointId);
+    return { ...base, kind: 'stuck', ...(savepoint === undefined ? {} : { savepoint }) };
+  }
+  const done = records.find((a) => a.event === 'completed' || a.event === 'failed');
+  if (done === undefined) return { ...base, kind: 'pending' };
+  const savepoint = savepointOf(done.checkpointId);
+  if (done.event === 'completed' && savepoint !== undefined) return { ...base, kind: 'finished', savepoint };
+  if (done.reason === 'StopWithSavepointStoppingException' && savepoint !== undefined) {
+    return { ...base, kind: 'job-failed', savepoint };
+  }
+  return { ...base, kind: 'failed' };
+}
+
+/**
+ * `graph` with every source split cut to its position in `savepoint` (the job's input as far as
+ * the savepoint says it was read): a plain copy, the split records sliced.
+ */
+export function cutAtSavepoint(graph: StreamGraph, savepoint: DecodedCheckpoint): StreamGraph {
+  const { positions } = splitPositions(savepoint, graph);
+  return {
+    ...graph,
+    nodes: graph.nodes.map((n) => {
+      if (n.spec.kind !== 'source') return n;
+      const splits = n.spec.source.splits.map((s) => ({ id: s.id, records: s.records.slice(0, positions.get(s.id) ?? s.records.length) }));
+      return { ...n, spec: { ...n.spec, source: { ...n.spec.source, splits } } };
+    }),
+  };
+}
+
+/** Cut graphs by run, so every oracle of one judgement shares one (and its folds). */
+const cutGraphs = new WeakMap<RunResult, RunResult>();
+
+/**
+ * The run as the oracles judge it: after a `finished` or `job-failed` stop, the same result with
+ * its graph cut at the savepoint ({@link cutAtSavepoint}); otherwise `result` itself.
+ */
+export function judgedAtStop(result: RunResult): RunResult {
+  const stop = stopOutcome(result);
+  if (stop?.savepoint === undefined || (stop.kind !== 'finished' && stop.kind !== 'job-failed')) return result;
+  let cut = cutGraphs.get(result);
+  if (cut === undefined) {
+    cut = { ...result, graph: cutAtSavepoint(result.graph, stop.savepoint) };
+    cutGraphs.set(result, cut);
+  }
+  return cut;
+}
+
+/**
+ * The sink transactions stored in `savepoint` as pre-committed (every sink subtask's
+ * `pendingCommit`), as the store names them: `sink#subtask@attempt/e<epoch>`.
+ */
+export function savepointTransactions(savepoint: DecodedCheckpoint, graph: StreamGraph): Set<string> {
+  const out = new Set<string>();
+  for (const node of graph.nodes) {
+    if (node.spec.kind !== 'sink' || node.spec.sink.kind !== 'two-phase-commit') continue;
+    for (const subtask of Object.values(savepoint.operators[node.uid] ?? {})) {
+      for (const state of TwoPhaseCommitSinkOperator.decode(subtask.data)) {
+        for (const [, id] of state.pendingCommit) out.add(`${id.sink}#${id.subtask}@${id.attempt}/e${id.epoch}`);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The output a `job-failed` stop leaves: the committed records plus the records of the
+ * transactions pre-committed inside the savepoint that were never committed.
+ */
+export function outputAtStop(result: RunResult, savepoint: DecodedCheckpoint): RunResult['committed'] {
+  const inSavepoint = savepointTransactions(savepoint, result.graph);
+  const preCommitted = result.preCommitted.filter((c) =>
+    inSavepoint.has(`${c.txn.sink}#${c.txn.subtask}@${c.txn.attempt}/e${c.txn.epoch}`));
+  return [...result.committed, ...preCommitted];
+}
