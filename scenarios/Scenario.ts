@@ -50,7 +50,8 @@ export type TriggeredFault = Extract<Fault, { readonly when: FaultTrigger }>;
 
 /**
  * What a user asks of the job in a step: a RunSpec action without its `when` (a savepoint,
- * `triggerSavepoint()`). A scenario compiles it into the RunSpec's `actions`, not its faults.
+ * `triggerSavepoint()`; a stop, `stopWithSavepoint()`). A scenario compiles it into the RunSpec's
+ * `actions`, not its faults.
  */
 export type JobAction = WithoutWhen<Action>;
 

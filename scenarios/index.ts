@@ -22,6 +22,7 @@ export { lose } from './lose.ts';
 export { delay } from './delay.ts';
 export { hold } from './hold.ts';
 export { triggerSavepoint } from './triggerSavepoint.ts';
+export { stopWithSavepoint } from './stopWithSavepoint.ts';
 export { MessageFaultBuilder } from './MessageFaultBuilder.ts';
 export { expect } from './expect.ts';
 export { runScenario } from './runScenario.ts';

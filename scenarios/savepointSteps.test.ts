@@ -14,7 +14,7 @@ import type { RunSpec } from '../sim/run/RunSpec.ts';
 import { simulate } from '../sim/run/simulate.ts';
 import {
   checkpoint, compileScenario, crash, defineScenario, expect, fuzzScenario, lose, parseScenario, restore, runScenario,
-  savepoint, triggerSavepoint,
+  savepoint, stopWithSavepoint, triggerSavepoint,
 } from './index.ts';
 import { notation } from './notation.ts';
 
@@ -35,6 +35,9 @@ describe('builders and notation', () => {
     check(notation.point(checkpoint(3).completed())).toBe('checkpoint(3).completed()');
     check(notation.action(triggerSavepoint())).toBe('triggerSavepoint()');
     check(notation.action(triggerSavepoint({ format: 'native' }))).toBe("triggerSavepoint({ format: 'native' })");
+    check(stopWithSavepoint({ drain: true })).toEqual({ type: 'stop-with-savepoint', drain: true });
+    check(notation.action(stopWithSavepoint({ drain: true }))).toBe('stopWithSavepoint({ drain: true })');
+    check(notation.action(stopWithSavepoint())).toBe('stopWithSavepoint()');
     check(notation.expectation(expect.savepointAborted(1, 'CHECKPOINT_EXPIRED'))).toBe("expect.savepointAborted(1, 'CHECKPOINT_EXPIRED')");
     check(notation.expectation(expect.at(savepoint(1).completed(), expect.savepointNotNotified(1))))
       .toBe('expect.at(savepoint(1).completed(), expect.savepointNotNotified(1))');
@@ -57,6 +60,11 @@ describe('compiling', () => {
     check(spec.actions).toEqual([{ type: 'savepoint', when: { at: { kind: 'jobmaster', checkpoint: 2, phase: 'completed' } } }]);
     check(spec.faults[1]).toMatchObject({ when: { at: { kind: 'jobmaster', savepoint: 1, phase: 'completed' } } });
     check(targets).toEqual([{ fault: 0 }, { action: 0 }, { fault: 1 }]);
+    // A stop is an action too, and its synchronous savepoint is savepoint 2 here.
+    const stop = compileScenario(defineScenario({ ...base, steps: [...scenario.steps,
+      { at: checkpoint(6).completed(), do: stopWithSavepoint() }, { at: savepoint(2).completed(), do: crash('taskmanager-2') }] }));
+    check(stop.targets).toEqual([{ fault: 0 }, { action: 0 }, { fault: 1 }, { action: 1 }, { fault: 2 }]);
+    check(stop.spec.actions?.map((a) => a.type)).toEqual(['savepoint', 'stop-with-savepoint']);
     // A scenario without action steps compiles as before: no actions field.
     check('actions' in compileScenario(defineScenario({ ...base, steps: [{ atMs: 5, do: crash('taskmanager-1') }] })).spec).toBe(false);
   });
