@@ -27,6 +27,9 @@ export const MARKS = {
   'restore-from-checkpoint': 'a task attempt started from a checkpoint\'s state (once per restored task)',
   'savepoint-completed': 'a savepoint completed (its metadata written into savepoint-<id>; never in the store, no notification unless synchronous)',
   'savepoint-failed': 'a pending savepoint was aborted (declined, expired, a failover or a task failure)',
+  'stop-with-savepoint-finished': 'a stop-with-savepoint completed: its savepoint exists and every task FINISHED',
+  'stop-with-savepoint-failed': 'a stop-with-savepoint failed with its savepoint (the job fails over and keeps running)',
+  'stop-with-savepoint-job-failed': 'a stop-with-savepoint\'s savepoint exists but a task ended other than FINISHED: the job FAILED (StopWithSavepointStoppingException)',
   'taskmanager-lost': 'the JobMaster declared a TaskManager lost (its heartbeat timed out) and released its slots',
   'splits-returned': 'a source coordinator took back the splits of a failed reader (addSplitsBack)',
   'tracker-incomplete-dropped': 'at-least-once: the barrier tracker dropped an older incomplete checkpoint',
@@ -47,6 +50,8 @@ export const MARKS = {
   'message-lost': 'a message fault lost its RPC',
   'message-delayed': 'a message fault delayed its RPC',
   'message-held': 'a message fault held its RPC',
+  // The action plan (sim/run/ActionPlan.ts): what only the end of the run can tell.
+  'stop-with-savepoint-stuck': 'a stop-with-savepoint can never end: its tasks wait for a lost confirmation or abort (known in Flink 1.20)',
 } as const satisfies Record<string, string>;
 
 export type MarkName = keyof typeof MARKS;
