@@ -193,7 +193,7 @@ export class CheckpointTriggering {
       waitFor: plan.tasksToWaitFor.map((t) => t.attemptId).join(','),
       finished: plan.finishedTasks.map((t) => t.attemptId).join(',') });
     env.tracer.event('checkpoint.triggered', { checkpointId: id, timestampUs, ...savepointAttrs(pc.props) });
-    this.s.state.statsTracker.reportPendingCheckpoint(id, timestampUs, pc.props.isSavepoint, plan.tasksToWaitFor.length);
+    this.s.state.statsTracker.reportPendingCheckpoint(id, timestampUs, pc.props.isSavepoint, plan.tasksToWaitFor.length, pc.props.isSynchronous);
     return pc;
   }
 
