@@ -10,8 +10,8 @@ describe('replay prints the checkpoint statistics', () => {
     const lines = r.stdout.split('\n');
     const title = lines.findIndex((l) => l.startsWith('checkpoint statistics: '));
     expect(title, r.stdout).toBeGreaterThanOrEqual(0);
-    expect(lines[title + 1]).toMatch(/^ {2}id +status +end-to-end ms +acked +checkpointed B +full B .*max start delay ms$/);
-    const completed = lines.slice(title + 2).filter((l) => /^ {2}\d+ +COMPLETED /.test(l));
+    expect(lines[title + 1]).toMatch(/^ {2}id +type +status +end-to-end ms +acked +checkpointed B +full B .*max start delay ms$/);
+    const completed = lines.slice(title + 2).filter((l) => /^ {2}\d+ +(?:checkpoint|savepoint|sync savepoint) +COMPLETED /.test(l));
     expect(completed.length).toBeGreaterThan(0);
     // acked n/n and a non-zero checkpointed size on every completed line.
     for (const l of completed) {

@@ -55,6 +55,24 @@ describe('run <spec.json>', () => {
     expect(o.unfiredActions).toEqual([1]);
   });
 
+  test('a stop-with-savepoint: its outcome and the cut its output was judged against, in the summary and in --json', async () => {
+    const file = specFile('stop.json', { job: { kind: 'flights', selection: { from: 0, to: 300 } }, faults: [], actions: [
+      { type: 'stop-with-savepoint', drain: true, when: { atMs: 50 } },
+    ] });
+    const r = await cli('run', file, '--out', outDir('out-stop'));
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines.find((l) => l.startsWith('  action 0 (stop-with-savepoint with drain at 50 ms): fired at 50.000 ms, completed at '))).toBeDefined();
+    const stop = lines.find((l) => l.startsWith('stop-with-savepoint: '));
+    expect(stop).toMatch(/^stop-with-savepoint: finished with savepoint (\d+), the job FINISHED; output judged against the input up to savepoint \1 \((\d+) of the whole input's 300 output records\)$/);
+    const json = JSON.parse((await cli('run', file, '--out', outDir('out-stop'), '--json')).stdout) as {
+      stopWithSavepoint: { outcome: string; savepoint: number; judgedRecords: number; inputRecords: number };
+    };
+    expect(json.stopWithSavepoint.outcome).toBe('finished');
+    expect(json.stopWithSavepoint.inputRecords).toBe(300);
+    expect(json.stopWithSavepoint.judgedRecords).toBeLessThan(300);
+  });
+
   test('a spec that holds: the summary, every fault and whether it fired, exit 0, no repro', async () => {
     const unreached = { type: 'crash', host: 'taskmanager-1', when: { at: { kind: 'task', checkpoint: 900, phase: 'acked' } } };
     const file = specFile('holds.json', { faults: [{ type: 'global-failure', when: { atMs: 30 } }, unreached] });

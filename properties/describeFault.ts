@@ -94,5 +94,6 @@ function describeMessageFault(f: MessageFault): string {
 
 /** An action in words: `savepoint (native) at 50 ms`, `savepoint at checkpoint 2 completed on the jobmaster`. */
 export function describeAction(action: Action): string {
-  return `${action.type}${action.format === 'native' ? ' (native)' : ''} ${describeTrigger(action.when)}`;
+  const drain = action.type === 'stop-with-savepoint' && action.drain === true ? ' with drain' : '';
+  return `${action.type}${drain}${action.format === 'native' ? ' (native)' : ''} ${describeTrigger(action.when)}`;
 }

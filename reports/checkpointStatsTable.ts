@@ -1,14 +1,17 @@
 /**
  * The checkpoint statistics of a run as a text table, as Flink's web UI "History" tab lists them:
- * one line per checkpoint with its id, status (and failure reason), end-to-end duration,
+ * one line per checkpoint with its id, type (checkpoint, savepoint, sync savepoint), status (and failure reason), end-to-end duration,
  * acknowledged subtasks of the total, checkpointed and full size, in-flight data, and the
  * largest alignment, sync, async and start delay of its subtasks; then one line per restore.
  * Durations in virtual ms (3 decimals: the engine's µs), sizes in bytes.
  */
 import type { CheckpointStatsEntry, CheckpointStatsResult } from '../sim/run/RunResult.ts';
 
-const HEADER = ['id', 'status', 'end-to-end ms', 'acked', 'checkpointed B', 'full B', 'processed B', 'persisted B',
+const HEADER = ['id', 'type', 'status', 'end-to-end ms', 'acked', 'checkpointed B', 'full B', 'processed B', 'persisted B',
   'max align ms', 'max sync ms', 'max async ms', 'max start delay ms'] as const;
+
+/** The snapshot type as the web UI's History tab shows it. */
+const TYPE_NAMES: Readonly<Record<string, string>> = { CHECKPOINT: 'checkpoint', SAVEPOINT: 'savepoint', SYNC_SAVEPOINT: 'sync savepoint' };
 
 const fmt = (ms: number | undefined): string => (ms === undefined ? '-' : ms.toFixed(3));
 
@@ -18,7 +21,7 @@ function maxOf(c: CheckpointStatsEntry, f: (s: CheckpointStatsEntry['subtasks'][
 
 function row(c: CheckpointStatsEntry): string[] {
   const status = c.status === 'FAILED' && c.failureReason !== undefined ? `FAILED ${c.failureReason}` : c.status;
-  return [String(c.id), status, fmt(c.endToEndMs), `${c.acknowledged}/${c.total}`, String(c.checkpointedSizeBytes),
+  return [String(c.id), TYPE_NAMES[c.type] ?? c.type, status, fmt(c.endToEndMs), `${c.acknowledged}/${c.total}`, String(c.checkpointedSizeBytes),
     String(c.fullSizeBytes), String(c.processedDataBytes), String(c.persistedDataBytes),
     maxOf(c, (s) => s.alignmentMs), maxOf(c, (s) => s.syncMs), maxOf(c, (s) => s.asyncMs), maxOf(c, (s) => s.startDelayMs)];
 }

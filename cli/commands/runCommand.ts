@@ -11,6 +11,8 @@
  * Exit codes: 0 the spec holds, 1 a property is violated, 2 bad input (an unreadable file,
  * invalid JSON or an invalid spec: one line naming the file).
  */
+import { cutAtSavepoint, stopOutcome } from '../../properties/oracles/stopWithSavepoint.ts';
+import { sharedReferenceFold } from '../../properties/sharedReferenceFold.ts';
 import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Command } from 'commander';
@@ -127,6 +129,7 @@ export function runSpecFile(path: string, flags: RunFlags, io: Io, version: stri
         .map(({ index, description, fault, unfiredReason: reason }) => ({ index, description, reason, fault })),
       actions: actionOutcomes(spec, result),
       unfiredActions: result.unfiredActions,
+      stopWithSavepoint: stopSummary(result)?.json ?? null,
       unusedOverrides: result.unusedOverrides,
       violations: violations.map((v) => ({ property: v.property, summary: v.summary, timeMs: v.timeMs })),
       repro: repro ?? null,
@@ -167,6 +170,34 @@ function actionOutcomes(spec: RunSpec, result: RunResult): {
     index, description: describeAction(action), fired: !unfired.has(index),
     log: result.actions.filter((a) => a.action === index),
   }));
+}
+
+/**
+ * What the run's stop-with-savepoint came to and what its output was judged against, for people
+ * (`text`) and for `--json` (`json`: the outcome, the savepoint's id, F's output records at the
+ * savepoint's cut against the whole input's, the tasks a stuck stop waits on); undefined without
+ * a stop that fired.
+ */
+function stopSummary(r: RunResult): { text: string; json: Record<string, unknown> } | undefined {
+  const stop = stopOutcome(r);
+  if (stop === undefined) return undefined;
+  const id = stop.savepoint?.checkpointId;
+  const cut = (stop.kind === 'finished' || stop.kind === 'job-failed') && stop.savepoint !== undefined
+    ? { judgedRecords: sharedReferenceFold(cutAtSavepoint(r.graph, stop.savepoint)).outputs.length, inputRecords: sharedReferenceFold(r.graph).outputs.length }
+    : undefined;
+  const judged = cut === undefined ? '' : `; output judged against the input up to savepoint ${String(id)} (${cut.judgedRecords} of the whole input's ${cut.inputRecords} output records)`;
+  const what = {
+    finished: `finished with savepoint ${String(id)}, the job FINISHED`,
+    'job-failed': `savepoint ${String(id)} exists but the job FAILED before every task finished (StopWithSavepointStoppingException)`,
+    failed: 'its savepoint failed; the job failed over and kept running',
+    stuck: `stuck: tasks ${r.stuckStop?.tasks.join(', ') ?? ''} wait forever for synchronous savepoint ${String(r.stuckStop?.checkpointId)}`
+      + ` (its ${r.stuckStop?.savepoint === 'completed' ? 'confirmation' : 'abort'} was lost; known in Flink 1.20: liveness not judged)`,
+    pending: 'no outcome before the run ended',
+  }[stop.kind];
+  return {
+    text: `${what}${judged}`,
+    json: { outcome: stop.kind, ...(id === undefined ? {} : { savepoint: id }), ...(cut ?? {}), ...(r.stuckStop === undefined ? {} : { stuck: r.stuckStop }) },
+  };
 }
 
 /** Why a fault did nothing, in words: its trigger, the heal time, or (a message fault) no RPC it matched. */
@@ -212,6 +243,8 @@ function printRun(
         : e.event === 'failed' ? ` (${String(e.reason)})` : ''}`).join(', ');
       io.out(`  action ${a.index} (${a.description}): ${a.fired ? log : 'never fired: its time or point never came'}\n`);
     }
+    const stop = stopSummary(r);
+    if (stop !== undefined) io.out(`stop-with-savepoint: ${stop.text}\n`);
   }
   for (const x of r.unusedOverrides) {
     io.out(`override of decision ${x.decision} (alternative ${x.alternative}) was never used: the run never reached that decision\n`);

@@ -45,7 +45,7 @@ export interface SubtaskStateStats {
 export interface CheckpointStats {
   readonly checkpointId: number;
   /** The snapshot type's name in Flink's stats: CHECKPOINT or SAVEPOINT. */
-  readonly checkpointType: 'CHECKPOINT' | 'SAVEPOINT';
+  readonly checkpointType: 'CHECKPOINT' | 'SAVEPOINT' | 'SYNC_SAVEPOINT';
   readonly status: CheckpointStatsStatus;
   readonly triggerTimestampUs: number;
   /** Ack time of the latest acknowledged subtask; undefined before the first ack. */
@@ -89,7 +89,7 @@ export interface CheckpointStatsSnapshot {
 
 interface MutableCheckpoint {
   checkpointId: number;
-  checkpointType: 'CHECKPOINT' | 'SAVEPOINT';
+  checkpointType: 'CHECKPOINT' | 'SAVEPOINT' | 'SYNC_SAVEPOINT';
   status: CheckpointStatsStatus;
   triggerTimestampUs: number;
   numberOfSubtasks: number;
@@ -113,9 +113,10 @@ export class CheckpointStatsTracker {
   private readonly restores: MutableRestore[] = [];
 
   /** A checkpoint was triggered and waits for `numberOfSubtasks` acks (reportPendingCheckpoint). */
-  reportPendingCheckpoint(checkpointId: number, triggerTimestampUs: number, isSavepoint: boolean, numberOfSubtasks: number): void {
+  reportPendingCheckpoint(checkpointId: number, triggerTimestampUs: number, isSavepoint: boolean, numberOfSubtasks: number,
+    isSynchronous = false): void {
     this.checkpoints.set(checkpointId, {
-      checkpointId, checkpointType: isSavepoint ? 'SAVEPOINT' : 'CHECKPOINT', status: 'IN_PROGRESS',
+      checkpointId, checkpointType: !isSavepoint ? 'CHECKPOINT' : isSynchronous ? 'SYNC_SAVEPOINT' : 'SAVEPOINT', status: 'IN_PROGRESS',
       triggerTimestampUs, numberOfSubtasks, subtasks: [],
     });
   }

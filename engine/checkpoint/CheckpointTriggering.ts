@@ -199,7 +199,7 @@ export class CheckpointTriggering {
       checkpointId: id, timestampUs, ...savepointAttrs(pc.props),
       ...(request.origin === undefined ? {} : { origin: request.origin }),
     });
-    this.s.state.statsTracker.reportPendingCheckpoint(id, timestampUs, pc.props.isSavepoint, plan.tasksToWaitFor.length);
+    this.s.state.statsTracker.reportPendingCheckpoint(id, timestampUs, pc.props.isSavepoint, plan.tasksToWaitFor.length, pc.props.isSynchronous);
     return pc;
   }
 

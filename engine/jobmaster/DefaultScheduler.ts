@@ -276,6 +276,9 @@ export class DefaultScheduler {
   private maybeRedeploy(): void {
     const r = this.restart;
     if (r === undefined || r.notBeforeUs > this.c.env.clock.nowUs()) return;
+    // A job that failed for good while a restart was pending restarts nothing (Flink's restart
+    // checks the job is still RESTARTING): its vertices stay cancelled.
+    if (this.c.graph.jobStatus !== 'RUNNING' && this.c.graph.jobStatus !== 'RESTARTING') return;
     for (const v of r.vertices) if (!isTerminal(v.current.state)) return;
     // The redeploy (RUNNING again, the restore, the new attempts) is the failover's doing, even
     // when what let it go ahead now is the last old attempt ending.

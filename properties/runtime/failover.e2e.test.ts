@@ -107,6 +107,18 @@ describe('failover', () => {
     expect(result.committed).toHaveLength(0);
   });
 
+  test('a job whose restarts run out while a restart is pending stays FAILED: the pending restart deploys nothing', () => {
+    const once: RestartStrategy = { kind: 'fixed-delay', attempts: 1, delayUs: 50_000 };
+    const { cluster, result } = runJob(graph, { world: { seed: 'out-while-pending' }, config: { restartStrategy: once } }, (c) => {
+      c.world.at(30_000, 'fail globally', () => c.jobManagerProcess.jobMaster.failGlobal('first'));
+      c.world.at(40_000, 'fail globally again', () => c.jobManagerProcess.jobMaster.failGlobal('second'));
+    });
+    expect(result.jobStatus).toBe('FAILED');
+    expect(statuses(cluster)).toEqual(['RUNNING', 'RESTARTING', 'FAILED']);
+    const failed = ofType(cluster, 'job.status').find((e) => e.attrs['status'] === 'FAILED');
+    expect(ofType(cluster, 'scheduler.deploy').filter((e) => e.seq > (failed?.seq ?? Infinity))).toEqual([]);
+  });
+
   test('fixed delay: zero attempts fail at the first failure, enough attempts finish', () => {
     const zero: RestartStrategy = { kind: 'fixed-delay', attempts: 0, delayUs: 10_000 };
     const failed = runJob(graph, { world: { seed: 'fixed' }, config: { restartStrategy: zero } },

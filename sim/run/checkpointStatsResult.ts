@@ -27,7 +27,7 @@ export interface SubtaskCheckpointStatsResult {
 /** One checkpoint's statistics. */
 export interface CheckpointStatsEntry {
   readonly id: number;
-  readonly type: 'CHECKPOINT' | 'SAVEPOINT';
+  readonly type: 'CHECKPOINT' | 'SAVEPOINT' | 'SYNC_SAVEPOINT';
   readonly status: 'IN_PROGRESS' | 'COMPLETED' | 'FAILED';
   /** FAILED only: the CheckpointFailureReason and the exception's message. */
   readonly failureReason?: string;
