@@ -29,14 +29,16 @@ export interface ActionPlan {
    * max concurrent 2 (with 1, a pending savepoint would hold the next checkpoint back: no race).
    */
   readonly raceFaults: Fault[];
+  /** A savepoint race is drawn: the run needs max concurrent 2. */
+  readonly concurrent: boolean;
 }
 
-const NONE: ActionPlan = { actions: [], raceFaults: [] };
+const NONE: ActionPlan = { actions: [], raceFaults: [], concurrent: false };
 
 /** Savepoint actions (and a race's faults) for runs of the cluster `o` describes. */
 export function actionPlanArbitrary(o: FaultArbitraryOptions): fc.Arbitrary<ActionPlan> {
   const savepoint: fc.Arbitrary<Action> = fc.record({ type: fc.constant('savepoint' as const), when: triggerArbitrary(o) });
-  const plain = fc.array(savepoint, { minLength: 1, maxLength: 2 }).map((actions): ActionPlan => ({ actions, raceFaults: [] }));
+  const plain = fc.array(savepoint, { minLength: 1, maxLength: 2 }).map((actions): ActionPlan => ({ actions, raceFaults: [], concurrent: false }));
   const race = fc.record({
     after: fc.integer({ min: 1, max: 6 }),
     probability: fc.constantFrom(1, 0.5),
@@ -47,6 +49,7 @@ export function actionPlanArbitrary(o: FaultArbitraryOptions): fc.Arbitrary<Acti
       { type: 'slow-store', factor, checkpoint: after + 1 },
       { type: 'async-snapshot-failure', probability, checkpoint: after + 1 },
     ],
+    concurrent: true,
   }));
   return fc.record({
     on: fc.integer({ min: 0, max: 3 }), plan: fc.oneof(plain, race),
@@ -54,14 +57,14 @@ export function actionPlanArbitrary(o: FaultArbitraryOptions): fc.Arbitrary<Acti
   }).map(({ on, plan, stopOn, stop }) => {
     const drawn = on === 3 ? plan : NONE;
     if (stopOn !== 4) return drawn;
-    return { actions: [...drawn.actions, ...stop.actions], raceFaults: [...drawn.raceFaults, ...stop.raceFaults] };
+    return { actions: [...drawn.actions, ...stop.actions], raceFaults: [...drawn.raceFaults, ...stop.raceFaults], concurrent: drawn.concurrent };
   });
 }
 
 /** A stop-with-savepoint: plain (at a drawn trigger) or a stop race (see the file comment). */
 function stopArbitrary(o: FaultArbitraryOptions): fc.Arbitrary<ActionPlan> {
   const plain = fc.record({ drain: fc.boolean(), when: triggerArbitrary(o) }).map(({ drain, when }): ActionPlan => ({
-    actions: [{ type: 'stop-with-savepoint', drain, when }], raceFaults: [],
+    actions: [{ type: 'stop-with-savepoint', drain, when }], raceFaults: [], concurrent: false,
   }));
   const race = fc.record({
     after: fc.integer({ min: 1, max: 6 }), drain: fc.boolean(), fails: fc.constantFrom('expires', 'write-fails'),
@@ -70,6 +73,9 @@ function stopArbitrary(o: FaultArbitraryOptions): fc.Arbitrary<ActionPlan> {
     raceFaults: [fails === 'expires'
       ? { type: 'slow-store', factor: 1000, checkpoint: after + 1 }
       : { type: 'async-snapshot-failure', probability: 1, checkpoint: after + 1 }],
+    // With the drawn max concurrent (1 mostly), checkpoint n + 1 is not pending yet when n
+    // completes, so the stop's savepoint takes that id.
+    concurrent: false,
   }));
   return fc.oneof(plain, race);
 }

@@ -313,7 +313,7 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
       ? Math.max(job.spec.sourceParallelism, job.spec.sinkParallelism, ...job.spec.stages.map((st) => st.parallelism))
       : parallelismFor(job, base.parallelism);
     const taskManagers = Math.ceil(parallelism / 2);
-    const plan = o.savepoints === false ? { actions: [], raceFaults: [] } : base.actionPlan;
+    const plan = o.savepoints === false ? { actions: [], raceFaults: [], concurrent: false } : base.actionPlan;
     return {
       version: RUN_SPEC_VERSION,
       seed: base.seed,
@@ -325,7 +325,7 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
         mode: o.mode,
         intervalMs: base.intervalMs,
         // A savepoint race needs a checkpoint triggered while its savepoint is pending.
-        maxConcurrent: plan.raceFaults.length > 0 ? 2 : base.maxConcurrent,
+        maxConcurrent: plan.concurrent ? 2 : base.maxConcurrent,
         tolerableFailures: base.tolerableFailures,
       },
       restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
