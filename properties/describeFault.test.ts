@@ -7,6 +7,8 @@ describe('describeFault', () => {
     expect(describePoint({ kind: 'task', checkpoint: 9, phase: 'acked', task: 'v1#0' })).toBe('checkpoint 9 acked on v1#0');
     expect(describePoint({ kind: 'task', checkpoint: 3, phase: 'first-barrier' })).toBe('checkpoint 3 first-barrier on any task');
     expect(describePoint({ kind: 'jobmaster', checkpoint: 2, phase: 'completed' })).toBe('checkpoint 2 completed on the jobmaster');
+    expect(describePoint({ kind: 'jobmaster', savepoint: 1, phase: 'completed' })).toBe('savepoint 1 completed on the jobmaster');
+    expect(describePoint({ kind: 'task', savepoint: 2, phase: 'sync-done', task: 'v1#0' })).toBe('savepoint 2 sync-done on v1#0');
     expect(describePoint({ kind: 'sink', phase: 'pre-committed', nth: 2 })).toBe('the 2nd sink transaction pre-committed');
     expect(describePoint({ kind: 'restore', checkpoint: 3 })).toBe('the 1st restore from checkpoint 3');
     expect(describePoint({ kind: 'job', status: 'RUNNING', nth: 2 })).toBe('the job RUNNING the 2nd time');

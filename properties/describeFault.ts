@@ -15,14 +15,15 @@ function ordinal(n: number): string {
 
 /**
  * A protocol point: `checkpoint 9 acked on v1#0` (a task; `on any task` when none is named),
- * `checkpoint 3 completed on the jobmaster`, `the 2nd sink transaction pre-committed`.
+ * `checkpoint 3 completed on the jobmaster`, `savepoint 1 completed on the jobmaster` (a point
+ * naming the first savepoint action's id), `the 2nd sink transaction pre-committed`.
  */
 export function describePoint(point: ProtocolPoint): string {
   switch (point.kind) {
     case 'task':
-      return `checkpoint ${point.checkpoint} ${point.phase} on ${point.task ?? 'any task'}`;
+      return `${checkpointOf(point)} ${point.phase} on ${point.task ?? 'any task'}`;
     case 'jobmaster':
-      return `checkpoint ${point.checkpoint} ${point.phase} on the jobmaster`;
+      return `${checkpointOf(point)} ${point.phase} on the jobmaster`;
     case 'sink':
       return `the ${ordinal(point.nth)} sink transaction ${point.phase}`;
     case 'restore':
@@ -30,6 +31,11 @@ export function describePoint(point: ProtocolPoint): string {
     case 'job':
       return `the job ${point.status}${(point.nth ?? 1) === 1 ? '' : ` the ${ordinal(point.nth ?? 1)} time`}`;
   }
+}
+
+/** `checkpoint 9`, or `savepoint 1` for a point naming a savepoint action. */
+function checkpointOf(point: { readonly checkpoint?: number; readonly savepoint?: number }): string {
+  return point.savepoint === undefined ? `checkpoint ${String(point.checkpoint)}` : `savepoint ${point.savepoint}`;
 }
 
 /** A trigger: `at 120 ms` or `at <point>`. */

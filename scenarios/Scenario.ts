@@ -12,20 +12,15 @@
 import type { CheckpointFailureReason } from '../engine/index.ts';
 import type { MarkName } from '../sim/marks.ts';
 import type {
-  CheckpointSpec, Fault, FaultTrigger, JobSpec, ProtocolPoint, RunSpec,
+  Action, CheckpointSpec, Fault, FaultTrigger, JobSpec, ProtocolPoint, RunSpec,
 } from '../sim/run/RunSpec.ts';
 
 /**
- * A protocol point a step or an `expect.at` waits for: the RunSpec's protocol points, and the
- * ones issue 13 adds (the coordinator handled a task's ack, a task received the completion
- * notification, the n-th restore, the n-th time the job reached a status), written as the
- * contract of issue 13 fixes them.
+ * A protocol point a step or an `expect.at` waits for: the RunSpec's protocol points (task and
+ * jobmaster points of a checkpoint id, or of the n-th savepoint step's id; sink transactions;
+ * restores; job statuses).
  */
-export type ScenarioPoint =
-  | ProtocolPoint
-  | { readonly kind: 'task'; readonly checkpoint: number; readonly phase: 'ack-received' | 'notified'; readonly task?: string }
-  | { readonly kind: 'restore'; readonly nth?: number; readonly checkpoint?: number }
-  | { readonly kind: 'job'; readonly status: string; readonly nth?: number };
+export type ScenarioPoint = ProtocolPoint;
 
 /** A message fault (issue 13): acts on the n-th RPC of `method` matching the filters. */
 export interface MessageFault {
@@ -53,8 +48,18 @@ type WithoutWhen<T> = T extends unknown ? Omit<T, 'when'> : never;
 /** The faults a step can fire: every RunSpec fault with a trigger, and message faults. */
 export type TriggeredFault = Extract<Fault, { readonly when: FaultTrigger }>;
 
-/** What a step does: a triggered fault without its `when` (the step says when). */
-export type StepAction = WithoutWhen<TriggeredFault> | MessageFault;
+/**
+ * What a user asks of the job in a step: a RunSpec action without its `when` (a savepoint,
+ * `triggerSavepoint()`; a stop, `stopWithSavepoint()`). A scenario compiles it into the RunSpec's
+ * `actions`, not its faults.
+ */
+export type JobAction = WithoutWhen<Action>;
+
+/**
+ * What a step does: a triggered fault without its `when` (the step says when), or an action on
+ * the job ({@link JobAction}).
+ */
+export type StepAction = WithoutWhen<TriggeredFault> | MessageFault | JobAction;
 
 /** One step: an action at a protocol point, or at a virtual time (ms, before the heal time). */
 export type Step<A = StepAction> =
@@ -88,21 +93,28 @@ export type ScenarioExpectation =
   | { readonly kind: 'markNotReached'; readonly name: MarkName }
   | ({ readonly kind: 'duplicates' } & CountBound)
   | ({ readonly kind: 'failovers' } & CountBound)
+  | { readonly kind: 'savepointCompleted'; readonly savepoint: number }
+  | { readonly kind: 'savepointAborted'; readonly savepoint: number; readonly reason?: CheckpointFailureReason }
+  | { readonly kind: 'savepointNotSubsumed'; readonly savepoint: number }
+  | { readonly kind: 'savepointNotNotified'; readonly savepoint: number }
+  | { readonly kind: 'savepointTransactionsCommitted'; readonly savepoint: number }
   | { readonly kind: 'at'; readonly point: ScenarioPoint; readonly expect: ScenarioExpectation };
 
 /** The expectation kinds, in a fixed order (for messages). */
 export const EXPECTATION_KINDS: readonly ScenarioExpectation['kind'][] = [
   'checkpointsCompleted', 'checkpointCompleted', 'checkpointAborted', 'restores', 'restoredFrom',
-  'jobStatus', 'markReached', 'markNotReached', 'duplicates', 'failovers', 'at',
+  'jobStatus', 'markReached', 'markNotReached', 'duplicates', 'failovers', 'savepointCompleted',
+  'savepointAborted', 'savepointNotSubsumed', 'savepointNotNotified', 'savepointTransactionsCommitted', 'at',
 ];
 
 /**
- * A scenario's configuration: any RunSpec field but `version`, `job` (the scenario's own field)
- * and the steps' faults. `checkpoint` is merged over the default one field by field (so
- * `{ maxConcurrent: 2 }` keeps the default mode and interval); every other field replaces the
- * default. `faults` are extra faults (world-setting ones, say), after the steps' faults.
+ * A scenario's configuration: any RunSpec field but `version`, `job` (the scenario's own field),
+ * the steps' faults and `actions` (every action is a step). `checkpoint` is merged over the
+ * default one field by field (so `{ maxConcurrent: 2 }` keeps the default mode and interval);
+ * every other field replaces the default. `faults` are extra faults (world-setting ones, say),
+ * after the steps' faults.
  */
-export type ScenarioConfig = Partial<Omit<RunSpec, 'version' | 'job' | 'checkpoint' | 'faults'>> & {
+export type ScenarioConfig = Partial<Omit<RunSpec, 'version' | 'job' | 'checkpoint' | 'faults' | 'actions'>> & {
   readonly checkpoint?: Partial<CheckpointSpec>;
   readonly faults?: readonly (Fault | MessageFault)[];
 };

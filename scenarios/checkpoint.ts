@@ -45,10 +45,21 @@ export interface CheckpointPoints {
 
 export function checkpoint(n: number): CheckpointPoints {
   if (!Number.isSafeInteger(n) || n < 1) throw new SimInputError(`checkpoint(${String(n)}): a checkpoint id is an integer >= 1`);
+  return pointsOf({ checkpoint: n });
+}
+
+/**
+ * The task and jobmaster points of one checkpoint: `{ checkpoint: id }` (checkpoint(n)) or
+ * `{ savepoint: n }` (savepoint(n): the id the n-th savepoint step got), the field every point
+ * built here carries.
+ */
+export function pointsOf(ref: { readonly checkpoint: number } | { readonly savepoint: number }): CheckpointPoints {
   const task = (phase: TaskPhaseName) => (t?: string): ScenarioPoint =>
-    (t === undefined ? { kind: 'task', checkpoint: n, phase } : { kind: 'task', checkpoint: n, phase, task: t }) as ScenarioPoint;
+    (t === undefined ? { kind: 'task', ...ref, phase } : { kind: 'task', ...ref, phase, task: t });
+  const jobmaster = (phase: 'triggered' | 'coordinators-snapshotted' | 'completed' | 'notified') => (): ScenarioPoint =>
+    ({ kind: 'jobmaster', ...ref, phase });
   return {
-    triggered: () => ({ kind: 'jobmaster', checkpoint: n, phase: 'triggered' }),
+    triggered: jobmaster('triggered'),
     triggeredOn: task('triggered'),
     firstBarrierOn: task('first-barrier'),
     alignedOn: task('aligned'),
@@ -56,9 +67,9 @@ export function checkpoint(n: number): CheckpointPoints {
     asyncDoneOn: task('async-done'),
     ackSentBy: task('acked'),
     ackReceived: task('ack-received'),
-    coordinatorsSnapshotted: () => ({ kind: 'jobmaster', checkpoint: n, phase: 'coordinators-snapshotted' }),
-    completed: () => ({ kind: 'jobmaster', checkpoint: n, phase: 'completed' }),
+    coordinatorsSnapshotted: jobmaster('coordinators-snapshotted'),
+    completed: jobmaster('completed'),
     notified: task('notified'),
-    notificationsSent: () => ({ kind: 'jobmaster', checkpoint: n, phase: 'notified' }),
+    notificationsSent: jobmaster('notified'),
   };
 }

@@ -6,7 +6,7 @@
  *
  * | builder | holds when |
  * |---|---|
- * | `checkpointsCompleted({ atLeast?, atMost?, exactly? })` | that many `checkpoint.completed` events |
+ * | `checkpointsCompleted({ atLeast?, atMost?, exactly? })` | that many checkpoints completed (savepoints not counted) |
  * | `checkpointCompleted(n)` | checkpoint n completed |
  * | `checkpointAborted(n, reason?)` | checkpoint n was aborted (with that CheckpointFailureReason name) |
  * | `restores({ atLeast?, atMost?, exactly? })` | that many restores from a checkpoint |
@@ -15,6 +15,11 @@
  * | `markReached(name)` / `markNotReached(name)` | the run recorded that mark / never did |
  * | `duplicates({ atLeast?, atMost?, exactly? })` | that many duplicated input records committed (at-least-once), each attributed to a restore |
  * | `failovers({ atLeast?, atMost?, exactly? })` | that many failovers (`scheduler.restarting`) |
+ * | `savepointCompleted(n)` | savepoint n (the n-th savepoint step's) completed |
+ * | `savepointAborted(n, reason?)` | savepoint n was aborted (with that CheckpointFailureReason name) |
+ * | `savepointNotSubsumed(n)` | a newer checkpoint completed while savepoint n was pending, and it stayed pending |
+ * | `savepointNotNotified(n)` | savepoint n completed and no task was notified of it (nor did the coordinator send a notification) |
+ * | `savepointTransactionsCommitted(n)` | the sink transactions pre-committed at savepoint n were committed by the next checkpoint's notification |
  * | `at(point, expectation)` | the expectation holds on the trace up to the first time the point was reached |
  */
 import type { CheckpointFailureReason } from '../engine/index.ts';
@@ -36,5 +41,11 @@ export const expect = {
   markNotReached: (name: MarkName): ScenarioExpectation => ({ kind: 'markNotReached', name }),
   duplicates: (bound: CountBound): Bounded<'duplicates'> => ({ kind: 'duplicates', ...bound }),
   failovers: (bound: CountBound): Bounded<'failovers'> => ({ kind: 'failovers', ...bound }),
+  savepointCompleted: (savepoint: number): ScenarioExpectation => ({ kind: 'savepointCompleted', savepoint }),
+  savepointAborted: (savepoint: number, reason?: CheckpointFailureReason): ScenarioExpectation =>
+    (reason === undefined ? { kind: 'savepointAborted', savepoint } : { kind: 'savepointAborted', savepoint, reason }),
+  savepointNotSubsumed: (savepoint: number): ScenarioExpectation => ({ kind: 'savepointNotSubsumed', savepoint }),
+  savepointNotNotified: (savepoint: number): ScenarioExpectation => ({ kind: 'savepointNotNotified', savepoint }),
+  savepointTransactionsCommitted: (savepoint: number): ScenarioExpectation => ({ kind: 'savepointTransactionsCommitted', savepoint }),
   at: (point: ScenarioPoint, expectation: ScenarioExpectation): ScenarioExpectation => ({ kind: 'at', point, expect: expectation }),
 };

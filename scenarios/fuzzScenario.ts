@@ -1,6 +1,7 @@
 /**
- * fuzzScenario: `scenario run NAME --fuzz N`. Keeps the scenario's steps (and its configuration,
- * `config.faults` included) and explores N schedules around them: each run draws another world
+ * fuzzScenario: `scenario run NAME --fuzz N`. Keeps the scenario's steps (faults and actions on
+ * the job alike: a savepoint step stays in the spec's `actions`, at its point or time) and its
+ * configuration (`config.faults` included), and explores N schedules around them: each run draws another world
  * seed (`<seed>/fuzz-<k>`) and a few decision overrides (delays at their extremes, other orders
  * of simultaneous events, other fates), and no extra faults. The standing oracles judge each run
  * under the scenario's promise; the scenario's expectations do not (they describe the one
@@ -21,6 +22,7 @@ import type { Judge, Simulate } from '../properties/explore/explore.ts';
 import type { RunResult, Violation } from '../sim/run/RunResult.ts';
 import type { RunSpec } from '../sim/run/RunSpec.ts';
 import { compileScenario } from './compileScenario.ts';
+import { stepUnfired } from './judgeScenario.ts';
 import { promiseOf, scenarioRepro, simulateScenario, writeScenarioRepro } from './runScenario.ts';
 import type { Scenario } from './Scenario.ts';
 import { scenarioFacts } from './scenarioFacts.ts';
@@ -76,7 +78,7 @@ function nameSeed(name: string): number {
 }
 
 export function fuzzScenario(scenario: Scenario, o: FuzzOptions): FuzzReport {
-  const { spec: base, steps } = compileScenario(scenario);
+  const { spec: base, steps, targets } = compileScenario(scenario);
   const promise = promiseOf(scenario, base);
   const judge = o.judge ?? defaultJudge;
   const seed = o.seed ?? nameSeed(scenario.name);
@@ -97,7 +99,7 @@ export function fuzzScenario(scenario: Scenario, o: FuzzOptions): FuzzReport {
   let last: { spec: RunSpec; result: RunResult; violation: Violation } | undefined;
   const evaluate = (s: Schedule): { spec: RunSpec; result: RunResult; violation: Violation | undefined } => {
     const spec = specOf(s);
-    const result = simulateScenario(spec, steps, scenario.input !== undefined, o.simulate);
+    const result = simulateScenario(spec, targets, scenario.input !== undefined, o.simulate);
     return { spec, result, violation: judge(result, promise).violations[0] };
   };
   const property = fc.property(schedule, (s) => {
@@ -111,7 +113,8 @@ export function fuzzScenario(scenario: Scenario, o: FuzzOptions): FuzzReport {
     }
     if (!failed) {
       runs++;
-      const unfired = e.result.unfiredFaults.filter((i) => i < steps).length;
+      let unfired = 0;
+      for (let i = 0; i < steps; i++) if (stepUnfired(facts, e.result, i)) unfired++;
       stepsUnfired += unfired;
       if (unfired > 0) runsWithUnfiredSteps++;
       o.progress?.(runs, o.runs);

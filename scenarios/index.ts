@@ -7,6 +7,7 @@
 export { defineScenario } from './defineScenario.ts';
 export { checkpoint } from './checkpoint.ts';
 export type { CheckpointPoints } from './checkpoint.ts';
+export { savepoint } from './savepoint.ts';
 export { sinkTransaction } from './sinkTransaction.ts';
 export type { SinkTransactionPoints } from './sinkTransaction.ts';
 export { restore } from './restore.ts';
@@ -20,6 +21,8 @@ export { slowTask } from './slowTask.ts';
 export { lose } from './lose.ts';
 export { delay } from './delay.ts';
 export { hold } from './hold.ts';
+export { triggerSavepoint } from './triggerSavepoint.ts';
+export { stopWithSavepoint } from './stopWithSavepoint.ts';
 export { MessageFaultBuilder } from './MessageFaultBuilder.ts';
 export { expect } from './expect.ts';
 export { runScenario } from './runScenario.ts';
@@ -30,7 +33,7 @@ export type { CompiledScenario } from './compileScenario.ts';
 export { scenarioSchema } from './scenarioSchema.ts';
 export { SCENARIO_DEFAULTS } from './scenarioDefaults.ts';
 export type {
-  CountBound, MessageFault, Scenario, ScenarioConfig, ScenarioDefinition, ScenarioExpectation, ScenarioInput,
+  CountBound, JobAction, MessageFault, Scenario, ScenarioConfig, ScenarioDefinition, ScenarioExpectation, ScenarioInput,
   ScenarioPoint, ScenarioPromise, Step, StepAction,
 } from './Scenario.ts';
 export { fuzzScenario } from './fuzzScenario.ts';

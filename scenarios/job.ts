@@ -18,6 +18,7 @@ export const job = {
     }
     const nth = options.nth ?? 1;
     if (!Number.isSafeInteger(nth) || nth < 1) throw new SimInputError(`job.reaches(${status}, { nth: ${String(nth)} }): nth is an integer >= 1`);
-    return nth === 1 ? { kind: 'job', status } : { kind: 'job', status, nth };
+    const known = status as typeof JOB_POINT_STATUSES[number];
+    return nth === 1 ? { kind: 'job', status: known } : { kind: 'job', status: known, nth };
   },
 };

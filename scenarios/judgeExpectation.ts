@@ -11,6 +11,7 @@
 import { attributeDuplicates } from '../properties/oracles/atLeastOnce.ts';
 import type { RunResult } from '../sim/run/RunResult.ts';
 import type { TraceEvent } from '../sim/Trace.ts';
+import { judgeSavepointExpectation } from './judgeSavepointExpectation.ts';
 import { notation } from './notation.ts';
 import { pointReach } from './pointReach.ts';
 import type { CountBound, ScenarioExpectation } from './Scenario.ts';
@@ -37,9 +38,11 @@ function fate(trace: readonly TraceEvent[], id: number): { actual: string; event
   const of = trace.filter((e) => e.attrs['checkpointId'] === id
     && (e.type === 'checkpoint.triggered' || e.type === 'checkpoint.completed' || e.type === 'checkpoint.aborted'));
   const done = of.find((e) => e.type !== 'checkpoint.triggered');
-  if (done?.type === 'checkpoint.completed') return { actual: `checkpoint ${id} completed at ${ms(done)}`, events: of };
-  if (done !== undefined) return { actual: `checkpoint ${id} was aborted with ${String(done.attrs['reason'])} at ${ms(done)}`, events: of };
-  if (of.length > 0) return { actual: `checkpoint ${id} was triggered at ${ms(of[0] as TraceEvent)} and neither completed nor aborted`, events: of };
+  // Savepoints take checkpoint ids too: say so, or "checkpoint 3 completed" would mislead.
+  const name = of[0]?.attrs['savepoint'] === true ? `checkpoint ${id} (a savepoint)` : `checkpoint ${id}`;
+  if (done?.type === 'checkpoint.completed') return { actual: `${name} completed at ${ms(done)}`, events: of };
+  if (done !== undefined) return { actual: `${name} was aborted with ${String(done.attrs['reason'])} at ${ms(done)}`, events: of };
+  if (of.length > 0) return { actual: `${name} was triggered at ${ms(of[0] as TraceEvent)} and neither completed nor aborted`, events: of };
   const last = [...trace].reverse().find((e) => e.type === 'checkpoint.triggered');
   return { actual: `checkpoint ${id} was never triggered (last triggered: ${last === undefined ? 'none' : String(last.attrs['checkpointId'])})`, events: [] };
 }
@@ -58,7 +61,8 @@ export function judgeExpectation(e: ScenarioExpectation, result: RunResult, upTo
     ({ ok, actual, timeMs, events: events.slice(-6) });
   switch (e.kind) {
     case 'checkpointsCompleted': {
-      const done = trace.filter((x) => x.type === 'checkpoint.completed');
+      // Checkpoints only: a savepoint is no checkpoint (its own expectations: savepointCompleted).
+      const done = trace.filter((x) => x.type === 'checkpoint.completed' && x.attrs['savepoint'] !== true);
       const ids = done.map((x) => String(x.attrs['checkpointId']));
       return verdict(holds(done.length, e), `${done.length} checkpoint(s) completed${ids.length > 0 ? ` (${ids.slice(0, 30).join(', ')}${ids.length > 30 ? ', ...' : ''})` : ''}`, done);
     }
@@ -111,10 +115,18 @@ export function judgeExpectation(e: ScenarioExpectation, result: RunResult, upTo
       const fs = trace.filter((x) => x.type === 'scheduler.restarting');
       return verdict(holds(fs.length, e), `${fs.length} failover(s)`, fs);
     }
+    case 'savepointCompleted':
+    case 'savepointAborted':
+    case 'savepointNotSubsumed':
+    case 'savepointNotNotified':
+    case 'savepointTransactionsCommitted': {
+      const v = judgeSavepointExpectation(e, trace, result.spec.actions);
+      return verdict(v.ok, v.actual, v.events);
+    }
     case 'at': {
-      const i = pointReach.first(trace, e.point);
+      const i = pointReach.first(trace, e.point, result.spec.actions);
       if (i < 0) {
-        return verdict(false, `${notation.point(e.point)} was never reached (last protocol point reached: ${pointReach.last(trace, e.point)})`);
+        return verdict(false, `${notation.point(e.point)} was never reached (last protocol point reached: ${pointReach.last(trace, e.point, result.spec.actions)})`);
       }
       const inner = judgeExpectation(e.expect, result, i + 1);
       const reached = trace[i] as TraceEvent;

@@ -3,7 +3,8 @@
  *
  * 1. the standing oracles (properties/oracles/judgeRun.ts through the judge, default
  *    defaultJudge) under the scenario's promise;
- * 2. every step must fire: a step whose fault is in `RunResult.unfiredFaults` fails, named with
+ * 2. every step must fire: a step whose fault is in `RunResult.unfiredFaults` (or whose action,
+ *    for a step that is an action on the job, is in `RunResult.unfiredActions`) fails, named with
  *    the last protocol point the run reached (`step 1 never fired: ... (last protocol point
  *    reached: checkpoint 22 acked on v1#0 at 449.3 ms)`), or, if its point was reached, why
  *    it still did nothing (at or after the heal time; no matching RPC after it);
@@ -17,6 +18,7 @@ import { defaultJudge } from '../properties/explore/defaultJudge.ts';
 import type { Expectation, Judge, Judgement } from '../properties/explore/explore.ts';
 import type { RunResult, Violation } from '../sim/run/RunResult.ts';
 import type { TraceEvent } from '../sim/Trace.ts';
+import type { StepTarget } from './compileScenario.ts';
 import { judgeExpectation } from './judgeExpectation.ts';
 import { notation } from './notation.ts';
 import { pointReach } from './pointReach.ts';
@@ -25,10 +27,15 @@ import type { ScenarioExpectation, ScenarioPoint } from './Scenario.ts';
 /** What a run must be judged against, beyond the oracles (a repro's `scenario` field). */
 export interface ScenarioFacts {
   readonly name: string;
-  /** One per step, its notation (`crash('taskmanager-1') at checkpoint(3).ackSentBy('v1#0')`); faults 0..n-1. */
+  /** One per step, its notation (`crash('taskmanager-1') at checkpoint(3).ackSentBy('v1#0')`). */
   readonly steps: readonly string[];
   /** The steps' points (undefined for a step at a time), to say how far the run got. */
   readonly points: readonly (ScenarioPoint | undefined)[];
+  /**
+   * Where each step went in the RunSpec (compileScenario.ts): `{ fault: i }` or `{ action: j }`.
+   * Absent (a repro written before steps could be actions): step i is fault i.
+   */
+  readonly targets?: readonly StepTarget[];
   readonly expect: readonly ScenarioExpectation[];
 }
 
@@ -52,18 +59,38 @@ export interface ScenarioVerdict {
 
 const ms = (timeUs: number): string => `${+(timeUs / 1000).toFixed(3)} ms`;
 
+/** Step i's target: facts.targets[i], or fault i (a repro without targets). */
+function targetOf(facts: ScenarioFacts, i: number): StepTarget {
+  return facts.targets?.[i] ?? { fault: i };
+}
+
+/**
+ * Whether step i (its fault or its action) never fired in `result`; a target the spec does not
+ * have (a hand-edited repro) never fired either, rather than passing untested.
+ */
+export function stepUnfired(facts: ScenarioFacts, result: RunResult, i: number): boolean {
+  const t = targetOf(facts, i);
+  return 'fault' in t ? t.fault >= result.spec.faults.length || result.unfiredFaults.includes(t.fault)
+    : t.action >= result.spec.actions.length || result.unfiredActions.includes(t.action);
+}
+
 function unfiredStep(facts: ScenarioFacts, result: RunResult, i: number): Violation {
   const what = facts.steps[i] ?? `fault ${i}`;
   const point = facts.points[i];
   const head = `step ${i + 1} never fired: ${what}`;
+  const actions = result.spec.actions;
   let why: string;
   if (point === undefined) {
     why = `(the run ended at ${result.outcome.timeMs} ms)`;
   } else {
-    const reached = pointReach.first(result.trace, point);
+    const reached = pointReach.first(result.trace, point, actions);
     const at = reached < 0 ? undefined : result.trace[reached];
     if (at === undefined) {
-      why = `(last protocol point reached: ${pointReach.last(result.trace, point)})`;
+      why = `(last protocol point reached: ${pointReach.last(result.trace, point, actions)})`;
+    } else if ('action' in targetOf(facts, i)) {
+      // An action fires at its point whatever the heal time; this one did not, which says the
+      // harness is wrong, not the run: say it plainly.
+      why = `(its point was reached at ${ms(at.timeUs)}, but the action did not fire)`;
     } else if (at.timeUs >= result.spec.healTimeMs * 1000) {
       why = `(its point was reached at ${ms(at.timeUs)}, at or after the heal time ${result.spec.healTimeMs} ms, when faults no longer fire)`;
     } else {
@@ -82,10 +109,9 @@ function unfiredStep(facts: ScenarioFacts, result: RunResult, i: number): Violat
 export function judgeScenario(facts: ScenarioFacts, result: RunResult, promise: Expectation, judge: Judge = defaultJudge): ScenarioVerdict {
   const judgement = judge(result, promise);
   const violations: Violation[] = [...judgement.violations];
-  const unfired = new Set(result.unfiredFaults);
   let stepsFired = 0;
   for (let i = 0; i < facts.steps.length; i++) {
-    if (unfired.has(i)) violations.push(unfiredStep(facts, result, i));
+    if (stepUnfired(facts, result, i)) violations.push(unfiredStep(facts, result, i));
     else stepsFired++;
   }
   facts.expect.forEach((e) => {

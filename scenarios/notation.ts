@@ -1,6 +1,7 @@
 /**
  * notation: points, actions and expectations written back as the TypeScript builders that make
- * them (`checkpoint(3).ackSentBy('v1#0')`, `lose('confirmCheckpoint').of(4)`,
+ * them (`checkpoint(3).ackSentBy('v1#0')`, `savepoint(1).completed()`,
+ * `lose('confirmCheckpoint').of(4)`, `triggerSavepoint()`, `stopWithSavepoint({ drain: true })`,
  * `expect.checkpointAborted(4, 'CHECKPOINT_EXPIRED')`), so a failure names them as the author
  * wrote them, whichever form the scenario was written in.
  */
@@ -17,12 +18,17 @@ const JOB_MASTER_BUILDERS: Record<string, string> = {
   notified: 'notificationsSent',
 };
 
+/** `checkpoint(3)`, or `savepoint(1)` for a point naming the first savepoint step. */
+function of(p: { readonly checkpoint?: number; readonly savepoint?: number }): string {
+  return p.savepoint === undefined ? `checkpoint(${String(p.checkpoint)})` : `savepoint(${p.savepoint})`;
+}
+
 function point(p: ScenarioPoint): string {
   switch (p.kind) {
     case 'task':
-      return `checkpoint(${p.checkpoint}).${TASK_BUILDERS[p.phase] ?? p.phase}(${p.task === undefined ? '' : q(p.task)})`;
+      return `${of(p)}.${TASK_BUILDERS[p.phase] ?? p.phase}(${p.task === undefined ? '' : q(p.task)})`;
     case 'jobmaster':
-      return `checkpoint(${p.checkpoint}).${JOB_MASTER_BUILDERS[p.phase] ?? p.phase}()`;
+      return `${of(p)}.${JOB_MASTER_BUILDERS[p.phase] ?? p.phase}()`;
     case 'sink':
       return `sinkTransaction(${p.nth}).${p.phase === 'committed' ? 'committed' : 'preCommitted'}()`;
     case 'restore':
@@ -49,6 +55,11 @@ function action(a: StepAction): string {
       if (a.nth !== undefined) s += `.nth(${a.nth})`;
       return s;
     }
+    case 'savepoint': return `triggerSavepoint(${a.format === undefined ? '' : `{ format: ${q(a.format)} }`})`;
+    case 'stop-with-savepoint': {
+      const options = [...(a.drain === undefined ? [] : [`drain: ${a.drain}`]), ...(a.format === undefined ? [] : [`format: ${q(a.format)}`])];
+      return `stopWithSavepoint(${options.length === 0 ? '' : `{ ${options.join(', ')} }`})`;
+    }
   }
 }
 
@@ -70,6 +81,12 @@ function expectation(e: ScenarioExpectation): string {
     case 'jobStatus': return `expect.jobStatus(${q(e.status)})`;
     case 'markReached': return `expect.markReached(${q(e.name)})`;
     case 'markNotReached': return `expect.markNotReached(${q(e.name)})`;
+    case 'savepointAborted': return `expect.savepointAborted(${e.savepoint}${e.reason === undefined ? '' : `, ${q(e.reason)}`})`;
+    case 'savepointCompleted':
+    case 'savepointNotSubsumed':
+    case 'savepointNotNotified':
+    case 'savepointTransactionsCommitted':
+      return `expect.${e.kind}(${e.savepoint})`;
     case 'at': return `expect.at(${point(e.point)}, ${expectation(e.expect)})`;
   }
 }

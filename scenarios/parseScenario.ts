@@ -1,7 +1,8 @@
 /**
  * parseScenario: checks scenario data, in its TypeScript form (defineScenario: no `version`) or
  * its file form (`version` first: a file of another version is refused with one line that says
- * which version it has and which this build reads), against scenarioSchema.ts, then compiles it
+ * which version it has and which this build reads), against scenarioSchema.ts (`config.actions` is
+ * refused with where actions go: steps), then compiles it
  * into a RunSpec and validates that (compileScenario.ts), so hosts, operator uids, the job and
  * the configuration are checked as a RunSpec's are. Returns the scenario as plain data (message
  * fault builders become their data).
@@ -28,6 +29,11 @@ const definitionSchema = scenarioSchema.omit({ version: true, $schema: true });
  */
 function oneLine(issues: readonly z.core.$ZodIssue[], data: unknown): string {
   const first = issues[0];
+  const actions = issues.find((i) => i.code === 'unrecognized_keys' && i.path.length === 1 && i.path[0] === 'config'
+    && i.keys.includes('actions'));
+  if (actions !== undefined) {
+    return 'config.actions: an action goes in steps ({ at, do: triggerSavepoint() } or { atMs, do: ... }), where every step must fire';
+  }
   if (first?.code === 'invalid_union' && first.path.length === 2 && first.path[0] === 'steps') {
     const step = (data as { steps: unknown[] }).steps[first.path[1] as number];
     if (step !== null && typeof step === 'object' && !Array.isArray(step)) {

@@ -2,14 +2,20 @@
  * pointReach: where a protocol point is reached in a trace, read from the trace events of the
  * point table (docs/scenarios.md; the same events the fault plan waits for, sim/run/FaultPlan.ts),
  * and the last point a run reached, for "step 1 never fired (last protocol point reached: ...)".
+ * `actions` are the run's RunSpec actions (`RunResult.spec.actions`): a point naming a savepoint
+ * (`savepoint(n)`) is about the id the n-th of them that triggers a savepoint got, read from the
+ * `origin` of its `checkpoint.triggered` event (sim/run/savepointPoints.ts).
  *
- * - `first(trace, point)`: the index of the event at which `point` is reached (the nth
- *   occurrence for sink, restore and job points), or -1.
- * - `last(trace, point)`: the last point of the same family the run reached: the same phase (on
- *   the same task when one is named) of any checkpoint, the last sink transaction of that phase,
- *   the last restore, the last job status; else the last completed checkpoint. A phrase such as
- *   `checkpoint 22 acked on v1#0 at 449.3 ms`, or `none`.
+ * - `first(trace, point, actions)`: the index of the event at which `point` is reached (the nth
+ *   occurrence for sink, restore and job points), or -1 (a savepoint that got no id: -1).
+ * - `last(trace, point, actions)`: the last point of the same family the run reached: the same
+ *   phase (on the same task when one is named) of any checkpoint, the last sink transaction of
+ *   that phase, the last restore, the last job status; for a savepoint point, the last phase its
+ *   id reached (or that it was never triggered); else the last completed checkpoint. A phrase such
+ *   as `checkpoint 22 acked on v1#0 at 449.3 ms`, or `none`.
  */
+import type { Action } from '../sim/run/RunSpec.ts';
+import { pointSavepoint, savepointCheckpointId } from '../sim/run/savepointPoints.ts';
 import type { TraceEvent } from '../sim/Trace.ts';
 import type { ScenarioPoint } from './Scenario.ts';
 
@@ -40,15 +46,18 @@ const taskOf = (e: TraceEvent): string => {
   return typeof t === 'string' ? (t.split('@')[0] ?? t) : '';
 };
 
-/** Whether `e` is one occurrence of `point` (any checkpoint when `anyCheckpoint`). */
-function occurrence(point: ScenarioPoint, e: TraceEvent, anyCheckpoint = false): boolean {
+/**
+ * Whether `e` is one occurrence of `point` (any checkpoint when `anyCheckpoint`); `id` is the
+ * checkpoint id of a task or jobmaster point (the savepoint's, for one naming a savepoint).
+ */
+function occurrence(point: ScenarioPoint, e: TraceEvent, anyCheckpoint = false, id?: number): boolean {
   if (e.type !== eventType(point)) return false;
   switch (point.kind) {
     case 'task':
-      return (anyCheckpoint || e.attrs['checkpointId'] === point.checkpoint)
+      return (anyCheckpoint || (id !== undefined && e.attrs['checkpointId'] === id))
         && (point.task === undefined || taskOf(e) === point.task);
     case 'jobmaster':
-      return anyCheckpoint || e.attrs['checkpointId'] === point.checkpoint;
+      return anyCheckpoint || (id !== undefined && e.attrs['checkpointId'] === id);
     case 'sink':
       return true;
     case 'restore': {
@@ -62,11 +71,18 @@ function occurrence(point: ScenarioPoint, e: TraceEvent, anyCheckpoint = false):
   }
 }
 
-function first(trace: readonly TraceEvent[], point: ScenarioPoint): number {
+/** The checkpoint id a task or jobmaster point is about (a savepoint's as it got it), or undefined. */
+function pointId(trace: readonly TraceEvent[], point: ScenarioPoint, actions: readonly Action[]): number | undefined {
+  if (point.kind !== 'task' && point.kind !== 'jobmaster') return undefined;
+  return point.savepoint === undefined ? point.checkpoint : savepointCheckpointId(trace, actions, point.savepoint);
+}
+
+function first(trace: readonly TraceEvent[], point: ScenarioPoint, actions: readonly Action[]): number {
   const nth = point.kind === 'task' || point.kind === 'jobmaster' ? 1 : (point.nth ?? 1);
+  const id = pointId(trace, point, actions);
   let seen = 0;
   for (let i = 0; i < trace.length; i++) {
-    if (occurrence(point, trace[i] as TraceEvent) && ++seen >= nth) return i;
+    if (occurrence(point, trace[i] as TraceEvent, false, id) && ++seen >= nth) return i;
   }
   return -1;
 }
@@ -87,12 +103,24 @@ function phrase(e: TraceEvent, n: number): string {
       return `sink transaction ${n} ${e.type === 'txn.commit' ? 'committed' : 'pre-committed'} at ${ms(e)}`;
     default: {
       const phase = Object.entries({ ...TASK_EVENTS, ...JOB_MASTER_EVENTS }).find(([, t]) => t === e.type)?.[0] ?? e.type;
-      return `checkpoint ${String(id)} ${phase}${task === '' ? '' : ` on ${task}`} at ${ms(e)}`;
+      const what = e.attrs['savepoint'] === true ? `savepoint ${String(id)}` : `checkpoint ${String(id)}`;
+      return `${what} ${phase}${task === '' ? '' : ` on ${task}`} at ${ms(e)}`;
     }
   }
 }
 
-function last(trace: readonly TraceEvent[], point: ScenarioPoint): string {
+/** For a point naming savepoint `n`: how far that savepoint got (its id's last point-table event). */
+function lastOfSavepoint(trace: readonly TraceEvent[], n: number, actions: readonly Action[]): string {
+  const id = savepointCheckpointId(trace, actions, n);
+  if (id === undefined) return `savepoint ${n} was never triggered (its step never fired, or got no checkpoint id)`;
+  const types = new Set([...Object.values(TASK_EVENTS), ...Object.values(JOB_MASTER_EVENTS)]);
+  const lastOf = [...trace].reverse().find((e) => types.has(e.type) && e.attrs['checkpointId'] === id) as TraceEvent;
+  return `savepoint ${n} (checkpoint id ${id}): ${phrase(lastOf, 0).replace(/^(savepoint|checkpoint) \d+ /, '')}`;
+}
+
+function last(trace: readonly TraceEvent[], point: ScenarioPoint, actions: readonly Action[]): string {
+  const savepoint = pointSavepoint(point);
+  if (savepoint !== undefined) return lastOfSavepoint(trace, savepoint, actions);
   let found: { e: TraceEvent; n: number } | undefined;
   let n = 0;
   for (const e of trace) {

@@ -23,6 +23,7 @@ export function reproScenarioFacts(s: ReproScenario): ScenarioFacts {
     name: s.name,
     steps: s.steps,
     points: s.points.map((p, i) => (p === null ? undefined : check<ScenarioPoint>(p, scenarioSchemaParts.point, `scenario.points[${i}]`))),
+    ...(s.targets === undefined ? {} : { targets: s.targets }),
     expect: s.expect.map((e, i) => check<ScenarioExpectation>(e, scenarioSchemaParts.expectation, `scenario.expect[${i}]`)),
   };
 }

@@ -25,7 +25,7 @@ import { simulate } from '../sim/run/simulate.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
 import type { TraceEvent } from '../sim/Trace.ts';
 import { checkpointSimVersion } from './checkpointSimVersion.ts';
-import { compileScenario } from './compileScenario.ts';
+import { compileScenario, type StepTarget } from './compileScenario.ts';
 import { judgeScenario, type ScenarioFacts, type ScenarioViolationDetails } from './judgeScenario.ts';
 import type { Scenario, ScenarioPromise } from './Scenario.ts';
 import { scenarioFacts } from './scenarioFacts.ts';
@@ -68,12 +68,13 @@ export function promiseOf(s: Scenario, spec: RunSpec): ScenarioPromise {
   return s.promise ?? expectationOf(spec.checkpoint.mode);
 }
 
-/** Simulates `spec`, its errors named with the scenario's paths. */
-export function simulateScenario(spec: RunSpec, steps: number, input: boolean, sim: Simulate = (x) => simulate(x)): RunResult {
+/** Simulates `spec`, its errors named with the scenario's paths (`targets`: where each step went). */
+export function simulateScenario(spec: RunSpec, targets: readonly StepTarget[], input: boolean,
+  sim: Simulate = (x) => simulate(x)): RunResult {
   try {
     return sim(spec);
   } catch (e) {
-    if (e instanceof SimInputError) throw new SimInputError(specErrorPath(e.message, { steps, input }), { cause: e });
+    if (e instanceof SimInputError) throw new SimInputError(specErrorPath(e.message, { targets, input }), { cause: e });
     throw e;
   }
 }
@@ -92,7 +93,10 @@ export function scenarioRepro(facts: ScenarioFacts, spec: RunSpec, result: RunRe
     stage: 'shrunk',
     ...(fastCheck === undefined ? {} : { fastCheck }),
     spec,
-    scenario: { name: facts.name, steps: facts.steps, points: facts.points.map((p) => p ?? null), expect: facts.expect },
+    scenario: {
+      name: facts.name, steps: facts.steps, points: facts.points.map((p) => p ?? null),
+      ...(facts.targets === undefined ? {} : { targets: facts.targets }), expect: facts.expect,
+    },
   };
 }
 
@@ -117,8 +121,8 @@ function eventsOf(v: Violation, result: RunResult): readonly TraceEvent[] {
 
 /** Runs and judges `scenario`; see the file comment. @throws SimInputError for a bad scenario. */
 export function runScenario(scenario: Scenario, options: RunScenarioOptions = {}): ScenarioResult {
-  const { spec, steps } = compileScenario(scenario);
-  const result = simulateScenario(spec, steps, scenario.input !== undefined, options.simulate);
+  const { spec, steps, targets } = compileScenario(scenario);
+  const result = simulateScenario(spec, targets, scenario.input !== undefined, options.simulate);
   const promise = promiseOf(scenario, spec);
   const facts = scenarioFacts(scenario);
   const verdict = judgeScenario(facts, result, promise, options.judge);

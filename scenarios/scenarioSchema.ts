@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { CHECKPOINT_FAILURE_REASONS } from '../engine/index.ts';
 import { MARK_NAMES } from '../sim/marks.ts';
 import { RUN_SPEC_VERSION } from '../sim/run/RunSpec.ts';
-import { faultSchema, jobSpecSchema, runSpecConfigSchema } from '../sim/run/runSpecSchema.ts';
+import { actionSchema, faultSchema, jobSpecSchema, runSpecConfigSchema } from '../sim/run/runSpecSchema.ts';
 import { msField } from '../sim/run/schema/specFields.ts';
 import {
   faultActionSchema, JOB_POINT_STATUSES, protocolPointSchema,
@@ -32,9 +32,14 @@ const point = protocolPointSchema;
 /** The fault types a step may fire: those with a trigger in a RunSpec (world settings go in config.faults). */
 const STEP_ACTION_TYPES: readonly string[] = ['crash', 'global-failure', 'pause', 'partition', 'slow-task', 'message'];
 
-/** What a step does (Scenario.ts StepAction): a triggered fault without `when`, the RunSpec's schema. */
-const action = z.discriminatedUnion('type', faultActionSchema.options
-  .filter((o) => STEP_ACTION_TYPES.includes(o.shape.type.value)) as unknown as typeof faultActionSchema.options);
+/**
+ * What a step does (Scenario.ts StepAction): a triggered fault without `when`, or an action on the
+ * job (a RunSpec action, `savepoint` or `stop-with-savepoint`) without `when`: the RunSpec's schemas.
+ */
+const action = z.discriminatedUnion('type', [
+  ...faultActionSchema.options.filter((o) => STEP_ACTION_TYPES.includes(o.shape.type.value)),
+  ...actionSchema.options.map((o) => (o as unknown as z.ZodObject<{ when: z.ZodType }>).omit({ when: true })),
+] as unknown as typeof faultActionSchema.options);
 
 /**
  * What `config.faults` may hold: world settings only (in force from the start to the heal time,
@@ -50,11 +55,16 @@ const worldSetting = z.discriminatedUnion('type', faultSchema.options
     : undefined),
 });
 
-/** The RunSpec fields a scenario may set, its faults world settings only. */
-const config = runSpecConfigSchema.extend({
+/**
+ * The RunSpec fields a scenario may set, its faults world settings only, and no `actions`: every
+ * action has a time or a point, so it is a step (where every step must fire).
+ */
+const { actions: _actions, ...configShape } = runSpecConfigSchema.shape;
+const config = z.strictObject({
+  ...configShape,
   faults: z.array(worldSetting).meta({ description: 'World-setting faults (rpc-loss, store-failure, ...); triggered faults go in steps.' })
     .exactOptional(),
-});
+}).meta({ description: 'RunSpec fields a scenario sets; the others get the scenario defaults. Actions are steps.' });
 
 const step = z.union([
   z.strictObject({ at: point, do: action }),
@@ -97,6 +107,14 @@ const expectation: z.ZodType<unknown> = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('markNotReached'), name: markName }),
   bounded('duplicates'),
   bounded('failovers'),
+  z.strictObject({ kind: z.literal('savepointCompleted'), savepoint: id }),
+  z.strictObject({
+    kind: z.literal('savepointAborted'), savepoint: id,
+    reason: z.enum(CHECKPOINT_FAILURE_REASONS).optional(),
+  }),
+  z.strictObject({ kind: z.literal('savepointNotSubsumed'), savepoint: id }),
+  z.strictObject({ kind: z.literal('savepointNotNotified'), savepoint: id }),
+  z.strictObject({ kind: z.literal('savepointTransactionsCommitted'), savepoint: id }),
   atPoint,
 ]);
 

@@ -224,28 +224,31 @@ export class CheckpointCoordinator {
    * the request queue, aligned with no timeout in exactly-once mode. It is never subsumed, never
    * added to the store and notifies no task or coordinator. The request hops to the timer thread
    * first, as Flink's triggerCheckpointFromCheckpointThread does.
+   * `origin` (optional, not Flink's) names who asked: it is recorded on the `checkpoint.triggered`
+   * event of the id the savepoint gets (CheckpointTriggerRequest.origin).
    * @returns a future of the CompletedCheckpoint (its `metadataPath` is `savepoint-<id>/_metadata`),
    *   failing with a CheckpointException.
    */
-  triggerSavepoint(formatType: SavepointFormatType = 'CANONICAL'): CompletableFuture<CompletedCheckpoint> {
-    return this.triggerFromTimerThread(CheckpointProperties.forSavepoint(!this.config.unaligned, formatType));
+  triggerSavepoint(formatType: SavepointFormatType = 'CANONICAL', origin?: string): CompletableFuture<CompletedCheckpoint> {
+    return this.triggerFromTimerThread(CheckpointProperties.forSavepoint(!this.config.unaligned, formatType), origin);
   }
 
   /**
    * Requests the synchronous savepoint of stop-with-savepoint (triggerSynchronousSavepoint):
    * `terminate` for the drain variant. Like a savepoint, but its completion subsumes older
    * pending checkpoints and notifies the tasks, which then finish; a task-level failure of it
-   * fails the job.
+   * fails the job. `origin` as for triggerSavepoint.
    */
-  triggerSynchronousSavepoint(terminate: boolean, formatType: SavepointFormatType = 'CANONICAL'): CompletableFuture<CompletedCheckpoint> {
-    return this.triggerFromTimerThread(CheckpointProperties.forSyncSavepoint(!this.config.unaligned, terminate, formatType));
+  triggerSynchronousSavepoint(terminate: boolean, formatType: SavepointFormatType = 'CANONICAL',
+    origin?: string): CompletableFuture<CompletedCheckpoint> {
+    return this.triggerFromTimerThread(CheckpointProperties.forSyncSavepoint(!this.config.unaligned, terminate, formatType), origin);
   }
 
-  private triggerFromTimerThread(props: CheckpointProperties): CompletableFuture<CompletedCheckpoint> {
+  private triggerFromTimerThread(props: CheckpointProperties, origin: string | undefined): CompletableFuture<CompletedCheckpoint> {
     const result = new CompletableFuture<CompletedCheckpoint>();
     const timer = this.ctx.timerExecutor;
     timer.execute('checkpoint-trigger-savepoint', () => {
-      this.triggering.triggerCheckpoint(props, false, timer).whenComplete((cp, e) => {
+      this.triggering.triggerCheckpoint(props, false, timer, origin).whenComplete((cp, e) => {
         if (cp !== undefined) result.complete(cp);
         else result.completeExceptionally(e);
       });

@@ -19,6 +19,14 @@ export class CheckpointTriggerRequest {
     readonly timestampUs: number,
     /** Creation order; the final tie-break of the queue (Flink uses the identity hash). */
     readonly seq: number,
+    /**
+     * Who asked, when the caller names itself (the simulation's RunSpec action, `action[0]`): not
+     * Flink's (its request carries no such field). It is recorded on the `checkpoint.triggered`
+     * event of the id this request gets, so a harness can tell which savepoint it asked for
+     * got which checkpoint id without guessing from the order of ids. Absent for the periodic
+     * scheduler's requests.
+     */
+    readonly origin?: string,
   ) {}
 
   get isForce(): boolean {

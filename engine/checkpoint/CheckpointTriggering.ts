@@ -69,12 +69,15 @@ export class CheckpointTriggering {
   /**
    * Requests a checkpoint with `props` (periodic when `isPeriodic`) from `thread` (the executor
    * the caller runs on: the timer for periodic requests). The request goes to the decider under
-   * the coordinator lock, and runs when the decider allows.
+   * the coordinator lock, and runs when the decider allows. `origin` (optional) names who asked
+   * (CheckpointTriggerRequest.origin); it goes on the `checkpoint.triggered` event of the id the
+   * request gets.
    * @returns a future of the CompletedCheckpoint, failing with a CheckpointException.
    */
-  triggerCheckpoint(props: CheckpointProperties, isPeriodic: boolean, thread: Executor): CompletableFuture<CompletedCheckpoint> {
+  triggerCheckpoint(props: CheckpointProperties, isPeriodic: boolean, thread: Executor,
+    origin?: string): CompletableFuture<CompletedCheckpoint> {
     const { env, state } = this.s;
-    const request = new CheckpointTriggerRequest(props, isPeriodic, env.clock.nowUs(), this.requestSeq++);
+    const request = new CheckpointTriggerRequest(props, isPeriodic, env.clock.nowUs(), this.requestSeq++, origin);
     if (state.shutDown) {
       request.future.completeExceptionally(new CheckpointException('CHECKPOINT_COORDINATOR_SHUTDOWN'));
       return request.future;
@@ -192,7 +195,10 @@ export class CheckpointTriggering {
     env.tracer.event('checkpoint.plan', { checkpointId: id,
       waitFor: plan.tasksToWaitFor.map((t) => t.attemptId).join(','),
       finished: plan.finishedTasks.map((t) => t.attemptId).join(',') });
-    env.tracer.event('checkpoint.triggered', { checkpointId: id, timestampUs, ...savepointAttrs(pc.props) });
+    env.tracer.event('checkpoint.triggered', {
+      checkpointId: id, timestampUs, ...savepointAttrs(pc.props),
+      ...(request.origin === undefined ? {} : { origin: request.origin }),
+    });
     this.s.state.statsTracker.reportPendingCheckpoint(id, timestampUs, pc.props.isSavepoint, plan.tasksToWaitFor.length, pc.props.isSynchronous);
     return pc;
   }

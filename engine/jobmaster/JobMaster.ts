@@ -154,9 +154,11 @@ export class JobMaster {
    * @returns a future of the completed savepoint (`metadataPath` `savepoint-<id>/_metadata`); it
    *   fails with an ExpectedError (Flink's IllegalStateException) when the job has no checkpoint coordinator (checkpointing off:
    *   unlike Flink, which keeps a coordinator for every streaming job, mode `none` builds none),
-   *   and with the coordinator's CheckpointException otherwise.
+   *   and with the coordinator's CheckpointException otherwise. `origin` (optional, not Flink's:
+   *   the simulation's action, `action[0]`) goes on the `checkpoint.triggered` event of the id the
+   *   savepoint gets, so the harness learns which id its request got.
    */
-  triggerSavepoint(formatType: SavepointFormatType = 'CANONICAL'): CompletableFuture<CompletedCheckpoint> {
+  triggerSavepoint(formatType: SavepointFormatType = 'CANONICAL', origin?: string): CompletableFuture<CompletedCheckpoint> {
     const result = new CompletableFuture<CompletedCheckpoint>();
     this.main.execute('trigger-savepoint', () => {
       const cc = this.checkpointCoordinator;
@@ -165,7 +167,7 @@ export class JobMaster {
         result.completeExceptionally(new ExpectedError('job has no checkpoint coordinator (checkpointing is off)'));
         return;
       }
-      cc.triggerSavepoint(formatType).whenComplete((cp, e) => {
+      cc.triggerSavepoint(formatType, origin).whenComplete((cp, e) => {
         if (cp !== undefined) result.complete(cp);
         else result.completeExceptionally(e);
       });
@@ -185,8 +187,9 @@ export class JobMaster {
    *   with an ExpectedError when the job has no checkpoint coordinator (checkpointing off), with
    *   the savepoint's CheckpointException when the savepoint failed, and with a
    *   StopWithSavepointStoppingException when the savepoint was created but the job failed.
+   *   `origin` as for triggerSavepoint: on the synchronous savepoint's `checkpoint.triggered`.
    */
-  stopWithSavepoint(terminate: boolean, formatType: SavepointFormatType = 'CANONICAL'): CompletableFuture<string> {
+  stopWithSavepoint(terminate: boolean, formatType: SavepointFormatType = 'CANONICAL', origin?: string): CompletableFuture<string> {
     const result = new CompletableFuture<string>();
     this.main.execute('stop-with-savepoint', () => {
       const cc = this.checkpointCoordinator;
@@ -207,7 +210,7 @@ export class JobMaster {
       }, terminate);
       // The savepoint may complete on the coordinator's threads: its outcome, and after it the
       // executions' terminal states, are handled on the main thread (StopWithSavepointTerminationManager).
-      cc.triggerSynchronousSavepoint(terminate, formatType).whenCompleteAsync(this.main, 'stop-with-savepoint-savepoint', (cp, e) => {
+      cc.triggerSynchronousSavepoint(terminate, formatType, origin).whenCompleteAsync(this.main, 'stop-with-savepoint-savepoint', (cp, e) => {
         handler.handleSavepointCreation(cp, e);
         terminations.whenCompleteAsync(this.main, 'stop-with-savepoint-terminated', (states) => {
           if (states !== undefined) handler.handleExecutionsTermination(states);

@@ -28,17 +28,28 @@ const PROPERTIES = [...ORACLE_NAMES, ...SCENARIO_PROPERTIES] as const;
 
 /**
  * What a scenario's repro adds (scenarios/runScenario.ts), so that `replay` judges the same
- * thing: the scenario's name, its steps (one phrase each; faults 0..n-1 of the spec are the
- * steps, in order), their points (null for a step at a time) and its expectations, as the
+ * thing: the scenario's name, its steps (one phrase each), their points (null for a step at a
+ * time), where each went in the spec (`targets`: `{ fault: i }` or `{ action: j }`, a savepoint
+ * step being an action; absent, as in repros of scenarios before actions, faults 0..n-1 are the
+ * steps, in order) and its expectations, as the
  * scenario file holds them. The replay command checks the expectations' shape
  * (scenarios/scenarioSchema.ts); this layer keeps them as data.
  */
+const stepTarget = z.union([
+  z.strictObject({ fault: z.int().min(0).meta({ description: 'The step is faults[fault] of the spec.' }) }),
+  z.strictObject({ action: z.int().min(0).meta({ description: 'The step is actions[action] of the spec.' }) }),
+]);
+
 const reproScenarioSchema = z.strictObject({
   name: z.string(),
   steps: z.array(z.string()),
   points: z.array(z.unknown()),
+  targets: z.array(stepTarget)
+    .meta({ description: 'Where each step went in the spec, { fault: i } or { action: j }; absent: step i is faults[i].' })
+    .exactOptional(),
   expect: z.array(z.unknown()),
 }).refine((o) => o.points.length === o.steps.length, { message: 'must have one point per step', path: ['points'] })
+  .refine((o) => o.targets === undefined || o.targets.length === o.steps.length, { message: 'must have one target per step', path: ['targets'] })
   .meta({ description: 'Present when a scenario wrote it: its name, steps, their points and its expectations, so replay judges the same.' });
 
 export type ReproScenario = DeepReadonly<z.infer<typeof reproScenarioSchema>>;

@@ -32,6 +32,8 @@ import pausedTaskmanagerDeclaredLostWhileAlive from './paused-taskmanager-declar
 import queueingUnderMaxConcurrent2 from './queueing-under-max-concurrent-2.ts';
 import regionFailoverAbortsPendingCheckpoint from './region-failover-aborts-pending-checkpoint.ts';
 import restartStrategyFixedDelayExhausted from './restart-strategy-fixed-delay-exhausted.ts';
+import savepointBetweenCheckpointsTwoPhaseCommit from './savepoint-between-checkpoints-two-phase-commit.ts';
+import savepointNotSubsumedAndNotNotified from './savepoint-not-subsumed-and-not-notified.ts';
 import splitReturnOnFailover from './split-return-on-failover.ts';
 import tolerableFailuresExceededFailsOver from './tolerable-failures-exceeded-fails-over.ts';
 import unknownOutcomeObjectStoreWrite from './unknown-outcome-object-store-write.ts';
@@ -65,6 +67,8 @@ export const CATALOGUE: readonly Scenario[] = [
   queueingUnderMaxConcurrent2,
   regionFailoverAbortsPendingCheckpoint,
   restartStrategyFixedDelayExhausted,
+  savepointBetweenCheckpointsTwoPhaseCommit,
+  savepointNotSubsumedAndNotNotified,
   splitReturnOnFailover,
   tolerableFailuresExceededFailsOver,
   unknownOutcomeObjectStoreWrite,

@@ -8,7 +8,10 @@
  *
  * Firing an action records an `action` event on host `sim` (`{ index, type, action: 'fired' }`),
  * then asks the JobMaster (a savepoint: JobMaster.triggerSavepoint; a stop:
- * JobMaster.stopWithSavepoint; each a mail on its main thread). When the request's future ends,
+ * JobMaster.stopWithSavepoint; each a mail on its main thread), naming the action as the
+ * request's origin (`action[<index>]`), which the coordinator records on the `checkpoint.triggered`
+ * event of the id the savepoint gets: so points that name a savepoint (`savepoint: n`,
+ * savepointPoints.ts) learn its id. When the request's future ends,
  * the plan records `completed` (with the savepoint's id and metadata path) or `failed` (with the
  * reason), as the user's client would learn it. The engine marks `savepoint-completed` and
  * `savepoint-failed` per savepoint, and the stop's outcome (`stop-with-savepoint-finished`,
@@ -27,6 +30,7 @@ import { snapshotIdOfPath } from './faultWorldOptions.ts';
 import type { MiniCluster } from '../MiniCluster.ts';
 import type { World } from '../World.ts';
 import { whenPointReached } from './FaultPlan.ts';
+import { actionOrigin } from './savepointPoints.ts';
 import type { Action, ActionTrigger } from './RunSpec.ts';
 
 /** One entry of the action log. */
@@ -102,7 +106,7 @@ export class ActionPlan {
       this.world.at(Math.round(when.atMs * 1000), `action[${index}] ${action.type}`, () => this.fire(index));
       return;
     }
-    whenPointReached(this.cluster, when.at, `action[${index}] ${action.type}`, () => this.fire(index));
+    whenPointReached(this.cluster, when.at, `action[${index}] ${action.type}`, () => this.fire(index), this.actions);
   }
 
   /**
@@ -137,7 +141,7 @@ export class ActionPlan {
     const jobMaster = this.cluster.jobManagerProcess.jobMaster;
     const format = action.format === 'native' ? 'NATIVE' : 'CANONICAL';
     if (action.type === 'stop-with-savepoint') {
-      jobMaster.stopWithSavepoint(action.drain === true, format).whenComplete((path, e) => {
+      jobMaster.stopWithSavepoint(action.drain === true, format, actionOrigin(index)).whenComplete((path, e) => {
         if (path !== undefined) this.note(index, 'completed', { checkpointId: snapshotIdOfPath(path), path });
         // The savepoint exists although the stop failed: say which (its metadata path).
         else if (e instanceof StopWithSavepointStoppingException) {
@@ -146,7 +150,7 @@ export class ActionPlan {
       });
       return;
     }
-    jobMaster.triggerSavepoint(format).whenComplete((cp, e) => {
+    jobMaster.triggerSavepoint(format, actionOrigin(index)).whenComplete((cp, e) => {
       if (cp !== undefined) this.note(index, 'completed', { checkpointId: cp.checkpointId, path: cp.metadataPath });
       else this.note(index, 'failed', { reason: reasonOf(e) });
     });

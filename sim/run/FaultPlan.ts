@@ -26,6 +26,10 @@
  * | restore | the n-th `checkpoint.restored` with a checkpoint id > 0 (of `checkpoint` when given) |
  * | job | the n-th `job.status` with that `status` |
  *
+ * A task or jobmaster point may name a savepoint instead of a checkpoint id (`savepoint: n`, the
+ * n-th action that triggers a savepoint): it waits for the same events, of the id that action's
+ * savepoint got, read from the `origin` of its `checkpoint.triggered` event (savepointPoints.ts).
+ *
  * A restore point counts restores from a checkpoint only: a failover before any checkpoint
  * completed records `checkpoint.restored` with checkpoint id 0 (NO_CHECKPOINT), a restart from
  * nothing, which Flink's CheckpointCoordinator does not count as a restore either (it returns no
@@ -60,7 +64,8 @@ import type { MessageActed, MessageAction, MessageEnd } from '../MessageFaults.t
 import type { MiniCluster } from '../MiniCluster.ts';
 import type { TraceEvent } from '../Trace.ts';
 import type { World } from '../World.ts';
-import type { Fault, FaultTrigger, MessageFault, ProtocolPoint } from './RunSpec.ts';
+import type { Action, Fault, FaultTrigger, MessageFault, ProtocolPoint } from './RunSpec.ts';
+import { actionOrigin, pointSavepoint, savepointActionIndex } from './savepointPoints.ts';
 import { TASK_NAME } from './validateFaults.ts';
 
 /** One entry of the fault log (what fired, when). */
@@ -105,9 +110,10 @@ export function pointOccurrence(point: ProtocolPoint): number {
 
 /**
  * True if `e` is (one occurrence of) `point`; sink, restore and job points also need the n-th
- * occurrence.
+ * occurrence. A point naming a savepoint (`savepoint: n`) matches only events of `savepointId`,
+ * the checkpoint id that savepoint got (savepointPoints.ts); without it, none.
  */
-export function matchesPoint(point: ProtocolPoint, e: TraceEvent): boolean {
+export function matchesPoint(point: ProtocolPoint, e: TraceEvent, savepointId?: number): boolean {
   if (e.type !== pointEventType(point)) return false;
   switch (point.kind) {
     case 'sink':
@@ -121,7 +127,8 @@ export function matchesPoint(point: ProtocolPoint, e: TraceEvent): boolean {
     default:
       break;
   }
-  if (e.attrs['checkpointId'] !== point.checkpoint) return false;
+  const id = point.savepoint === undefined ? point.checkpoint : savepointId;
+  if (id === undefined || e.attrs['checkpointId'] !== id) return false;
   if (point.kind === 'jobmaster' || point.task === undefined) return true;
   const task = e.attrs['task'];
   return typeof task === 'string' && task.startsWith(`${point.task}@`);
@@ -132,10 +139,18 @@ export function matchesPoint(point: ProtocolPoint, e: TraceEvent): boolean {
  * after the task that recorded the point's trace event, or at time 0 for a job point the cluster
  * reached while it booted (the job enters RUNNING before any plan is installed: that entry
  * counts, the only point that can be reached before the run starts). Faults and actions both arm
- * their points through it.
+ * their points through it. `actions` are the spec's, which a point naming a savepoint counts
+ * (savepointPoints.ts): it is reached at its phase's event of the id that savepoint's action got
+ * (from the `checkpoint.triggered` event whose origin is that action), and never if it got none.
  */
-export function whenPointReached(cluster: MiniCluster, point: ProtocolPoint, label: string, reached: () => void): void {
+export function whenPointReached(cluster: MiniCluster, point: ProtocolPoint, label: string, reached: () => void,
+  actions: readonly Action[]): void {
   const world = cluster.world;
+  const savepoint = pointSavepoint(point);
+  if (savepoint !== undefined) {
+    whenSavepointPointReached(world, point, savepointActionIndex(actions, savepoint), reached);
+    return;
+  }
   const nth = pointOccurrence(point);
   let seen = point.kind === 'job' && cluster.jobManagerProcess.jobMaster.graph.jobStatus === point.status ? 1 : 0;
   if (seen >= nth) {
@@ -154,6 +169,39 @@ export function whenPointReached(cluster: MiniCluster, point: ProtocolPoint, lab
     unsubscribe();
     reached();
   }, { types: [pointEventType(point)] });
+}
+
+/**
+ * whenPointReached for a point naming the savepoint of action `actionIndex`: learns the id from
+ * the `checkpoint.triggered` event whose origin is that action, then waits for the phase's event
+ * of that id. The id is learnt in the handlers, which run in the order the events were recorded,
+ * so a phase event recorded in the same task after the trigger still finds it. No action (the
+ * spec names a savepoint it lacks, which validateRunSpec refuses): never reached.
+ */
+function whenSavepointPointReached(world: World, point: ProtocolPoint, actionIndex: number | undefined,
+  reached: () => void): void {
+  if (actionIndex === undefined) return;
+  const origin = actionOrigin(actionIndex);
+  const type = pointEventType(point);
+  const isTrigger = (e: TraceEvent): boolean => e.type === 'checkpoint.triggered' && e.attrs['origin'] === origin;
+  let id: number | undefined;
+  let done = false;
+  const unsubscribe = world.onTrace(
+    // Until the id is known, every event of the phase's type may be the one (its handler decides).
+    (e) => isTrigger(e) || (e.type === type && (id === undefined || e.attrs['checkpointId'] === id)),
+    (e) => {
+      if (done) return;
+      if (id === undefined) {
+        if (!isTrigger(e)) return;
+        id = e.attrs['checkpointId'] as number;
+      }
+      if (!matchesPoint(point, e, id)) return;
+      done = true;
+      unsubscribe();
+      reached();
+    },
+    { types: [...new Set(['checkpoint.triggered', type])] },
+  );
 }
 
 /** An action fault (one that fires, or stays unfired): a triggered fault or a message fault. */
@@ -191,11 +239,13 @@ export class FaultPlan {
    * @param faults the spec's faults (validated).
    * @param cluster a booted cluster (nothing has run yet).
    * @param healTimeUs the heal time, whole µs.
+   * @param actions the spec's actions (validated), which points naming a savepoint count.
    */
   constructor(
     private readonly faults: readonly Fault[],
     private readonly cluster: MiniCluster,
     private readonly healTimeUs: number,
+    private readonly actions: readonly Action[],
   ) {
     this.world = cluster.world;
   }
@@ -244,7 +294,7 @@ export class FaultPlan {
     whenPointReached(this.cluster, when.at, `fault[${index}] ${fault.type}`, () => {
       if (this.world.nowUs >= this.healTimeUs) this.note(index, 'skipped');
       else this.fire(index);
-    });
+    }, this.actions);
   }
 
   private fire(index: number): void {

@@ -222,7 +222,7 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
       aborted[reason] = (aborted[reason] ?? 0) + 1;
     }
   }, { types: ['checkpoint.triggered', 'checkpoint.aborted', 'checkpoint.restored'] });
-  const plan = new FaultPlan(expanded.faults, cluster, us(expanded.healTimeMs));
+  const plan = new FaultPlan(expanded.faults, cluster, us(expanded.healTimeMs), expanded.actions);
   plan.install();
   const actionPlan = new ActionPlan(expanded.actions, cluster);
   actionPlan.install();

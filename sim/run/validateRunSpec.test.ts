@@ -163,7 +163,7 @@ describe('validateRunSpec', () => {
       'faults[0]: unknown field "hots" (fields: type, host, when, downMs)'],
     ['a misspelt checkpoint in a point',
       { ...base(), faults: [{ ...tm1Crash, when: { at: { kind: 'jobmaster', checkpiont: 1, phase: 'completed' } } }] },
-      'faults[0].when.at: unknown field "checkpiont" (fields: kind, checkpoint, phase)'],
+      'faults[0].when.at: unknown field "checkpiont" (fields: kind, checkpoint, savepoint, phase)'],
     ['a probability above 1', { ...base(), faults: [{ type: 'store-failure', probability: 1.5 }] },
       'faults[0].probability: must be a probability in [0, 1], got 1.5'],
     ['a negative probability', { ...base(), faults: [{ type: 'async-snapshot-failure', probability: -0.1 }] },
@@ -192,7 +192,7 @@ describe('validateRunSpec', () => {
       'faults[0].when.atMs: must be a number of ms >= 0, got -1'],
     ['a point with a field of another kind', { ...base(), faults: [
       { ...tm1Crash, when: { at: { kind: 'jobmaster', checkpoint: 1, phase: 'completed', task: 'v1#0' } } }] },
-    'faults[0].when.at: unknown field "task" (fields: kind, checkpoint, phase)'],
+    'faults[0].when.at: unknown field "task" (fields: kind, checkpoint, savepoint, phase)'],
     ['an unknown point kind', { ...base(), faults: [{ ...tm1Crash, when: { at: { kind: 'clock' } } }] },
       'faults[0].when.at.kind: must be one of task, jobmaster, sink, restore, job, got "clock"'],
     ['a fault that is no object', { ...base(), faults: [5] }, 'faults[0]: must be an object, got 5'],

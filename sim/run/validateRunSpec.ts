@@ -9,8 +9,9 @@
  * 3. what the schema cannot know (below): what needs the job (operator uids, the generated shape,
  *    one parallelism for wordcount), the cluster (hosts, enough slots), or two fields at once
  *    (maxParallelism against the parallelism, selection `to` against `from`, the heartbeat timeout
- *    against its interval, fault times against the heal time, decisions named twice), the modes
- *    available, and checkpoint times in whole µs.
+ *    against its interval, fault times against the heal time, decisions named twice, points that
+ *    name a savepoint the actions do not trigger), the modes available, and checkpoint times in
+ *    whole µs.
  *
  * The first problem found is thrown as a one-line SimInputError naming the field by its path
  * (the CLI exits 2 with it).
@@ -25,6 +26,7 @@ import { AVAILABLE_MODES, RUN_SPEC_VERSION, type Action, type RunSpec } from './
 import { MAX_IO_POOL_SIZE, MAX_RUN_PARALLELISM, runSpecSchema } from './runSpecSchema.ts';
 import { parseWithSchema } from './schema/parseWithSchema.ts';
 import { at, describe, fail } from './SpecChecks.ts';
+import { checkSavepointPoints } from './savepointPoints.ts';
 import { requireUid, validateFaults } from './validateFaults.ts';
 
 export { MAX_IO_POOL_SIZE, MAX_RUN_PARALLELISM };
@@ -94,6 +96,7 @@ function checkRunSpecSemantics(s: RunSpec): void {
   const hosts = [JOB_MANAGER_HOST, ...Array.from({ length: tms }, (_x, i) => taskManagerHost(i + 1))];
   validateFaults(s.faults, { hosts, uids, healTimeMs: s.healTimeMs });
   checkStops(s.actions ?? []);
+  checkSavepointPoints(s.faults, s.actions ?? []);
   validateOverrides(s.overrides);
 }
 

@@ -45,6 +45,33 @@ export const TASK_NAME = /^v\d+#\d+$/;
 
 const checkpointId = intField(1).meta({ description: 'The checkpoint id (from 1).' });
 
+/**
+ * Which checkpoint a task or jobmaster point is about: `checkpoint` (an id) or `savepoint` (the
+ * n-th entry of `actions` that triggers a savepoint, from 1: the point is about the id that
+ * savepoint got when the coordinator triggered it). Exactly one.
+ */
+const pointCheckpointFields = {
+  checkpoint: checkpointId.meta({ description: 'The checkpoint id (from 1); or give savepoint instead.' }).exactOptional(),
+  savepoint: intField(1).meta({
+    description: 'Instead of checkpoint: the n-th entry of actions that triggers a savepoint (from 1, in the order of '
+      + 'actions); the point is about the checkpoint id that savepoint got when it was triggered.',
+  }).exactOptional(),
+};
+
+/** Exactly one of `checkpoint` and `savepoint`, said the way the other refusals are. */
+function oneCheckpointRef(p: { checkpoint?: number; savepoint?: number }, ctx: z.RefinementCtx): void {
+  if (p.checkpoint === undefined && p.savepoint === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['checkpoint'],
+      message: 'missing (or give savepoint: which savepoint action of the run, from 1)' });
+  } else if (p.checkpoint !== undefined && p.savepoint !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['savepoint'],
+      message: `give checkpoint or savepoint, not both (got checkpoint ${p.checkpoint} and savepoint ${p.savepoint})` });
+  }
+}
+
+/** The JSON Schema's form of oneCheckpointRef, for editors (a refinement emits nothing). */
+const ONE_CHECKPOINT_REF = { oneOf: [{ required: ['checkpoint'] }, { required: ['savepoint'] }] };
+
 /** A delay distribution in ms: 0 <= minMs <= medianMs <= maxMs. */
 export const delayMsSchema = z.strictObject({
   minMs: msField(),
@@ -55,19 +82,27 @@ export const delayMsSchema = z.strictObject({
 
 export const taskPointSchema = z.strictObject({
   kind: z.literal('task'),
-  checkpoint: checkpointId,
+  ...pointCheckpointFields,
   phase: oneOfField(TASK_PHASES).meta({ description: 'The trace event the task records (docs/runspec.md, Triggers).' }),
   task: z.string(because((v) => `must name a task as <vertex>#<subtask> (e.g. v1#0), got ${describe(v)}`))
     .regex(TASK_NAME, because((v) => `must name a task as <vertex>#<subtask> (e.g. v1#0), got ${describe(v)}`))
     .meta({ description: 'One subtask, <vertex>#<subtask> as traces print it (e.g. v1#0); absent: any task.' })
     .exactOptional(),
-}).meta({ title: 'task point', description: 'A task reaching a phase of checkpoint `checkpoint`.' });
+}).superRefine(oneCheckpointRef).meta({
+  title: 'task point',
+  description: 'A task reaching a phase of checkpoint `checkpoint` (or of the id savepoint action `savepoint` got).',
+  ...ONE_CHECKPOINT_REF,
+});
 
 export const jobmasterPointSchema = z.strictObject({
   kind: z.literal('jobmaster'),
-  checkpoint: checkpointId,
+  ...pointCheckpointFields,
   phase: oneOfField(JOB_MASTER_PHASES),
-}).meta({ title: 'jobmaster point', description: 'The checkpoint coordinator reaching a phase of checkpoint `checkpoint`.' });
+}).superRefine(oneCheckpointRef).meta({
+  title: 'jobmaster point',
+  description: 'The checkpoint coordinator reaching a phase of checkpoint `checkpoint` (or of the id savepoint action `savepoint` got).',
+  ...ONE_CHECKPOINT_REF,
+});
 
 export const sinkPointSchema = z.strictObject({
   kind: z.literal('sink'),
