@@ -61,6 +61,11 @@ export interface ScenarioResult {
   readonly failure?: ScenarioFailure;
   readonly reproPath?: string;
   readonly replayCommand?: string;
+  /**
+   * The run's stop-with-savepoint waits forever (a lost confirmation or abort): liveness did not
+   * judge it, a known Flink 1.20 outcome the scenario's own expectations speak for.
+   */
+  readonly knownStuck?: true;
 }
 
 /** The promise a scenario is judged against. */
@@ -126,7 +131,10 @@ export function runScenario(scenario: Scenario, options: RunScenarioOptions = {}
   const promise = promiseOf(scenario, spec);
   const facts = scenarioFacts(scenario);
   const verdict = judgeScenario(facts, result, promise, options.judge);
-  const base = { name: scenario.name, traceHash: result.traceHash, stepsFired: verdict.stepsFired, stepsTotal: steps };
+  const base = {
+    name: scenario.name, traceHash: result.traceHash, stepsFired: verdict.stepsFired, stepsTotal: steps,
+    ...(verdict.judgement.knownStuck === true ? { knownStuck: true as const } : {}),
+  };
   const v = verdict.violations[0];
   if (v === undefined) return { ...base, passed: true };
   const reproPath = writeScenarioRepro(options.outDir ?? 'reports/out', `repro-scenario-${scenario.name}.json`,

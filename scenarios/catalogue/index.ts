@@ -35,6 +35,12 @@ import restartStrategyFixedDelayExhausted from './restart-strategy-fixed-delay-e
 import savepointBetweenCheckpointsTwoPhaseCommit from './savepoint-between-checkpoints-two-phase-commit.ts';
 import savepointNotSubsumedAndNotNotified from './savepoint-not-subsumed-and-not-notified.ts';
 import splitReturnOnFailover from './split-return-on-failover.ts';
+import stopWithSavepointCrashAfterSavepoint from './stop-with-savepoint-crash-after-savepoint.ts';
+import stopWithSavepointDeclinedByTask from './stop-with-savepoint-declined-by-task.ts';
+import stopWithSavepointDrainFinishes from './stop-with-savepoint-drain-finishes.ts';
+import stopWithSavepointFinishes from './stop-with-savepoint-finishes.ts';
+import stopWithSavepointLostConfirmation from './stop-with-savepoint-lost-confirmation.ts';
+import stopWithSavepointSavepointExpires from './stop-with-savepoint-savepoint-expires.ts';
 import tolerableFailuresExceededFailsOver from './tolerable-failures-exceeded-fails-over.ts';
 import unknownOutcomeObjectStoreWrite from './unknown-outcome-object-store-write.ts';
 import wordcountCrashDuringCheckpoint from './wordcount-crash-during-checkpoint.ts';
@@ -70,6 +76,12 @@ export const CATALOGUE: readonly Scenario[] = [
   savepointBetweenCheckpointsTwoPhaseCommit,
   savepointNotSubsumedAndNotNotified,
   splitReturnOnFailover,
+  stopWithSavepointCrashAfterSavepoint,
+  stopWithSavepointDeclinedByTask,
+  stopWithSavepointDrainFinishes,
+  stopWithSavepointFinishes,
+  stopWithSavepointLostConfirmation,
+  stopWithSavepointSavepointExpires,
   tolerableFailuresExceededFailsOver,
   unknownOutcomeObjectStoreWrite,
   wordcountCrashDuringCheckpoint,
