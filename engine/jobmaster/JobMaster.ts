@@ -160,13 +160,7 @@ export class JobMaster {
    */
   triggerSavepoint(formatType: SavepointFormatType = 'CANONICAL', origin?: string): CompletableFuture<CompletedCheckpoint> {
     const result = new CompletableFuture<CompletedCheckpoint>();
-    this.main.execute('trigger-savepoint', () => {
-      const cc = this.checkpointCoordinator;
-      if (cc === undefined) {
-        this.env.tracer.event('jm.savepointRefused', { reason: 'no checkpoint coordinator' });
-        result.completeExceptionally(new ExpectedError('job has no checkpoint coordinator (checkpointing is off)'));
-        return;
-      }
+    this.onMainWithCoordinator('trigger-savepoint', result, (cc) => {
       cc.triggerSavepoint(formatType, origin).whenComplete((cp, e) => {
         if (cp !== undefined) result.complete(cp);
         else result.completeExceptionally(e);
@@ -191,13 +185,7 @@ export class JobMaster {
    */
   stopWithSavepoint(terminate: boolean, formatType: SavepointFormatType = 'CANONICAL', origin?: string): CompletableFuture<string> {
     const result = new CompletableFuture<string>();
-    this.main.execute('stop-with-savepoint', () => {
-      const cc = this.checkpointCoordinator;
-      if (cc === undefined) {
-        this.env.tracer.event('jm.savepointRefused', { reason: 'no checkpoint coordinator' });
-        result.completeExceptionally(new ExpectedError('job has no checkpoint coordinator (checkpointing is off)'));
-        return;
-      }
+    this.onMainWithCoordinator('stop-with-savepoint', result, (cc) => {
       this.env.tracer.event('jm.stopWithSavepoint', { drain: terminate });
       // Only the synchronous savepoint's data may be committed; a failover that restarts the job
       // starts the scheduler again (the activator).
@@ -222,6 +210,23 @@ export class JobMaster {
       });
     });
     return result;
+  }
+
+  /**
+   * Runs `body` as a mail `label` on the main thread with the checkpoint coordinator, or fails
+   * `result` there when the job has none (StopWithSavepointTerminationManager's precondition:
+   * Flink's IllegalStateException, an ExpectedError here).
+   */
+  private onMainWithCoordinator<T>(label: string, result: CompletableFuture<T>, body: (cc: CheckpointCoordinator) => void): void {
+    this.main.execute(label, () => {
+      const cc = this.checkpointCoordinator;
+      if (cc !== undefined) {
+        body(cc);
+        return;
+      }
+      this.env.tracer.event('jm.savepointRefused', { reason: 'no checkpoint coordinator' });
+      result.completeExceptionally(new ExpectedError('job has no checkpoint coordinator (checkpointing is off)'));
+    });
   }
 
   private handle(call: RpcCall): unknown {

@@ -1,4 +1,5 @@
-import { checkpoint, defineScenario, expect, savepoint, stopWithSavepoint } from '../index.ts';
+import { checkpoint, defineScenario, stopWithSavepoint } from '../index.ts';
+import { FINISHED_STOP } from './stop-with-savepoint-finishes.ts';
 
 export default defineScenario({
   name: 'stop-with-savepoint-drain-finishes',
@@ -11,14 +12,6 @@ export default defineScenario({
   steps: [
     { at: checkpoint(2).completed(), do: stopWithSavepoint({ drain: true }) },
   ],
-  expect: [
-    expect.savepointCompleted(1),
-    // Nothing after the stop: the savepoint is the last snapshot of the job.
-    expect.checkpointsCompleted({ exactly: 2 }),
-    expect.at(savepoint(1).completed(), expect.failovers({ exactly: 0 })),
-    expect.markReached('stop-with-savepoint-finished'),
-    expect.markNotReached('stop-with-savepoint-failed'),
-    expect.jobStatus('FINISHED'),
-  ],
+  expect: FINISHED_STOP,
   promise: 'exactly-once',
 });

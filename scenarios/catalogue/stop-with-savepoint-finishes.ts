@@ -1,4 +1,15 @@
-import { checkpoint, defineScenario, expect, savepoint, stopWithSavepoint } from '../index.ts';
+import { checkpoint, defineScenario, expect, savepoint, stopWithSavepoint, type ScenarioExpectation } from '../index.ts';
+
+/** What a stop that finishes after checkpoint 2 leaves (the drain variant expects the same). */
+export const FINISHED_STOP: readonly ScenarioExpectation[] = [
+  expect.savepointCompleted(1),
+  // Nothing after the stop: the savepoint is the last snapshot of the job.
+  expect.checkpointsCompleted({ exactly: 2 }),
+  expect.at(savepoint(1).completed(), expect.failovers({ exactly: 0 })),
+  expect.markReached('stop-with-savepoint-finished'),
+  expect.markNotReached('stop-with-savepoint-failed'),
+  expect.jobStatus('FINISHED'),
+];
 
 export default defineScenario({
   name: 'stop-with-savepoint-finishes',
@@ -8,14 +19,6 @@ export default defineScenario({
   steps: [
     { at: checkpoint(2).completed(), do: stopWithSavepoint() },
   ],
-  expect: [
-    expect.savepointCompleted(1),
-    // Nothing after the stop: the savepoint is the last snapshot of the job.
-    expect.checkpointsCompleted({ exactly: 2 }),
-    expect.at(savepoint(1).completed(), expect.failovers({ exactly: 0 })),
-    expect.markReached('stop-with-savepoint-finished'),
-    expect.markNotReached('stop-with-savepoint-failed'),
-    expect.jobStatus('FINISHED'),
-  ],
+  expect: FINISHED_STOP,
   promise: 'exactly-once',
 });
