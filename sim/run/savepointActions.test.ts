@@ -50,8 +50,9 @@ describe('savepoint actions', () => {
     expect(files).toContain(`savepoint-${id}/_metadata`);
     expect(files.length).toBeGreaterThan(1);
     expect(r.objectStorePaths.filter((p) => !p.startsWith('savepoint-'))).toEqual([]);
-    // No task was told of it.
+    // No task was told of it, and none counts that as a lost notification.
     expect(r.trace.some((e) => e.type === 'checkpoint.taskNotified' && e.attrs['checkpointId'] === id)).toBe(false);
+    expect(r.marks['notify-complete-skipped']).toBeUndefined();
     expect(r.trace.some((e) => e.type === 'checkpoint.notifiedComplete' && e.attrs['checkpointId'] === id)).toBe(false);
     expect(ids(r)).toEqual(ALL);
     const verdict = defaultJudge(r, mode === 'aligned' ? 'exactly-once' : 'at-least-once');

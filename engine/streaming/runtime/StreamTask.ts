@@ -635,7 +635,8 @@ export class StreamTask {
     }
     if (barrier.options.snapshotType === 'SYNC_SAVEPOINT') this.setSynchronousSavepoint(barrier.id);
     if (!this.checkpointCoordinator.checkpointState(barrier, chain, metrics)) return;
-    this.performed.push(barrier.id);
+    // A (non-synchronous) savepoint is never notified: skipping it is no lost notification.
+    if (barrier.options.snapshotType !== 'SAVEPOINT') this.performed.push(barrier.id);
     if (this.operatorsFinished && this.finalCheckpointId === undefined) this.finalCheckpointId = barrier.id;
   }
 
