@@ -344,9 +344,19 @@ describe('explore summary: unjudged state', () => {
     const io = capture();
     const withUnfired: ExploreReport = { ...report, modes: { ...report.modes, aligned: { ...mode, unfiredActions: 3 } } };
     printReport(withUnfired, io);
-    expect(io.stdout).toContain('\naligned: 3 savepoint action(s) never fired (their time or point never came)\n');
+    expect(io.stdout).toContain('\naligned: 3 action(s) (savepoints, stops) never fired (their time or point never came)\n');
     expect(io.stdout).not.toContain('at-least-once: 0 savepoint');
     expect((toJson(withUnfired) as { modes: Record<string, { unfiredActions: number }> }).modes['aligned']?.unfiredActions).toBe(3);
+  });
+
+  test('what the stops came to is said per mode from their marks, and a stuck stop is counted as known', () => {
+    const io = capture();
+    const marks = { 'stop-with-savepoint-finished': 4, 'stop-with-savepoint-failed': 1, 'stop-with-savepoint-stuck': 2 };
+    printReport({ ...report, modes: { ...report.modes, aligned: { ...mode, marks, knownStuck: 2 } } }, io);
+    expect(io.stdout).toContain('\naligned: stop-with-savepoint: 4 finished, 1 failed (the job failed over or the request was refused), '
+      + '0 failed the job after the savepoint, 2 stuck\n');
+    expect(io.stdout).toContain('\naligned: 2 run(s) stuck in stop-with-savepoint (a lost confirmation or abort: known in Flink 1.20), liveness not judged\n');
+    expect(io.stdout).not.toContain('at-least-once: stop-with-savepoint');
   });
 
   test('the JSON carries the restore fan-out figures, forks whose failover never fired included', () => {

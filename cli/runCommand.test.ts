@@ -73,6 +73,25 @@ describe('run <spec.json>', () => {
     expect(json.stopWithSavepoint.judgedRecords).toBeLessThan(300);
   });
 
+  test('a stop refused before its savepoint says so (nothing failed over); a stuck stop\'s verdict says what was not judged', async () => {
+    const early = specFile('stop-early.json', { faults: [], actions: [{ type: 'stop-with-savepoint', when: { atMs: 0 } }] });
+    const r = await cli('run', early, '--out', outDir('out-stop-early'));
+    expect(r.stdout).toContain('stop-with-savepoint: refused before its savepoint was triggered (NOT_ALL_REQUIRED_TASKS_RUNNING); '
+      + 'nothing failed over, periodic checkpoints went on\n');
+    const lost = specFile('stop-lost.json', {
+      job: { kind: 'flights', selection: { from: 0, to: 300 } }, checkpoint: { mode: 'aligned', intervalMs: 20, timeoutMs: 100 },
+      budgets: { maxEvents: 1_000_000, maxTimeMs: 2_000 },
+      faults: [{ type: 'message', action: 'lose', method: 'confirmCheckpoint', checkpoint: 3 }],
+      actions: [{ type: 'stop-with-savepoint', when: { atMs: 50 } }],
+    });
+    const s = await cli('run', lost, '--out', outDir('out-stop-lost'));
+    expect(s.code).toBe(0);
+    expect(s.stdout).toMatch(/\nstop-with-savepoint: stuck: tasks .+ wait forever for synchronous savepoint 3 \(its confirmation was lost; .*\); output judged against the input up to savepoint 3/);
+    expect(s.stdout).toMatch(/\nholds: no property violated \(but liveness could not judge it: its stop-with-savepoint is stuck for good \(known in Flink 1\.20\); the final keyed state was not judged: .+\)\n/);
+    const json = JSON.parse((await cli('run', lost, '--out', outDir('out-stop-lost'), '--json')).stdout) as { knownStuck: boolean; keyedState: { judged: boolean } };
+    expect(json).toMatchObject({ knownStuck: true, keyedState: { judged: false } });
+  });
+
   test('a spec that holds: the summary, every fault and whether it fired, exit 0, no repro', async () => {
     const unreached = { type: 'crash', host: 'taskmanager-1', when: { at: { kind: 'task', checkpoint: 900, phase: 'acked' } } };
     const file = specFile('holds.json', { faults: [{ type: 'global-failure', when: { atMs: 30 } }, unreached] });

@@ -34,11 +34,11 @@ describe('startPage', () => {
     expect(same.document.querySelector('#summary .run-counts')).toBeNull();
     const text = page.document.querySelector('#summary')?.textContent ?? '';
     expect(text).toContain('at-least-once: final keyed state not judged in 2 run(s): 2 duplicates-after-keyed-state');
-    expect(text).not.toContain('savepoint action(s) never fired');
+    expect(text).not.toContain('action(s) (savepoints, stops) never fired');
     const withUnfired = { ...input, summary: { ...input.summary, modes: { ...input.summary.modes,
       aligned: { ...(input.summary.modes['aligned'] as ModeSummary), unfiredActions: 2 } } } };
     expect(readComparePage(startPage(withUnfired)).document.querySelector('#summary')?.textContent)
-      .toContain('aligned: 2 savepoint action(s) never fired (their time or point never came)');
+      .toContain('aligned: 2 action(s) (savepoints, stops) never fired (their time or point never came)');
     expect(text).toContain('Restore fan-out: 13 forked runs, 0 violations, 2 whose failover never fired');
   });
 

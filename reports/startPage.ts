@@ -210,7 +210,7 @@ function summarySection(s: StartSummary): string {
     const unjudged = r.length === 0 ? [] : [`<li>${escapeHtml(m)}: final keyed state not judged in ${x.stateUnjudged} run(s): ${escapeHtml(r.join(', '))}</li>`];
     // Savepoint actions that never fired tested nothing: said, as explore's text says them.
     const unfired = x.unfiredActions > 0
-      ? [`<li>${escapeHtml(m)}: ${x.unfiredActions} savepoint action(s) never fired (their time or point never came)</li>`] : [];
+      ? [`<li>${escapeHtml(m)}: ${x.unfiredActions} action(s) (savepoints, stops) never fired (their time or point never came)</li>`] : [];
     const stuck = x.knownStuck > 0
       ? [`<li>${escapeHtml(m)}: ${x.knownStuck} run(s) stuck in stop-with-savepoint (a lost confirmation or abort: known in Flink 1.20), liveness not judged</li>`] : [];
     return [...unjudged, ...unfired, ...stuck];

@@ -317,6 +317,12 @@ export function toJson(r: ExploreReport): unknown {
 }
 
 /** What each count of explore's JSON (and summary.json) counts, carried with them. */
+/** The marks of a stop's outcomes, and how explore's text names them. */
+const STOP_OUTCOMES = [
+  ['stop-with-savepoint-finished', 'finished'], ['stop-with-savepoint-failed', 'failed (the job failed over or the request was refused)'],
+  ['stop-with-savepoint-job-failed', 'failed the job after the savepoint'], ['stop-with-savepoint-stuck', 'stuck'],
+] as const;
+
 const COUNT_DEFINITIONS = {
   mutants: 'planted bugs switched on for every run (empty: the correct engine)',
   runs: 'generated runs judged in the mode (restore fan-out forks and determinism reruns not counted)',
@@ -386,7 +392,10 @@ export function printReport(r: ExploreReport, io: Io, afterTable: readonly strin
     const reasons = Object.entries(x.stateUnjudgedReasons).map(([k, n]) => `${n} ${k}`);
     if (reasons.length > 0) io.out(`${m}: final keyed state not judged in ${x.stateUnjudged} run(s): ${reasons.join(', ')}\n`);
     // Like unfired faults, actions that never fired tested nothing: counted, never hidden.
-    if (x.unfiredActions > 0) io.out(`${m}: ${x.unfiredActions} savepoint action(s) never fired (their time or point never came)\n`);
+    if (x.unfiredActions > 0) io.out(`${m}: ${x.unfiredActions} action(s) (savepoints, stops) never fired (their time or point never came)\n`);
+    // What the stops came to, from their marks (a stop that never fired is among the unfired actions).
+    const stops = STOP_OUTCOMES.map(([mark, words]) => [x.marks[mark] ?? 0, words] as const);
+    if (stops.some(([n]) => n > 0)) io.out(`${m}: stop-with-savepoint: ${stops.map(([n, words]) => `${n} ${words}`).join(', ')}\n`);
     if (x.knownStuck > 0) {
       io.out(`${m}: ${x.knownStuck} run(s) stuck in stop-with-savepoint (a lost confirmation or abort: known in Flink 1.20), liveness not judged\n`);
     }

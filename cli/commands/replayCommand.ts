@@ -8,6 +8,7 @@
  * the run as a Chrome trace for Perfetto (replayTrace.ts).
  * Exit codes: 1 the property still fails, 0 it holds now, 2 bad input.
  */
+import { stopSummary } from './stopSummary.ts';
 import { basename } from 'node:path';
 import { Option, type Command } from 'commander';
 import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
@@ -221,6 +222,9 @@ function outcomeJson(o: ReplayOutcome, print: PrintOptions): Record<string, unkn
     excerpt: o.excerpt.map((e) => ({ timeMs: e.timeUs / 1000, host: e.host, type: e.type, attrs: e.attrs })),
     explanation: o.explanation,
     checkpointStats: o.result.checkpointStats,
+    actions: o.result.actions,
+    unfiredActions: o.result.unfiredActions,
+    stopWithSavepoint: stopSummary(o.result)?.json ?? null,
     // Every event, with --events (times in ms as elsewhere in the JSON).
     ...(print.events === true ? {
       events: o.result.trace.map((e) => ({ seq: e.seq, timeMs: e.timeUs / 1000, host: e.host, type: e.type, attrs: e.attrs, cause: e.cause ?? null })),
@@ -245,6 +249,8 @@ function printOutcome(o: ReplayOutcome, io: Io, print: PrintOptions, recorded?: 
     const details = formatDetails(o.violation.details, { indent: '    ' });
     if (details.length > 0) io.out(`  details:\n${details.join('\n')}\n`);
   }
+  const stop = stopSummary(o.result);
+  if (stop !== undefined) io.out(`stop-with-savepoint: ${stop.text}\n`);
   for (const u of o.unfiredFaults) io.out(`fault ${u.index} (${u.description}) never fired\n`);
   for (const x of o.unusedOverrides) {
     io.out(`override of decision ${x.decision} (alternative ${x.alternative}) was never used: the run never reached that decision\n`);

@@ -11,14 +11,13 @@
  * Exit codes: 0 the spec holds, 1 a property is violated, 2 bad input (an unreadable file,
  * invalid JSON or an invalid spec: one line naming the file).
  */
-import { cutAtSavepoint, stopOutcome } from '../../properties/oracles/stopWithSavepoint.ts';
-import { sharedReferenceFold } from '../../properties/sharedReferenceFold.ts';
+import { stopSummary } from './stopSummary.ts';
 import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Command } from 'commander';
 import { describeAction, describeFault } from '../../properties/describeFault.ts';
 import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
-import { expectationOf, type Expectation } from '../../properties/explore/explore.ts';
+import { expectationOf, type Expectation, type Judgement } from '../../properties/explore/explore.ts';
 import { REPRO_FORMAT_VERSION, type Repro } from '../../properties/explore/Repro.ts';
 import { decisiveEvents } from '../../properties/oracles/decisiveEvents.ts';
 import { explainRun } from '../../properties/explain/explainRun.ts';
@@ -99,7 +98,8 @@ export function runSpecFile(path: string, flags: RunFlags, io: Io, version: stri
     if (e instanceof SimInputError) throw new UsageError(`${path}: ${e.message}`, { cause: e });
     throw e;
   }
-  const { violations } = defaultJudge(result, expect);
+  const judgement = defaultJudge(result, expect);
+  const { violations } = judgement;
   const first = violations[0];
   let repro: string | undefined;
   if (first !== undefined) {
@@ -130,6 +130,9 @@ export function runSpecFile(path: string, flags: RunFlags, io: Io, version: stri
       actions: actionOutcomes(spec, result),
       unfiredActions: result.unfiredActions,
       stopWithSavepoint: stopSummary(result)?.json ?? null,
+      // What no oracle could judge: never passed off as judged.
+      keyedState: judgement.keyedState,
+      knownStuck: judgement.knownStuck === true,
       unusedOverrides: result.unusedOverrides,
       violations: violations.map((v) => ({ property: v.property, summary: v.summary, timeMs: v.timeMs })),
       repro: repro ?? null,
@@ -139,7 +142,7 @@ export function runSpecFile(path: string, flags: RunFlags, io: Io, version: stri
     })}\n`);
     return first === undefined ? 0 : 1;
   }
-  printRun(path, spec, result, expect, faults, violations, io);
+  printRun(path, spec, result, expect, faults, judgement, io);
   for (const line of formatExplanation(explanation)) io.out(`${line}\n`);
   if (repro !== undefined) io.out(`repro: ${repro}\nreplay: npx checkpoint-sim replay ${repro}\n`);
   return first === undefined ? 0 : 1;
@@ -172,34 +175,6 @@ function actionOutcomes(spec: RunSpec, result: RunResult): {
   }));
 }
 
-/**
- * What the run's stop-with-savepoint came to and what its output was judged against, for people
- * (`text`) and for `--json` (`json`: the outcome, the savepoint's id, F's output records at the
- * savepoint's cut against the whole input's, the tasks a stuck stop waits on); undefined without
- * a stop that fired.
- */
-function stopSummary(r: RunResult): { text: string; json: Record<string, unknown> } | undefined {
-  const stop = stopOutcome(r);
-  if (stop === undefined) return undefined;
-  const id = stop.savepoint?.checkpointId;
-  const cut = (stop.kind === 'finished' || stop.kind === 'job-failed') && stop.savepoint !== undefined
-    ? { judgedRecords: sharedReferenceFold(cutAtSavepoint(r.graph, stop.savepoint)).outputs.length, inputRecords: sharedReferenceFold(r.graph).outputs.length }
-    : undefined;
-  const judged = cut === undefined ? '' : `; output judged against the input up to savepoint ${String(id)} (${cut.judgedRecords} of the whole input's ${cut.inputRecords} output records)`;
-  const what = {
-    finished: `finished with savepoint ${String(id)}, the job FINISHED`,
-    'job-failed': `savepoint ${String(id)} exists but the job FAILED before every task finished (StopWithSavepointStoppingException)`,
-    failed: 'its savepoint failed; the job failed over and kept running',
-    stuck: `stuck: tasks ${r.stuckStop?.tasks.join(', ') ?? ''} wait forever for synchronous savepoint ${String(r.stuckStop?.checkpointId)}`
-      + ` (its ${r.stuckStop?.savepoint === 'completed' ? 'confirmation' : 'abort'} was lost; known in Flink 1.20: liveness not judged)`,
-    pending: 'no outcome before the run ended',
-  }[stop.kind];
-  return {
-    text: `${what}${judged}`,
-    json: { outcome: stop.kind, ...(id === undefined ? {} : { savepoint: id }), ...(cut ?? {}), ...(r.stuckStop === undefined ? {} : { stuck: r.stuckStop }) },
-  };
-}
-
 /** Why a fault did nothing, in words: its trigger, the heal time, or (a message fault) no RPC it matched. */
 function unfiredReason(fault: Fault, skipped: boolean): string {
   if (skipped) return 'its point was reached only at or after the heal time';
@@ -215,8 +190,9 @@ const ms = (v: number): string => `${v.toFixed(3)} ms`;
 
 function printRun(
   path: string, spec: RunSpec, r: RunResult, expect: Expectation, faults: readonly FaultOutcome[],
-  violations: readonly Violation[], io: Io,
+  judgement: Judgement, io: Io,
 ): void {
+  const { violations } = judgement;
   io.out(`run ${path}: ${spec.job.kind}, ${spec.checkpoint.mode}, judged ${expect}\n`);
   io.out(`outcome: ${r.outcome.reason} at ${ms(r.outcome.timeMs)} after ${r.outcome.events} events\n`);
   io.out(`job: ${r.jobStatus}${r.jobEndMs === undefined ? '' : ` at ${ms(r.jobEndMs)}`}\n`);
@@ -251,9 +227,14 @@ function printRun(
   }
   io.out(`trace hash ${r.traceHash}\n`);
   if (violations.length === 0) {
-    const caveat = unfired.length === 0 ? ''
-      : ` (but ${unfired.length} of its ${faults.length} faults never fired: the run did not test them)`;
-    io.out(`holds: no property violated${caveat}\n`);
+    // What the run did not test, or no oracle could judge, goes with the verdict.
+    const caveats = [
+      ...(unfired.length === 0 ? [] : [`${unfired.length} of its ${faults.length} faults never fired: the run did not test them`]),
+      ...(r.unfiredActions.length === 0 ? [] : [`${r.unfiredActions.length} of its ${actions.length} actions never fired`]),
+      ...(judgement.knownStuck === true ? ['liveness could not judge it: its stop-with-savepoint is stuck for good (known in Flink 1.20)'] : []),
+      ...(judgement.keyedState.judged ? [] : [`the final keyed state was not judged: ${judgement.keyedState.detail}`]),
+    ];
+    io.out(`holds: no property violated${caveats.length === 0 ? '' : ` (but ${caveats.join('; ')})`}\n`);
     return;
   }
   for (const v of violations) io.out(`VIOLATED ${v.property} at ${ms(v.timeMs)}: ${v.summary}\n`);

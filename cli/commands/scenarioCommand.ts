@@ -172,6 +172,7 @@ function printResults(results: readonly ScenarioResult[], io: Io, json: boolean)
   if (json) {
     io.out(`${JSON.stringify(results.map((r) => ({
       name: r.name, passed: r.passed, traceHash: r.traceHash, stepsFired: r.stepsFired, stepsTotal: r.stepsTotal,
+      knownStuck: r.knownStuck === true,
       failure: r.failure === undefined ? null : {
         kind: r.failure.kind, property: r.failure.property, summary: r.failure.summary, message: r.failure.message,
         ...(r.failure.timeMs === undefined ? {} : { timeMs: r.failure.timeMs }),
@@ -190,7 +191,8 @@ function printResults(results: readonly ScenarioResult[], io: Io, json: boolean)
     if (r.failure !== undefined) io.out(`${r.failure.message.split('\n').map((l) => `  ${l}`).join('\n')}\n`);
   }
   const failed = results.filter((r) => !r.passed).length;
-  io.out(`${results.length - failed} passed, ${failed} failed\n`);
+  const stuck = results.filter((r) => r.passed && r.knownStuck === true).length;
+  io.out(`${results.length - failed} passed${stuck === 0 ? '' : ` (${stuck} with liveness not judged: a stop stuck for good)`}, ${failed} failed\n`);
 }
 
 function printFuzz(reports: readonly FuzzReport[], io: Io, json: boolean): void {

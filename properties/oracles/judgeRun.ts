@@ -44,7 +44,7 @@ import { decisiveEvents } from './decisiveEvents.ts';
 import type { DecodedCheckpoint } from '../../engine/index.ts';
 import { compareOutputs } from './compareOutputs.ts';
 import { detectSequenced, endToEndExactlyOnce } from './endToEndExactlyOnce.ts';
-import { judgedAtStop, outputAtStop, stopOutcome } from './stopWithSavepoint.ts';
+import { judgedAtSavepointOnly, judgedAtStop, outputAtStop, stopOutcome } from './stopWithSavepoint.ts';
 import { engineAssertion } from './engineAssertion.ts';
 import { failureHandling } from './failureHandling.ts';
 import { isKnownStuck, liveness } from './liveness.ts';
@@ -98,7 +98,7 @@ export interface RunVerdict {
 export function applicableOracles(result: RunResult, options: JudgeOptions = {}): OracleName[] {
   const mode = result.spec.checkpoint.mode;
   const expect = options.expect ?? (mode === 'at-least-once' || mode === 'none' ? 'at-least-once' : 'exactly-once');
-  const finished = result.jobStatus === 'FINISHED' || stopOutcome(result)?.kind === 'job-failed';
+  const finished = result.jobStatus === 'FINISHED' || judgedAtSavepointOnly(stopOutcome(result));
   const oracles: OracleName[] = [];
   // First, so that explore and replay, which take the first violation, report the assertion.
   if (result.engineAssertion !== undefined) oracles.push('engine-assertion');
@@ -134,11 +134,10 @@ export function judgeRun(input: RunResult, options: JudgeOptions = {}): RunVerdi
   let keyedState = unjudgedWithout(result);
   const stop = stopOutcome(result);
   for (const oracle of oracles) {
-    if (stop?.kind === 'job-failed' && stop.savepoint !== undefined
-      && (oracle === 'at-least-once' || oracle === 'end-to-end-exactly-once')) {
+    if (judgedAtSavepointOnly(stop) && (oracle === 'at-least-once' || oracle === 'end-to-end-exactly-once')) {
       violations.push(...outputAtFailedStop(result, stop.savepoint, oracle, maxListed));
-      keyedState = stateUnjudged('job-not-finished', 'the job FAILED after its stop-with-savepoint\'s savepoint: '
-        + 'its output was judged at the savepoint, its final state cannot be');
+      keyedState = stateUnjudged('job-not-finished', `${stop.kind === 'stuck' ? 'the stop-with-savepoint is stuck after its savepoint'
+        : 'the job FAILED after its stop-with-savepoint\'s savepoint'}: its output was judged at the savepoint, its final state cannot be`);
     } else if (oracle === 'at-least-once') {
       const verdict = judgeAtLeastOnce(result, { maxListed });
       violations.push(...verdict.violations);

@@ -108,7 +108,7 @@ export function liveness(result: RunResult): Violation[] {
     });
   }
   if (result.spec.checkpoint.mode === 'none' || failedAsConfigured) return violations;
-  const gap = longestGapAfterHeal(result, stop !== undefined && stop.kind !== 'failed' ? stop.firedMs : undefined);
+  const gap = longestGapAfterHeal(result, stop !== undefined && stop.kind !== 'failed' && stop.kind !== 'refused' ? stop.firedMs : undefined);
   if (gap !== undefined && gap.toMs - gap.fromMs > bound.boundMs) {
     violations.push({
       property: 'liveness',

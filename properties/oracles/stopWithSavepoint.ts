@@ -15,18 +15,23 @@
  *   F(prefixes(savepoint)) ({@link outputAtStop}); those transactions are the savepoint's, not
  *   lingering leaks. The final keyed state cannot be judged (the job did not finish).
  * - `failed`: the savepoint failed, the job failed over and kept running: judged as any run.
+ * - `refused`: the request failed before its savepoint was triggered (the job was not running,
+ *   no coordinator): nothing failed over, periodic checkpoints went on; judged as any run.
  * - `stuck`: tasks wait forever for a lost confirmation or abort (RunResult.stuckStop), a known
- *   Flink 1.20 outcome: liveness counts it as known, never as a pass or a violation.
+ *   Flink 1.20 outcome: liveness counts it as known, never as a pass or a violation. After a
+ *   completed savepoint (a lost confirmation) its output is judged as after `job-failed`: the
+ *   notified sinks committed, the others hold their transactions pre-committed in the savepoint.
  * - `pending`: the stop fired and the run ended before any outcome: judged as any run.
  */
 import type { DecodedCheckpoint, StreamGraph } from '../../engine/index.ts';
 import { TwoPhaseCommitSinkOperator } from '../../engine/index.ts';
 import type { RunResult } from '../../sim/run/RunResult.ts';
+import { actionOrigin } from '../../sim/run/savepointPoints.ts';
 import { splitPositions } from './splitPositions.ts';
 
 /** What a run's stop-with-savepoint came to. */
 export interface StopOutcome {
-  readonly kind: 'finished' | 'job-failed' | 'failed' | 'stuck' | 'pending';
+  readonly kind: 'finished' | 'job-failed' | 'failed' | 'refused' | 'stuck' | 'pending';
   /** Index of the stop in the spec's actions. */
   readonly action: number;
   /** When the stop fired, ms. */
@@ -56,7 +61,18 @@ export function stopOutcome(result: RunResult): StopOutcome | undefined {
   if (done.reason === 'StopWithSavepointStoppingException' && savepoint !== undefined) {
     return { ...base, kind: 'job-failed', savepoint };
   }
-  return { ...base, kind: 'failed' };
+  // Its synchronous savepoint was triggered (the coordinator recorded the request's origin) or not.
+  const origin = actionOrigin(stop);
+  const triggered = result.trace.some((e) => e.type === 'checkpoint.triggered' && e.attrs['origin'] === origin);
+  return { ...base, kind: triggered ? 'failed' : 'refused' };
+}
+
+/**
+ * True when the run's output is judged at the stop's savepoint without a final state: a stop
+ * whose job failed after its savepoint, or one stuck on a lost confirmation of it.
+ */
+export function judgedAtSavepointOnly(stop: StopOutcome | undefined): stop is StopOutcome & { savepoint: DecodedCheckpoint } {
+  return stop?.savepoint !== undefined && (stop.kind === 'job-failed' || (stop.kind === 'stuck' && stop.savepoint.kind !== 'checkpoint'));
 }
 
 /**
@@ -84,7 +100,7 @@ const cutGraphs = new WeakMap<RunResult, RunResult>();
  */
 export function judgedAtStop(result: RunResult): RunResult {
   const stop = stopOutcome(result);
-  if (stop?.savepoint === undefined || (stop.kind !== 'finished' && stop.kind !== 'job-failed')) return result;
+  if (stop?.savepoint === undefined || (stop.kind !== 'finished' && !judgedAtSavepointOnly(stop))) return result;
   let cut = cutGraphs.get(result);
   if (cut === undefined) {
     cut = { ...result, graph: cutAtSavepoint(result.graph, stop.savepoint) };

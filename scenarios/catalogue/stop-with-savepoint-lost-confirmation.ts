@@ -2,7 +2,7 @@ import { checkpoint, defineScenario, expect, lose, savepoint, stopWithSavepoint 
 
 export default defineScenario({
   name: 'stop-with-savepoint-lost-confirmation',
-  protects: 'The confirmation of a stop-with-savepoint\'s synchronous savepoint is lost on its way to one task: that task waits for it forever (nothing resends it) and the stop never ends; a known Flink 1.20 outcome, marked stop-with-savepoint-stuck and counted by liveness as known, never as a pass.',
+  protects: 'The confirmation of a stop-with-savepoint\'s synchronous savepoint is lost on its way to one task: that task waits for it forever (nothing resends it) and the stop never ends; a known Flink 1.20 outcome, marked stop-with-savepoint-stuck, which liveness counts as known and does not judge; the output is judged at the savepoint (the notified sinks committed, the waiting one holds its transaction pre-committed in it).',
   source: 'mirrors Flink StreamTask.afterInvoke (a synchronous savepoint waits for finalCheckpointCompleted, completed only by '
     + 'its own notifyCheckpointComplete) and CheckpointCoordinator.sendAcknowledgeMessages (sent once)',
   config: {
