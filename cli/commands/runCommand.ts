@@ -178,6 +178,10 @@ function actionOutcomes(spec: RunSpec, result: RunResult): {
 /** Why a fault did nothing, in words: its trigger, the heal time, or (a message fault) no RPC it matched. */
 function unfiredReason(fault: Fault, skipped: boolean): string {
   if (skipped) return 'its point was reached only at or after the heal time';
+  if ((fault.type === 'slow-store' || fault.type === 'async-snapshot-failure') && fault.checkpoint !== undefined) {
+    return `no ${fault.type === 'slow-store' ? 'store operation' : 'task state write'} of checkpoint ${fault.checkpoint} came before the heal time `
+      + '(no checkpoint or savepoint got that id, or it wrote nothing)';
+  }
   if (fault.type === 'message') {
     return 'when' in fault && fault.when !== undefined
       ? 'its trigger was never reached, or no RPC matched it after it (before the heal time)'

@@ -59,6 +59,7 @@
  * host (or pair) started since (the later one takes over the end). A crash of a host that is
  * already down, a pause of a paused host and so on change nothing but the end time.
  */
+import type { FaultWorldOptions } from './faultWorldOptions.ts';
 import { rpcMethodNamed } from '../../engine/index.ts';
 import type { MessageActed, MessageAction, MessageEnd } from '../MessageFaults.ts';
 import type { MiniCluster } from '../MiniCluster.ts';
@@ -246,6 +247,11 @@ export class FaultPlan {
     private readonly cluster: MiniCluster,
     private readonly healTimeUs: number,
     private readonly actions: readonly Action[],
+    /**
+     * The ids targeted world settings met so far (faultWorldOptions' `touched`); read at the heal
+     * time, when those faults end. Absent: every setting counts as acting.
+     */
+    private readonly touched?: FaultWorldOptions['touched'],
   ) {
     this.world = cluster.world;
   }
@@ -262,8 +268,28 @@ export class FaultPlan {
    * in this run, which must be shown, never passed off as a fault that was tested.
    */
   unfired(): number[] {
-    return this.faults.flatMap((f, i) => (isAction(f) && !this.fired.has(i) ? [i] : []));
+    // Before the heal time (a run that ended first), what the settings met so far is final.
+    if (!this.healed) this.noteUntouched();
+    return this.faults.flatMap((f, i) => ((isAction(f) && !this.fired.has(i)) || this.untouched.has(i) ? [i] : []));
   }
+
+  /** Records the targeted world settings no operation of their checkpoint has met (so far). */
+  private noteUntouched(): void {
+    this.faults.forEach((f, i) => {
+      const targeted = (f.type === 'slow-store' || f.type === 'async-snapshot-failure') ? f.checkpoint : undefined;
+      const met = f.type === 'slow-store' ? this.touched?.slowStore : this.touched?.asyncSnapshotFailure;
+      if (targeted !== undefined && met !== undefined && !met.has(targeted)) this.untouched.add(i);
+    });
+  }
+
+  private healed = false;
+
+  /**
+   * World settings aimed at one checkpoint (`slow-store`, `async-snapshot-failure` with
+   * `checkpoint`) that no operation of that checkpoint met before the heal time: in force, but
+   * they never acted (a savepoint got another id than the one named, the checkpoint never came).
+   */
+  private readonly untouched = new Set<number>();
 
   /** Schedules every fault and the heal. Call once, before the run. */
   install(): void {
@@ -433,6 +459,8 @@ export class FaultPlan {
     this.faults.forEach((f, i) => {
       if (!isAction(f)) this.note(i, 'end');
     });
+    this.noteUntouched();
+    this.healed = true;
     for (const release of this.releasesAtHeal.splice(0)) release();
     for (const [key, episode] of [...this.open]) this.endEpisode(key, episode);
     this.world.healAllPartitions();

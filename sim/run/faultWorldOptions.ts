@@ -44,6 +44,12 @@ export interface FaultWorldOptions {
   readonly injectedLatencyByKind: Partial<Record<RpcKind, DelayDistribution>>;
   /** Object store fault settings (merge with the store's latency). */
   readonly objectStore: Omit<ObjectStoreConfig, 'latency'>;
+  /**
+   * The checkpoint ids whose targeted faults met an operation so far: a `slow-store` of that id
+   * any store operation of its files, an `async-snapshot-failure` a task state write. Filled as
+   * the store runs; a targeted fault whose id no operation had before the heal time never acted.
+   */
+  readonly touched: { readonly slowStore: ReadonlySet<number>; readonly asyncSnapshotFailure: ReadonlySet<number> };
 }
 
 /** Two independent chances as one, 1 - (1 - a)(1 - b); `a` absent: no chance yet. */
@@ -94,18 +100,26 @@ export function faultWorldOptions(faults: readonly Fault[]): FaultWorldOptions {
         break;
     }
   }
+  const touched = { slowStore: new Set<number>(), asyncSnapshotFailure: new Set<number>() };
   const injectedLatencyByKind = Object.fromEntries(
     Object.entries(latency).map(([k, d]) => [k, delayUs(d)])) as Partial<Record<RpcKind, DelayDistribution>>;
   return {
     lossByKind,
     injectedLatencyByKind,
+    touched,
     objectStore: {
       ...(fail === undefined ? {} : { failProbability: fail }),
       ...(unknown === undefined ? {} : { unknownOutcomeProbability: unknown }),
       ...(slow === undefined ? {} : { slowFactor: slow }),
       // Only when some fault names a checkpoint: otherwise every operation has the one factor.
       ...(slowById.size === 0 ? {} : {
-        slowFactorFor: (path: string) => (slow ?? 1) * (slowById.get(snapshotIdOfPath(path)) ?? 1),
+        slowFactorFor: (path: string) => {
+          const id = snapshotIdOfPath(path);
+          const factor = slowById.get(id);
+          if (factor === undefined) return slow ?? 1;
+          touched.slowStore.add(id);
+          return (slow ?? 1) * factor;
+        },
       }),
       ...(asyncFail === undefined && asyncFailById.size === 0 ? {} : {
         putFailure: {
@@ -114,7 +128,12 @@ export function faultWorldOptions(faults: readonly Fault[]): FaultWorldOptions {
           mark: ASYNC_SNAPSHOT_FAILED_MARK,
           // Only when some fault names a checkpoint: otherwise every write has the one probability.
           ...(asyncFailById.size === 0 ? {} : {
-            probabilityFor: (path: string) => orP(asyncFail, asyncFailById.get(snapshotIdOfPath(path)) ?? 0),
+            probabilityFor: (path: string) => {
+              const id = snapshotIdOfPath(path);
+              const p = asyncFailById.get(id);
+              if (p !== undefined) touched.asyncSnapshotFailure.add(id);
+              return orP(asyncFail, p ?? 0);
+            },
           }),
         },
       }),

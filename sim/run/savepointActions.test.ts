@@ -73,6 +73,18 @@ describe('savepoint actions', () => {
     }
   });
 
+  test('a world setting aimed at a checkpoint id no operation ever had never acted: it is listed unfired, '
+    + 'one aimed at the savepoint\'s id acted', () => {
+    const aimed = (checkpoint: number): Fault[] => [
+      { type: 'slow-store', factor: 2, checkpoint }, { type: 'async-snapshot-failure', probability: 0.01, checkpoint },
+    ];
+    const missed = simulate(spec({ actions: [{ type: 'savepoint', when: { atMs: 50 } }], faults: aimed(90) }));
+    expect(missed.unfiredFaults).toEqual([0, 1]);
+    const id = missed.actions.find((a) => a.event === 'completed')?.checkpointId as number;
+    const hit = simulate(spec({ actions: [{ type: 'savepoint', when: { atMs: 50 } }], faults: aimed(id) }));
+    expect(hit.unfiredFaults).toEqual([]);
+  });
+
   test('a savepoint at a protocol point fires once, right after it', () => {
     const r = simulate(spec({ actions: [{ type: 'savepoint', when: { at: { kind: 'jobmaster', checkpoint: 2, phase: 'completed' } } }] }));
     const fired = r.actions.find((a) => a.event === 'fired');

@@ -22,7 +22,7 @@ import { expandRunSpecWithGraph } from './expandRunSpec.ts';
 import { ActionPlan } from './ActionPlan.ts';
 import { FaultPlan } from './FaultPlan.ts';
 import { faultTask, faultTaskPhase, INPUT_PHASES, messageFaultTasks } from './faultTasks.ts';
-import { delayUs, faultWorldOptions } from './faultWorldOptions.ts';
+import { delayUs, faultWorldOptions, type FaultWorldOptions } from './faultWorldOptions.ts';
 import { tracesKeyedInputs } from './keyedInputEvidence.ts';
 import { checkpointStatsResult } from './checkpointStatsResult.ts';
 import { runFlowMetrics } from './flowMetrics.ts';
@@ -108,8 +108,7 @@ function clusterConfig(spec: ExpandedRunSpec, graph: StreamGraph): Partial<Clust
 }
 
 /** The world options of `spec`. */
-function worldOptions(spec: ExpandedRunSpec, options: SimulateOptions): WorldOptions {
-  const faults = faultWorldOptions(spec.faults);
+function worldOptions(spec: ExpandedRunSpec, options: SimulateOptions, faults: FaultWorldOptions): WorldOptions {
   return {
     seed: spec.seed,
     overrides: spec.overrides,
@@ -202,8 +201,9 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
   const { expanded, graph: built } = expandRunSpecWithGraph(spec);
   const graph = runGraph(expanded, built);
   checkFaultTasks(expanded, graph);
+  const faultSettings = faultWorldOptions(expanded.faults);
   const cluster = new MiniCluster({
-    world: worldOptions(expanded, options),
+    world: worldOptions(expanded, options, faultSettings),
     streamGraph: graph,
     config: clusterConfig(expanded, graph),
     taskManagers: expanded.taskManagers,
@@ -222,7 +222,7 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
       aborted[reason] = (aborted[reason] ?? 0) + 1;
     }
   }, { types: ['checkpoint.triggered', 'checkpoint.aborted', 'checkpoint.restored'] });
-  const plan = new FaultPlan(expanded.faults, cluster, us(expanded.healTimeMs), expanded.actions);
+  const plan = new FaultPlan(expanded.faults, cluster, us(expanded.healTimeMs), expanded.actions, faultSettings.touched);
   plan.install();
   const actionPlan = new ActionPlan(expanded.actions, cluster);
   actionPlan.install();
