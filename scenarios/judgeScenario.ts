@@ -114,6 +114,19 @@ export function judgeScenario(facts: ScenarioFacts, result: RunResult, promise: 
     if (stepUnfired(facts, result, i)) violations.push(unfiredStep(facts, result, i));
     else stepsFired++;
   }
+  // A world setting of config.faults aimed at one checkpoint that no operation of it met tested
+  // nothing (a guessed savepoint id that was wrong): a failure like an unfired step.
+  const stepFaults = new Set(facts.steps.map((_s, i) => targetOf(facts, i)).flatMap((t) => ('fault' in t ? [t.fault] : [])));
+  for (const f of result.unfiredFaults) {
+    if (stepFaults.has(f)) continue;
+    const fault = result.spec.faults[f];
+    violations.push({
+      property: 'scenario-step',
+      summary: `config.faults fault ${JSON.stringify(fault)} never acted: no operation of the checkpoint it names came before the heal time`,
+      details: { fault: f },
+      timeMs: result.outcome.timeMs,
+    });
+  }
   facts.expect.forEach((e) => {
     const v = judgeExpectation(e, result);
     if (v.ok) return;

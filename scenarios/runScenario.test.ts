@@ -149,4 +149,17 @@ describe('fuzz', () => {
     }), { runs: 2, seed: 1, outDir: out });
     check(r).toMatchObject({ runs: 2, violations: 0, runsWithUnfiredSteps: 2, stepsUnfired: 2 });
   });
+
+  test('a config.faults setting aimed at a checkpoint id no operation had (a wrong savepoint guess) fails the scenario; '
+    + 'aimed right, it passes', () => {
+    const aimed = (id: number) => defineScenario({
+      name: `aimed-${id}`, protects: 'a guessed id that is wrong must fail, not pass',
+      config: { faults: [{ type: 'slow-store', factor: 2, checkpoint: id }] },
+      steps: [{ at: checkpoint(2).completed(), do: crash('taskmanager-1') }], expect: [],
+    });
+    const wrong = runScenario(aimed(90), { outDir: out });
+    check(wrong.passed).toBe(false);
+    check(wrong.failure?.summary).toMatch(/^config\.faults fault .*"checkpoint":90.* never acted/);
+    check(runScenario(aimed(2), { outDir: out }).passed).toBe(true);
+  });
 });
