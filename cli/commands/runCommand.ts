@@ -203,7 +203,8 @@ function printRun(
   const aborted = Object.entries(r.checkpoints.aborted);
   const abortedCount = aborted.reduce((n, [, c]) => n + c, 0);
   // A completed savepoint is listed as one (its id comes from the same counter).
-  const completedIds = r.checkpoints.completed.map((c) => (c.kind === 'checkpoint' ? String(c.checkpointId) : `${c.checkpointId} savepoint`));
+  const completedIds = r.checkpoints.completed.map((c) => (c.kind === 'checkpoint' ? String(c.checkpointId)
+    : `${c.checkpointId} ${c.kind === 'sync-savepoint' ? 'sync savepoint' : 'savepoint'}`));
   io.out(`checkpoints: ${r.checkpoints.triggered} triggered, ${r.checkpoints.completed.length} completed`
     + `${completedIds.length === 0 ? '' : ` (${completedIds.join(', ')})`}`
     + `, ${abortedCount} aborted${aborted.length === 0 ? '' : ` (${aborted.map(([why, n]) => `${why} ${n}`).join(', ')})`}\n`);
