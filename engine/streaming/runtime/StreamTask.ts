@@ -40,8 +40,6 @@ import type { CheckpointFailureReason } from '../../checkpoint/CheckpointFailure
 import type { BarrierMetrics } from '../../checkpoint/CheckpointMetrics.ts';
 import type { ClusterConfiguration } from '../../cluster/ClusterConfiguration.ts';
 import type { CheckpointBarrierHandler } from '../../io/checkpointing/CheckpointBarrierHandler.ts';
-import { createBarrierHandler } from '../../io/checkpointing/createBarrierHandler.ts';
-import { InputGateCheckpointableInputs } from '../../io/checkpointing/InputGateCheckpointableInputs.ts';
 import type { InputGate } from '../../io/InputGate.ts';
 import type { NetworkBuffer } from '../../io/NetworkBuffer.ts';
 import type { RecordWriter } from '../../io/RecordWriter.ts';
@@ -53,9 +51,14 @@ import type { StreamRecord } from '../api/StreamRecord.ts';
 import type { OperatorSnapshot, Output, SourceStreamOperator } from '../operators/StreamOperator.ts';
 import type { CheckpointResponder } from './CheckpointResponder.ts';
 import { BackPressureTimer } from './BackPressureTimer.ts';
+import { FinalCheckpointTracker } from './FinalCheckpointTracker.ts';
+import { InputEndTracker } from './InputEndTracker.ts';
 import { MailboxProcessor, MAX_PRIORITY } from './MailboxProcessor.ts';
 import { OperatorChain } from './OperatorChain.ts';
-import { createOperators, setUpInputs, setUpOutputs, type StreamTaskSetupContext } from './StreamTaskSetup.ts';
+import {
+  createOperators, createTaskBarrierHandler, readOperatorStates, setUpInputs, setUpOutputs, timerRegistrar,
+  type StreamTaskSetupContext,
+} from './StreamTaskSetup.ts';
 import { SubtaskCheckpointCoordinator } from './SubtaskCheckpointCoordinator.ts';
 
 /** The checkpoint id used for the final-state snapshot a finished task reports to oracles. */
@@ -85,35 +88,18 @@ export class StreamTask {
   private current: { gate: InputGate; channel: number; records: readonly StreamRecord[]; next: number } | undefined;
   private readonly chainCostUs: number;
   private nextGate = 0;
-  /** The processing-time service's timer thread, made on the first timer. */
-  private timerThread: Executor | undefined;
   /** Input ended and the operators finished (endInput + finish). */
   private operatorsFinished = false;
   /** Every input gate delivered EndOfPartition on every channel (or there are none). */
   private inputsDrained = false;
   private finishedOnRestore = false;
   private finalState: OperatorSnapshot[] = [];
-  /** The first checkpoint performed after the operators finished (reference 5.7). */
-  private finalCheckpointId: number | undefined;
-  /**
-   * The synchronous savepoint this task takes part in (StreamTask.syncSavepoint): set when a
-   * source stops for it or a task performs it; the task then finishes only on its notification.
-   */
-  private syncSavepoint: number | undefined;
-  /**
-   * The final checkpoint (the synchronous savepoint, when there is one) was notified
-   * (StreamTask.finalCheckpointCompleted): one-shot.
-   */
-  private finalCheckpointCompleted = false;
-  /** The sources' channels whose EndOfData said NO_DRAIN. */
-  private readonly stoppedChannels = new Set<string>();
-  private readonly endOfDataChannels = new Set<string>();
-  private readonly endOfPartitionChannels = new Set<string>();
-  private totalChannels = 0;
+  /** The final checkpoint and the synchronous savepoint: when the task may finish. */
+  private readonly finalCheckpoint = new FinalCheckpointTracker();
+  /** Which input channels ended their data or partition (set up with the gates). */
+  private inputEnds = new InputEndTracker([]);
   private running = false;
   private cleanedUp = false;
-  private latestReportCheckpointId = -1;
-  private readonly performed: number[] = [];
   private barrierHandler: CheckpointBarrierHandler | undefined;
   private readonly checkpointCoordinator: SubtaskCheckpointCoordinator;
   /**
@@ -168,7 +154,7 @@ export class StreamTask {
       const setup = this.setupContext();
       ({ partitions: this.partitions, writers: this.writers } = setUpOutputs(setup));
       this.gates = setUpInputs(setup);
-      this.totalChannels = this.gates.reduce((n, g) => n + g.numberOfChannels, 0);
+      this.inputEnds = new InputEndTracker(this.gates);
       this.chain = new OperatorChain(createOperators(setup), this.tailOutput());
       this.barrierHandler = this.createBarrierHandler();
       restored = this.readRestoredState();
@@ -220,7 +206,7 @@ export class StreamTask {
     this.mailbox.put({
       label: 'stop-source-for-stop-with-savepoint',
       run: () => {
-        this.setSynchronousSavepoint(barrier.id);
+        this.finalCheckpoint.setSynchronousSavepoint(barrier.id);
         const mode: StopMode = barrier.options.postCheckpointAction === 'TERMINATE' ? 'DRAIN' : 'NO_DRAIN';
         this.env.tracer.event('task.stopSourceForSavepoint', { checkpointId: barrier.id, task: this.tdd.attemptId, mode });
         const source = this.chain?.head as SourceStreamOperator | undefined;
@@ -238,26 +224,9 @@ export class StreamTask {
   /** Called once when a draining source's operators finished: the stop's checkpoint mail. */
   private afterSourceDrained: (() => void) | undefined;
 
-  /**
-   * StreamTask.setSynchronousSavepoint: at most one stop-with-savepoint at a time; a second one
-   * fails the task (Flink's checkState throws in the mail), it is not an engine bug.
-   * @throws Error when another synchronous savepoint is set.
-   */
-  private setSynchronousSavepoint(checkpointId: number): void {
-    if (this.syncSavepoint !== undefined && this.syncSavepoint !== checkpointId) {
-      throw new Error(`at most one stop-with-savepoint checkpoint at a time is allowed (${this.syncSavepoint}, then ${checkpointId})`);
-    }
-    this.syncSavepoint = checkpointId;
-  }
-
-  /**
-   * The synchronous savepoint this task waits for, if it waits for one: its data ended for a
-   * stop-with-savepoint and neither the savepoint's notification nor its abort has reached it.
-   * For the harness, which names a run that ends so (a lost confirmation: nothing resends it).
-   */
+  /** The synchronous savepoint this live task waits for, if any (FinalCheckpointTracker.waiting). */
   waitingForSynchronousSavepoint(): number | undefined {
-    if (this.cleanedUp || this.syncSavepoint === undefined || this.finalCheckpointCompleted) return undefined;
-    return this.syncSavepoint;
+    return this.cleanedUp ? undefined : this.finalCheckpoint.waiting();
   }
 
   private putTriggerMail(barrier: CheckpointBarrier): void {
@@ -274,7 +243,7 @@ export class StreamTask {
           });
           return;
         }
-        for (const ch of this.openChannels()) handler.processBarrier(barrier, ch, true);
+        for (const ch of this.inputEnds.openChannels()) handler.processBarrier(barrier, ch, true);
       },
     });
   }
@@ -314,7 +283,7 @@ export class StreamTask {
         this.env.tracer.event('checkpoint.taskNotifiedAborted',
           { checkpointId, task: this.tdd.attemptId });
         // The mail fails the task: its region restarts, as the stop failed (StreamTask).
-        if (this.syncSavepoint === checkpointId) throw new Error('Stop-with-savepoint failed.');
+        if (this.finalCheckpoint.isCurrentSyncSavepoint(checkpointId)) throw new Error('Stop-with-savepoint failed.');
         this.checkpointCoordinator.notifyCheckpointAborted(checkpointId);
         this.chain?.notifyCheckpointAborted(checkpointId);
       },
@@ -349,7 +318,7 @@ export class StreamTask {
       metrics: this.ioMetrics,
       processingTime: {
         nowUs: () => this.mailbox.currentTimeUs(),
-        registerTimer: (timeUs, label, callback) => this.registerTimer(timeUs, label, callback),
+        registerTimer: timerRegistrar(this.env, this.tdd.attemptId, this.mailbox),
       },
       fail: (e) => this.fail(e),
       sendEventToCoordinator: (uid, event) => this.callbacks.sendEventToCoordinator(uid, event),
@@ -357,22 +326,12 @@ export class StreamTask {
   }
 
   private createBarrierHandler(): CheckpointBarrierHandler | undefined {
-    const settings = this.tdd.checkpointing;
-    if (settings === undefined || this.gates.length === 0) return undefined;
-    return createBarrierHandler(settings.mode, {
-      task: {
-        triggerCheckpointOnBarrier: (barrier, metrics) => this.performCheckpoint(barrier, metrics),
-        abortCheckpointOnBarrier: (id, reason) => {
-          if (this.syncSavepoint === id) throw new Error('Stop-with-savepoint failed.');
-          this.checkpointCoordinator.abortCheckpointOnBarrier(id, reason);
-        },
+    return createTaskBarrierHandler(this.env, this.tdd, this.gates, {
+      triggerCheckpointOnBarrier: (barrier, metrics) => this.performCheckpoint(barrier, metrics),
+      abortCheckpointOnBarrier: (id, reason) => {
+        if (this.finalCheckpoint.isCurrentSyncSavepoint(id)) throw new Error('Stop-with-savepoint failed.');
+        this.checkpointCoordinator.abortCheckpointOnBarrier(id, reason);
       },
-      inputs: new InputGateCheckpointableInputs(this.gates),
-      taskName: this.tdd.attemptId,
-      tracer: this.env.tracer,
-      bugs: this.env.bugs,
-      clock: this.env.clock,
-      checkpointsAfterTasksFinish: settings.checkpointsAfterTasksFinish,
     });
   }
 
@@ -380,15 +339,13 @@ export class StreamTask {
   private readRestoredState(): CompletableFuture<Map<string, unknown>> {
     const restore = this.tdd.restore;
     if (restore === undefined) return CompletableFuture.completed(new Map());
-    this.latestReportCheckpointId = restore.restoreCheckpointId;
+    this.finalCheckpoint.latestReportCheckpointId = restore.restoreCheckpointId;
     this.env.tracer.mark('restore-from-checkpoint', { checkpointId: restore.restoreCheckpointId, task: this.tdd.attemptId });
     if (restore.taskStateSnapshot.isTaskDeployedAsFinished) {
       this.finishedOnRestore = true;
       return CompletableFuture.completed(new Map());
     }
-    const reads = restore.taskStateSnapshot.operators.map((h) =>
-      this.env.objectStore.get(h.handle.path, this.executor).thenApply((obj): [string, unknown] => [h.operatorUid, obj.data]));
-    return CompletableFuture.allOf(reads).thenApply((pairs) => new Map(pairs));
+    return readOperatorStates(this.env, restore, this.executor);
   }
 
   private startRunning(states: Map<string, unknown>): void {
@@ -430,21 +387,6 @@ export class StreamTask {
 
   private decline(checkpointId: number, reason: CheckpointFailureReason): void {
     this.callbacks.responder.declineCheckpoint({ attemptId: this.tdd.attemptId, checkpointId, reason });
-  }
-
-  /**
-   * A processing-time timer: at `timeUs` (at once if that has passed) the timer thread puts
-   * `callback` as a mail. Times are the task's own (a record processed lazily registers relative
-   * to its own time); a timer due before the real time it is registered at, which only a lazy
-   * record's short timer can be, fires at once, late by at most the batch.
-   */
-  private registerTimer(timeUs: number, label: string, callback: () => void): { cancel(): void } {
-    const thread = (this.timerThread ??= this.env.executors.get(`timers/${this.tdd.attemptId}`));
-    const dueUs = Math.max(this.mailbox.currentTimeUs(), timeUs);
-    const t = thread.schedule(label, Math.max(0, dueUs - this.env.clock.nowUs()), () => {
-      this.mailbox.put({ label, run: callback });
-    });
-    return { cancel: () => t.cancel() };
   }
 
   /**
@@ -555,17 +497,13 @@ export class StreamTask {
       case 'cancel-checkpoint':
         this.barrierHandler?.processCancellationBarrier(ev.checkpointId, ch);
         return;
-      case 'end-of-data':
-        this.endOfDataChannels.add(`${gi}/${channel}`);
-        if (ev.stopMode === 'NO_DRAIN') this.stoppedChannels.add(`${gi}/${channel}`);
-        if (this.endOfDataChannels.size === this.totalChannels && !this.operatorsFinished && this.chain !== undefined) {
-          // Drained only when every channel's EndOfData said so (SingleInputGate.hasReceivedEndOfData).
-          this.endData(this.chain, this.stoppedChannels.size > 0 ? 'NO_DRAIN' : 'DRAIN');
-        }
+      case 'end-of-data': {
+        const mode = this.inputEnds.endOfDataOn(ch, ev.stopMode);
+        if (mode !== undefined && !this.operatorsFinished && this.chain !== undefined) this.endData(this.chain, mode);
         return;
+      }
       case 'end-of-partition':
-        this.endOfDataChannels.add(`${gi}/${channel}`);
-        this.endOfPartitionChannels.add(`${gi}/${channel}`);
+        this.inputEnds.endOfPartitionOn(ch);
         this.barrierHandler?.processEndOfPartition(ch);
         return;
     }
@@ -618,7 +556,8 @@ export class StreamTask {
    */
   private maybeFinishTask(): void {
     if (!this.operatorsFinished || !this.inputsDrained || this.cleanedUp) return;
-    if ((this.tdd.checkpointingEnabled || this.syncSavepoint !== undefined) && !this.finalCheckpointCompleted) return;
+    const waits = this.tdd.checkpointingEnabled || this.finalCheckpoint.synchronousSavepoint !== undefined;
+    if (waits && !this.finalCheckpoint.finalCheckpointCompleted) return;
     for (const p of this.partitions) p.finish();
     // A task deployed as finished ran none of the job's input: it reports no final state, so
     // the harness keeps the attempt's that did finish the input.
@@ -633,28 +572,17 @@ export class StreamTask {
       this.decline(barrier.id, 'CHECKPOINT_DECLINED_TASK_NOT_READY');
       return;
     }
-    if (barrier.options.snapshotType === 'SYNC_SAVEPOINT') this.setSynchronousSavepoint(barrier.id);
+    if (barrier.options.snapshotType === 'SYNC_SAVEPOINT') this.finalCheckpoint.setSynchronousSavepoint(barrier.id);
     if (!this.checkpointCoordinator.checkpointState(barrier, chain, metrics)) return;
-    // A (non-synchronous) savepoint is never notified: skipping it is no lost notification.
-    if (barrier.options.snapshotType !== 'SAVEPOINT') this.performed.push(barrier.id);
-    if (this.operatorsFinished && this.finalCheckpointId === undefined) this.finalCheckpointId = barrier.id;
+    this.finalCheckpoint.performedCheckpoint(barrier, this.operatorsFinished);
   }
 
   private notifyCheckpointComplete(checkpointId: number): void {
-    if (checkpointId <= this.latestReportCheckpointId) return;
-    if (this.performed.some((c) => c > this.latestReportCheckpointId && c < checkpointId)) {
-      this.env.tracer.mark('notify-complete-skipped', { checkpointId, task: this.tdd.attemptId });
-    }
-    this.latestReportCheckpointId = checkpointId;
-    while (this.performed.length > 0 && (this.performed[0] ?? 0) <= checkpointId) this.performed.shift();
+    const notified = this.finalCheckpoint.notified(checkpointId, this.running);
+    if (notified === undefined) return;
+    if (notified.skipped) this.env.tracer.mark('notify-complete-skipped', { checkpointId, task: this.tdd.attemptId });
     this.env.tracer.event('checkpoint.taskNotified', { checkpointId, task: this.tdd.attemptId });
     this.chain?.notifyCheckpointComplete(checkpointId);
-    if (this.running) {
-      if (this.syncSavepoint === checkpointId) this.finalCheckpointCompleted = true;
-      else if (this.syncSavepoint === undefined && this.finalCheckpointId !== undefined && checkpointId >= this.finalCheckpointId) {
-        this.finalCheckpointCompleted = true;
-      }
-    }
     this.maybeFinishTask();
   }
 
@@ -667,14 +595,5 @@ export class StreamTask {
       if (node.spec.kind !== 'source') continue;
       this.callbacks.sendEventToCoordinator(node.uid, { type: 'AcknowledgeCheckpointEvent', checkpointId });
     }
-  }
-
-  /** Channels that have not delivered EndOfPartition. */
-  private openChannels(): { gate: number; channel: number }[] {
-    const out: { gate: number; channel: number }[] = [];
-    this.gates.forEach((g, gi) => {
-      for (let c = 0; c < g.numberOfChannels; c++) if (!this.endOfPartitionChannels.has(`${gi}/${c}`)) out.push({ gate: gi, channel: c });
-    });
-    return out;
   }
 }

@@ -11,13 +11,20 @@ import type { Executor } from '../../api/Executor.ts';
 import type { TaskIOMetricGroup } from '../../api/MetricGroups.ts';
 import type { ClusterConfiguration } from '../../cluster/ClusterConfiguration.ts';
 import { createChannelSelector } from '../../io/ChannelSelector.ts';
+import type { CheckpointBarrierHandler } from '../../io/checkpointing/CheckpointBarrierHandler.ts';
+import type { CheckpointableTask } from '../../io/checkpointing/CheckpointableTask.ts';
+import { createBarrierHandler } from '../../io/checkpointing/createBarrierHandler.ts';
+import { InputGateCheckpointableInputs } from '../../io/checkpointing/InputGateCheckpointableInputs.ts';
 import { InputGate } from '../../io/InputGate.ts';
 import { RecordWriter } from '../../io/RecordWriter.ts';
 import { ResultPartition } from '../../io/ResultPartition.ts';
 import { outputsOf, vertexById, type JobVertex } from '../../jobgraph/JobGraph.ts';
 import type { TaskDeploymentDescriptor } from '../../taskexecutor/TaskDeploymentDescriptor.ts';
+import type { JobManagerTaskRestore } from '../../checkpoint/TaskStateSnapshot.ts';
+import { CompletableFuture } from '../../util/CompletableFuture.ts';
 import { createOperator } from '../operators/OperatorFactory.ts';
 import type { ProcessingTimeService, StreamOperator, StreamOperatorContext } from '../operators/StreamOperator.ts';
+import type { MailboxProcessor } from './MailboxProcessor.ts';
 
 export interface StreamTaskSetupContext {
   readonly env: EngineEnv;
@@ -112,5 +119,48 @@ export function createOperators(c: StreamTaskSetupContext): StreamOperator[] {
       ...(keySelector === undefined ? {} : { inputKeySelector: keySelector }),
       checkpointingEnabled: c.tdd.checkpointingEnabled,
     });
+  });
+}
+
+/**
+ * The processing-time service's `registerTimer` for a task: at `timeUs` (at once if that has
+ * passed) the task's timer thread (made on the first timer) puts `callback` as a mail on
+ * `mailbox`. Times are the task's own (a record processed lazily registers relative to its own
+ * time); a timer due before the real time it is registered at, which only a lazy record's short
+ * timer can be, fires at once, late by at most the batch.
+ */
+export function timerRegistrar(env: EngineEnv, attemptId: string, mailbox: MailboxProcessor): ProcessingTimeService['registerTimer'] {
+  let thread: Executor | undefined;
+  return (timeUs, label, callback) => {
+    thread ??= env.executors.get(`timers/${attemptId}`);
+    const dueUs = Math.max(mailbox.currentTimeUs(), timeUs);
+    const t = thread.schedule(label, Math.max(0, dueUs - env.clock.nowUs()), () => {
+      mailbox.put({ label, run: callback });
+    });
+    return { cancel: () => t.cancel() };
+  };
+}
+
+/**
+ * Reads a restore's operator state files, on `executor`: operator uid -> its state.
+ * @returns a future failing when a file is missing (the task then fails).
+ */
+export function readOperatorStates(env: EngineEnv, restore: JobManagerTaskRestore, executor: Executor): CompletableFuture<Map<string, unknown>> {
+  const reads = restore.taskStateSnapshot.operators.map((h) =>
+    env.objectStore.get(h.handle.path, executor).thenApply((obj): [string, unknown] => [h.operatorUid, obj.data]));
+  return CompletableFuture.allOf(reads).thenApply((pairs) => new Map(pairs));
+}
+
+/**
+ * The barrier handler of a task with input gates and checkpointing on (aligned or the
+ * at-least-once tracker, by mode), telling `task` to trigger or abort; undefined otherwise.
+ */
+export function createTaskBarrierHandler(env: EngineEnv, tdd: TaskDeploymentDescriptor, gates: readonly InputGate[],
+  task: CheckpointableTask): CheckpointBarrierHandler | undefined {
+  const settings = tdd.checkpointing;
+  if (settings === undefined || gates.length === 0) return undefined;
+  return createBarrierHandler(settings.mode, {
+    task, inputs: new InputGateCheckpointableInputs(gates), taskName: tdd.attemptId, tracer: env.tracer, bugs: env.bugs,
+    clock: env.clock, checkpointsAfterTasksFinish: settings.checkpointsAfterTasksFinish,
   });
 }
