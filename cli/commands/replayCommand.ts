@@ -225,6 +225,8 @@ function outcomeJson(o: ReplayOutcome, print: PrintOptions): Record<string, unkn
     actions: o.result.actions,
     unfiredActions: o.result.unfiredActions,
     stopWithSavepoint: stopSummary(o.result)?.json ?? null,
+    keyedState: o.judgement.keyedState,
+    knownStuck: o.judgement.knownStuck === true,
     // Every event, with --events (times in ms as elsewhere in the JSON).
     ...(print.events === true ? {
       events: o.result.trace.map((e) => ({ seq: e.seq, timeMs: e.timeUs / 1000, host: e.host, type: e.type, attrs: e.attrs, cause: e.cause ?? null })),
@@ -240,7 +242,14 @@ function printOutcome(o: ReplayOutcome, io: Io, print: PrintOptions, recorded?: 
   const same = o.sameTraceHash === undefined ? '' : o.sameTraceHash ? ' (same as recorded)' : ' (DIFFERENT from the recorded hash)';
   io.out(`trace hash ${o.traceHash}${same}\n`);
   if (o.violation === undefined) {
-    io.out(judgedBy === undefined ? 'the property holds now\n' : `no property violated: ${judgedBy}\n`);
+    // What no oracle could judge goes with the verdict, never passed off as judged.
+    const j = o.judgement;
+    const caveats = [
+      ...(j.knownStuck === true ? ['liveness could not judge it: its stop-with-savepoint is stuck for good (known in Flink 1.20)'] : []),
+      ...(j.keyedState.judged ? [] : [`the final keyed state was not judged: ${j.keyedState.detail}`]),
+    ];
+    const but = caveats.length === 0 ? '' : ` (but ${caveats.join('; ')})`;
+    io.out(judgedBy === undefined ? `the property holds now${but}\n` : `no property violated: ${judgedBy}${but}\n`);
   } else {
     // A changed run (an edited budget, a changed engine) can fail another property: say so.
     const what = recorded === undefined || recorded === o.violation.property

@@ -12,7 +12,7 @@ import { runSpecArbitrary, type ExploreJob } from '../arbitraries/runSpecArbitra
 import { describeFault } from '../describeFault.ts';
 import { decisiveEvents } from '../oracles/decisiveEvents.ts';
 import { explainRun, type Explanation } from '../explain/explainRun.ts';
-import type { Expectation, Judge, Simulate } from './explore.ts';
+import type { Expectation, Judge, Judgement, Simulate } from './explore.ts';
 import type { Repro } from './Repro.ts';
 
 /** A fault of the replayed spec that never fired. */
@@ -44,6 +44,8 @@ export interface ReplayOutcome {
   /** The spec's overrides of decisions this run never reached (they changed nothing). */
   readonly unusedOverrides: RunResult['unusedOverrides'];
   readonly result: RunResult;
+  /** What the judge said: also what it could not judge (the final state, a stuck stop). */
+  readonly judgement: Judgement;
 }
 
 /** Replays `spec`, comparing with `recordedHash` when given. */
@@ -51,7 +53,8 @@ export function replaySpec(
   spec: RunSpec, expect: Expectation, deps: { simulate: Simulate; judge: Judge }, recordedHash?: string,
 ): ReplayOutcome {
   const result = deps.simulate(spec);
-  const violation = deps.judge(result, expect).violations[0];
+  const judgement = deps.judge(result, expect);
+  const violation = judgement.violations[0];
   return {
     spec,
     traceHash: result.traceHash,
@@ -66,6 +69,7 @@ export function replaySpec(
     }),
     unusedOverrides: result.unusedOverrides,
     result,
+    judgement,
   };
 }
 

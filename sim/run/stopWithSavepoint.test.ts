@@ -7,6 +7,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
+import { replaySpec } from '../../properties/explore/replay.ts';
 import { endToEndExactlyOnce } from '../../properties/oracles/endToEndExactlyOnce.ts';
 import type { CommittedRecord } from '../../properties/oracles/compareOutputs.ts';
 import { sharedReferenceFold } from '../../properties/sharedReferenceFold.ts';
@@ -137,6 +138,11 @@ describe('stop-with-savepoint', () => {
     const verdict = defaultJudge(r, 'exactly-once');
     expect(verdict.violations).toEqual([]);
     expect(verdict.knownStuck).toBe(true);
+    // Its output is judged at the savepoint (the waiting sink's transaction is pre-committed in it).
+    expect(verdict.keyedState).toMatchObject({ judged: false, reason: 'job-not-finished' });
+    // replay carries the same judgement, so it can say what was not judged.
+    const replayed = replaySpec(r.spec, 'exactly-once', { simulate: (s) => simulate(s), judge: defaultJudge });
+    expect(replayed.judgement.knownStuck).toBe(true);
   });
 
   test('a failed synchronous savepoint whose abort never reaches the tasks: they wait forever too, stuck '
