@@ -56,7 +56,9 @@ interface Partition {
 }
 
 const idKey = (id: TransactionId): string => `${id.sink}\u0000${id.subtask}\u0000${id.attempt}\u0000${id.epoch}`;
-const show = (id: TransactionId): string => `${id.sink}#${id.subtask}@${id.attempt}/e${id.epoch}`;
+/** How traces, lingering transactions and oracles name a transaction: `sink#subtask@attempt/e<epoch>`. */
+export const transactionName = (id: TransactionId): string => `${id.sink}#${id.subtask}@${id.attempt}/e${id.epoch}`;
+const show = transactionName;
 
 export class SimTransactionalStore implements TransactionalStore {
   private readonly partitions = new Map<string, Partition>();

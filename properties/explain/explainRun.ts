@@ -14,6 +14,7 @@
  * `reachedFaults` lists the RunSpec faults the chains reach; when they reach none, `noFault`
  * says whether any fault fired at all (a chain may claim "no fault" only when none fired).
  */
+import { transactionName } from '../../sim/SimTransactionalStore.ts';
 import type { TraceEvent } from '../../sim/Trace.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import { causeChain, type ChainStep } from './causeChain.ts';
@@ -267,7 +268,7 @@ function hasMissing(details: Record<string, unknown>): boolean {
  */
 function firstCommitOf(index: EventIndex, result: RunResult, id: string): TraceEvent | undefined {
   const txns = new Set(result.committed.filter((c) => isRecord(c.record) && recordIdentity(c.record) === id)
-    .map((c) => `${c.txn.sink}#${c.txn.subtask}@${c.txn.attempt}/e${c.txn.epoch}`));
+    .map((c) => transactionName(c.txn)));
   if (txns.size === 0) return undefined;
   const commit = index.ofType('txn.commit').find((t) => txns.has(String(t.attrs.txn)));
   if (commit === undefined) return undefined;

@@ -27,6 +27,7 @@ import type { DecodedCheckpoint, StreamGraph } from '../../engine/index.ts';
 import { TwoPhaseCommitSinkOperator } from '../../engine/index.ts';
 import type { RunResult } from '../../sim/run/RunResult.ts';
 import { actionOrigin } from '../../sim/run/savepointPoints.ts';
+import { transactionName } from '../../sim/SimTransactionalStore.ts';
 import { splitPositions } from './splitPositions.ts';
 
 /** What a run's stop-with-savepoint came to. */
@@ -42,6 +43,18 @@ export interface StopOutcome {
 
 /** The stop's outcome, or undefined when the run had no stop that fired. */
 export function stopOutcome(result: RunResult): StopOutcome | undefined {
+  // Every oracle of a judgement asks: read the run once (a failed stop scans its trace).
+  const known = outcomes.get(result);
+  if (known !== undefined) return known ?? undefined;
+  const outcome = readStopOutcome(result);
+  outcomes.set(result, outcome ?? null);
+  return outcome;
+}
+
+/** Stop outcomes by run (null: no stop that fired). */
+const outcomes = new WeakMap<RunResult, StopOutcome | null>();
+
+function readStopOutcome(result: RunResult): StopOutcome | undefined {
   const stop = result.spec.actions.findIndex((a) => a.type === 'stop-with-savepoint');
   if (stop < 0) return undefined;
   const records = result.actions.filter((a) => a.action === stop);
@@ -105,6 +118,8 @@ export function judgedAtStop(result: RunResult): RunResult {
   if (cut === undefined) {
     cut = { ...result, graph: cutAtSavepoint(result.graph, stop.savepoint) };
     cutGraphs.set(result, cut);
+    // The cut copy has the same action log and trace: the same outcome.
+    outcomes.set(cut, stop);
   }
   return cut;
 }
@@ -119,7 +134,7 @@ export function savepointTransactions(savepoint: DecodedCheckpoint, graph: Strea
     if (node.spec.kind !== 'sink' || node.spec.sink.kind !== 'two-phase-commit') continue;
     for (const subtask of Object.values(savepoint.operators[node.uid] ?? {})) {
       for (const state of TwoPhaseCommitSinkOperator.decode(subtask.data)) {
-        for (const [, id] of state.pendingCommit) out.add(`${id.sink}#${id.subtask}@${id.attempt}/e${id.epoch}`);
+        for (const [, id] of state.pendingCommit) out.add(transactionName(id));
       }
     }
   }
@@ -133,6 +148,6 @@ export function savepointTransactions(savepoint: DecodedCheckpoint, graph: Strea
 export function outputAtStop(result: RunResult, savepoint: DecodedCheckpoint): RunResult['committed'] {
   const inSavepoint = savepointTransactions(savepoint, result.graph);
   const preCommitted = result.preCommitted.filter((c) =>
-    inSavepoint.has(`${c.txn.sink}#${c.txn.subtask}@${c.txn.attempt}/e${c.txn.epoch}`));
+    inSavepoint.has(transactionName(c.txn)));
   return [...result.committed, ...preCommitted];
 }

@@ -11,6 +11,7 @@
  * `engine-assertion`, `engineAssertion`: the oracles judge it a counterexample), a harness
  * assertion propagates (sim/engineAssertion.ts tells them apart), bad input is a SimInputError.
  */
+import { transactionName } from '../SimTransactionalStore.ts';
 import type {
   CheckpointConfig, ClusterConfiguration, RestartStrategy, StreamGraph,
 } from '../../engine/index.ts';
@@ -230,7 +231,7 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
   const stuckStop = actionPlan.finish();
   const lingering = world.transactionalStore.allTransactions()
     .filter((t) => t.status === 'open' || t.status === 'pre-committed')
-    .map(({ id }) => `${id.sink}#${id.subtask}@${id.attempt}/e${id.epoch}`);
+    .map(({ id }) => transactionName(id));
   return {
     spec: expanded,
     graph,

@@ -5,6 +5,7 @@
  */
 import type { StreamGraph, TransactionInfo } from '../../../engine/index.ts';
 import { MiniCluster } from '../../../sim/MiniCluster.ts';
+import { transactionName } from '../../../sim/SimTransactionalStore.ts';
 import type { MiniClusterOptions } from '../../../sim/MiniCluster.ts';
 import { checkpointStatsResult } from '../../../sim/run/checkpointStatsResult.ts';
 import { runFlowMetrics } from '../../../sim/run/flowMetrics.ts';
@@ -98,8 +99,7 @@ export function clusterRunResult(o: ClusterRunOptions): { cluster: MiniCluster; 
     overrides: [],
     mutations: [...(o.bugs ?? [])],
   };
-  const show = (t: TransactionInfo): string =>
-    `${t.id.sink}#${t.id.subtask}@${t.id.attempt}/e${t.id.epoch}`;
+  const show = (t: TransactionInfo): string => transactionName(t.id);
   const result: RunResult = {
     spec,
     graph,
