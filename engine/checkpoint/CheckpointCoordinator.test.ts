@@ -446,12 +446,14 @@ describe('acks, completion, failover', () => {
     expect(() => trigger(h).getNow()).toThrow('CHECKPOINT_COORDINATOR_SHUTDOWN');
   });
 
-  test('the state of an ack arriving after shutdown is discarded (every checkpoint is disposed)', () => {
+  test('an ack arriving after shutdown is dropped with its state left behind (Flink: if (shutdown) return false)', () => {
     const h = createCheckpointHarness();
     trigger(h);
     h.coordinator.shutdown('FINISHED');
     expect(ack(h, 0, 1, state('chk-1/late'))).toBe(false);
-    expect(h.objectStore.deleted).toContain('chk-1/late');
+    h.scheduler.runAll();
+    expect(h.objectStore.deleted).not.toContain('chk-1/late');
+    expect(h.tracer.events.some((e) => e.type === 'checkpoint.ackAfterShutdown' && e.attrs['checkpointId'] === 1)).toBe(true);
   });
 });
 

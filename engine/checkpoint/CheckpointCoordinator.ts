@@ -53,7 +53,21 @@ export interface CheckpointCoordinatorOptions {
   readonly context: CheckpointCoordinatorContext;
   /** Defaults to a DefaultCompletedCheckpointStore keeping `config.retained`. */
   readonly store?: (cleaner: CheckpointsCleaner) => CompletedCheckpointStore;
+  /**
+   * Prefix of the job run's checkpoint and savepoint directories (JobRun.storagePrefix); default
+   * '' (a job's first run: `chk-<id>`, `savepoint-<id>` at the store's root).
+   */
+  readonly storagePrefix?: string;
 }
+
+/**
+ * Flink's RecoveryClaimMode: who owns a snapshot a new job run is restored from. CLAIM: the run
+ * takes it over (it joins the store with the job's checkpoint properties, counts toward
+ * retention and is deleted once subsumed); NO_CLAIM (Flink's default): the run never deletes it,
+ * and forces its checkpoints FULL until one joins the store; LEGACY: it is treated as a savepoint
+ * (never deleted, no forced full checkpoint).
+ */
+export type RecoveryClaimMode = 'CLAIM' | 'NO_CLAIM' | 'LEGACY';
 
 export class CheckpointCoordinator {
   readonly idCounter: CheckpointIDCounter;
@@ -81,6 +95,7 @@ export class CheckpointCoordinator {
     this.env = env;
     this.config = options.config;
     this.props = CheckpointProperties.forCheckpoint(this.config.retention);
+    this.state.storagePrefix = options.storagePrefix ?? '';
     this.lock = new CheckpointCoordinatorLock(env.tracer);
     this.idCounter = new CheckpointIDCounter(env);
     this.cleaner = new CheckpointsCleaner(env, ctx.ioExecutor);
@@ -277,9 +292,13 @@ export class CheckpointCoordinator {
 
   private acknowledge(ack: AcknowledgeCheckpoint): boolean {
     if (this.state.shutDown) {
-      // Every checkpoint is disposed once the coordinator shut down (the job ended), so the
-      // state of an ack that arrives now belongs to none and would be left behind for good.
-      this.discardSubtaskState(ack);
+      // Flink's `if (shutdown) return false`: the ack of a job run that ended is dropped with its
+      // state, which stays in the store as Flink leaves it (the storage oracle counts it a known
+      // leftover of an ended run, never a leak).
+      this.env.tracer.event('checkpoint.ackAfterShutdown', {
+        checkpointId: ack.checkpointId, task: ack.attemptId,
+        files: ack.subtaskState === null ? 0 : ack.subtaskState.operators.length,
+      });
       return false;
     }
     const pc = this.state.pending.get(ack.checkpointId);
@@ -351,6 +370,33 @@ export class CheckpointCoordinator {
   // ---- restore ------------------------------------------------------------------------------
 
   /**
+   * CheckpointCoordinator.restoreSavepoint: a new job run starts from `snapshot` (a savepoint or
+   * a retained checkpoint of an earlier run, as its `_metadata` was read), before anything is
+   * scheduled. The snapshot takes the claim mode's properties (see {@link RecoveryClaimMode}) and
+   * joins the empty store, the id counter continues at its id + 1, and every subtask in
+   * `subtasks` is restored from it at the job's current parallelism (StateAssignmentOperation),
+   * coordinators reset to its state (RESTORE_IF_CHECKPOINT_PRESENT). Marks
+   * `restored-from-savepoint` (a savepoint) and `restored-no-claim` (NO_CLAIM).
+   * @returns the restore: per `<vertex>#<subtask>` the state to deploy with.
+   * @throws whatever the state assignment throws (a parallelism beyond the snapshot's max
+   *   parallelism, state without an operator): Flink fails the job's submission then.
+   */
+  restoreSavepoint(snapshot: CompletedCheckpoint, claimMode: RecoveryClaimMode, subtasks: readonly SubtaskRef[]): CheckpointRestoreResult {
+    const props = claimMode === 'CLAIM' ? this.props
+      : claimMode === 'LEGACY' ? CheckpointProperties.forSavepoint(false, 'CANONICAL')
+        : CheckpointProperties.forUnclaimedSnapshot();
+    const restored = snapshot.withProperties(props);
+    this.env.tracer.event('checkpoint.restoreSavepoint', {
+      checkpointId: snapshot.checkpointId, path: snapshot.metadataPath, claimMode, savepoint: snapshot.props.isSavepoint,
+    });
+    if (snapshot.props.isSavepoint) this.env.tracer.mark('restored-from-savepoint', { checkpointId: snapshot.checkpointId });
+    if (claimMode === 'NO_CLAIM') this.env.tracer.mark('restored-no-claim', { checkpointId: snapshot.checkpointId });
+    this.store.addCheckpointAndSubsumeOldestOne(restored, () => this.triggering.scheduleTriggerRequest());
+    this.idCounter.setCount(snapshot.checkpointId + 1);
+    return this.restoreLatestCheckpointedStateToAll(subtasks);
+  }
+
+  /**
    * Global restore of `subtasks` from the latest checkpoint; coordinators reset to it (5.1).
    * `failureTimestampUs`: when the failure behind it happened, for the statistics.
    */
@@ -371,6 +417,9 @@ export class CheckpointCoordinator {
   /** Only a restore from a checkpoint counts (Flink reports none for a fresh start). */
   private reportRestore(result: CheckpointRestoreResult, failureTimestampUs: number | undefined): CheckpointRestoreResult {
     if (result.checkpointId > 0) {
+      // Every restore of an unclaimed snapshot (a NO_CLAIM restore, or a failover back to it
+      // while it is still the latest) forces full checkpoints again (restoreLatestCheckpointedStateInternal).
+      this.state.forceFullSnapshot = this.store.getLatestCheckpoint()?.props.unclaimed ?? false;
       this.state.statsTracker.reportRestoredCheckpoint(result.checkpointId, this.env.clock.nowUs(), failureTimestampUs);
     }
     return result;

@@ -30,6 +30,11 @@ export class CheckpointCoordinatorState {
   forceFullSnapshot = false;
   /** The id of the checkpoint the latest completion subsumed from the store, -1 for none. */
   lastSubsumedId = -1;
+  /**
+   * Prefix of the job run's checkpoint and savepoint directories ('' for a first run,
+   * `run-<n>/`: JobRun.storagePrefix), so each run has its own checkpoint directory.
+   */
+  storagePrefix = '';
   /** The job's checkpoint statistics (in Flink the scheduler owns it and hands it over). */
   readonly statsTracker = new CheckpointStatsTracker();
 

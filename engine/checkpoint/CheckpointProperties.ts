@@ -29,7 +29,19 @@ export class CheckpointProperties {
     private readonly discardOn: { finished: boolean; cancelled: boolean; failed: boolean; suspended: boolean },
     readonly postCheckpointAction: PostCheckpointAction = 'NONE',
     readonly formatType: SavepointFormatType | undefined = undefined,
+    /** A snapshot restored in NO_CLAIM mode (isUnclaimed): restoring it forces a full checkpoint. */
+    readonly unclaimed = false,
   ) {}
+
+  /**
+   * The properties of a snapshot restored in NO_CLAIM mode (forUnclaimedSnapshot): like a
+   * savepoint, never discarded, and unclaimed, so the checkpoints after a restore from it are
+   * FULL until one joins the store.
+   */
+  static forUnclaimedSnapshot(): CheckpointProperties {
+    return new CheckpointProperties(false, true, false, false,
+      { finished: false, cancelled: false, failed: false, suspended: false }, 'NONE', 'CANONICAL', true);
+  }
 
   /** Properties of a periodic or manual checkpoint under `policy` (forCheckpoint). */
   static forCheckpoint(policy: CheckpointRetentionPolicy): CheckpointProperties {

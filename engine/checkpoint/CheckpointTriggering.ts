@@ -31,7 +31,7 @@ import { PLANTED_BUGS } from './CheckpointPlantedBugs.ts';
 import type { CheckpointProperties } from './CheckpointProperties.ts';
 import type { CheckpointRequestDecider } from './CheckpointRequestDecider.ts';
 import { CheckpointTriggerRequest } from './CheckpointTriggerRequest.ts';
-import { savepointDirectory, type CompletedCheckpoint } from './CompletedCheckpoint.ts';
+import { savepointDirectory, snapshotDirectory, type CompletedCheckpoint } from './CompletedCheckpoint.ts';
 import type { DefaultCheckpointPlanCalculator } from './DefaultCheckpointPlanCalculator.ts';
 import type { MasterTriggerRestoreHook } from './MasterTriggerRestoreHook.ts';
 import { PendingCheckpoint } from './PendingCheckpoint.ts';
@@ -173,6 +173,7 @@ export class CheckpointTriggering {
       triggerTimestampUs: timestampUs,
       plan,
       props: request.props,
+      ...(state.storagePrefix === '' ? {} : { directory: `${state.storagePrefix}${snapshotDirectory(id, request.props.isSavepoint)}` }),
       coordinatorUids: this.s.ctx.coordinators.map((c) => c.operatorUid),
       masterHookIds: this.s.masterHooks.map((h) => h.identifier),
       matchAnyAttempt: env.bugs.has(PLANTED_BUGS.failoverKeepsPending),
@@ -312,7 +313,7 @@ export class CheckpointTriggering {
     const c = this.s.config;
     if (props.isSavepoint) {
       const target = {
-        snapshotType: props.checkpointType, targetLocation: savepointDirectory(id), alignedCheckpointTimeoutUs: 0,
+        snapshotType: props.checkpointType, targetLocation: `${this.s.state.storagePrefix}${savepointDirectory(id)}`, alignedCheckpointTimeoutUs: 0,
         ...(props.isSynchronous ? { postCheckpointAction: props.postCheckpointAction } : {}),
       };
       return { ...target, alignment: c.mode === 'EXACTLY_ONCE' ? 'ALIGNED' : 'AT_LEAST_ONCE' };

@@ -54,6 +54,11 @@ export interface CompletedCheckpointData {
    * parallelism change from subtasks that simply had no state.
    */
   readonly vertexParallelism: ReadonlyMap<string, number>;
+  /**
+   * The directory its files are in: `[run-<n>/]chk-<id>` or `[run-<n>/]savepoint-<id>`
+   * (JobRun.storagePrefix); default: {@link snapshotDirectory} of a job's first run.
+   */
+  readonly directory?: string;
 }
 
 /** A plain-JSON view for oracles and reports. */
@@ -82,6 +87,7 @@ export class CompletedCheckpoint implements CompletedCheckpointData {
   readonly finishedTasks: readonly SubtaskRef[];
   readonly fullyFinishedVertices: readonly string[];
   readonly vertexParallelism: ReadonlyMap<string, number>;
+  readonly directory: string;
   /**
    * The decoded view, built on the first {@link decode} and then returned by every call: the
    * coordinator writes it to `_metadata` at completion and the simulator's trace hook reads it
@@ -100,12 +106,22 @@ export class CompletedCheckpoint implements CompletedCheckpointData {
     this.finishedTasks = Object.freeze([...data.finishedTasks]);
     this.fullyFinishedVertices = Object.freeze([...data.fullyFinishedVertices]);
     this.vertexParallelism = data.vertexParallelism;
+    this.directory = data.directory ?? snapshotDirectory(data.checkpointId, data.props.isSavepoint);
     Object.freeze(this);
   }
 
-  /** `chk-<id>/_metadata`, or `savepoint-<id>/_metadata` for a savepoint. */
+  /** `<directory>/_metadata`: `chk-<id>/_metadata`, `savepoint-<id>/_metadata`, under `run-<n>/` for a later run. */
   get metadataPath(): string {
-    return metadataPath(this.checkpointId, this.props.isSavepoint);
+    return `${this.directory}/_metadata`;
+  }
+
+  /**
+   * The same snapshot with other properties: how a restore in a claim mode takes over a
+   * savepoint or a retained checkpoint (CheckpointCoordinator.restoreSavepoint converts it "to
+   * a checkpoint so the system can fall back to it"); its files and directory stay where they are.
+   */
+  withProperties(props: CheckpointProperties): CompletedCheckpoint {
+    return new CompletedCheckpoint({ ...this, props, directory: this.directory });
   }
 
   /** The object-store paths of the task state files, in operator then subtask order. */
@@ -117,9 +133,13 @@ export class CompletedCheckpoint implements CompletedCheckpointData {
     return out;
   }
 
-  /** The content written to `_metadata` (handles by reference, as Flink writes them). */
+  /**
+   * The content written to `_metadata`: the decoded view, and the checkpoint itself by
+   * reference (as Flink's metadata references the state handles), which a restore into a new job
+   * run reads back (JobMaster.start).
+   */
   metadata(): Record<string, unknown> {
-    return { ...this.decode() };
+    return { ...this.decode(), checkpoint: this };
   }
 
   /** Rough size of the metadata file, bytes. */

@@ -13,7 +13,7 @@ import type { EngineEnv } from '../api/EngineEnv.ts';
 import type { JobStatus } from '../jobmaster/ExecutionGraph.ts';
 import { assert } from '../util/assert.ts';
 import type { CheckpointsCleaner } from './CheckpointsCleaner.ts';
-import { checkpointDirectory, type CompletedCheckpoint } from './CompletedCheckpoint.ts';
+import type { CompletedCheckpoint } from './CompletedCheckpoint.ts';
 import type { AddCheckpointResult, CompletedCheckpointStore } from './CompletedCheckpointStore.ts';
 
 /** Options of {@link DefaultCompletedCheckpointStore}. */
@@ -102,7 +102,7 @@ export class DefaultCompletedCheckpointStore implements CompletedCheckpointStore
 
   private discard(c: CompletedCheckpoint, postCleanup: () => void): void {
     this.cleaner.cleanCheckpoint(c.checkpointId, [...c.stateFiles(), c.metadataPath],
-      checkpointDirectory(c.checkpointId), postCleanup);
+      c.directory, postCleanup);
   }
 
   checkInvariants(): void {

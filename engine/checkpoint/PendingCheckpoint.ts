@@ -29,6 +29,8 @@ export interface PendingCheckpointOptions {
   readonly triggerTimestampUs: number;
   readonly plan: CheckpointPlan;
   readonly props: CheckpointProperties;
+  /** The directory of its files (`[run-<n>/]chk-<id>` or `[run-<n>/]savepoint-<id>`). */
+  readonly directory?: string;
   readonly coordinatorUids: readonly string[];
   readonly masterHookIds: readonly string[];
   /** Accept acks by (vertex, subtask) from any attempt (planted bug `failover-keeps-pending`). */
@@ -50,6 +52,8 @@ export class PendingCheckpoint {
   readonly checkpointId: number;
   readonly triggerTimestampUs: number;
   readonly props: CheckpointProperties;
+  /** See {@link PendingCheckpointOptions.directory}; undefined: a first run's default. */
+  readonly directory: string | undefined;
   readonly plan: CheckpointPlan;
   /** Fails at abort; the trigger pipeline forwards into it, so an abort ends triggering too. */
   readonly masterTriggerCompletionPromise = new CompletableFuture<void>();
@@ -82,6 +86,7 @@ export class PendingCheckpoint {
     this.checkpointId = o.checkpointId;
     this.triggerTimestampUs = o.triggerTimestampUs;
     this.props = o.props;
+    this.directory = o.directory;
     this.plan = o.plan;
     this.matchAnyAttempt = o.matchAnyAttempt ?? false;
     this.acksAllowedMissing = o.oneAckShort === true && o.plan.tasksToWaitFor.length > 1 ? 1 : 0;
@@ -254,6 +259,7 @@ export class PendingCheckpoint {
       finishedTasks,
       fullyFinishedVertices: fullyFinished,
       vertexParallelism,
+      ...(this.directory === undefined ? {} : { directory: this.directory }),
     });
   }
 

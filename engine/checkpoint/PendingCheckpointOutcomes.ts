@@ -203,7 +203,7 @@ export class PendingCheckpointOutcomes {
     state.statsTracker.reportFailedCheckpoint(id, env.clock.nowUs(), exception.reason, exception.message);
     // An aborted savepoint's files go like a checkpoint's: only a completed one is the user's.
     if (!clear) {
-      this.s.cleaner.cleanCheckpoint(id, files, snapshotDirectory(id, pc.props.isSavepoint), () => this.s.scheduleTriggerRequest());
+      this.s.cleaner.cleanCheckpoint(id, files, pc.directory ?? snapshotDirectory(id, pc.props.isSavepoint), () => this.s.scheduleTriggerRequest());
     }
     try {
       if (report) this.s.failureManager.handleCheckpointException(id, pc.props, exception, attemptId);

@@ -1,3 +1,4 @@
+import { FIRST_JOB_RUN } from './JobRun.ts';
 import { describe, expect, test } from 'vitest';
 import { hostId, rpcAddress, type ExecutionAttemptId } from '../api/ids.ts';
 import { DEFAULT_CLUSTER_CONFIGURATION } from '../cluster/ClusterConfiguration.ts';
@@ -44,7 +45,7 @@ function harness(taskExecutors: 1 | 2 = 1) {
     cancelTask: (attemptId: ExecutionAttemptId) => { cancelled.push(attemptId); },
   }) as unknown as TaskExecutorGateway;
   const s = new DefaultScheduler({
-    env, config: DEFAULT_CLUSTER_CONFIGURATION, main: scheduler.get('jobmaster/main'), graph, slotPool,
+    env, run: FIRST_JOB_RUN, config: DEFAULT_CLUSTER_CONFIGURATION, main: scheduler.get('jobmaster/main'), graph, slotPool,
     declareRequiredSlots: () => {},
     gateway: (te) => gateway(te),
     attemptReady: () => {},

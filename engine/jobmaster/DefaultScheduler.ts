@@ -37,12 +37,15 @@ import type { TaskExecutorGateway } from '../rpc/TaskExecutorGateway.ts';
 import { computePipelinedRegions } from './FailoverRegions.ts';
 import type { Execution, ExecutionGraph, ExecutionVertex } from './ExecutionGraph.ts';
 import { assert } from '../util/assert.ts';
+import type { JobRun } from './JobRun.ts';
 import { RestartBackoffTimeStrategy } from './RestartBackoffTimeStrategy.ts';
 import type { AllocatedSlot, SlotPool } from './SlotPool.ts';
 
 /** What the scheduler needs from the JobMaster. */
 export interface SchedulerContext {
   readonly env: EngineEnv;
+  /** The job run being scheduled (its tasks report to its JobMaster, JobRun.ts). */
+  readonly run: JobRun;
   readonly config: ClusterConfiguration;
   readonly main: Executor;
   readonly graph: ExecutionGraph;
@@ -90,7 +93,13 @@ export class DefaultScheduler {
     return this.backoff.failureCount;
   }
 
-  startScheduling(): void {
+  /**
+   * Schedules every vertex. `restores` (per `<vertex>#<subtask>`) is the state of a job run
+   * restored from a savepoint or a retained checkpoint (CheckpointCoordinator.restoreSavepoint,
+   * run before scheduling as Flink's SchedulerBase does when it creates the ExecutionGraph).
+   */
+  startScheduling(restores?: ReadonlyMap<string, JobManagerTaskRestore>): void {
+    for (const [name, r] of restores ?? []) this.restores.set(name, r);
     this.c.graph.transitionState('RUNNING');
     this.schedule(this.c.graph.allVertices());
   }
@@ -100,8 +109,16 @@ export class DefaultScheduler {
     this.tryDeploy();
   }
 
-  /** Applies a TaskExecutor's state report; reports of old attempts are ignored. */
+  /**
+   * Applies a TaskExecutor's state report; reports of old attempts are ignored. A job being
+   * cancelled is CANCELED once its last attempt is terminal.
+   */
   updateTaskExecutionState(update: TaskExecutionState): void {
+    this.applyTaskExecutionState(update);
+    this.checkJobCanceled();
+  }
+
+  private applyTaskExecutionState(update: TaskExecutionState): void {
     const ex = this.c.graph.currentExecution(update.attemptId);
     if (ex === undefined || isTerminal(ex.state)) return;
     switch (update.state) {
@@ -137,6 +154,36 @@ export class DefaultScheduler {
 
   /** A task attempt failed (reported, deployment failed, or its TaskManager was lost). */
   handleTaskFailure(ex: Execution, cause: string): void {
+    this.applyTaskFailure(ex, cause);
+    this.checkJobCanceled();
+  }
+
+  /**
+   * Cancels the job (ExecutionGraph.cancel, from JobMaster.cancel): a RUNNING or RESTARTING job
+   * goes CANCELLING, a pending restart is dropped, every attempt is cancelled, and the job is
+   * CANCELED once every attempt is terminal. A job in any other status is left alone (a
+   * finished or failed job stays so; a second cancel changes nothing).
+   * @returns true when the job was cancelled now.
+   */
+  cancel(): boolean {
+    const status = this.c.graph.jobStatus;
+    if (status !== 'RUNNING' && status !== 'RESTARTING') return false;
+    this.c.env.tracer.event('scheduler.cancel', { status });
+    this.restart = undefined;
+    this.pendingDeploy = [];
+    this.c.graph.transitionState('CANCELLING');
+    for (const v of this.c.graph.allVertices()) this.cancelExecution(v.current);
+    this.checkJobCanceled();
+    return true;
+  }
+
+  /** A CANCELLING job whose attempts are all terminal is CANCELED (ExecutionGraph.vertexFinished). */
+  private checkJobCanceled(): void {
+    if (this.c.graph.jobStatus !== 'CANCELLING') return;
+    if (this.c.graph.allVertices().every((v) => isTerminal(v.current.state))) this.c.graph.transitionState('CANCELED');
+  }
+
+  private applyTaskFailure(ex: Execution, cause: string): void {
     if (isTerminal(ex.state) || ex.vertex.current !== ex) return;
     if (ex.state === 'CANCELING') {
       // Being cancelled anyway (its region is restarting): the attempt is simply gone now.
@@ -370,6 +417,9 @@ export class DefaultScheduler {
     const restore = this.restores.get(v.name);
     return {
       jobGraph: jg,
+      jobRun: this.c.run.index,
+      jobMasterAddress: this.c.run.address,
+      checkpointStoragePrefix: this.c.run.storagePrefix,
       vertexId: v.jobVertex.id,
       subtaskIndex: v.subtask,
       attemptNumber: v.current.attemptNumber,

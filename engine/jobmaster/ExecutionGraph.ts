@@ -15,7 +15,8 @@ import { assert } from '../util/assert.ts';
 import { CompletableFuture } from '../util/CompletableFuture.ts';
 import type { AllocatedSlot } from './SlotPool.ts';
 
-export type JobStatus = 'CREATED' | 'RUNNING' | 'FAILING' | 'RESTARTING' | 'FINISHED' | 'FAILED' | 'CANCELED';
+/** Flink's JobStatus (the ones the model reaches); CANCELLING is spelled as Flink spells it. */
+export type JobStatus = 'CREATED' | 'RUNNING' | 'FAILING' | 'RESTARTING' | 'CANCELLING' | 'FINISHED' | 'FAILED' | 'CANCELED';
 
 /** One attempt of one subtask. */
 export class Execution {
@@ -55,8 +56,13 @@ export class ExecutionVertex {
   current: Execution;
   private attempts = 0;
 
-  constructor(readonly jobVertex: JobVertex, readonly subtask: number) {
-    this.current = new Execution(this, 0);
+  /**
+   * @param firstAttemptNumber the number of the first attempt (0 in a job's first run; later
+   *   runs start above every attempt of the runs before, JobRun.ts).
+   */
+  constructor(readonly jobVertex: JobVertex, readonly subtask: number, firstAttemptNumber = 0) {
+    this.attempts = firstAttemptNumber;
+    this.current = new Execution(this, firstAttemptNumber);
   }
 
   /** `<vertex>#<subtask>`. */
@@ -85,8 +91,10 @@ export class ExecutionGraph {
   /** The subtasks of each JobVertex by its id (looked up per checkpoint and per deployment). */
   private readonly byVertexId = new Map<string, ExecutionVertex[]>();
 
-  constructor(readonly jobGraph: JobGraph) {
-    this.vertices = jobGraph.vertices.map((v) => Array.from({ length: v.parallelism }, (_x, i) => new ExecutionVertex(v, i)));
+  /** @param firstAttemptNumber every subtask's first attempt number (JobRun.firstAttemptNumber). */
+  constructor(readonly jobGraph: JobGraph, firstAttemptNumber = 0) {
+    this.vertices = jobGraph.vertices.map((v) => Array.from({ length: v.parallelism },
+      (_x, i) => new ExecutionVertex(v, i, firstAttemptNumber)));
     this.flatVertices = this.vertices.flat();
     jobGraph.vertices.forEach((v, i) => {
       // The first vertex of an id wins, as a search from the start would find it.
@@ -124,6 +132,13 @@ export class ExecutionGraph {
     if (this.status === to) return;
     this.status = to;
     for (const l of this.listeners) l(to);
+  }
+
+  /** The highest attempt number of any subtask so far (where a next job run starts above). */
+  maxAttemptNumber(): number {
+    let n = 0;
+    for (const ev of this.allVertices()) n = Math.max(n, ev.current.attemptNumber);
+    return n;
   }
 
   checkInvariants(): void {

@@ -17,12 +17,13 @@ import { HeartbeatManager } from '../cluster/HeartbeatManager.ts';
 import type { ClusterConfiguration } from '../cluster/ClusterConfiguration.ts';
 import { OperatorCoordinatorHolder } from '../coordination/OperatorCoordinatorHolder.ts';
 import type { JobGraph } from '../jobgraph/JobGraph.ts';
-import { JOB_MASTER_ADDRESS, RESOURCE_MANAGER_ADDRESS } from '../rpc/addresses.ts';
+import { RESOURCE_MANAGER_ADDRESS } from '../rpc/addresses.ts';
 import type { SlotOffer } from '../rpc/JobMasterGateway.ts';
 import { ResourceManagerGatewayClient } from '../rpc/ResourceManagerGateway.ts';
 import { TaskExecutorGatewayClient } from '../rpc/TaskExecutorGateway.ts';
 import { isTerminal, type TaskExecutionState } from '../taskexecutor/ExecutionState.ts';
-import { CheckpointCoordinator } from '../checkpoint/CheckpointCoordinator.ts';
+import { CheckpointCoordinator, type RecoveryClaimMode } from '../checkpoint/CheckpointCoordinator.ts';
+import { CompletedCheckpoint as CompletedCheckpointClass } from '../checkpoint/CompletedCheckpoint.ts';
 import { PLANTED_BUGS } from '../checkpoint/CheckpointPlantedBugs.ts';
 import { assert } from '../util/assert.ts';
 import { CompletableFuture } from '../util/CompletableFuture.ts';
@@ -33,8 +34,19 @@ import type { AcknowledgeCheckpoint, DeclineCheckpoint, JobManagerTaskRestore } 
 import { DefaultScheduler } from './DefaultScheduler.ts';
 import { ExecutionGraph, type ExecutionVertex, type JobStatus } from './ExecutionGraph.ts';
 import { createCheckpointCoordinatorContext } from './JobMasterCheckpointContext.ts';
+import { FIRST_JOB_RUN, jobRunEnv, type JobRun } from './JobRun.ts';
 import { SlotPool, type AllocatedSlot } from './SlotPool.ts';
 import { StopWithSavepointTerminationHandler } from './StopWithSavepointTerminationHandler.ts';
+
+/**
+ * Flink's SavepointRestoreSettings: the snapshot a new job run starts from (the metadata path of a
+ * savepoint or a retained checkpoint of an earlier run) and who owns it afterwards.
+ */
+export interface SavepointRestoreSettings {
+  /** `<directory>/_metadata` of the snapshot. */
+  readonly path: string;
+  readonly claimMode: RecoveryClaimMode;
+}
 
 /** Why the JobMaster declared a TaskManager lost (the `cause` of the `taskmanager-lost` mark). */
 export type TaskManagerLossCause = 'heartbeat timeout';
@@ -52,22 +64,37 @@ export class JobMaster {
   private readonly rm: ResourceManagerGatewayClient;
   private readonly gateways = new Map<RpcAddress, TaskExecutorGatewayClient>();
   private declared = -1;
+  private readonly env: EngineEnv;
+  /** This JobMaster's RPC address (one per job run). */
+  private readonly address: RpcAddress;
 
+  /**
+   * @param hostEnv the JobManager host's environment (the JobMaster traces as part of its run).
+   * @param run which job run this is (JobRun.ts): its address, threads, checkpoint directory and
+   *   first attempt number; default the first run.
+   * @param restore the snapshot the run starts from (a savepoint or retained checkpoint of an
+   *   earlier run), read and restored when the JobMaster starts; none for a fresh start.
+   */
   constructor(
-    private readonly env: EngineEnv,
+    hostEnv: EngineEnv,
     private readonly config: ClusterConfiguration,
     jobGraph: JobGraph,
+    readonly run: JobRun = FIRST_JOB_RUN,
+    private readonly restore?: SavepointRestoreSettings,
   ) {
-    this.main = env.executors.get('jobmaster/main');
-    this.io = env.executors.pool('jobmaster/io', config.jobManagerIoPoolSize);
-    this.graph = new ExecutionGraph(jobGraph);
-    this.rm = new ResourceManagerGatewayClient(env.rpc, JOB_MASTER_ADDRESS, RESOURCE_MANAGER_ADDRESS, config.rpcTimeoutUs);
+    const env = jobRunEnv(hostEnv, run.index);
+    this.env = env;
+    this.address = run.address;
+    this.main = env.executors.get(`${run.executorPrefix}/main`);
+    this.io = env.executors.pool(`${run.executorPrefix}/io`, config.jobManagerIoPoolSize);
+    this.graph = new ExecutionGraph(jobGraph, run.firstAttemptNumber);
+    this.rm = new ResourceManagerGatewayClient(env.rpc, this.address, RESOURCE_MANAGER_ADDRESS, config.rpcTimeoutUs);
     this.heartbeats = new HeartbeatManager({
       clock: env.clock,
       executor: this.main,
       intervalUs: config.heartbeatIntervalUs,
       timeoutUs: config.heartbeatTimeoutUs,
-      requestHeartbeat: (t) => this.gateway(t).requestHeartbeat(JOB_MASTER_ADDRESS),
+      requestHeartbeat: (t) => this.gateway(t).requestHeartbeat(this.address),
       onTimeout: (t) => this.disconnectTaskManager(t, 'heartbeat timeout'),
     });
     this.coordinators = OperatorCoordinatorHolder.createAll(env, this.main, jobGraph, {
@@ -79,6 +106,7 @@ export class JobMaster {
     });
     this.scheduler = new DefaultScheduler({
       env,
+      run,
       config,
       main: this.main,
       graph: this.graph,
@@ -95,8 +123,10 @@ export class JobMaster {
     if (cpConfig !== undefined) {
       this.checkpointCoordinator = new CheckpointCoordinator({
         config: cpConfig,
+        storagePrefix: run.storagePrefix,
         context: createCheckpointCoordinatorContext({
           env,
+          run,
           io: this.io,
           graph: this.graph,
           coordinators: this.coordinators,
@@ -115,7 +145,7 @@ export class JobMaster {
         this.releaseResources();
       }
     });
-    env.invariants.register('JobMaster', () => {
+    env.invariants.register(run.index === 1 ? 'JobMaster' : `JobMaster ${run.jobId}`, () => {
       this.graph.checkInvariants();
       this.slotPool.checkInvariants();
     });
@@ -125,12 +155,75 @@ export class JobMaster {
     return this.graph.jobStatus;
   }
 
-  /** Starts the endpoint, the coordinators and scheduling. */
+  /**
+   * Starts the endpoint, the coordinators and scheduling. A run with restore settings first reads
+   * the snapshot's `_metadata` from the object store (on the main thread: Flink restores while
+   * it creates the ExecutionGraph, before scheduling) and restores it
+   * (CheckpointCoordinator.restoreSavepoint); a snapshot that cannot be read or assigned fails
+   * the job's submission: the job goes FAILED (event `jm.restoreFailed`), as a Flink job whose
+   * initialization failed.
+   */
   start(): void {
-    this.env.rpc.startEndpoint(JOB_MASTER_ADDRESS, this.main, (call) => this.handle(call));
+    this.env.rpc.startEndpoint(this.address, this.main, (call) => this.handle(call));
     this.heartbeats.start();
+    const restore = this.restore;
+    if (restore === undefined) {
+      this.startScheduling(undefined);
+      return;
+    }
+    this.env.tracer.event('jm.restoreSettings', { path: restore.path, claimMode: restore.claimMode });
+    this.env.objectStore.get(restore.path, this.main).whenComplete((stored, err) => {
+      const snapshot = stored === undefined ? undefined : snapshotOfMetadata(stored.data);
+      const cc = this.checkpointCoordinator;
+      if (snapshot === undefined || cc === undefined) {
+        const reason = err !== undefined ? `cannot read ${restore.path}: ${err instanceof Error ? err.message : String(err)}`
+          : cc === undefined ? 'checkpointing is off: nothing can restore the snapshot' : `${restore.path} holds no snapshot`;
+        this.failSubmission(reason);
+        return;
+      }
+      let restores: ReadonlyMap<string, JobManagerTaskRestore>;
+      try {
+        const refs = this.graph.allVertices().map((v) => ({ vertexId: v.jobVertex.id, subtask: v.subtask }));
+        restores = cc.restoreSavepoint(snapshot, restore.claimMode, refs).tasks;
+      } catch (e) {
+        if (!(e instanceof Error) || e.name === 'AssertionError') throw e;
+        this.failSubmission(e.message);
+        return;
+      }
+      this.startScheduling(restores);
+    });
+  }
+
+  private startScheduling(restores: ReadonlyMap<string, JobManagerTaskRestore> | undefined): void {
     for (const c of this.coordinators) c.start();
-    this.scheduler.startScheduling();
+    this.scheduler.startScheduling(restores);
+  }
+
+  /** The job could not start (its snapshot could not be restored): FAILED without running. */
+  private failSubmission(reason: string): void {
+    this.env.tracer.event('jm.restoreFailed', { reason });
+    this.graph.transitionState('FAILED');
+  }
+
+  /**
+   * JobMaster.cancel (from the user, through the Dispatcher): a mail on the main thread that
+   * cancels the job (DefaultScheduler.cancel): CANCELLING, then CANCELED once every attempt is
+   * terminal. The job's status listeners then shut the checkpoint coordinator down with CANCELED,
+   * which keeps or deletes its retained checkpoints by the retention policy.
+   * @returns a future that completes with true once the job is CANCELED, false when the job was
+   *   not running (already finished, failed or cancelled).
+   */
+  cancel(): CompletableFuture<boolean> {
+    const result = new CompletableFuture<boolean>();
+    this.main.execute('cancel-job', () => {
+      if (!this.scheduler.cancel()) {
+        result.complete(false);
+        return;
+      }
+      if (this.graph.jobStatus === 'CANCELED') result.complete(true);
+      else this.graph.addJobStatusListener((s) => { if (s === 'CANCELED') result.complete(true); });
+    });
+    return result;
   }
 
   /** Fails the job globally (a global failover), on the main thread (the caller is on it). */
@@ -330,7 +423,7 @@ export class JobMaster {
     this.heartbeats.unmonitor(te);
     const gone = this.slotPool.releaseTaskManager(te);
     // If it is alive after all (paused, cut off), it frees the job's slots and offers them again.
-    this.gateway(te).disconnectJobManager(JOB_MASTER_ADDRESS, cause);
+    this.gateway(te).disconnectJobManager(this.address, cause);
     this.slotsLost(gone, `TaskManager ${te} lost: ${cause}`);
   }
 
@@ -353,7 +446,7 @@ export class JobMaster {
    */
   private declareRequiredSlots(n: number): void {
     this.declared = n;
-    this.rm.declareRequiredSlots(JOB_MASTER_ADDRESS, n).whenComplete((_v, err) => {
+    this.rm.declareRequiredSlots(this.address, n).whenComplete((_v, err) => {
       if (err === undefined || this.declared !== n) return;
       this.main.schedule('declare-retry', this.config.registrationRetryUs, () => {
         if (this.declared === n) this.declareRequiredSlots(n);
@@ -387,7 +480,7 @@ export class JobMaster {
   private gateway(te: RpcAddress): TaskExecutorGatewayClient {
     let g = this.gateways.get(te);
     if (g === undefined) {
-      g = new TaskExecutorGatewayClient(this.env.rpc, JOB_MASTER_ADDRESS, te, this.config.rpcTimeoutUs);
+      g = new TaskExecutorGatewayClient(this.env.rpc, this.address, te, this.config.rpcTimeoutUs);
       this.gateways.set(te, g);
     }
     return g;
@@ -396,4 +489,13 @@ export class JobMaster {
   private coordinatorsOf(vertexId: string): OperatorCoordinatorHolder[] {
     return this.coordinators.filter((c) => c.vertexId === vertexId);
   }
+}
+
+/**
+ * The snapshot a `_metadata` object holds (CompletedCheckpoint.metadata writes the checkpoint
+ * by reference, as Flink's metadata references its state handles), or undefined for anything else.
+ */
+function snapshotOfMetadata(data: unknown): CompletedCheckpoint | undefined {
+  const cp = (data as { checkpoint?: unknown } | null)?.checkpoint;
+  return cp instanceof CompletedCheckpointClass ? cp : undefined;
 }

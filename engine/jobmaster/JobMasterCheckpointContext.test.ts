@@ -1,3 +1,4 @@
+import { FIRST_JOB_RUN } from './JobRun.ts';
 import { describe, expect, test } from 'vitest';
 import { hostId } from '../api/ids.ts';
 import type { JobGraph } from '../jobgraph/JobGraph.ts';
@@ -25,7 +26,7 @@ function harness() {
   const graph = new ExecutionGraph(JOB);
   const failed: string[] = [];
   const ctx = createCheckpointCoordinatorContext({
-    env, io: scheduler.pool('jobmaster/io', 4), graph, coordinators: [],
+    env, run: FIRST_JOB_RUN, io: scheduler.pool('jobmaster/io', 4), graph, coordinators: [],
     gateway: () => { throw new Error('no RPC in this test'); },
     failGlobal: (cause) => failed.push(cause),
   });

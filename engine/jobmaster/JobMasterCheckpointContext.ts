@@ -15,6 +15,7 @@
  * @see org.apache.flink.runtime.executiongraph.DefaultExecutionGraph (enableCheckpointing wiring,
  *      failGlobalIfExecutionIsStillRunning)
  */
+import type { JobRun } from './JobRun.ts';
 import type { EngineEnv } from '../api/EngineEnv.ts';
 import type { Executor } from '../api/Executor.ts';
 import type { ExecutionAttemptId, RpcAddress } from '../api/ids.ts';
@@ -33,6 +34,8 @@ const STILL_RUNNING: ReadonlySet<ExecutionState> = new Set<ExecutionState>(['RUN
 
 export interface JobMasterCheckpointContextOptions {
   readonly env: EngineEnv;
+  /** The job run (its JobMaster's thread names). */
+  readonly run: JobRun;
   /** The JobMaster's ioExecutor (a pool). */
   readonly io: Executor;
   readonly graph: ExecutionGraph;
@@ -58,11 +61,11 @@ export function createCheckpointCoordinatorContext(o: JobMasterCheckpointContext
     const slot = execution(attempt)?.slot;
     return slot === undefined ? undefined : o.gateway(slot.taskExecutor);
   };
-  const main = o.env.executors.get('jobmaster/main');
+  const main = o.env.executors.get(`${o.run.executorPrefix}/main`);
   let callbacks = 0;
   return {
     env: o.env,
-    timerExecutor: o.env.executors.get('jobmaster/checkpoint-timer'),
+    timerExecutor: o.env.executors.get(`${o.run.executorPrefix}/checkpoint-timer`),
     mainExecutor: main,
     ioExecutor: o.io,
     jobVertices: () => vertices,

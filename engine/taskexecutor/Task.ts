@@ -16,6 +16,7 @@ import type { ClusterConfiguration } from '../cluster/ClusterConfiguration.ts';
 import type { JobMasterGateway } from '../rpc/JobMasterGateway.ts';
 import type { CheckpointOptions } from '../checkpoint/CheckpointBarrier.ts';
 import type { OperatorSnapshot } from '../streaming/operators/StreamOperator.ts';
+import { jobRunEnv } from '../jobmaster/JobRun.ts';
 import { StreamTask } from '../streaming/runtime/StreamTask.ts';
 import { assert } from '../util/assert.ts';
 import { CompletableFuture } from '../util/CompletableFuture.ts';
@@ -36,15 +37,19 @@ export class Task {
   /** The operators' state when the task finished (observed by the harness's oracles only). */
   finalState: readonly OperatorSnapshot[] | undefined;
 
+  private readonly env: EngineEnv;
+
+  /** @param hostEnv the TaskManager's environment; the task traces as part of its job run. */
   constructor(
-    private readonly env: EngineEnv,
+    hostEnv: EngineEnv,
     private readonly config: ClusterConfiguration,
     readonly tdd: TaskDeploymentDescriptor,
     private readonly services: TaskServices,
   ) {
+    this.env = jobRunEnv(hostEnv, tdd.jobRun);
     this.attemptId = tdd.attemptId;
-    this.mailbox = env.executors.get(`mailbox/${tdd.attemptId}`);
-    this.streamTask = new StreamTask(env, config, tdd, this.mailbox, {
+    this.mailbox = this.env.executors.get(`mailbox/${tdd.attemptId}`);
+    this.streamTask = new StreamTask(this.env, config, tdd, this.mailbox, {
       switchToInitializing: () => this.transition('INITIALIZING'),
       switchToRunning: () => this.transition('RUNNING'),
       finished: (finalState) => {

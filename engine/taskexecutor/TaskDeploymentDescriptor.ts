@@ -6,7 +6,7 @@
  * @see org.apache.flink.runtime.deployment.TaskDeploymentDescriptor,
  *      InputGateDeploymentDescriptor, ResultPartitionDeploymentDescriptor
  */
-import type { ExecutionAttemptId, HostId } from '../api/ids.ts';
+import type { ExecutionAttemptId, HostId, RpcAddress } from '../api/ids.ts';
 import type { JobManagerTaskRestore } from '../checkpoint/TaskStateSnapshot.ts';
 import type { JobGraph } from '../jobgraph/JobGraph.ts';
 
@@ -32,6 +32,16 @@ export interface ResultPartitionDescriptor {
 
 export interface TaskDeploymentDescriptor {
   readonly jobGraph: JobGraph;
+  /** The job run the task belongs to (JobRun.index: 1 for a job's first run). */
+  readonly jobRun: number;
+  /** The JobMaster of that run, which the task reports to (each run has its own). */
+  readonly jobMasterAddress: RpcAddress;
+  /**
+   * Prefix of the run's checkpoint directory in the object store ('' for run 1, `run-<n>/`):
+   * where a checkpoint's task files go when the barrier names no target location (Flink's
+   * default CheckpointStorageLocationReference, resolved from the job's checkpoint storage).
+   */
+  readonly checkpointStoragePrefix: string;
   readonly vertexId: string;
   readonly subtaskIndex: number;
   readonly attemptNumber: number;

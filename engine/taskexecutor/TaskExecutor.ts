@@ -14,7 +14,7 @@ import type { RpcCall } from '../api/Rpc.ts';
 import type { ClusterConfiguration } from '../cluster/ClusterConfiguration.ts';
 import type { CheckpointOptions } from '../checkpoint/CheckpointBarrier.ts';
 import { CheckpointException } from '../checkpoint/CheckpointFailureReason.ts';
-import { JOB_MASTER_ADDRESS, RESOURCE_MANAGER_ADDRESS, taskExecutorAddress } from '../rpc/addresses.ts';
+import { RESOURCE_MANAGER_ADDRESS, taskExecutorAddress } from '../rpc/addresses.ts';
 import { JobMasterGatewayClient } from '../rpc/JobMasterGateway.ts';
 import { ResourceManagerGatewayClient } from '../rpc/ResourceManagerGateway.ts';
 import { CompletableFuture } from '../util/CompletableFuture.ts';
@@ -31,7 +31,8 @@ export class TaskExecutor {
   private readonly slots: TaskSlotTable;
   private readonly tasks = new Map<ExecutionAttemptId, Task>();
   private readonly rm: ResourceManagerGatewayClient;
-  private readonly jm: JobMasterGatewayClient;
+  /** A gateway per JobMaster (one per job run: each run's JobMaster has its own address). */
+  private readonly jobMasters = new Map<RpcAddress, JobMasterGatewayClient>();
   private registered = false;
   private registering = false;
   private lastRmHeartbeatUs = 0;
@@ -52,7 +53,6 @@ export class TaskExecutor {
     this.main = env.executors.get('taskexecutor/main');
     this.slots = new TaskSlotTable(config.slotsPerTaskManager);
     this.rm = new ResourceManagerGatewayClient(env.rpc, this.address, RESOURCE_MANAGER_ADDRESS, config.rpcTimeoutUs);
-    this.jm = new JobMasterGatewayClient(env.rpc, this.address, JOB_MASTER_ADDRESS, config.rpcTimeoutUs);
     env.invariants.register(`TaskExecutor@${env.host}`, () => this.slots.checkInvariants());
   }
 
@@ -174,7 +174,7 @@ export class TaskExecutor {
         } else {
           if (this.lastJmHeartbeatUs.has(from)) this.lastJmHeartbeatUs.set(from, this.env.clock.nowUs());
           // The AllocatedSlotReport: the JobMaster drops pool slots whose allocation is gone here.
-          this.jm.heartbeatFromTaskManager(this.address, this.slots.allocationIdsOf(from));
+          this.jm(from).heartbeatFromTaskManager(this.address, this.slots.allocationIdsOf(from));
         }
         return undefined;
       }
@@ -243,7 +243,7 @@ export class TaskExecutor {
       taskExecutor: this.address, host: this.env.host, slotIndex,
       allocationId: this.slots.allocationOf(slotIndex)?.allocationId as string,
     }));
-    this.jm.offerSlots(offers).whenComplete((accepted, err) => {
+    this.jm(jobMaster).offerSlots(offers).whenComplete((accepted, err) => {
       if (this.currentOffer.get(jobMaster) !== offerId) return; // a newer offer supersedes it
       this.currentOffer.delete(jobMaster);
       if (err instanceof RpcTimeoutError) {
@@ -265,7 +265,7 @@ export class TaskExecutor {
       return CompletableFuture.failed(new Error(`slot ${tdd.slotIndex} does not hold allocation ${tdd.allocationId} (task ${tdd.attemptId})`));
     }
     const task = new Task(this.env, this.config, tdd, {
-      jobMaster: this.jm,
+      jobMaster: this.jm(tdd.jobMasterAddress),
       onTerminal: (t) => {
         if (t.finalState !== undefined) this.finalStates.set(t.attemptId, t.finalState);
         this.tasks.delete(t.attemptId);
@@ -275,6 +275,16 @@ export class TaskExecutor {
     this.tasks.set(tdd.attemptId, task);
     task.start();
     return CompletableFuture.completed<void>(undefined);
+  }
+
+  /** The gateway to the JobMaster at `address` (made on first use). */
+  private jm(address: RpcAddress): JobMasterGatewayClient {
+    let g = this.jobMasters.get(address);
+    if (g === undefined) {
+      g = new JobMasterGatewayClient(this.env.rpc, this.address, address, this.config.rpcTimeoutUs);
+      this.jobMasters.set(address, g);
+    }
+    return g;
   }
 
   private deliverOperatorEvent(attempt: ExecutionAttemptId, operatorUid: string, event: unknown): CompletableFuture<void> {

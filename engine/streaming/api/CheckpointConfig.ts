@@ -14,6 +14,23 @@ import { InvalidJobError } from './InvalidJobError.ts';
 
 export type CheckpointingMode = 'EXACTLY_ONCE' | 'AT_LEAST_ONCE';
 
+/**
+ * Flink 1.20's ExternalizedCheckpointRetention (`execution.checkpointing.externalized-checkpoint-
+ * retention`): what happens to a job's retained checkpoints when the job ends.
+ * NO_EXTERNALIZED_CHECKPOINTS (the default): deleted whenever the job ends; RETAIN_ON_CANCELLATION:
+ * kept when the job is cancelled (or fails); DELETE_ON_CANCELLATION: kept only when the job FAILED.
+ * A FINISHED job deletes its checkpoints under every policy.
+ */
+export type ExternalizedCheckpointRetention =
+  | 'NO_EXTERNALIZED_CHECKPOINTS' | 'RETAIN_ON_CANCELLATION' | 'DELETE_ON_CANCELLATION';
+
+/** The coordinator's CheckpointRetentionPolicy of each (CheckpointConfig's mapping in Flink). */
+const RETENTION_POLICY = {
+  NO_EXTERNALIZED_CHECKPOINTS: 'NEVER_RETAIN_AFTER_TERMINATION',
+  RETAIN_ON_CANCELLATION: 'RETAIN_ON_CANCELLATION',
+  DELETE_ON_CANCELLATION: 'RETAIN_ON_FAILURE',
+} as const;
+
 export interface CheckpointConfig {
   /** Periodic interval, ms (at least 10). */
   readonly intervalMs: number;
@@ -25,6 +42,8 @@ export interface CheckpointConfig {
   readonly tolerableFailures?: number;
   readonly retained?: number;
   readonly checkpointsAfterTasksFinish?: boolean;
+  /** Default NO_EXTERNALIZED_CHECKPOINTS. */
+  readonly externalizedCheckpointRetention?: ExternalizedCheckpointRetention;
 }
 
 const MS = 1000;
@@ -50,6 +69,10 @@ export function toCoordinatorConfiguration(c: CheckpointConfig): CheckpointCoord
   if (c.mode !== undefined && c.mode !== 'EXACTLY_ONCE' && c.mode !== 'AT_LEAST_ONCE') {
     throw new InvalidJobError(`checkpointing: unknown mode ${String(c.mode)}`);
   }
+  const retention = c.externalizedCheckpointRetention;
+  if (retention !== undefined && !Object.hasOwn(RETENTION_POLICY, retention)) {
+    throw new InvalidJobError(`checkpointing: unknown externalizedCheckpointRetention ${String(retention)}`);
+  }
   const options = {
     intervalUs: ms('intervalMs', c.intervalMs, 10),
     timeoutUs: ms('timeoutMs', c.timeoutMs, 10),
@@ -59,6 +82,7 @@ export function toCoordinatorConfiguration(c: CheckpointConfig): CheckpointCoord
     retained: int('retained', c.retained, 1),
     mode: c.mode,
     checkpointsAfterTasksFinish: c.checkpointsAfterTasksFinish,
+    retention: retention === undefined ? undefined : RETENTION_POLICY[retention],
   };
   const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
   return checkpointCoordinatorConfiguration(defined);

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { ExecutionAttemptId, HostId } from '../../api/ids.ts';
+import { rpcAddress } from '../../api/ids.ts';
 import type { ObjectStore, StoredObject } from '../../api/ObjectStore.ts';
 import { DEFAULT_CLUSTER_CONFIGURATION } from '../../cluster/ClusterConfiguration.ts';
 import { createJobGraph } from '../../jobgraph/StreamingJobGraphGenerator.ts';
@@ -34,7 +35,8 @@ function sourceTask(restoring = false) {
   job.fromSource(splitSource([{ id: 0, records: [1, 2, 3] }]), { name: 'src', uid: 'src' }).sinkTo(collectSink(out));
   const jobGraph = createJobGraph(job.getStreamGraph());
   const tdd: TaskDeploymentDescriptor = {
-    jobGraph, vertexId: jobGraph.vertices[0]?.id as string, subtaskIndex: 0, attemptNumber: 0,
+    jobGraph, jobRun: 1, jobMasterAddress: rpcAddress('jobmaster'), checkpointStoragePrefix: '',
+    vertexId: jobGraph.vertices[0]?.id as string, subtaskIndex: 0, attemptNumber: 0,
     attemptId: ATTEMPT, slotIndex: 0, allocationId: 'a1', inputGates: [], producedPartitions: [],
     checkpointingEnabled: true,
     checkpointing: { mode: 'EXACTLY_ONCE', maxConcurrent: 1, checkpointsAfterTasksFinish: true },

@@ -131,6 +131,7 @@ export class StreamTask {
       env,
       attemptId: tdd.attemptId,
       asyncExecutor: env.executors.get(`async/${tdd.attemptId}`),
+      checkpointStoragePrefix: tdd.checkpointStoragePrefix,
       responder: callbacks.responder,
       maxConcurrentCheckpoints: tdd.checkpointing?.maxConcurrent ?? 1,
       broadcastEvent: (ev) => this.broadcastEvent(ev),

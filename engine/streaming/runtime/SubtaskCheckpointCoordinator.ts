@@ -29,6 +29,8 @@ export interface SubtaskCheckpointContext {
   readonly env: EngineEnv;
   readonly attemptId: ExecutionAttemptId;
   readonly asyncExecutor: Executor;
+  /** Prefix of the job run's checkpoint directory ('' for a first run, `run-<n>/`). */
+  readonly checkpointStoragePrefix: string;
   readonly responder: CheckpointResponder;
   readonly maxConcurrentCheckpoints: number;
   /** Broadcasts an event to every output partition. */
@@ -101,7 +103,7 @@ export class SubtaskCheckpointCoordinator {
       attemptId,
       checkpointId: id,
       // A savepoint's state goes into its own directory (the barrier's location reference).
-      directory: barrier.options.targetLocation ?? checkpointDirectory(id),
+      directory: barrier.options.targetLocation ?? `${this.c.checkpointStoragePrefix}${checkpointDirectory(id)}`,
       snapshots,
       metrics: { ...metrics, syncDurationUs: Math.max(0, env.clock.nowUs() - syncStartUs) },
       isTaskFinished: this.c.isTaskFinished(),
