@@ -28,8 +28,11 @@ export type {
 export type { CheckpointMetrics } from './checkpoint/CheckpointMetrics.ts';
 export { CHECKPOINT_FAILURE_REASONS, CheckpointException } from './checkpoint/CheckpointFailureReason.ts';
 export { StopWithSavepointStoppingException } from './jobmaster/StopWithSavepointTerminationHandler.ts';
+export { FIRST_JOB_RUN, jobRun, jobRunOf, type JobRun } from './jobmaster/JobRun.ts';
+export type { JobMaster, SavepointRestoreSettings } from './jobmaster/JobMaster.ts';
+export type { RecoveryClaimMode } from './checkpoint/CheckpointCoordinator.ts';
 export type { CheckpointFailureReason } from './checkpoint/CheckpointFailureReason.ts';
-export type { CheckpointConfig, CheckpointingMode } from './streaming/api/CheckpointConfig.ts';
+export type { CheckpointConfig, CheckpointingMode, ExternalizedCheckpointRetention } from './streaming/api/CheckpointConfig.ts';
 export * from './plantedBugs.ts';
 export { createJobGraph } from './jobgraph/StreamingJobGraphGenerator.ts';
 export { attemptIdOf } from './taskexecutor/ExecutionState.ts';

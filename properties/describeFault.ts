@@ -94,6 +94,14 @@ function describeMessageFault(f: MessageFault): string {
 
 /** An action in words: `savepoint (native) at 50 ms`, `savepoint at checkpoint 2 completed on the jobmaster`. */
 export function describeAction(action: Action): string {
+  const when = describeTrigger(action.when);
+  if (action.type === 'cancel') return `cancel ${when}`;
+  if (action.type === 'rescale') {
+    const p = typeof action.parallelism === 'number' ? String(action.parallelism)
+      : Object.entries(action.parallelism).map(([uid, n]) => `${uid}=${n}`).join(', ');
+    const claim = action.claimMode === undefined ? '' : ` (${action.claimMode})`;
+    return `rescale to ${p} via ${action.via ?? 'stop-with-savepoint'}${claim} ${when}`;
+  }
   const drain = action.type === 'stop-with-savepoint' && action.drain === true ? ' with drain' : '';
-  return `${action.type}${drain}${action.format === 'native' ? ' (native)' : ''} ${describeTrigger(action.when)}`;
+  return `${action.type}${drain}${action.format === 'native' ? ' (native)' : ''} ${when}`;
 }

@@ -55,6 +55,11 @@ function action(a: StepAction): string {
       if (a.nth !== undefined) s += `.nth(${a.nth})`;
       return s;
     }
+    case 'cancel': return 'cancel()';
+    case 'rescale': {
+      const options = [...(a.via === undefined ? [] : [`via: ${q(a.via)}`]), ...(a.claimMode === undefined ? [] : [`claimMode: ${q(a.claimMode)}`])];
+      return `rescale(${JSON.stringify(a.parallelism)}${options.length === 0 ? '' : `, { ${options.join(', ')} }`})`;
+    }
     case 'savepoint': return `triggerSavepoint(${a.format === undefined ? '' : `{ format: ${q(a.format)} }`})`;
     case 'stop-with-savepoint': {
       const options = [...(a.drain === undefined ? [] : [`drain: ${a.drain}`]), ...(a.format === undefined ? [] : [`format: ${q(a.format)}`])];

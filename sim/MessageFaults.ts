@@ -34,6 +34,11 @@ export interface MessageFilter {
   readonly checkpoint?: number;
   readonly from?: MessageEnd;
   readonly to?: MessageEnd;
+  /**
+   * Only messages to or from this job run's JobMaster (its address: `jobmaster` for run 1,
+   * `jobmaster-<n>` after, JobRun.ts).
+   */
+  readonly jobMasterAddress?: string;
   /** Acts on the n-th matching message since armed, n >= 1. */
   readonly nth: number;
 }
@@ -66,6 +71,9 @@ export interface OutgoingMessage {
   readonly srcHost: string;
   /** The destination endpoint's host; undefined when no endpoint has the address yet. */
   readonly dstHost: string | undefined;
+  /** The sending and receiving endpoints' addresses. */
+  readonly from: string;
+  readonly to: string;
 }
 
 /** What the network does with a message some fault acted on. */
@@ -112,6 +120,7 @@ export class MessageFaults {
     for (const a of this.armed) {
       const f = a.filter;
       if (f.method !== m.method) continue;
+      if (f.jobMasterAddress !== undefined && m.from !== f.jobMasterAddress && m.to !== f.jobMasterAddress) continue;
       if (f.checkpoint !== undefined) {
         if (checkpoint === null) checkpoint = rpcCheckpointId(m.method, m.args);
         if (checkpoint !== f.checkpoint) continue;

@@ -18,9 +18,9 @@
  * @see org.apache.flink.runtime.minicluster.MiniCluster (the idea, not the code)
  */
 import {
-  DEFAULT_CLUSTER_CONFIGURATION, InvalidConfigurationError, KeyedProcessOperator, attemptIdOf, startJobManager,
+  DEFAULT_CLUSTER_CONFIGURATION, InvalidConfigurationError, KeyedProcessOperator, attemptIdOf, jobRun, jobRunOf, startJobManager,
   startTaskManager, validateClusterConfiguration,
-  type CheckpointStatsSnapshot, type ClusterConfiguration, type DecodedCheckpoint, type ExecutionAttemptId, type OperatorSnapshot, type JobManagerProcess, type JobStatus, type StreamGraph, type TaskExecutor,
+  type CheckpointStatsSnapshot, type ClusterConfiguration, type DecodedCheckpoint, type ExecutionAttemptId, type JobMaster, type OperatorSnapshot, type JobManagerProcess, type JobStatus, type SavepointRestoreSettings, type StreamGraph, type TaskExecutor,
 } from '../engine/index.ts';
 import {
   describeEngineAssertion, isEngineAssertion, type EngineAssertionReport,
@@ -64,12 +64,18 @@ export interface MiniClusterResult {
    * operator uid -> state name -> String(key) -> value.
    */
   readonly finalState: Record<string, Record<string, Record<string, unknown>>>;
-  /** Every checkpoint that completed, decoded when it completed (in completion order). */
-  readonly completedCheckpoints: readonly DecodedCheckpoint[];
+  /**
+   * Every checkpoint that completed, decoded when it completed (in completion order, over every
+   * job run; `jobRun` is present, from 2, on those of later runs).
+   */
+  readonly completedCheckpoints: readonly RunCheckpoint[];
   /** The JobMaster's checkpoint statistics at the end (undefined without checkpointing), µs. */
   readonly checkpointStats: CheckpointStatsSnapshot | undefined;
   readonly traceHash: string;
 }
+
+/** A completed checkpoint and the job run it belongs to (absent: run 1). */
+export type RunCheckpoint = DecodedCheckpoint & { readonly jobRun?: number };
 
 export const JOB_MANAGER_HOST = 'jobmanager';
 
@@ -87,7 +93,10 @@ export class MiniCluster {
   readonly taskManagerHosts: readonly string[];
   private jobManager: JobManagerProcess | undefined;
   private jobEndUs: number | undefined;
-  private readonly completed: DecodedCheckpoint[] = [];
+  private readonly drainUs: number;
+  /** Holds on the end of the history: a next job run is coming (see {@link holdHistoryEnd}). */
+  private historyHolds = 0;
+  private readonly completed: RunCheckpoint[] = [];
   /** Every TaskExecutor ever booted (all incarnations), to read finished tasks' final state. */
   private readonly taskExecutors: TaskExecutor[] = [];
   /** Each TaskManager host's TaskExecutor of its latest boot. */
@@ -102,26 +111,29 @@ export class MiniCluster {
   constructor(options: MiniClusterOptions) {
     const { config, taskManagers: tms, drainUs } = validateOptions(options);
     this.config = config;
+    this.drainUs = drainUs;
     this.world = new World(options.world);
-    this.world.onTrace((e) => isGloballyTerminal(e.attrs['status']), () => {
-      if (this.jobEndUs !== undefined) return;
-      this.jobEndUs = this.world.nowUs;
-      this.world.at(this.world.nowUs + drainUs, 'drain-end', () => this.stopWhenStoreSettled());
+    this.world.onTrace((e) => isGloballyTerminal(e.attrs['status']), (e) => {
+      // Only the latest job run's end can end the history, and only when no next run is coming.
+      if (jobRunOf(e.attrs) !== this.jobMasters.length || this.historyHolds > 0) return;
+      this.armDrain();
     }, { types: ['job.status'] });
     // Read each completed checkpoint right after it completed: the store may subsume or discard it
     // later (and discards everything when the job finishes).
     this.world.onTrace(() => true, (e) => {
-      const store = this.jobManager?.jobMaster.checkpointCoordinator?.store;
+      const run = jobRunOf(e.attrs);
+      const store = this.jobMasters[run - 1]?.checkpointCoordinator?.store;
       const latest = store?.getLatestCheckpoint();
-      if (latest !== undefined && latest.checkpointId === e.attrs['checkpointId']) this.completed.push(latest.decode());
+      if (latest !== undefined && latest.checkpointId === e.attrs['checkpointId']) this.completed.push(runCheckpoint(latest.decode(), run));
     }, { types: ['checkpoint.completed'] });
     // A savepoint never joins the store: keep its completed form from its pending checkpoint's
     // completion future (completed just before its checkpoint.completed event), for the oracles.
     this.world.onTrace((e) => e.attrs['savepoint'] === true, (e) => {
-      const cc = this.jobManager?.jobMaster.checkpointCoordinator;
+      const run = jobRunOf(e.attrs);
+      const cc = this.jobMasters[run - 1]?.checkpointCoordinator;
       const pc = cc?.getPendingCheckpoints().find((p) => p.checkpointId === e.attrs['checkpointId']);
       pc?.completionFuture.whenComplete((cp) => {
-        if (cp !== undefined) this.completed.push(cp.decode());
+        if (cp !== undefined) this.completed.push(runCheckpoint(cp.decode(), run));
       });
     }, { types: ['checkpoint.triggered'] });
     const job = { streamGraph: options.streamGraph };
@@ -151,6 +163,54 @@ export class MiniCluster {
   get jobManagerProcess(): JobManagerProcess {
     if (this.jobManager === undefined) throw new Error('the JobManager has not booted');
     return this.jobManager;
+  }
+
+  /** The completed checkpoints (and savepoints) of job run `run` so far, in completion order. */
+  completedCheckpointsOf(run: number): readonly RunCheckpoint[] {
+    return this.completed.filter((c) => (c.jobRun ?? 1) === run);
+  }
+
+  /** Every job run's JobMaster, the first run first (empty before the JobManager booted). */
+  get jobMasters(): readonly JobMaster[] {
+    return this.jobManager?.jobMasters ?? [];
+  }
+
+  /**
+   * Holds the end of the history: while held, the latest job run reaching a globally terminal
+   * status does not start the drain phase, because a next run is coming (a rescale between its
+   * stop and its submission). Returns the release; releasing the last hold when the latest run
+   * has already ended starts the drain then.
+   */
+  holdHistoryEnd(): () => void {
+    this.historyHolds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.historyHolds--;
+      const latest = this.jobMasters[this.jobMasters.length - 1];
+      if (this.historyHolds === 0 && latest !== undefined && isGloballyTerminal(latest.jobStatus)) this.armDrain();
+    };
+  }
+
+  /**
+   * Submits the next job run (Dispatcher.submitJob): a new JobMaster for `streamGraph` (the job
+   * at its new parallelism), its attempts numbered above every earlier run's, restored from
+   * `restore`. @returns the new run's JobMaster.
+   */
+  submitJobRun(streamGraph: StreamGraph, restore: SavepointRestoreSettings): JobMaster {
+    const previous = this.jobMasters;
+    const firstAttempt = Math.max(0, ...previous.map((jm) => jm.graph.maxAttemptNumber())) + 1;
+    const run = jobRun(previous.length + 1, firstAttempt);
+    this.world.trace.record('sim', 'job.submitted', { jobRun: run.index, path: restore.path, claimMode: restore.claimMode });
+    return this.jobManagerProcess.submitJob({ streamGraph }, run, restore);
+  }
+
+  /** The history ended: the drain phase starts (once). */
+  private armDrain(): void {
+    if (this.jobEndUs !== undefined) return;
+    this.jobEndUs = this.world.nowUs;
+    this.world.at(this.world.nowUs + this.drainUs, 'drain-end', () => this.stopWhenStoreSettled());
   }
 
   /**
@@ -316,4 +376,9 @@ function describe(v: unknown): string {
 
 function isGloballyTerminal(s: unknown): boolean {
   return s === 'FINISHED' || s === 'FAILED' || s === 'CANCELED';
+}
+
+/** `cp` tagged with its job run when that is not the first (the first run's entries stay as they were). */
+function runCheckpoint(cp: DecodedCheckpoint, run: number): RunCheckpoint {
+  return run === 1 ? cp : { ...cp, jobRun: run };
 }

@@ -259,7 +259,7 @@ export class RpcNetwork {
     let extraUs = 0;
     if (this.messageFaults.active && !m.answer && this.ctx.clock.nowUs < this.ctx.healTimeUs) {
       const verdict = this.messageFaults.onSend(
-        { id, method, args: m.args, srcHost: srcHost.id, dstHost: link.target.current?.host.id },
+        { id, method, args: m.args, srcHost: srcHost.id, dstHost: link.target.current?.host.id, from: m.from, to },
         this.ctx.clock.nowUs, this.ctx.healTimeUs);
       if (verdict?.lose === true) {
         this.failedBy(m, trace.recordOn(srcHost.id, srcHost.idHash, 'rpc.drop', { id, reason: 'message-fault' }));

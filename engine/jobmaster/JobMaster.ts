@@ -172,7 +172,9 @@ export class JobMaster {
       return;
     }
     this.env.tracer.event('jm.restoreSettings', { path: restore.path, claimMode: restore.claimMode });
-    this.env.objectStore.get(restore.path, this.main).whenComplete((stored, err) => {
+    // The restore runs as a task of its own, not in the read's callback, so an engine assertion
+    // in it ends the run instead of vanishing into the read's future.
+    this.env.objectStore.get(restore.path, this.main).whenComplete((stored, err) => this.main.execute('restore-savepoint', () => {
       const snapshot = stored === undefined ? undefined : snapshotOfMetadata(stored.data);
       const cc = this.checkpointCoordinator;
       if (snapshot === undefined || cc === undefined) {
@@ -191,7 +193,7 @@ export class JobMaster {
         return;
       }
       this.startScheduling(restores);
-    });
+    }));
   }
 
   private startScheduling(restores: ReadonlyMap<string, JobManagerTaskRestore> | undefined): void {

@@ -25,11 +25,14 @@
  * Invariants: each action fires at most once; an action whose time or point never came is
  * unfired (listed, never passed off as tested).
  */
-import { CheckpointException, StopWithSavepointStoppingException } from '../../engine/index.ts';
+import {
+  CheckpointException, StopWithSavepointStoppingException, type JobMaster, type RecoveryClaimMode, type StreamGraph,
+} from '../../engine/index.ts';
 import { snapshotIdOfPath } from './faultWorldOptions.ts';
 import type { MiniCluster } from '../MiniCluster.ts';
 import type { World } from '../World.ts';
 import { whenPointReached } from './FaultPlan.ts';
+import { jobRunOf } from '../../engine/index.ts';
 import { actionOrigin } from './savepointPoints.ts';
 import type { Action, ActionTrigger } from './RunSpec.ts';
 
@@ -50,6 +53,33 @@ export interface ActionRecord {
   readonly path?: string;
   /** Why it failed (`failed`): a CheckpointFailureReason, or the error's message. */
   readonly reason?: string;
+  /** A rescale's new job run (`completed`: submitted, restored from `path`). */
+  readonly jobRun?: number;
+}
+
+/** A job run of the history, as the harness started it. */
+export interface JobRunRecord {
+  /** 1 for the first run. */
+  readonly index: number;
+  /** The operators' parallelism in this run, by uid. */
+  readonly parallelism: Readonly<Record<string, number>>;
+  /** The action that started it (a rescale), absent for the first run. */
+  readonly action?: number;
+  /** What it was restored from (absent for the first run). */
+  readonly restoredFrom?: {
+    readonly jobRun: number; readonly checkpointId: number; readonly path: string;
+    readonly claimMode: RecoveryClaimMode; readonly savepoint: boolean;
+  };
+  /** When it was submitted, ms. */
+  readonly submittedMs: number;
+}
+
+/** How the plan builds the job for a next run (simulate's job at a new parallelism). */
+export interface NextRunJob {
+  /** The first run's parallelism by uid. */
+  readonly firstParallelism: Readonly<Record<string, number>>;
+  /** The job's StreamGraph (costs and checkpointing included) at `parallelism`. */
+  graph(parallelism: Readonly<Record<string, number>>): StreamGraph;
 }
 
 /** A stop-with-savepoint that can never end (see {@link ActionPlan.finish}). */
@@ -68,14 +98,23 @@ export class ActionPlan {
   private readonly world: World;
   private readonly records: ActionRecord[] = [];
   private readonly fired = new Set<number>();
-  private readonly syncSavepointOutcomes = new Map<number, 'completed' | 'failed'>();
+  private readonly syncSavepointOutcomes = new Map<string, 'completed' | 'failed'>();
+  private readonly runs: JobRunRecord[] = [];
 
   /**
    * @param actions the spec's actions (validated).
    * @param cluster a booted cluster (nothing has run yet).
+   * @param job how to build the job for a next run (needed when a rescale action exists).
    */
-  constructor(private readonly actions: readonly Action[], private readonly cluster: MiniCluster) {
+  constructor(private readonly actions: readonly Action[], private readonly cluster: MiniCluster,
+    private readonly job?: NextRunJob) {
     this.world = cluster.world;
+    this.runs.push({ index: 1, parallelism: job?.firstParallelism ?? {}, submittedMs: 0 });
+  }
+
+  /** The job runs of the history so far, the first run first. */
+  get jobRuns(): readonly JobRunRecord[] {
+    return this.runs;
   }
 
   /** What happened so far, in order. */
@@ -91,10 +130,12 @@ export class ActionPlan {
   /** Schedules every action. Call once, before the run. */
   install(): void {
     // The outcomes of synchronous savepoints, for finish (the trace may be cut short).
-    if (this.actions.some((a) => a.type === 'stop-with-savepoint')) {
+    if (this.actions.some((a) => a.type === 'stop-with-savepoint' || a.type === 'rescale')) {
       this.world.onTrace((e) => e.attrs['synchronous'] === true, (e) => {
         const id = e.attrs['checkpointId'];
-        if (typeof id === 'number') this.syncSavepointOutcomes.set(id, e.type === 'checkpoint.completed' ? 'completed' : 'failed');
+        if (typeof id === 'number') {
+          this.syncSavepointOutcomes.set(`${jobRunOf(e.attrs)}/${id}`, e.type === 'checkpoint.completed' ? 'completed' : 'failed');
+        }
       }, { types: ['checkpoint.completed', 'checkpoint.aborted'] });
     }
     this.actions.forEach((a, i) => this.arm(i, a.when));
@@ -117,13 +158,14 @@ export class ActionPlan {
    * Records the mark `stop-with-savepoint-stuck` and returns the stop, else undefined.
    */
   finish(): StuckStop | undefined {
-    const stop = this.actions.findIndex((a) => a.type === 'stop-with-savepoint');
-    if (stop < 0 || !this.fired.has(stop)) return undefined;
+    // The stop that can be stuck is the latest run's (a rescale's stop, or the history's last).
+    const stop = this.stopOfLatestRun();
+    if (stop === undefined) return undefined;
     const waiting = this.cluster.tasksWaitingForSynchronousSavepoint();
     const first = waiting[0];
     if (first === undefined) return undefined;
     const id = first.checkpointId;
-    const outcome = this.syncSavepointOutcomes.get(id);
+    const outcome = this.syncSavepointOutcomes.get(`${this.runs.length}/${id}`);
     if (outcome === undefined) return undefined;
     const stuck: StuckStop = {
       action: stop, checkpointId: id, savepoint: outcome,
@@ -133,14 +175,38 @@ export class ActionPlan {
     return stuck;
   }
 
+  /** The fired stop (a stop-with-savepoint, or a rescale's) aimed at the latest job run, if any. */
+  private stopOfLatestRun(): number | undefined {
+    const latest = this.runs.length;
+    for (const [i, run] of this.stopRuns) {
+      if (run === latest) return i;
+    }
+    return undefined;
+  }
+
+  /** Per fired stop (a stop-with-savepoint, or a rescale via stop), the job run it stopped. */
+  private readonly stopRuns = new Map<number, number>();
+
   /** Fires action `index` (its trigger calls this once: by time, or through whenPointReached). */
   private fire(index: number): void {
     this.fired.add(index);
     const action = this.actions[index] as Action;
     this.note(index, 'fired');
     const jobMaster = this.cluster.jobManagerProcess.jobMaster;
+    if (action.type === 'cancel') {
+      jobMaster.cancel().whenComplete((cancelled) => {
+        if (cancelled === true) this.note(index, 'completed');
+        else this.note(index, 'failed', { reason: `the job was ${jobMaster.jobStatus}, not running` });
+      });
+      return;
+    }
+    if (action.type === 'rescale') {
+      this.rescale(index, action, jobMaster);
+      return;
+    }
     const format = action.format === 'native' ? 'NATIVE' : 'CANONICAL';
     if (action.type === 'stop-with-savepoint') {
+      this.stopRuns.set(index, this.runs.length);
       jobMaster.stopWithSavepoint(action.drain === true, format, actionOrigin(index)).whenComplete((path, e) => {
         if (path !== undefined) this.note(index, 'completed', { checkpointId: snapshotIdOfPath(path), path });
         // The savepoint exists although the stop failed: say which (its metadata path).
@@ -153,6 +219,63 @@ export class ActionPlan {
     jobMaster.triggerSavepoint(format, actionOrigin(index)).whenComplete((cp, e) => {
       if (cp !== undefined) this.note(index, 'completed', { checkpointId: cp.checkpointId, path: cp.metadataPath });
       else this.note(index, 'failed', { reason: reasonOf(e) });
+    });
+  }
+
+  /**
+   * A rescale: ends the latest job run (stop-with-savepoint without drain, or cancel) and, once it
+   * ended with a snapshot to restore (the savepoint, or the run's latest completed checkpoint,
+   * retained by RETAIN_ON_CANCELLATION), submits the next run at the new parallelism restored
+   * from it, as a user's tooling would when its client learns the outcome. The history's end is
+   * held meanwhile (MiniCluster.holdHistoryEnd). Marks `rescale-up` / `rescale-down` (host `sim`)
+   * when some operator's parallelism grows / shrinks.
+   */
+  private rescale(index: number, action: Extract<Action, { type: 'rescale' }>, jobMaster: JobMaster): void {
+    const job = this.job;
+    if (job === undefined) throw new Error('ActionPlan: a rescale needs the job (NextRunJob)');
+    const from = this.runs[this.runs.length - 1] as JobRunRecord;
+    const release = this.cluster.holdHistoryEnd();
+    const failed = (reason: string): void => {
+      this.note(index, 'failed', { reason });
+      release();
+    };
+    const restoreFrom = (path: string, checkpointId: number, savepoint: boolean): void => {
+      const parallelism = typeof action.parallelism === 'number'
+        ? Object.fromEntries(Object.keys(from.parallelism).map((uid) => [uid, action.parallelism as number]))
+        : { ...from.parallelism, ...action.parallelism };
+      const claimMode: RecoveryClaimMode = action.claimMode ?? 'NO_CLAIM';
+      // The user's next submission: its own event, after the client learnt the outcome.
+      this.world.at(this.world.nowUs, `action[${index}] rescale submit`, () => {
+        const up = Object.entries(parallelism).some(([uid, p]) => p > (from.parallelism[uid] ?? p));
+        const down = Object.entries(parallelism).some(([uid, p]) => p < (from.parallelism[uid] ?? p));
+        this.cluster.submitJobRun(job.graph(parallelism), { path, claimMode });
+        const record: JobRunRecord = {
+          index: this.runs.length + 1, parallelism, action: index, submittedMs: this.world.nowUs / 1000,
+          restoredFrom: { jobRun: from.index, checkpointId, path, claimMode, savepoint },
+        };
+        this.runs.push(record);
+        if (up) this.world.trace.mark('sim', 'rescale-up', { index, jobRun: record.index });
+        if (down) this.world.trace.mark('sim', 'rescale-down', { index, jobRun: record.index });
+        this.note(index, 'completed', { checkpointId, path, jobRun: record.index });
+        release();
+      });
+    };
+    if ((action.via ?? 'stop-with-savepoint') === 'stop-with-savepoint') {
+      this.stopRuns.set(index, this.runs.length);
+      jobMaster.stopWithSavepoint(false, 'CANONICAL', actionOrigin(index)).whenComplete((path, e) => {
+        if (path !== undefined) restoreFrom(path, snapshotIdOfPath(path) ?? -1, true);
+        else failed(reasonOf(e));
+      });
+      return;
+    }
+    jobMaster.cancel().whenComplete((cancelled) => {
+      if (cancelled !== true) {
+        failed(`the job was ${jobMaster.jobStatus}, not running`);
+        return;
+      }
+      const latest = [...this.cluster.completedCheckpointsOf(from.index)].reverse().find((c) => c.kind === 'checkpoint');
+      if (latest === undefined) failed('no retained checkpoint to restore from (none completed)');
+      else restoreFrom(latest.metadataPath, latest.checkpointId, false);
     });
   }
 

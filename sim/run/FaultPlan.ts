@@ -60,7 +60,7 @@
  * already down, a pause of a paused host and so on change nothing but the end time.
  */
 import type { FaultWorldOptions } from './faultWorldOptions.ts';
-import { rpcMethodNamed } from '../../engine/index.ts';
+import { jobRun, jobRunOf, rpcMethodNamed } from '../../engine/index.ts';
 import type { MessageActed, MessageAction, MessageEnd } from '../MessageFaults.ts';
 import type { MiniCluster } from '../MiniCluster.ts';
 import type { TraceEvent } from '../Trace.ts';
@@ -116,6 +116,7 @@ export function pointOccurrence(point: ProtocolPoint): number {
  */
 export function matchesPoint(point: ProtocolPoint, e: TraceEvent, savepointId?: number): boolean {
   if (e.type !== pointEventType(point)) return false;
+  if (!matchesJobRun(point, e)) return false;
   switch (point.kind) {
     case 'sink':
       return true;
@@ -133,6 +134,17 @@ export function matchesPoint(point: ProtocolPoint, e: TraceEvent, savepointId?: 
   if (point.kind === 'jobmaster' || point.task === undefined) return true;
   const task = e.attrs['task'];
   return typeof task === 'string' && task.startsWith(`${point.task}@`);
+}
+
+/**
+ * True when `e` is of the job run `point` names: its `jobRun`, or run 1 for a point naming a
+ * checkpoint (ids start again in every run); a point naming neither matches every run.
+ */
+function matchesJobRun(point: ProtocolPoint, e: TraceEvent): boolean {
+  if (point.kind === 'sink') return true;
+  const namesCheckpoint = point.kind === 'task' || point.kind === 'jobmaster' || (point.kind === 'restore' && point.checkpoint !== undefined);
+  const wanted = point.jobRun ?? (namesCheckpoint ? 1 : undefined);
+  return wanted === undefined || jobRunOf(e.attrs) === wanted;
 }
 
 /**
@@ -413,6 +425,8 @@ export class FaultPlan {
       // Validated: the method is known (an alias resolved here).
       method: rpcMethodNamed(f.method) ?? f.method, nth: f.nth ?? 1,
       ...(f.checkpoint === undefined ? {} : { checkpoint: f.checkpoint }),
+      // Checkpoint ids start again in every job run: a filter naming one is about run 1 unless it says.
+      ...(f.jobRun === undefined && f.checkpoint === undefined ? {} : { jobMasterAddress: jobRun(f.jobRun ?? 1, 0).address }),
       ...(from === undefined ? {} : { from }),
       ...(to === undefined ? {} : { to }),
     };

@@ -2,10 +2,11 @@
  * RunResult: what `simulate(spec)` returns, everything the oracles and reports read. Oracles
  * never look inside the engine: they read this. Times are in ms (virtual), as at every edge.
  */
-import type { DecodedCheckpoint, JobStatus, StreamGraph } from '../../engine/index.ts';
+import type { JobStatus, StreamGraph } from '../../engine/index.ts';
+import type { RunCheckpoint } from '../MiniCluster.ts';
 import type { CommittedRecord } from '../SimTransactionalStore.ts';
 import type { TraceEvent } from '../Trace.ts';
-import type { ActionRecord, StuckStop } from './ActionPlan.ts';
+import type { ActionRecord, JobRunRecord, StuckStop } from './ActionPlan.ts';
 import type { CheckpointStatsResult } from './checkpointStatsResult.ts';
 import type { FaultRecord } from './FaultPlan.ts';
 import type { FlowMetrics } from './flowMetrics.ts';
@@ -70,7 +71,7 @@ export interface RunResult {
     /** `checkpoint.triggered` events (every trigger, whatever became of it). */
     readonly triggered: number;
     /** Every completed checkpoint, decoded when it completed, in completion order. */
-    readonly completed: readonly DecodedCheckpoint[];
+    readonly completed: readonly RunCheckpoint[];
     /** Aborts by reason (CheckpointFailureReason). */
     readonly aborted: Readonly<Record<string, number>>;
   };
@@ -116,6 +117,12 @@ export interface RunResult {
   readonly actions: readonly ActionRecord[];
   /** Indices of actions whose time or point never came. */
   readonly unfiredActions: readonly number[];
+  /**
+   * The job runs of the history, the first run first: each later one started by a rescale
+   * action from a savepoint or a retained checkpoint of the run before (JobRun.ts), with its
+   * parallelism by operator uid and the status it ended in (the latest's when the run ended).
+   */
+  readonly jobRuns: readonly (JobRunRecord & { readonly status: JobStatus })[];
   /**
    * A stop-with-savepoint that can never end (tasks wait for a lost confirmation or abort of its
    * synchronous savepoint): a known Flink 1.20 outcome, marked `stop-with-savepoint-stuck`.

@@ -24,7 +24,7 @@ import {
 import type {
   CheckpointSpec, DelayMs, ExpandedRunSpec, JobSpec, RestartStrategySpec, RunSpec,
 } from './RunSpec.ts';
-import { validateRunSpec } from './validateRunSpec.ts';
+import { largestParallelism, validateRunSpec } from './validateRunSpec.ts';
 
 const C = DEFAULT_CLUSTER_CONFIGURATION;
 
@@ -37,6 +37,7 @@ export const DEFAULT_CHECKPOINT: CheckpointDefaults = Object.freeze({
   maxConcurrent: 1,
   tolerableFailures: 0,
   retained: 1,
+  retention: 'NO_EXTERNALIZED_CHECKPOINTS',
 });
 
 /** Restart default: fixed delay, unlimited attempts, 10 ms (the engine's default). */
@@ -102,7 +103,8 @@ export function expandRunSpecWithGraph(spec: RunSpec): { expanded: ExpandedRunSp
   const parallelism = typeof spec.parallelism === 'number'
     ? spec.parallelism : parallelismByUid(job, spec.parallelism);
   const byUid = parallelismByUid(job, parallelism);
-  const maxP = Math.max(...Object.values(byUid));
+  // TaskManagers are sized for the largest parallelism of any job run (a rescale's included).
+  const maxP = largestParallelism(spec.actions ?? [], byUid);
   const slotsPerTaskManager = spec.slotsPerTaskManager ?? C.slotsPerTaskManager;
   const maxParallelism = spec.maxParallelism === undefined ? {} : { maxParallelism: spec.maxParallelism };
   const graph = buildJobGraph(job, { parallelism: byUid, ...maxParallelism });
@@ -118,6 +120,7 @@ export function expandRunSpecWithGraph(spec: RunSpec): { expanded: ExpandedRunSp
     maxConcurrent: cp.maxConcurrent ?? DEFAULT_CHECKPOINT.maxConcurrent,
     tolerableFailures: cp.tolerableFailures ?? DEFAULT_CHECKPOINT.tolerableFailures,
     retained: cp.retained ?? DEFAULT_CHECKPOINT.retained,
+    retention: cp.retention ?? DEFAULT_CHECKPOINT.retention,
     ...(cp.alignedTimeoutMs === undefined ? {} : { alignedTimeoutMs: cp.alignedTimeoutMs }),
   };
   const expanded: ExpandedRunSpec = {

@@ -19,7 +19,7 @@ export const ASYNC_SNAPSHOT_FAILED_MARK = 'async-snapshot-failed';
  * A task's snapshot file: `chk-<n>/<attempt>/<operator uid>` (AsyncCheckpointRunnable), or a
  * savepoint's `savepoint-<n>/<attempt>/<operator uid>`; not the `_metadata` file.
  */
-const TASK_STATE_PATH = /^(?:chk|savepoint)-\d+\/[^/]+\/[^/]+$/;
+const TASK_STATE_PATH = /^(?:run-\d+\/)?(?:chk|savepoint)-\d+\/[^/]+\/[^/]+$/;
 
 /** True for the object store paths of tasks' snapshot writes. */
 export function isTaskStatePath(path: string): boolean {
@@ -28,8 +28,14 @@ export function isTaskStatePath(path: string): boolean {
 
 /** The checkpoint (or savepoint) id of a path in its directory or of the directory (`chk-<n>`, `savepoint-<n>/...`), or -1. */
 export function snapshotIdOfPath(path: string): number {
-  const m = /^(?:chk|savepoint)-(\d+)(?:\/|$)/.exec(path);
+  const m = /^(?:run-\d+\/)?(?:chk|savepoint)-(\d+)(?:\/|$)/.exec(path);
   return m === null ? -1 : Number(m[1]);
+}
+
+/** The job run a snapshot path belongs to: `run-<n>/...` is run n, any other path run 1. */
+export function jobRunOfPath(path: string): number {
+  const m = /^run-(\d+)\//.exec(path);
+  return m === null ? 1 : Number(m[1]);
 }
 
 /** A distribution in ms to whole µs. */

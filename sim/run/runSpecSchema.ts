@@ -45,7 +45,10 @@ export { parseWithSchema } from './schema/parseWithSchema.ts';
  * The RunSpec format version this build reads. Every change to the RunSpec's shape bumps it; a
  * file of another version is refused (validateRunSpec's `checkRunSpecVersion`).
  */
-export const RUN_SPEC_VERSION = 4;
+export const RUN_SPEC_VERSION = 5;
+
+/** Flink 1.20's ExternalizedCheckpointRetention values. */
+export const CHECKPOINT_RETENTIONS = ['NO_EXTERNALIZED_CHECKPOINTS', 'RETAIN_ON_CANCELLATION', 'DELETE_ON_CANCELLATION'] as const;
 
 /** The checkpointing modes; `none` turns checkpointing off. */
 export const RUN_MODES = ['aligned', 'at-least-once', 'unaligned', 'aligned-timeout', 'none'] as const;
@@ -67,6 +70,10 @@ export const checkpointSpecSchema = z.strictObject({
   tolerableFailures: intField(0).meta({ description: 'Checkpoint failures tolerated before a global failover (default 0).' })
     .exactOptional(),
   retained: intField(1).meta({ description: 'Completed checkpoints kept (default 1).' }).exactOptional(),
+  retention: oneOfField(CHECKPOINT_RETENTIONS).meta({
+    description: 'Flink\'s externalized checkpoint retention: NO_EXTERNALIZED_CHECKPOINTS (default: deleted when the job run ends), '
+      + 'RETAIN_ON_CANCELLATION (kept when it is cancelled or fails), DELETE_ON_CANCELLATION (kept only when it fails).',
+  }).exactOptional(),
   alignedTimeoutMs: msField().meta({ description: 'For aligned-timeout only (not available yet).' }).exactOptional(),
 }).meta({ description: 'Checkpointing. Defaults follow Flink except the (scaled) timeout.' });
 

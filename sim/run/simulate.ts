@@ -52,12 +52,13 @@ const us = (ms: number): number => Math.round(ms * 1000);
  * is the job's graph as {@link expandRunSpecWithGraph} built it for this spec (it is not built
  * again).
  */
-export function runGraph(spec: ExpandedRunSpec, built?: StreamGraph): StreamGraph {
+export function runGraph(spec: ExpandedRunSpec, built?: StreamGraph,
+  parallelism?: Readonly<Record<string, number>>): StreamGraph {
   const costsUs = Object.fromEntries(Object.entries(spec.costsMs).map(([uid, ms]) => [uid, us(ms)]));
   let graph: StreamGraph;
   try {
-    graph = built !== undefined ? withCosts(built, costsUs) : buildJobGraph(spec.job, {
-      parallelism: parallelismByUid(spec.job, spec.parallelism),
+    graph = built !== undefined && parallelism === undefined ? withCosts(built, costsUs) : buildJobGraph(spec.job, {
+      parallelism: parallelism ?? parallelismByUid(spec.job, spec.parallelism),
       costsUs,
       ...(spec.maxParallelism === undefined ? {} : { maxParallelism: spec.maxParallelism }),
     });
@@ -74,6 +75,7 @@ export function runGraph(spec: ExpandedRunSpec, built?: StreamGraph): StreamGrap
     maxConcurrent: cp.maxConcurrent,
     tolerableFailures: cp.tolerableFailures,
     retained: cp.retained,
+    externalizedCheckpointRetention: cp.retention,
   };
   return { ...graph, checkpointing };
 }
@@ -225,7 +227,11 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
   }, { types: ['checkpoint.triggered', 'checkpoint.aborted', 'checkpoint.restored'] });
   const plan = new FaultPlan(expanded.faults, cluster, us(expanded.healTimeMs), expanded.actions, faultSettings.touched);
   plan.install();
-  const actionPlan = new ActionPlan(expanded.actions, cluster);
+  const actionPlan = new ActionPlan(expanded.actions, cluster, {
+    firstParallelism: parallelismByUid(expanded.job, expanded.parallelism),
+    // A later run is the same job at its own parallelism (a generated job's stages included).
+    graph: (parallelism) => runGraph(expanded, undefined, parallelism),
+  });
   actionPlan.install();
   const r = cluster.run();
   const stuckStop = actionPlan.finish();
@@ -259,6 +265,7 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
     unfiredFaults: plan.unfired(),
     actions: actionPlan.log,
     unfiredActions: actionPlan.unfired(),
+    jobRuns: actionPlan.jobRuns.map((run) => ({ ...run, status: cluster.jobMasters[run.index - 1]?.jobStatus ?? 'CREATED' })),
     ...(stuckStop === undefined ? {} : { stuckStop }),
     violations: [],
   };

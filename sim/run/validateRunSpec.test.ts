@@ -56,17 +56,17 @@ describe('validateRunSpec', () => {
       + 'slotsPerTaskManager, costsMs, network, storeLatency, heartbeat, jobManager, checkpoint, restartStrategy, faults, actions, '
       + 'healTimeMs, budgets, overrides, mutations)'],
     ['a version mismatch (a repro of the format before jobManager.ioPoolSize)', { ...base(), version: 1 },
-      'version 1 is not supported: this checkpoint-sim reads run spec version 4'],
+      'version 1 is not supported: this checkpoint-sim reads run spec version 5'],
     // The version is checked before any field, so an old file never gets a field error instead.
     ['an old version with a field it did not have', { ...base(), version: 2, jobManager: { mainThreads: 2 } },
-      'version 2 is not supported: this checkpoint-sim reads run spec version 4'],
+      'version 2 is not supported: this checkpoint-sim reads run spec version 5'],
     ['no version', { ...base(), version: undefined },
-      'version is missing: this checkpoint-sim reads run spec version 4'],
+      'version is missing: this checkpoint-sim reads run spec version 5'],
     // "version "4" is not supported: ... reads version 4" read as a contradiction.
     ['a version that is no number', { ...base(), version: '4' }, 'version: must be the number 4, got the string "4"'],
     ['a version that is null', { ...base(), version: null }, 'version: must be the number 4, got null'],
     ['a version of another number', { ...base(), version: 2 },
-      'version 2 is not supported: this checkpoint-sim reads run spec version 4'],
+      'version 2 is not supported: this checkpoint-sim reads run spec version 5'],
     ['a misspelt field (named rather than the field it leaves missing)',
       (({ healTimeMs, ...rest }) => ({ ...rest, healtimeMs: healTimeMs }))(base()),
       'run spec: unknown field "healtimeMs" (fields: $schema, version, seed, job, parallelism, maxParallelism, '

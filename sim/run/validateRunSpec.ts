@@ -3,7 +3,7 @@
  * a generated run, a hand-written spec). The one validation path, in three steps:
  *
  * 1. the version (checkRunSpecVersion), first, so that a file of another format version gets
- *    "version 2 is not supported: this checkpoint-sim reads run spec version 4" rather than an
+ *    "version 2 is not supported: this checkpoint-sim reads run spec version 5" rather than an
  *    error about a field that format did not have;
  * 2. the schema (runSpecSchema.ts): types, bounds, allowed values, unknown fields refused;
  * 3. what the schema cannot know (below): what needs the job (operator uids, the generated shape,
@@ -16,6 +16,7 @@
  * The first problem found is thrown as a one-line SimInputError naming the field by its path
  * (the CLI exits 2 with it).
  */
+import { computeDefaultMaxParallelism } from '../../engine/index.ts';
 import { validateOverrides } from '../ChoiceSource.ts';
 import { JOB_MANAGER_HOST, taskManagerHost } from '../MiniCluster.ts';
 import { SimInputError } from '../SimInputError.ts';
@@ -71,10 +72,13 @@ function checkRunSpecSemantics(s: RunSpec): void {
   if (job.kind === 'generated') checkGenerated(job.spec, 'job.spec');
   const uids = jobUids(job);
   const parallelism = checkParallelism(s, uids);
-  const maxP = Math.max(...Object.values(parallelism));
-  if (s.maxParallelism !== undefined && s.maxParallelism < maxP) {
-    fail(`maxParallelism: must be at least the largest parallelism (${maxP}), got ${s.maxParallelism}`);
+  const firstMaxP = Math.max(...Object.values(parallelism));
+  if (s.maxParallelism !== undefined && s.maxParallelism < firstMaxP) {
+    fail(`maxParallelism: must be at least the largest parallelism (${firstMaxP}), got ${s.maxParallelism}`);
   }
+  checkRescales(s, uids, parallelism);
+  // TaskManagers are sized for the largest parallelism of any job run.
+  const maxP = largestParallelism(s.actions ?? [], parallelism);
   if (job.kind === 'generated') checkGenerated(generatedShape(job.spec, parallelism, s.maxParallelism), 'parallelism');
   const slots = s.slotsPerTaskManager ?? 2;
   const needed = Math.ceil(maxP / slots);
@@ -98,6 +102,51 @@ function checkRunSpecSemantics(s: RunSpec): void {
   checkStops(s.actions ?? []);
   checkSavepointPoints(s.faults, s.actions ?? []);
   validateOverrides(s.overrides);
+}
+
+/**
+ * The largest parallelism of any job run: the first run's (`firstByUid`) or one a rescale asks.
+ */
+export function largestParallelism(actions: readonly Action[], firstByUid: Readonly<Record<string, number>>): number {
+  let maxP = Math.max(...Object.values(firstByUid));
+  for (const a of actions) {
+    if (a.type !== 'rescale') continue;
+    const values = typeof a.parallelism === 'number' ? [a.parallelism] : Object.values(a.parallelism);
+    maxP = Math.max(maxP, ...values);
+  }
+  return maxP;
+}
+
+/**
+ * Rescale actions: checkpointing on (the snapshot comes from the checkpoint coordinator), a
+ * cancel needs checkpoints retained on cancellation, uids the job has, and no operator above the
+ * snapshot's max parallelism: the first run's, configured or its default, which every later
+ * run adopts (StateAssignmentOperation would refuse the restore; reference 8 item 25).
+ */
+function checkRescales(s: RunSpec, uids: readonly string[], first: ParallelismByUid): void {
+  (s.actions ?? []).forEach((a, i) => {
+    if (a.type !== 'rescale') return;
+    const path = `actions[${i}]`;
+    if (s.checkpoint.mode === 'none') fail(`${path}: a rescale needs checkpointing (checkpoint.mode none has no snapshot to restore)`);
+    if (a.via === 'cancel' && s.checkpoint.retention !== 'RETAIN_ON_CANCELLATION') {
+      fail(`${path}.via: cancel leaves a checkpoint to restore only with checkpoint.retention RETAIN_ON_CANCELLATION, `
+        + `got ${s.checkpoint.retention ?? 'NO_EXTERNALIZED_CHECKPOINTS (the default)'}`);
+    }
+    const asked = typeof a.parallelism === 'number'
+      ? Object.fromEntries(uids.map((u) => [u, a.parallelism as number])) : a.parallelism;
+    for (const uid of Object.keys(asked)) requireUid(uid, `${path}.parallelism`, uids);
+    if (s.job.kind === 'wordcount' && typeof a.parallelism !== 'number') {
+      fail(`${path}.parallelism: wordcount runs every operator at one parallelism (give one number)`);
+    }
+    for (const [uid, p] of Object.entries(asked)) {
+      const limit = s.maxParallelism ?? (s.job.kind === 'generated' ? s.job.spec.maxParallelism
+        : computeDefaultMaxParallelism(first[uid] ?? p));
+      if (p > limit) {
+        fail(`${path}.parallelism.${uid}: ${p} is above the snapshot's max parallelism ${limit} `
+          + '(the first run\'s, which every later run adopts)');
+      }
+    }
+  });
 }
 
 /** A stop ends the run's history: at most one stop-with-savepoint action. */

@@ -86,7 +86,8 @@ export function clusterRunResult(o: ClusterRunOptions): { cluster: MiniCluster; 
     heartbeat: { intervalMs: ms(d.heartbeatIntervalUs), timeoutMs: ms(d.heartbeatTimeoutUs) },
     jobManager: { ioPoolSize: d.jobManagerIoPoolSize },
     checkpoint: {
-      timeoutMs: 1000, minPauseMs: 0, maxConcurrent: 1, tolerableFailures: 0, retained: 1, ...c,
+      timeoutMs: 1000, minPauseMs: 0, maxConcurrent: 1, tolerableFailures: 0, retained: 1,
+      retention: 'NO_EXTERNALIZED_CHECKPOINTS', ...c,
     },
     restartStrategy: r.kind === 'none' ? r : r.kind === 'fixed-delay'
       ? { kind: 'fixed-delay', attempts: 'unlimited', delayMs: ms(r.delayUs) }
@@ -129,6 +130,7 @@ export function clusterRunResult(o: ClusterRunOptions): { cluster: MiniCluster; 
     unfiredFaults: [],
     actions: [],
     unfiredActions: [],
+    jobRuns: [{ index: 1, parallelism: {}, submittedMs: 0, status: run.jobStatus }],
     violations: [],
   };
   return { cluster, result };

@@ -11,13 +11,22 @@
  *   the sources' data first; a stop ends the run's history, so a spec has at most one
  *   (validateRunSpec).
  *
+ * - `cancel`: JobMaster.cancel; the job run ends CANCELED, and the checkpoint retention
+ *   (`checkpoint.retention`) decides whether its checkpoints stay.
+ * - `rescale`: ends the job run and starts the next one from its snapshot at another parallelism
+ *   (or the same: a plain restore into a new job run): `via` stop-with-savepoint without drain
+ *   (the default) or cancel (then the run's latest retained checkpoint, which needs retention
+ *   RETAIN_ON_CANCELLATION), `claimMode` the new run's RecoveryClaimMode (NO_CLAIM by default,
+ *   as Flink). Never savepoint-then-cancel: checkpoints completing between the two would commit
+ *   output the restore emits again.
+ *
  * Protocol points and times are checked like a fault's (validateRunSpec, simulate's task check);
  * an action's time may be at or after the heal time.
  */
 import { z } from 'zod';
 import { protocolPointSchema } from './faultSchema.ts';
 import { describe } from '../SpecChecks.ts';
-import { because, msField, oneOfField } from './specFields.ts';
+import { because, intField, msField, oneOfField } from './specFields.ts';
 
 /** When an action fires: `{ atMs }` (any time) or `{ at: <protocol point> }` (once). */
 export const actionTriggerSchema = z.union([
@@ -44,11 +53,36 @@ export const stopWithSavepointActionSchema = z.strictObject({
   format: oneOfField(SAVEPOINT_FORMATS).meta({ description: 'canonical (default) or native: a property only.' }).exactOptional(),
 }).meta({ description: 'Stop the job with a synchronous savepoint (JobMaster.stopWithSavepoint); at most one per run.' });
 
+export const cancelActionSchema = z.strictObject({
+  type: z.literal('cancel'),
+  when: actionTriggerSchema,
+}).meta({ description: 'Cancel the job run (JobMaster.cancel): CANCELLING, then CANCELED; the retention policy keeps or deletes its checkpoints.' });
+
+export const RESCALE_VIA = ['stop-with-savepoint', 'cancel'] as const;
+export const CLAIM_MODES = ['NO_CLAIM', 'CLAIM', 'LEGACY'] as const;
+
+export const rescaleActionSchema = z.strictObject({
+  type: z.literal('rescale'),
+  when: actionTriggerSchema,
+  parallelism: z.union([
+    intField(1),
+    z.record(z.string(), intField(1)),
+  ], because((v) => `must be a positive integer or a map from operator uid to one, got ${describe(v)}`)).meta({
+    description: 'The new run\'s parallelism: one number for every operator, or per operator uid (uids not named keep their parallelism).',
+  }),
+  via: oneOfField(RESCALE_VIA).meta({
+    description: 'stop-with-savepoint (default: without drain) or cancel (restore from the run\'s latest retained checkpoint; needs checkpoint.retention RETAIN_ON_CANCELLATION).',
+  }).exactOptional(),
+  claimMode: oneOfField(CLAIM_MODES).meta({ description: 'The new run\'s RecoveryClaimMode: NO_CLAIM (default), CLAIM or LEGACY.' }).exactOptional(),
+}).meta({ description: 'End the job run and start the next one from its snapshot at a new parallelism (a restore into a new job run).' });
+
 /** The action types, in the order messages list them. */
-export const ACTION_TYPES = ['savepoint', 'stop-with-savepoint'] as const;
+export const ACTION_TYPES = ['savepoint', 'stop-with-savepoint', 'cancel', 'rescale'] as const;
 
 /** One entry of `actions`. */
-export const actionSchema = z.discriminatedUnion('type', [savepointActionSchema, stopWithSavepointActionSchema], because((v) => {
+export const actionSchema = z.discriminatedUnion('type', [
+  savepointActionSchema, stopWithSavepointActionSchema, cancelActionSchema, rescaleActionSchema,
+], because((v) => {
   const type = typeof v === 'object' && v !== null ? (v as { type?: unknown }).type : undefined;
   return `unknown action type ${describe(type)} (action types: ${ACTION_TYPES.join(', ')})`;
-})).meta({ id: 'action', description: 'An action on the job: { "type": "savepoint" | "stop-with-savepoint", "when": ... }.' });
+})).meta({ id: 'action', description: 'An action on the job: { "type": "savepoint" | "stop-with-savepoint" | "cancel" | "rescale", "when": ... }.' });

@@ -33,12 +33,21 @@ export const SINK_PHASES = ['pre-committed', 'committed'] as const;
  * name: it starts CREATED and goes RUNNING, RESTARTING on a failover and back to RUNNING, and
  * ends FINISHED or FAILED.
  */
-export const JOB_POINT_STATUSES = ['RUNNING', 'RESTARTING', 'FAILED', 'FINISHED'] as const;
+export const JOB_POINT_STATUSES = ['RUNNING', 'RESTARTING', 'CANCELLING', 'CANCELED', 'FAILED', 'FINISHED'] as const;
 
-/** Flink's other JobStatus values: real, but no run of this model enters them (no cancel, no HA). */
+/** Flink's other JobStatus values: real, but no run of this model enters them (no HA). */
 const UNREACHED_JOB_STATUSES: readonly string[] = [
-  'INITIALIZING', 'CREATED', 'FAILING', 'CANCELLING', 'CANCELED', 'SUSPENDED', 'RECONCILING',
+  'INITIALIZING', 'CREATED', 'FAILING', 'SUSPENDED', 'RECONCILING',
 ];
+
+/**
+ * Which job run a point or a message fault is about (1 for the first; a rescale or restore starts
+ * the next). Absent: run 1 when it names a checkpoint id (ids start again in each run), else any run.
+ */
+const jobRunField = intField(1).meta({
+  description: 'The job run (1 = the first; each restore into a new run counts up). Absent: run 1 for a point or '
+    + 'message naming a checkpoint id, else any run.',
+}).exactOptional();
 
 /** A task name in a protocol point: `<vertex>#<subtask>`, as traces print it. */
 export const TASK_NAME = /^v\d+#\d+$/;
@@ -51,6 +60,7 @@ const checkpointId = intField(1).meta({ description: 'The checkpoint id (from 1)
  * savepoint got when the coordinator triggered it). Exactly one.
  */
 const pointCheckpointFields = {
+  jobRun: jobRunField,
   checkpoint: checkpointId.meta({ description: 'The checkpoint id (from 1); or give savepoint instead.' }).exactOptional(),
   savepoint: intField(1).meta({
     description: 'Instead of checkpoint: the n-th entry of actions that triggers a savepoint (from 1, in the order of '
@@ -115,6 +125,7 @@ export const restorePointSchema = z.strictObject({
   kind: z.literal('restore'),
   nth: intField(1).meta({ description: 'Which restore (default 1).' }).exactOptional(),
   checkpoint: checkpointId.exactOptional(),
+  jobRun: jobRunField,
 }).meta({ title: 'restore point', description: 'The n-th restore of the run (trace checkpoint.restored).' });
 
 /** The job reaching a JobStatus the n-th time. */
@@ -125,6 +136,7 @@ export const jobPointSchema = z.strictObject({
     : `unknown JobStatus ${describe(v)} (statuses: ${JOB_POINT_STATUSES.join(', ')})`)))
     .meta({ description: 'A JobStatus (Flink\'s name) the job enters.' }),
   nth: intField(1).meta({ description: 'Which time (default 1).' }).exactOptional(),
+  jobRun: jobRunField,
 }).meta({ title: 'job point', description: 'The job reaching this JobStatus the n-th time.' });
 
 /** A protocol point: a moment named by the protocol rather than by the clock. */
@@ -209,8 +221,7 @@ const messageShape = {
   checkpoint: checkpointId.meta({ description: 'Only RPCs about this checkpoint id.' }).exactOptional(),
   from: z.string().meta({ description: 'Sending host, or task <vertex>#<subtask>.' }).exactOptional(),
   to: z.string().meta({ description: 'Receiving host, or task <vertex>#<subtask>.' }).exactOptional(),
-  jobRun: z.literal(1, because((v) => `must be 1 (reserved for rescaling: today a job has one run), got ${describe(v)}`))
-    .meta({ description: 'Reserved for rescaling: only 1 today.' }).exactOptional(),
+  jobRun: jobRunField,
   nth: intField(1).meta({ description: 'Acts on the n-th matching RPC (default 1), counted from when the fault is armed.' })
     .exactOptional(),
   delayMs: delayMsField().meta({ description: 'For delay: how long, ms (> 0).' }).exactOptional(),
