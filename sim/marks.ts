@@ -25,6 +25,8 @@ export const MARKS = {
   'notify-complete-skipped': 'a task\'s completion notification skipped a checkpoint it had performed (a lost or late notification)',
   'obsolete-barrier-ignored': 'a task ignored a barrier of a checkpoint it had already passed',
   'restore-from-checkpoint': 'a task attempt started from a checkpoint\'s state (once per restored task)',
+  'restored-from-savepoint': 'a new job run was restored from a savepoint (CheckpointCoordinator.restoreSavepoint)',
+  'restored-no-claim': 'a new job run was restored in NO_CLAIM mode (its checkpoints are FULL until one joins the store)',
   'savepoint-completed': 'a savepoint completed (its metadata written into savepoint-<id>; never in the store, no notification unless synchronous)',
   'savepoint-failed': 'a pending savepoint was aborted (declined, expired, a failover or a task failure)',
   'stop-with-savepoint-finished': 'a stop-with-savepoint completed: its savepoint exists and every task FINISHED',
@@ -52,6 +54,8 @@ export const MARKS = {
   'message-held': 'a message fault held its RPC',
   // The action plan (sim/run/ActionPlan.ts): what only the end of the run can tell.
   'stop-with-savepoint-stuck': 'a stop-with-savepoint can never end: its tasks wait for a lost confirmation or abort (known in Flink 1.20)',
+  'rescale-up': 'a rescale started a job run in which some operator runs at a higher parallelism',
+  'rescale-down': 'a rescale started a job run in which some operator runs at a lower parallelism',
 } as const satisfies Record<string, string>;
 
 export type MarkName = keyof typeof MARKS;

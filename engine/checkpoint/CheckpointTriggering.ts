@@ -287,6 +287,10 @@ export class CheckpointTriggering {
       return;
     }
     const options = this.checkpointOptions(pc.props, pc.checkpointId);
+    // A forced full checkpoint (after a NO_CLAIM restore) says so; the usual ones record nothing more.
+    if (options.snapshotType === 'FULL_CHECKPOINT') {
+      env.tracer.event('checkpoint.fullSnapshot', { checkpointId: pc.checkpointId, snapshotType: options.snapshotType });
+    }
     const acks = pc.plan.tasksToTrigger.map((t) => {
       env.tracer.event('checkpoint.triggerSent', { checkpointId: pc.checkpointId, task: t.attemptId });
       return ctx.triggerCheckpoint(t, pc.checkpointId, timestampUs, options);

@@ -16,6 +16,7 @@ import { createJobGraph } from '../../engine/index.ts';
 import { expandRunSpec } from '../../sim/run/expandRunSpec.ts';
 import { faultTask, faultTaskPhase, INPUT_PHASES, messageFaultTasks, withFaultTask } from '../../sim/run/faultTasks.ts';
 import { runGraph } from '../../sim/run/simulate.ts';
+import { rescaleActions, rescaleArbitrary, type DrawnRescale } from './rescaleArbitrary.ts';
 import { actionPlanArbitrary, type ActionPlan } from './actionArbitrary.ts';
 import { faultPlanArbitrary } from './faultArbitrary.ts';
 import { generatedJobArbitrary } from './generatedJobArbitrary.ts';
@@ -38,6 +39,11 @@ export interface RunSpecArbitraryOptions {
    * field stays as it is) but no run gets one: for searches aimed without them.
    */
   readonly savepoints?: boolean;
+  /**
+   * Whether histories may rescale (default true; never with checkpointing off): as for
+   * `savepoints`, off keeps the draw and drops the actions.
+   */
+  readonly rescales?: boolean;
 }
 
 /** Virtual time the job should span, ms: long enough for about ten checkpoint intervals. */
@@ -299,12 +305,14 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
     actionPlan: actionPlanArbitrary({
       taskManagers: maxTaskManagers, healTimeMs, tasks, operators: OPERATOR_PLACEHOLDERS,
     }),
+    // Rescales: drawn last, like the savepoints; shrinks toward none.
+    rescales: rescaleArbitrary({ spanMs: TARGET_SPAN_MS, maxParallelism: maxP }),
   }).map((base): RunSpec => withSourcePacing(fitToJob(specOf(base))));
 
   function specOf(base: {
     seed: string; job: RunSpec['job']; parallelism: number; intervalMs: number; maxConcurrent: number;
     tolerableFailures: number; bufferTimeoutMs: number; faults: Fault[]; overrides: RunSpec['overrides'];
-    shapeParallelism: boolean; actionPlan: ActionPlan;
+    shapeParallelism: boolean; actionPlan: ActionPlan; rescales: DrawnRescale[];
   }): RunSpec {
     const job = base.job;
     // `{}`: every operator at its default, which for a generated job is its shape's.
@@ -312,8 +320,13 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
     const parallelism = ownParallelism
       ? Math.max(job.spec.sourceParallelism, job.spec.sinkParallelism, ...job.spec.stages.map((st) => st.parallelism))
       : parallelismFor(job, base.parallelism);
-    const taskManagers = Math.ceil(parallelism / 2);
     const plan = o.savepoints === false ? { actions: [], raceFaults: [], concurrent: false } : base.actionPlan;
+    // A rescale sets every operator to one parallelism, within the job's max parallelism.
+    const limit = Math.min(maxP, job.kind === 'generated' ? job.spec.maxParallelism : maxP);
+    const rescales = o.rescales === false || o.mode === 'none' ? [] : rescaleActions(base.rescales, parallelism, limit);
+    const largest = Math.max(parallelism, ...rescales.map((a) => (a.type === 'rescale' && typeof a.parallelism === 'number' ? a.parallelism : 1)));
+    const taskManagers = Math.ceil(largest / 2);
+    const actions = [...(plan.actions.length === 0 ? [] : fitActions(plan.actions, taskManagers, parallelism)), ...rescales];
     return {
       version: RUN_SPEC_VERSION,
       seed: base.seed,
@@ -327,10 +340,12 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
         // A savepoint race needs a checkpoint triggered while its savepoint is pending.
         maxConcurrent: plan.concurrent ? 2 : base.maxConcurrent,
         tolerableFailures: base.tolerableFailures,
+        // A rescale via cancel restores the run's latest checkpoint: it must be retained.
+        ...(rescales.some((a) => a.type === 'rescale' && a.via === 'cancel') ? { retention: 'RETAIN_ON_CANCELLATION' as const } : {}),
       },
       restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
       faults: [...fitFaults(base.faults, taskManagers, parallelism), ...plan.raceFaults],
-      ...(plan.actions.length === 0 ? {} : { actions: fitActions(plan.actions, taskManagers, parallelism) }),
+      ...(actions.length === 0 ? {} : { actions }),
       healTimeMs,
       budgets: { maxEvents: 5_000_000, maxTimeMs: TARGET_SPAN_MS * 30 },
       overrides: base.overrides,

@@ -14,6 +14,7 @@
 import { KeyedProcessOperator } from '../../engine/index.ts';
 import type { DecodedCheckpoint, StreamGraph, StreamNode } from '../../engine/index.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
+import type { RunCheckpoint } from '../../sim/MiniCluster.ts';
 import { generatedStageUid } from '../../sim/workloads/generatedJob.ts';
 import { foldStateMatches, PrefixFold, referenceFold } from '../referenceFold.ts';
 import type { FoldResult, KeyedStateView, OperatorStateView } from '../referenceFold.ts';
@@ -135,15 +136,19 @@ interface AssembledState {
  */
 export function consistentCut(result: RunResult, options: ConsistentCutOptions = {}): Violation[] {
   const maxListed = options.maxListed ?? 20;
+  // In history order: job run, then id (ids start again in each run).
   const checkpoints = [...result.checkpoints.completed]
-    .sort((a, b) => a.checkpointId - b.checkpointId);
+    .sort((a, b) => (a.jobRun ?? 1) - (b.jobRun ?? 1) || a.checkpointId - b.checkpointId);
+  // Each run has its own parallelism (a rescale): a checkpoint's subtasks are its run's.
+  const parallelismOf = (c: RunCheckpoint, node: StreamNode): number =>
+    result.jobRuns[(c.jobRun ?? 1) - 1]?.parallelism[node.uid] ?? node.parallelism;
   const keyed = result.graph.nodes.filter((n) => n.spec.kind === 'keyedProcess');
   const violations: Violation[] = [];
   const folds = cutFolds(result.graph);
   const exact = !orderInsensitive(result);
   checkpoints.forEach((c, i) => {
     const cut = splitPositions(c, result.graph);
-    const assembled = assembleState(c, checkpoints.slice(0, i), keyed);
+    const assembled = assembleState(c, checkpoints.slice(0, i), keyed, (node) => parallelismOf(c, node));
     const problems = [...cut.problems, ...assembled.problems];
     const cmp = folds.matches(cut.positions, assembled.state, exact)
       ? noDiffs()
@@ -155,9 +160,11 @@ export function consistentCut(result: RunResult, options: ConsistentCutOptions =
     ].filter((p) => p !== '');
     violations.push({
       property: 'consistent-cut',
-      summary: `${c.kind === 'checkpoint' ? 'checkpoint' : 'savepoint'} ${c.checkpointId} is not a consistent cut: ${parts.join(', ')}`,
+      summary: `${c.kind === 'checkpoint' ? 'checkpoint' : 'savepoint'} ${c.checkpointId}${c.jobRun === undefined ? '' : ` of job run ${c.jobRun}`} `
+        + `is not a consistent cut: ${parts.join(', ')}`,
       details: {
         checkpointId: c.checkpointId,
+        ...(c.jobRun === undefined ? {} : { jobRun: c.jobRun }),
         prefixes: Object.fromEntries(cut.positions),
         diffs: cmp.diffs,
         diffCount: cmp.diffCount,
@@ -176,6 +183,7 @@ function assembleState(
   c: DecodedCheckpoint,
   earlier: readonly DecodedCheckpoint[],
   keyed: readonly StreamNode[],
+  parallelism: (node: StreamNode) => number,
 ): AssembledState {
   const state: KeyedStateView = {};
   const problems: string[] = [];
@@ -185,7 +193,7 @@ function assembleState(
     const view: OperatorStateView = {};
     /** Subtask -> its decoded state, to name the other holder of a key found twice. */
     const bySubtask: OperatorStateView[] = [];
-    for (let subtask = 0; subtask < node.parallelism; subtask++) {
+    for (let subtask = 0; subtask < parallelism(node); subtask++) {
       let entry = c.operators[node.uid]?.[String(subtask)];
       if (entry === undefined) {
         const last = lastReported(earlier, node.uid, subtask);
@@ -259,6 +267,6 @@ function lastReported(
 
 /** The vertex id in a state file path `chk-<n>/<vertex>#<subtask>@<attempt>/<uid>`, if any. */
 export function vertexOf(path: string): string | undefined {
-  const m = /^(?:chk|savepoint)-\d+\/(.+)#\d+@\d+\/[^/]*$/.exec(path);
+  const m = /^(?:run-\d+\/)?(?:chk|savepoint)-\d+\/(.+)#\d+@\d+\/[^/]*$/.exec(path);
   return m?.[1];
 }

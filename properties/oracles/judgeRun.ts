@@ -41,11 +41,12 @@ import type { CommittedRecord } from './compareOutputs.ts';
 import { judgeAtLeastOnce } from './atLeastOnce.ts';
 import { consistentCut } from './consistentCut.ts';
 import { decisiveEvents } from './decisiveEvents.ts';
-import type { DecodedCheckpoint } from '../../engine/index.ts';
+import { jobRunOf, type DecodedCheckpoint } from '../../engine/index.ts';
 import { compareOutputs } from './compareOutputs.ts';
 import { detectSequenced, endToEndExactlyOnce } from './endToEndExactlyOnce.ts';
 import { judgedAtSavepointOnly, judgedAtStop, outputAtStop, stopOutcome } from './stopWithSavepoint.ts';
 import { engineAssertion } from './engineAssertion.ts';
+import { endedByCancel, outputAtCancel } from './outputAtCancel.ts';
 import { failureHandling } from './failureHandling.ts';
 import { isKnownStuck, liveness } from './liveness.ts';
 import { protocolInvariants } from './protocolInvariants.ts';
@@ -98,7 +99,7 @@ export interface RunVerdict {
 export function applicableOracles(result: RunResult, options: JudgeOptions = {}): OracleName[] {
   const mode = result.spec.checkpoint.mode;
   const expect = options.expect ?? (mode === 'at-least-once' || mode === 'none' ? 'at-least-once' : 'exactly-once');
-  const finished = result.jobStatus === 'FINISHED' || judgedAtSavepointOnly(stopOutcome(result));
+  const finished = result.jobStatus === 'FINISHED' || judgedAtSavepointOnly(stopOutcome(result)) || endedByCancel(result);
   const oracles: OracleName[] = [];
   // First, so that explore and replay, which take the first violation, report the assertion.
   if (result.engineAssertion !== undefined) oracles.push('engine-assertion');
@@ -138,6 +139,9 @@ export function judgeRun(input: RunResult, options: JudgeOptions = {}): RunVerdi
       violations.push(...outputAtFailedStop(result, stop.savepoint, oracle, maxListed));
       keyedState = stateUnjudged('job-not-finished', `${stop.kind === 'stuck' ? 'the stop-with-savepoint is stuck after its savepoint'
         : 'the job FAILED after its stop-with-savepoint\'s savepoint'}: its output was judged at the savepoint, its final state cannot be`);
+    } else if (endedByCancel(result) && (oracle === 'at-least-once' || oracle === 'end-to-end-exactly-once')) {
+      violations.push(...outputAtCancel(result, oracle, maxListed));
+      keyedState = stateUnjudged('job-not-finished', 'the history ended with a cancel: its output was judged for surplus only, its final state cannot be');
     } else if (oracle === 'at-least-once') {
       const verdict = judgeAtLeastOnce(result, { maxListed });
       violations.push(...verdict.violations);
@@ -177,9 +181,9 @@ function run(oracle: Exclude<OracleName, 'at-least-once'>, result: RunResult, ma
     case 'end-to-end-exactly-once':
       return endToEnd(result, maxListed);
     case 'protocol-invariants':
-      return protocolInvariants(result);
+      return perJobRun(result, protocolInvariants);
     case 'failure-handling':
-      return failureHandling(result);
+      return perJobRun(result, failureHandling);
     case 'storage-invariants':
       return storageInvariants(result, { maxListed });
     case 'liveness':
@@ -187,6 +191,19 @@ function run(oracle: Exclude<OracleName, 'at-least-once'>, result: RunResult, ma
     case 'engine-assertion':
       return engineAssertion(result);
   }
+}
+
+/**
+ * Runs a trace oracle of one job run's protocol (5, and 5/7 failure handling) on each job run of
+ * the history: checkpoint ids, the coordinator and its failure manager are per run, so each run is
+ * judged on its own events (JobRun.ts tags them with `jobRun`); a violation says its run.
+ */
+function perJobRun(result: RunResult, oracle: (r: RunResult) => Violation[]): Violation[] {
+  if (result.jobRuns.length <= 1) return oracle(result);
+  return result.jobRuns.flatMap((run) => {
+    const trace = result.trace.filter((e) => jobRunOf(e.attrs) === run.index);
+    return oracle({ ...result, trace }).map((v) => ({ ...v, summary: `job run ${run.index}: ${v.summary}`, details: { ...(v.details as object), jobRun: run.index } }));
+  });
 }
 
 /**

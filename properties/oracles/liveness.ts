@@ -10,8 +10,14 @@
  *
  * A run that hit its budget (`max-events`, `max-time`), or went idle without a terminal job
  * status, is stuck. A job that ended FAILED because its restart strategy allowed no more attempts
- * (`scheduler.noMoreRestarts`) is an expected outcome, not a violation; FAILED otherwise, or
- * CANCELED, is one. Every violation states the bound it used.
+ * (`scheduler.noMoreRestarts`) is an expected outcome, not a violation, and so is CANCELED (in this
+ * model only a user's cancel, a `cancel` or `rescale` action, cancels a job); FAILED otherwise is
+ * one. Every violation states the bound it used.
+ *
+ * Across job runs (a rescale, or a restore into a new run): the bound adds the stop and the
+ * redeployment of the new run, `checkpointTimeout + 2 * redeploy`, for a history with rescales
+ * (the gap between the old run's last checkpoint and the new run's first spans the synchronous
+ * savepoint, the slots' release and the new run's deployment).
  *
  * Stop-with-savepoint (stopWithSavepoint.ts): a stop ends periodic checkpointing, so the
  * checkpoint gaps are measured up to the moment it fired, unless its savepoint failed (the
@@ -41,6 +47,8 @@ export interface LivenessBound {
   readonly redeployMs: number;
   readonly intervalMs: number;
   readonly checkpointTimeoutMs: number;
+  /** What a rescale adds (0 without rescale actions): checkpoint timeout + 2 * redeploy. */
+  readonly rescaleMs: number;
 }
 
 /** The liveness bound of a (fully expanded) spec; missing fields take the engine's defaults. */
@@ -53,11 +61,12 @@ export function livenessBound(spec: RunSpec): LivenessBound {
   const largestRestartDelayMs = restartDelayMs(spec);
   const intervalMs = spec.checkpoint.intervalMs;
   const checkpointTimeoutMs = spec.checkpoint.timeoutMs ?? DEFAULT_CHECKPOINT_TIMEOUT_MS;
+  const rescaleMs = (spec.actions ?? []).some((a) => a.type === 'rescale') ? checkpointTimeoutMs + 2 * redeployMs : 0;
   const boundMs = heartbeatTimeoutMs + rpcTimeoutMs + 3 * largestRestartDelayMs + redeployMs
-    + 2 * (intervalMs + checkpointTimeoutMs);
+    + 2 * (intervalMs + checkpointTimeoutMs) + rescaleMs;
   return {
     boundMs, heartbeatTimeoutMs, rpcTimeoutMs, largestRestartDelayMs, redeployMs, intervalMs,
-    checkpointTimeoutMs,
+    checkpointTimeoutMs, rescaleMs,
   };
 }
 
@@ -98,7 +107,7 @@ export function liveness(result: RunResult): Violation[] {
       details: { kind: 'stuck', outcome: result.outcome, jobStatus: result.jobStatus, bound },
       timeMs: runEndMs,
     });
-  } else if (!failedAsConfigured && result.jobStatus !== 'FINISHED') {
+  } else if (!failedAsConfigured && result.jobStatus !== 'FINISHED' && result.jobStatus !== 'CANCELED') {
     violations.push({
       property: 'liveness',
       summary: `the job ended ${result.jobStatus}, not FINISHED, and not because its restart `

@@ -54,15 +54,34 @@ export function stopOutcome(result: RunResult): StopOutcome | undefined {
 /** Stop outcomes by run (null: no stop that fired). */
 const outcomes = new WeakMap<RunResult, StopOutcome | null>();
 
+/**
+ * The stop of the history's latest job run: a stop-with-savepoint, or a rescale's stop (via
+ * stop-with-savepoint) that never got to start the next run, fired at that run. Undefined when none.
+ */
+function latestRunStop(result: RunResult): number | undefined {
+  const latest = result.jobRuns.length;
+  for (const r of result.actions) {
+    if (r.event !== 'fired' || (r.jobRun ?? 1) !== latest) continue;
+    const a = result.spec.actions[r.action];
+    if (a?.type === 'stop-with-savepoint' || (a?.type === 'rescale' && (a.via ?? 'stop-with-savepoint') === 'stop-with-savepoint')) {
+      // A rescale that started the next run is not the latest run's stop.
+      if (a.type === 'rescale' && result.actions.some((x) => x.action === r.action && x.event === 'completed')) continue;
+      return r.action;
+    }
+  }
+  return undefined;
+}
+
 function readStopOutcome(result: RunResult): StopOutcome | undefined {
-  const stop = result.spec.actions.findIndex((a) => a.type === 'stop-with-savepoint');
-  if (stop < 0) return undefined;
+  const stop = latestRunStop(result);
+  if (stop === undefined) return undefined;
   const records = result.actions.filter((a) => a.action === stop);
   const fired = records.find((a) => a.event === 'fired');
   if (fired === undefined) return undefined;
   const base = { action: stop, firedMs: fired.timeMs };
+  const run = fired.jobRun ?? 1;
   const savepointOf = (id: number | undefined): DecodedCheckpoint | undefined =>
-    result.checkpoints.completed.find((c) => c.kind !== 'checkpoint' && c.checkpointId === id);
+    result.checkpoints.completed.find((c) => c.kind !== 'checkpoint' && c.checkpointId === id && (c.jobRun ?? 1) === run);
   if (result.stuckStop !== undefined) {
     const savepoint = savepointOf(result.stuckStop.checkpointId);
     return { ...base, kind: 'stuck', ...(savepoint === undefined ? {} : { savepoint }) };

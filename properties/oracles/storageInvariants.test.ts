@@ -43,6 +43,18 @@ describe('oracle 6: storage invariants', () => {
     expect(vs[0]?.details).toMatchObject({ invariant: 'restorable', missing: [gone] });
   });
 
+  test('the files of an acknowledgement an ended job run\'s coordinator dropped are a known leftover, not a leak', () => {
+    const clean = sampleRun('aligned', false);
+    const file = 'chk-3/v0#0@0/flights-source';
+    expect(invariantsOf(doctor(clean, { objectStorePaths: [file] }))).toEqual(['no-leaked-files']);
+    const dropped = event(99_999, 1, 'checkpoint.ackAfterShutdown', { checkpointId: 3, task: 'v0#0@0', files: 1 });
+    expect(storageInvariants(doctor(clean, { objectStorePaths: [file], trace: [...clean.trace, dropped] }))).toEqual([]);
+    // Of another run (its files under run-2/), or another attempt: still a leak.
+    const ofRun2 = event(99_999, 1, 'checkpoint.ackAfterShutdown', { checkpointId: 3, task: 'v0#0@0', files: 1, jobRun: 2 });
+    expect(invariantsOf(doctor(clean, { objectStorePaths: [file], trace: [...clean.trace, ofRun2] }))).toEqual(['no-leaked-files']);
+    expect(storageInvariants(doctor(clean, { objectStorePaths: [`run-2/${file}`], trace: [...clean.trace, ofRun2] }))).toEqual([]);
+  });
+
   test('a file no fault touched is a leak; one of a crashed attempt is not', () => {
     const clean = sampleRun('aligned', false);
     const leak = doctor(clean, { objectStorePaths: ['chk-3/v0#0@0/flights-source'] });

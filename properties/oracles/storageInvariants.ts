@@ -14,13 +14,18 @@
  *   checkpoint, or belongs to a checkpoint or an attempt a logged fault touched, or is still being
  *   deleted (a `delete` of it began and had not ended when the run stopped: a store slowed
  *   before the heal time may outlast the drain phase, and the cleanup did its part).
+ *   Also not a leak: the state files of an acknowledgement that reached the coordinator of a job
+ *   run that had ended (`checkpoint.ackAfterShutdown`): Flink's coordinator drops such an ack and
+ *   leaves its files, a known leftover (the files under `<run dir>chk-<id>/<attempt>/`).
  * - `no-lingering-transactions` (only once the job ended): the same rule for sink transactions
- *   left open or pre-committed.
+ *   left open or pre-committed; a history that ended with a cancel may leave pre-committed ones
+ *   (of the checkpoints the cancel aborted: Flink leaves them to the transaction timeout of the
+ *   external system), never open ones (the sink's close aborts them).
  *
  * What "touched" means is in faultsTouching.ts.
  */
 import { savepointTransactions, stopOutcome } from './stopWithSavepoint.ts';
-import type { DecodedCheckpoint } from '../../engine/index.ts';
+import { jobRunOf, type DecodedCheckpoint } from '../../engine/index.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import { faultsTouching } from './faultsTouching.ts';
 import type { TouchedByFaults } from './faultsTouching.ts';
@@ -79,8 +84,9 @@ export function storageInvariants(result: RunResult, options: StorageOptions = {
   // usually leaves an empty store and no transactions).
   let faults: TouchedByFaults | undefined;
   const touched = (): TouchedByFaults => (faults ??= faultsTouching(result.trace));
+  const leftovers = knownLeftovers(result);
   const leaked = result.objectStorePaths.filter((p) => !referenced.has(p) && !touched().file(p)
-    && (deleting.get(p) ?? 0) <= 0);
+    && (deleting.get(p) ?? 0) <= 0 && !leftovers.some((dir) => p.startsWith(dir)));
   if (leaked.length > 0) {
     violations.push({
       property: 'storage-invariants',
@@ -100,7 +106,10 @@ export function storageInvariants(result: RunResult, options: StorageOptions = {
   const stop = stopOutcome(result);
   const inSavepoint = stop?.kind === 'job-failed' && stop.savepoint !== undefined
     ? savepointTransactions(stop.savepoint, result.graph) : new Set<string>();
-  const lingering = result.lingeringTransactions.filter((t) => !touched().transaction(t) && !inSavepoint.has(t));
+  // A history that ended with a cancel leaves the transactions pre-committed for the checkpoints
+  // the cancel aborted: Flink leaves them to the external system's transaction timeout.
+  const cancelled = result.jobStatus === 'CANCELED' ? preCommittedAtEnd(result) : new Set<string>();
+  const lingering = result.lingeringTransactions.filter((t) => !touched().transaction(t) && !inSavepoint.has(t) && !cancelled.has(t));
   if (lingering.length > 0) {
     violations.push({
       property: 'storage-invariants',
@@ -115,4 +124,27 @@ export function storageInvariants(result: RunResult, options: StorageOptions = {
     });
   }
   return violations;
+}
+
+/** The transactions left pre-committed (not open) at the end of the run, by name. */
+function preCommittedAtEnd(result: RunResult): Set<string> {
+  const state = new Map<string, string>();
+  for (const e of result.trace) {
+    if (e.type === 'txn.preCommit' || e.type === 'txn.commit' || e.type === 'txn.abort') state.set(String(e.attrs['txn']), e.type);
+  }
+  return new Set([...state].filter(([, last]) => last === 'txn.preCommit').map(([txn]) => txn));
+}
+
+/**
+ * The directories of state files Flink leaves behind by design: each acknowledgement that reached
+ * an ended job run's coordinator (`checkpoint.ackAfterShutdown`), `<run prefix>chk-<id>/<attempt>/`.
+ */
+function knownLeftovers(result: RunResult): string[] {
+  const out: string[] = [];
+  for (const e of result.trace) {
+    if (e.type !== 'checkpoint.ackAfterShutdown') continue;
+    const run = jobRunOf(e.attrs);
+    out.push(`${run === 1 ? '' : `run-${run}/`}chk-${String(e.attrs['checkpointId'])}/${String(e.attrs['task'])}/`);
+  }
+  return out;
 }

@@ -53,7 +53,10 @@ export interface ActionRecord {
   readonly path?: string;
   /** Why it failed (`failed`): a CheckpointFailureReason, or the error's message. */
   readonly reason?: string;
-  /** A rescale's new job run (`completed`: submitted, restored from `path`). */
+  /**
+   * `fired`: the job run the action was aimed at (the latest when it fired; absent: run 1); a rescale's
+   * `completed`: the new job run it submitted, restored from `path`.
+   */
   readonly jobRun?: number;
 }
 
@@ -191,7 +194,8 @@ export class ActionPlan {
   private fire(index: number): void {
     this.fired.add(index);
     const action = this.actions[index] as Action;
-    this.note(index, 'fired');
+    // The run it is aimed at, said only once a history has several (absent: run 1).
+    this.note(index, 'fired', this.runs.length > 1 ? { jobRun: this.runs.length } : {});
     const jobMaster = this.cluster.jobManagerProcess.jobMaster;
     if (action.type === 'cancel') {
       jobMaster.cancel().whenComplete((cancelled) => {

@@ -40,7 +40,7 @@ describe('schema building blocks', () => {
       .toBe('delayMs: is required for action delay');
     expect(refusal(messageFaultSchema, { ...lose, delayMs: 2 }, 'fault')).toBe('delayMs: only for action delay, got action lose');
     expect(refusal(messageFaultSchema, { ...lose, durationMs: 2 }, 'fault')).toBe('durationMs: only for action hold, got action lose');
-    expect(refusal(messageFaultSchema, { ...lose, jobRun: 2 }, 'fault')).toBe('jobRun: must be 1 (reserved for rescaling: today a job has one run), got 2');
+    expect(refusal(messageFaultSchema, { ...lose, jobRun: 0 }, 'fault')).toBe('jobRun: must be an integer >= 1, got 0');
     expect(refusal(messageActionSchema, { ...lose, when: { atMs: 1 } }, 'do')).toMatch(/^do: unknown field "when"/);
   });
 
@@ -48,7 +48,7 @@ describe('schema building blocks', () => {
     expect(parseWithSchema(restorePointSchema, { kind: 'restore', checkpoint: 3 }, 'at')).toEqual({ kind: 'restore', checkpoint: 3 });
     expect(parseWithSchema(jobPointSchema, { kind: 'job', status: 'RUNNING', nth: 2 }, 'at')).toMatchObject({ nth: 2 });
     expect(refusal(jobPointSchema, { kind: 'job', status: 'running' }, 'at'))
-      .toBe('status: unknown JobStatus "running" (statuses: RUNNING, RESTARTING, FAILED, FINISHED)');
+      .toBe('status: unknown JobStatus "running" (statuses: RUNNING, RESTARTING, CANCELLING, CANCELED, FAILED, FINISHED)');
     expect(refusal(protocolPointSchema, { kind: 'task', checkpoint: 0, phase: 'acked' }, 'at'))
       .toBe('checkpoint: must be an integer >= 1, got 0');
   });

@@ -75,7 +75,7 @@ describe('message fault validation', () => {
     ['checkpoint 0', lose({ checkpoint: 0 }), 'faults[0].checkpoint: must be an integer >= 1, got 0'],
     ['nth 0', lose({ nth: 0 }), 'faults[0].nth: must be an integer >= 1, got 0'],
     ['a fractional nth', lose({ nth: 1.5 }), 'faults[0].nth: must be an integer >= 1, got 1.5'],
-    ['jobRun 2', lose({ jobRun: 2 }), 'faults[0].jobRun: must be 1 (reserved for rescaling: today a job has one run), got 2'],
+    ['jobRun 0', lose({ jobRun: 0 }), 'faults[0].jobRun: must be an integer >= 1, got 0'],
     ['a delay without delayMs', lose({ action: 'delay' }), 'faults[0].delayMs: is required for action delay'],
     ['a delay of 0', lose({ action: 'delay', delayMs: 0 }), 'faults[0].delayMs: must be a number of ms above 0, got 0'],
     ['a negative delay', lose({ action: 'delay', delayMs: -1 }), 'faults[0].delayMs: must be a number of ms above 0, got -1'],
@@ -115,17 +115,17 @@ describe('protocol point validation (restore, job, ack-received, notified)', () 
     ['a restore from checkpoint 0', { kind: 'restore', checkpoint: 0 },
       'faults[0].when.at.checkpoint: must be an integer >= 1, got 0'],
     ['a restore point with a task', { kind: 'restore', task: 'v1#0' },
-      'faults[0].when.at: unknown field "task" (fields: kind, nth, checkpoint)'],
+      'faults[0].when.at: unknown field "task" (fields: kind, nth, checkpoint, jobRun)'],
     ['an unknown JobStatus', { kind: 'job', status: 'running' },
-      'faults[0].when.at.status: unknown JobStatus "running" (statuses: RUNNING, RESTARTING, FAILED, FINISHED)'],
+      'faults[0].when.at.status: unknown JobStatus "running" (statuses: RUNNING, RESTARTING, CANCELLING, CANCELED, FAILED, FINISHED)'],
     ['a job point without status', { kind: 'job' },
       'faults[0].when.at.status: missing'],
-    ['a JobStatus this model never enters', { kind: 'job', status: 'CANCELED' },
-      'faults[0].when.at.status: the job never enters CANCELED in this model (statuses it enters: RUNNING, '
-      + 'RESTARTING, FAILED, FINISHED)'],
+    ['a JobStatus this model never enters', { kind: 'job', status: 'SUSPENDED' },
+      'faults[0].when.at.status: the job never enters SUSPENDED in this model (statuses it enters: RUNNING, '
+      + 'RESTARTING, CANCELLING, CANCELED, FAILED, FINISHED)'],
     ['a job point nth 0', { kind: 'job', status: 'RUNNING', nth: 0 }, 'faults[0].when.at.nth: must be an integer >= 1, got 0'],
     ['a job point with a checkpoint', { kind: 'job', status: 'RUNNING', checkpoint: 1 },
-      'faults[0].when.at: unknown field "checkpoint" (fields: kind, status, nth)'],
+      'faults[0].when.at: unknown field "checkpoint" (fields: kind, status, nth, jobRun)'],
   ])('refuses %s with one line', (_what, point, message) => {
     expect(rejection(withFaults(pauseAt(point)))).toBe(message);
   });

@@ -63,8 +63,8 @@ describe('validateRunSpec', () => {
     ['no version', { ...base(), version: undefined },
       'version is missing: this checkpoint-sim reads run spec version 5'],
     // "version "4" is not supported: ... reads version 4" read as a contradiction.
-    ['a version that is no number', { ...base(), version: '4' }, 'version: must be the number 4, got the string "4"'],
-    ['a version that is null', { ...base(), version: null }, 'version: must be the number 4, got null'],
+    ['a version that is no number', { ...base(), version: '4' }, 'version: must be the number 5, got the string "4"'],
+    ['a version that is null', { ...base(), version: null }, 'version: must be the number 5, got null'],
     ['a version of another number', { ...base(), version: 2 },
       'version 2 is not supported: this checkpoint-sim reads run spec version 5'],
     ['a misspelt field (named rather than the field it leaves missing)',
@@ -163,7 +163,7 @@ describe('validateRunSpec', () => {
       'faults[0]: unknown field "hots" (fields: type, host, when, downMs)'],
     ['a misspelt checkpoint in a point',
       { ...base(), faults: [{ ...tm1Crash, when: { at: { kind: 'jobmaster', checkpiont: 1, phase: 'completed' } } }] },
-      'faults[0].when.at: unknown field "checkpiont" (fields: kind, checkpoint, savepoint, phase)'],
+      'faults[0].when.at: unknown field "checkpiont" (fields: kind, checkpoint, savepoint, phase, jobRun)'],
     ['a probability above 1', { ...base(), faults: [{ type: 'store-failure', probability: 1.5 }] },
       'faults[0].probability: must be a probability in [0, 1], got 1.5'],
     ['a negative probability', { ...base(), faults: [{ type: 'async-snapshot-failure', probability: -0.1 }] },
@@ -192,7 +192,7 @@ describe('validateRunSpec', () => {
       'faults[0].when.atMs: must be a number of ms >= 0, got -1'],
     ['a point with a field of another kind', { ...base(), faults: [
       { ...tm1Crash, when: { at: { kind: 'jobmaster', checkpoint: 1, phase: 'completed', task: 'v1#0' } } }] },
-    'faults[0].when.at: unknown field "task" (fields: kind, checkpoint, savepoint, phase)'],
+    'faults[0].when.at: unknown field "task" (fields: kind, checkpoint, savepoint, phase, jobRun)'],
     ['an unknown point kind', { ...base(), faults: [{ ...tm1Crash, when: { at: { kind: 'clock' } } }] },
       'faults[0].when.at.kind: must be one of task, jobmaster, sink, restore, job, got "clock"'],
     ['a fault that is no object', { ...base(), faults: [5] }, 'faults[0]: must be an object, got 5'],
@@ -245,7 +245,7 @@ describe('expandRunSpec', () => {
     });
     expect(e.heartbeat).toEqual({ intervalMs: 5, timeoutMs: 25 });
     expect(e.checkpoint).toEqual({
-      mode: 'aligned', intervalMs: 20, timeoutMs: 1000, minPauseMs: 0, maxConcurrent: 1, tolerableFailures: 0, retained: 1,
+      mode: 'aligned', intervalMs: 20, timeoutMs: 1000, minPauseMs: 0, maxConcurrent: 1, tolerableFailures: 0, retained: 1, retention: 'NO_EXTERNALIZED_CHECKPOINTS',
     });
     expect(e.restartStrategy).toEqual({ kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 });
     expect(e.maxParallelism).toBeUndefined();

@@ -60,7 +60,6 @@ const checkpointId = intField(1).meta({ description: 'The checkpoint id (from 1)
  * savepoint got when the coordinator triggered it). Exactly one.
  */
 const pointCheckpointFields = {
-  jobRun: jobRunField,
   checkpoint: checkpointId.meta({ description: 'The checkpoint id (from 1); or give savepoint instead.' }).exactOptional(),
   savepoint: intField(1).meta({
     description: 'Instead of checkpoint: the n-th entry of actions that triggers a savepoint (from 1, in the order of '
@@ -98,6 +97,7 @@ export const taskPointSchema = z.strictObject({
     .regex(TASK_NAME, because((v) => `must name a task as <vertex>#<subtask> (e.g. v1#0), got ${describe(v)}`))
     .meta({ description: 'One subtask, <vertex>#<subtask> as traces print it (e.g. v1#0); absent: any task.' })
     .exactOptional(),
+  jobRun: jobRunField,
 }).superRefine(oneCheckpointRef).meta({
   title: 'task point',
   description: 'A task reaching a phase of checkpoint `checkpoint` (or of the id savepoint action `savepoint` got).',
@@ -108,6 +108,7 @@ export const jobmasterPointSchema = z.strictObject({
   kind: z.literal('jobmaster'),
   ...pointCheckpointFields,
   phase: oneOfField(JOB_MASTER_PHASES),
+  jobRun: jobRunField,
 }).superRefine(oneCheckpointRef).meta({
   title: 'jobmaster point',
   description: 'The checkpoint coordinator reaching a phase of checkpoint `checkpoint` (or of the id savepoint action `savepoint` got).',

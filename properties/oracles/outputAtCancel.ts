@@ -1,0 +1,51 @@
+/**
+ * The output oracle of a history that ended with a cancel (its last job run CANCELED: in this
+ * model only a user's `cancel` or `rescale` action cancels a job). The rest of the input was
+ * never read, and what was committed depends on which checkpoints' notifications arrived before
+ * the cancel, so completeness cannot be judged; what can be is that nothing was committed that
+ * F(all input) does not produce: no record identity beyond its multiplicity in F (exactly-once: a
+ * duplicate is a surplus; at-least-once: duplicates are allowed, records from nowhere are not),
+ * and no record with another value than F's (sequenced outputs, flights' per-airport numbers,
+ * compared by identity only, as their values depend on the interleaving). The final state is not
+ * judged. Independent of the engine: F is the plain fold of the input.
+ */
+import { recordIdentity } from '../../engine/index.ts';
+import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
+import { sharedReferenceFold } from '../sharedReferenceFold.ts';
+import { compareOutputs, type CommittedRecord } from './compareOutputs.ts';
+import { detectSequenced } from './endToEndExactlyOnce.ts';
+
+/** True when the history ended with its last job run cancelled. */
+export function endedByCancel(result: RunResult): boolean {
+  return result.jobStatus === 'CANCELED';
+}
+
+/**
+ * Judges the committed output of a cancelled history (see the file comment) for `oracle`.
+ * @returns at most one violation, naming the surplus (and mismatched) records.
+ */
+export function outputAtCancel(result: RunResult, oracle: 'at-least-once' | 'end-to-end-exactly-once',
+  maxListed: number): Violation[] {
+  const committed = result.committed.map((c) => c.record as CommittedRecord);
+  const expected = sharedReferenceFold(result.graph).outputs;
+  const sequenced = detectSequenced(result.graph);
+  const outputs = compareOutputs({
+    expected, actual: committed, maxListed, ...(sequenced === null ? {} : { project: sequenced.project }),
+  });
+  const exactly = oracle === 'end-to-end-exactly-once';
+  // At-least-once allows duplicates of records F produces, so only records F never produces count.
+  const expectedIds = new Set(expected.map((r) => recordIdentity(r)));
+  const surplus = exactly ? outputs.surplus : outputs.surplus.filter((s) => !expectedIds.has(s.id));
+  const surplusCount = exactly ? outputs.surplusCount : surplus.length;
+  if (surplusCount === 0 && outputs.valueMismatchCount === 0) return [];
+  return [{
+    property: oracle,
+    summary: `after the cancel: ${surplusCount} committed record(s) F(all input) does not produce${exactly ? ' (or duplicates)' : ''}`
+      + `${outputs.valueMismatchCount > 0 ? `, ${outputs.valueMismatchCount} with another value` : ''}`,
+    details: {
+      kind: 'cancelled', committedCount: committed.length, surplus, surplusCount,
+      valueMismatches: outputs.valueMismatches, valueMismatchCount: outputs.valueMismatchCount,
+    },
+    timeMs: result.jobEndMs ?? result.outcome.timeMs,
+  }];
+}
