@@ -34,7 +34,7 @@ const ofRun = (r: RunResult, run: number, type: string): RunResult['trace'][numb
   r.trace.filter((e) => e.type === type && (e.attrs['jobRun'] ?? 1) === run);
 
 function judged(r: RunResult): string[] {
-  return defaultJudge(r).violations.map((v) => `${v.property}: ${v.summary}`);
+  return defaultJudge(r, 'exactly-once').violations.map((v) => `${v.property}: ${v.summary}`);
 }
 
 describe('a restore into a new job run (rescale at the same parallelism)', () => {
