@@ -446,7 +446,7 @@ describe('replay --json', () => {
     writeFileSync(file, JSON.stringify(repro));
     const r = await cli('replay', file);
     expect(r.code).toBe(2);
-    expectOneLine(r.stderr, "repro field property must name an oracle (consistent-cut, end-to-end-exactly-once, at-least-once, protocol-invariants, failure-handling, storage-invariants, liveness, engine-assertion), got 'bogus'");
+    expectOneLine(r.stderr, "repro field property must name an oracle (consistent-cut, end-to-end-exactly-once, at-least-once, protocol-invariants, failure-handling, storage-invariants, liveness, engine-assertion, operator-state), got 'bogus'");
   });
 
   // Found by a fresh-eyes pass: a wrong format said "format field missing", an unknown envelope

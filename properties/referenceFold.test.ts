@@ -125,6 +125,27 @@ describe('referenceFold on graph shapes', () => {
     expect(fold.state).toEqual({ 'gen-1-keyed-parity-countAndSplit': { n: { even: 2, odd: 2 }, total: { even: 4, odd: 10 } } });
   });
 
+  test('generated job: the operator-state stages are the identity for F, their state no keyed state', () => {
+    const shape = {
+      records: [[2, 5, -3], [8]],
+      stages: [
+        { kind: 'keyed' as const, key: 3, fn: 4, parallelism: 2 },
+        { kind: 'map' as const, fn: 0, parallelism: 2, rebalance: false },
+      ],
+      sourceParallelism: 1, sinkParallelism: 1, maxParallelism: 4,
+    };
+    const plain = referenceFold(buildGeneratedJob(shape, collectSink([])));
+    const withState = referenceFold(buildGeneratedJob({ ...shape, stages: [
+      { kind: 'splitLog', parallelism: 2, rebalance: true }, shape.stages[0]!,
+      { kind: 'splitOwners', parallelism: 1 }, shape.stages[1]!,
+    ] }, collectSink([])));
+    // Same records, values and identities (tags name uids, which shift with the stage index).
+    const strip = (f: typeof plain) => f.outputs.map((r) => [r.split, r.offset, r.value]);
+    expect(strip(withState)).toEqual(strip(plain));
+    expect(withState.outputs.length).toBe(plain.outputs.length);
+    expect(Object.keys(withState.state)).toEqual(['gen-1-keyed-parity-countAndSplit']);
+  });
+
   test('refuses broadcast edges, timers and bad keys', () => {
     const broadcast = new StreamExecutionEnvironment();
     broadcast.fromSource(splitSource([{ id: 0, records: [1] }])).broadcast().map((v: number) => v).sinkTo(collectSink([]));

@@ -329,6 +329,10 @@ class Fold {
       case 'filter':
         if (spec.fn(value)) this.emit(node, value, split, offset, tag);
         return;
+      case 'checkpointedPassThrough':
+        // Forwards every record as it came: its operator state never reaches the output.
+        this.emit(node, value, split, offset, tag);
+        return;
       case 'flatMap': {
         const out = this.enter();
         spec.fn(value, out);

@@ -335,6 +335,8 @@ const COUNT_DEFINITIONS = {
   unfiredActions: 'actions (savepoints, stop-with-savepoint) whose time or protocol point the run never reached',
   knownStuck: 'runs whose stop-with-savepoint waits forever for a lost confirmation or abort, a known Flink 1.20 outcome: liveness did not judge them (not passes of it)',
   stateUnjudged: 'runs whose final keyed state no oracle judged (not passes of it); stateUnjudgedReasons splits them',
+  operatorStateJudged: 'runs in which the operator-state oracle judged at least one restore of list or union state',
+  operatorStateUnjudgedReasons: 'runs whose job has list- or union-state operators that the oracle could not judge, per reason (no-restore: nothing was restored; not passes of it)',
   marks: 'occurrences of each situation (a mark per occurrence: restore-from-checkpoint counts once per restored task)',
   'fanOut.runs': 'restore fan-out forks run (a run with a global failure when its middle completed checkpoint completes)',
   'fanOut.violations': 'forks that violated a property',
@@ -391,6 +393,12 @@ export function printReport(r: ExploreReport, io: Io, afterTable: readonly strin
   for (const [m, x] of Object.entries(r.modes)) {
     const reasons = Object.entries(x.stateUnjudgedReasons).map(([k, n]) => `${n} ${k}`);
     if (reasons.length > 0) io.out(`${m}: final keyed state not judged in ${x.stateUnjudged} run(s): ${reasons.join(', ')}\n`);
+    const opUnjudged = Object.entries(x.operatorStateUnjudgedReasons ?? {}).map(([k, n]) => `${n} ${k}`);
+    const opJudged = x.operatorStateJudged ?? 0;
+    if (opJudged > 0 || opUnjudged.length > 0) {
+      io.out(`${m}: operator state (list, union) judged in ${opJudged} run(s)`
+        + `${opUnjudged.length > 0 ? `, not judged in ${opUnjudged.join(', ')}` : ''}\n`);
+    }
     // Like unfired faults, actions that never fired tested nothing: counted, never hidden.
     if (x.unfiredActions > 0) io.out(`${m}: ${x.unfiredActions} action(s) (savepoints, stops) never fired (their time or point never came)\n`);
     // What the stops came to, from their marks (a stop that never fired is among the unfired actions).

@@ -234,3 +234,31 @@ describe('StateAssignmentOperation refuses a parallelism change (no rescale yet)
     expect([...pc.createCompletedCheckpoint(0).vertexParallelism]).toEqual([['map', 2]]);
   });
 });
+
+describe('PendingCheckpoint: union list state and partly finished vertices (DefaultCheckpointPlan#fulfillFinishedTaskStatus)', () => {
+  const attempt = (v: string, i: number) =>
+    ({ attemptId: executionAttemptId(`${v}#${i}@0`), vertexId: v, subtask: i, state: 'RUNNING' as const });
+  /** Vertex `src` (list state) and vertex `u` (union state), two subtasks each, all acked. */
+  function pending(finishedOperators: readonly string[]): PendingCheckpoint {
+    const tasks = [attempt('src', 0), attempt('src', 1), attempt('u', 0), attempt('u', 1)];
+    const pc = new PendingCheckpoint({ checkpointId: 3, triggerTimestampUs: 0, props: CP, coordinatorUids: [], masterHookIds: [],
+      plan: { tasksToTrigger: tasks, tasksToWaitFor: tasks, tasksToCommitTo: [], finishedTasks: [], fullyFinishedVertices: [] } });
+    for (const t of tasks) {
+      const union = t.vertexId === 'u';
+      const data = operatorSubtaskState({ managedOperatorState: [operatorStateHandle(`${t.vertexId}${t.subtask}`, {
+        s: { mode: union ? 'UNION' : 'SPLIT_DISTRIBUTE', elements: [t.subtask] } })] });
+      pc.acknowledgeTask(t.attemptId, { isTaskDeployedAsFinished: false, isTaskFinished: finishedOperators.includes(`${t.vertexId}#${t.subtask}`),
+        operators: [{ operatorUid: union ? 'union-op' : 'list-op', handle: { path: `chk-3/${t.vertexId}${t.subtask}`, sizeBytes: 1 }, data }] });
+    }
+    return pc;
+  }
+
+  test('a vertex with union state whose operators partly finished declines with CHECKPOINT_DECLINED_TASK_CLOSING', () => {
+    expect(() => pending(['u#0']).createCompletedCheckpoint(0)).toThrow(/vertex u is partly finished and uses union list state/);
+    expect(() => pending(['u#0', 'u#1']).createCompletedCheckpoint(0)).not.toThrow();
+  });
+
+  test('another vertex partly finished does not decline because some vertex uses union state', () => {
+    expect(() => pending(['src#0']).createCompletedCheckpoint(0)).not.toThrow();
+  });
+});

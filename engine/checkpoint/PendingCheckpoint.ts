@@ -61,6 +61,8 @@ export class PendingCheckpoint {
   private readonly notYetAcknowledged = new Map<ExecutionAttemptId, CheckpointTaskAttempt>();
   private readonly acknowledged = new Set<ExecutionAttemptId>();
   private readonly operatorStates = new Map<string, Map<number, OperatorSubtaskStateHandle>>();
+  /** The job vertex each operator uid's state was acknowledged by (its vertex's operators). */
+  private readonly operatorVertex = new Map<string, string>();
   private readonly notYetAckedCoordinators: Set<string>;
   private readonly coordinatorStates = new Map<string, unknown>();
   private readonly notYetAckedMasterStates: Set<string>;
@@ -183,6 +185,7 @@ export class PendingCheckpoint {
           this.operatorStates.set(op.operatorUid, per);
         }
         per.set(task.subtask, op);
+        this.operatorVertex.set(op.operatorUid, task.vertexId);
       }
       if (state.isTaskDeployedAsFinished) this.finishedOnRestoreTasks.set(subtaskKey(task.vertexId, task.subtask), task);
       if (state.isTaskFinished) this.operatorsFinished.add(subtaskKey(task.vertexId, task.subtask));
@@ -283,10 +286,16 @@ export class PendingCheckpoint {
     }
   }
 
+  /**
+   * Whether an operator of `vertexId` has union list state in this checkpoint: only the vertex's
+   * own operators count (Flink's hasUsedUnionListState reads the vertex's operator ids), not
+   * another vertex's operator at the same subtask index.
+   */
   private vertexUsesUnionState(vertexId: string): boolean {
     for (const t of this.plan.tasksToWaitFor) {
       if (t.vertexId !== vertexId) continue;
-      for (const per of this.operatorStates.values()) {
+      for (const [uid, per] of this.operatorStates) {
+        if (this.operatorVertex.get(uid) !== vertexId) continue;
         const data = per.get(t.subtask)?.data as { managedOperatorState?: unknown } | undefined;
         const handles = data?.managedOperatorState;
         if (!Array.isArray(handles)) continue;

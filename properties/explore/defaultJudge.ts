@@ -6,7 +6,8 @@
  * against the engine. Both are counted only for a FINISHED job that ran to its end, as the output
  * oracles judge only those (an unfinished job's output is incomplete by design, and liveness
  * judges it; a run an engine assertion ended lost its cleanup even if the job had finished).
- * Also whether the final keyed state was judged (for explore's stateUnjudged figure).
+ * Also whether the final keyed state was judged (for explore's stateUnjudged figure) and whether
+ * the operator state was (operatorStateJudged).
  */
 import type { RunResult } from '../../sim/run/RunResult.ts';
 import { judgeRun } from '../oracles/judgeRun.ts';
@@ -18,16 +19,16 @@ import { surplusAndMissing, type RecordIdentity } from './surplusAndMissing.ts';
 /** Judges `result` against `expect`. */
 export function defaultJudge(result: RunResult, expect: Expectation): Judgement {
   const verdict = judgeRun(result, { expect });
-  const { violations, keyedState, knownStuck } = verdict;
+  const { violations, keyedState, knownStuck, operatorState } = verdict;
   if (result.jobStatus !== 'FINISHED' || result.engineAssertion !== undefined) {
-    return { violations, duplicates: 0, missing: 0, keyedState, knownStuck };
+    return { violations, duplicates: 0, missing: 0, keyedState, knownStuck, operatorState };
   }
   // Oracle 3 held: every committed record paired with one of F's of its identity, none left on
   // either side, so there is nothing to count (most aligned runs; saves a pass over the output).
   const endToEndHeld = verdict.oracles.includes('end-to-end-exactly-once')
     && !verdict.violations.some((v) => v.property === 'end-to-end-exactly-once');
-  if (endToEndHeld) return { violations, duplicates: 0, missing: 0, keyedState, knownStuck };
+  if (endToEndHeld) return { violations, duplicates: 0, missing: 0, keyedState, knownStuck, operatorState };
   const counts = surplusAndMissing(sharedReferenceFold(judgedAtStop(result).graph).outputs,
     result.committed.map((c) => c.record as RecordIdentity));
-  return { violations, duplicates: counts.surplus, missing: counts.missing, keyedState, knownStuck };
+  return { violations, duplicates: counts.surplus, missing: counts.missing, keyedState, knownStuck, operatorState };
 }

@@ -55,6 +55,24 @@ describe('explore per-mode figures: unjudged state', () => {
   });
 });
 
+describe('explore per-mode figures: operator state', () => {
+  test('operatorStateJudged counts the runs whose restores of list or union state were judged; unjudged ones by reason', () => {
+    let calls = 0;
+    const judge: Judge = (result, expect) => {
+      const verdict = defaultJudge(result, expect);
+      const n = calls++;
+      if (n % 3 === 0) return { ...verdict, operatorState: { judged: true, restores: 2 } };
+      if (n % 3 === 1) return { ...verdict, operatorState: { judged: false, reason: 'no-restore', detail: 'made up by the test' } };
+      // A job without such operators is neither judged nor counted as unjudged.
+      return { ...verdict, operatorState: { judged: false, reason: 'no-operator-state', detail: 'made up by the test' } };
+    };
+    const report = explore(small(judge, { modes: ['at-least-once'], runs: 6, seed: 3, maxRecords: 20 }));
+    const summary = report.modes['at-least-once'];
+    expect(summary?.operatorStateJudged).toBe(2);
+    expect(summary?.operatorStateUnjudgedReasons).toEqual({ 'no-restore': 2 });
+  });
+});
+
 describe('explore per-mode figures: unfired faults', () => {
   test('unfiredFaults sums the faults that never fired over the mode\'s runs', () => {
     const seen: number[] = [];
@@ -233,8 +251,10 @@ describe('explore and engine assertions', () => {
       outcome: { ...r.outcome, reason: 'engine-assertion' },
       engineAssertion: { message: `planted at ${location}`, location, stack: [], timeMs: r.outcome.timeMs },
     });
+    // Seed 8: the first run with two faults or more has more than two (generated jobs' draws).
     const { options, writes } = recording({
       runs: 100,
+      seed: 8,
       simulate: (spec) => {
         const r = simulate(spec);
         if (spec.faults.length >= 2) return asserting(r, 'engine/a.ts:1');

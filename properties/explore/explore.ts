@@ -21,6 +21,7 @@ import { runSpecArbitrary, type ExploreJob } from '../arbitraries/runSpecArbitra
 import { ENGINE_ASSERTION, sameFailure } from '../oracles/engineAssertion.ts';
 import { REPRO_FORMAT_VERSION, type Repro } from './Repro.ts';
 import type { StateJudgement } from '../oracles/stateJudgement.ts';
+import type { OperatorStateJudgement } from '../oracles/operatorState.ts';
 import { explainRun, type Explanation } from '../explain/explainRun.ts';
 
 export type Expectation = 'exactly-once' | 'at-least-once';
@@ -39,6 +40,8 @@ export interface Judgement {
   readonly keyedState: StateJudgement;
   /** Liveness could not judge the run: a stop-with-savepoint known to wait forever (judgeRun). */
   readonly knownStuck?: boolean;
+  /** Whether the operator-state oracle judged a restore, and if not, why (judgeRun). */
+  readonly operatorState?: OperatorStateJudgement;
 }
 
 export type Simulate = (spec: RunSpec) => RunResult;
@@ -101,6 +104,13 @@ export interface ModeSummary {
   stateUnjudged: number;
   /** Those runs per reason code (stateJudgement.ts). */
   stateUnjudgedReasons: Record<string, number>;
+  /** Runs whose operator-state oracle judged at least one restore (operatorState.ts). */
+  operatorStateJudged?: number;
+  /**
+   * Runs whose job has an operator with operator state that the oracle could not judge, per
+   * reason (`no-restore`, ...): never counted as passes of it.
+   */
+  operatorStateUnjudgedReasons?: Record<string, number>;
   marks: Record<string, number>;
 }
 
@@ -201,7 +211,8 @@ export function explore(o: ExploreOptions): ExploreReport {
 function emptySummary(): ModeSummary {
   return {
     runs: 0, violations: 0, checkpointsCompleted: 0, restores: 0, duplicatesAfterRestore: 0, missingRecords: 0,
-    unfiredFaults: 0, unfiredActions: 0, knownStuck: 0, stateUnjudged: 0, stateUnjudgedReasons: {}, marks: {},
+    unfiredFaults: 0, unfiredActions: 0, knownStuck: 0, stateUnjudged: 0, stateUnjudgedReasons: {},
+    operatorStateJudged: 0, operatorStateUnjudgedReasons: {}, marks: {},
   };
 }
 
@@ -360,6 +371,12 @@ function record(summary: ModeSummary, result: RunResult, verdict: Judgement): vo
   if (!state.judged) {
     summary.stateUnjudged++;
     summary.stateUnjudgedReasons[state.reason] = (summary.stateUnjudgedReasons[state.reason] ?? 0) + 1;
+  }
+  const op = verdict.operatorState;
+  if (op?.judged === true) summary.operatorStateJudged = (summary.operatorStateJudged ?? 0) + 1;
+  else if (op !== undefined && op.reason !== 'no-operator-state') {
+    const reasons = summary.operatorStateUnjudgedReasons ??= {};
+    reasons[op.reason] = (reasons[op.reason] ?? 0) + 1;
   }
   for (const [k, v] of Object.entries(result.marks)) summary.marks[k] = (summary.marks[k] ?? 0) + v;
 }

@@ -11,6 +11,9 @@
  * | any, ended by an engine assertion | engine-assertion; in aligned mode also 1              |
  *
  * "5/7 failure handling" (failureHandling.ts) judges when checkpoint failures fail the job over.
+ * `operator-state` (operatorState.ts) judges, in every mode, the restores of a job's operators
+ * with traced operator state (the generated jobs' splitLog and splitOwners stages); it runs only
+ * for jobs that have one, and the verdict's `operatorState` says whether it judged anything.
  *
  * A run an engine assertion ended (engineAssertion.ts) was cut short at an arbitrary event: it is
  * no stuck job, its output is incomplete and its cleanup never ran. So it is judged by
@@ -49,6 +52,8 @@ import { engineAssertion } from './engineAssertion.ts';
 import { endedByCancel, outputAtCancel } from './outputAtCancel.ts';
 import { failureHandling } from './failureHandling.ts';
 import { isKnownStuck, liveness } from './liveness.ts';
+import { operatorState, operatorStateOperators, unjudged as operatorStateUnjudged } from './operatorState.ts';
+import type { OperatorStateJudgement } from './operatorState.ts';
 import { protocolInvariants } from './protocolInvariants.ts';
 import { storageInvariants } from './storageInvariants.ts';
 import { STATE_JUDGED, stateUnjudged } from './stateJudgement.ts';
@@ -57,7 +62,7 @@ import type { StateJudgement } from './stateJudgement.ts';
 /** The oracles judgeRun can run; a violation's `property` is the name of the oracle that found it. */
 export const ORACLE_NAMES = [
   'consistent-cut', 'end-to-end-exactly-once', 'at-least-once', 'protocol-invariants',
-  'failure-handling', 'storage-invariants', 'liveness', 'engine-assertion',
+  'failure-handling', 'storage-invariants', 'liveness', 'engine-assertion', 'operator-state',
 ] as const;
 export type OracleName = (typeof ORACLE_NAMES)[number];
 
@@ -86,6 +91,8 @@ export interface RunVerdict {
   readonly violations: readonly Counterexample[];
   /** Whether the output oracle judged the final keyed state, and if not, why. */
   readonly keyedState: StateJudgement;
+  /** Whether the operator-state oracle judged any restore, and if not, why (never a pass). */
+  readonly operatorState: OperatorStateJudgement;
   /**
    * Liveness could not judge the run: its stop-with-savepoint waits forever for a lost
    * confirmation or abort, a known Flink 1.20 outcome (counted and shown, never a pass).
@@ -109,6 +116,7 @@ export function applicableOracles(result: RunResult, options: JudgeOptions = {})
   oracles.push('protocol-invariants');
   if (mode !== 'none') oracles.push('failure-handling');
   oracles.push('storage-invariants', 'liveness');
+  if (operatorStateOperators(result.graph).length > 0) oracles.push('operator-state');
   return withoutSkipped(oracles, options);
 }
 
@@ -133,6 +141,9 @@ export function judgeRun(input: RunResult, options: JudgeOptions = {}): RunVerdi
   const oracles = applicableOracles(result, options);
   const violations: Violation[] = [];
   let keyedState = unjudgedWithout(result);
+  let opState: OperatorStateJudgement = operatorStateOperators(result.graph).length === 0
+    ? operatorStateUnjudged('no-operator-state', 'the job has no operator with traced operator state').judgement
+    : operatorStateUnjudged('oracle-skipped', 'the operator-state oracle did not run').judgement;
   const stop = stopOutcome(result);
   for (const oracle of oracles) {
     if (judgedAtSavepointOnly(stop) && (oracle === 'at-least-once' || oracle === 'end-to-end-exactly-once')) {
@@ -142,6 +153,10 @@ export function judgeRun(input: RunResult, options: JudgeOptions = {}): RunVerdi
     } else if (endedByCancel(result) && (oracle === 'at-least-once' || oracle === 'end-to-end-exactly-once')) {
       violations.push(...outputAtCancel(result, oracle, maxListed));
       keyedState = stateUnjudged('job-not-finished', 'the history ended with a cancel: its output was judged for surplus only, its final state cannot be');
+    } else if (oracle === 'operator-state') {
+      const verdict = operatorState(result, { maxListed });
+      violations.push(...verdict.violations);
+      opState = verdict.judgement;
     } else if (oracle === 'at-least-once') {
       const verdict = judgeAtLeastOnce(result, { maxListed });
       violations.push(...verdict.violations);
@@ -156,6 +171,7 @@ export function judgeRun(input: RunResult, options: JudgeOptions = {}): RunVerdi
     ok: violations.length === 0,
     oracles,
     keyedState,
+    operatorState: opState,
     knownStuck: oracles.includes('liveness') && isKnownStuck(result),
     violations: violations.map((v) => ({ ...v, decisiveEvents: decisiveEvents(result.trace, v.timeMs, count) })),
     configuration: result.spec,
@@ -174,7 +190,7 @@ function unjudgedWithout(result: RunResult): StateJudgement {
 }
 
 /** Runs every oracle but at-least-once (judgeRun reads its state judgement too). */
-function run(oracle: Exclude<OracleName, 'at-least-once'>, result: RunResult, maxListed: number): Violation[] {
+function run(oracle: Exclude<OracleName, 'at-least-once' | 'operator-state'>, result: RunResult, maxListed: number): Violation[] {
   switch (oracle) {
     case 'consistent-cut':
       return consistentCut(result, { maxListed });

@@ -89,7 +89,7 @@ describe('validateRunSpec', () => {
     'job.spec.records[0][1]: must be an integer in -1000000..1000000, got 2.5'],
     ['a generated stage of an unknown kind', { ...base(), job: { kind: 'generated', spec: {
       records: [[1]], stages: [{ kind: 'reduce' }], sourceParallelism: 1, sinkParallelism: 1, maxParallelism: 8 } } },
-    'job.spec.stages[0].kind: must be one of map, filter, flatMap, keyed, got "reduce"'],
+    'job.spec.stages[0].kind: must be one of map, filter, flatMap, keyed, splitLog, splitOwners, got "reduce"'],
     ['an io pool of no threads', { ...base(), jobManager: { ioPoolSize: 0 } },
       'jobManager.ioPoolSize: must be an integer in 1..64, got 0'],
     ['an unknown jobManager field', { ...base(), jobManager: { mainThreads: 2 } },

@@ -75,6 +75,20 @@ describe('buildGeneratedJob', () => {
     expect(() => generatedStageUid(base, 9)).toThrow(/no stage 9/);
   });
 
+  test('operator-state stages: pass-through operators, splitOwners always fed over rebalance', () => {
+    const spec: GeneratedJobSpec = { ...base, stages: [
+      { kind: 'splitOwners', parallelism: 2 },
+      { kind: 'splitLog', parallelism: 2, rebalance: false },
+      ...base.stages,
+    ] };
+    const graph = buildGeneratedJob(spec, collectSink([]));
+    expect(graph.nodes.slice(1, 3).map((n) => [n.uid, n.spec.kind])).toEqual([
+      ['gen-0-splitOwners', 'checkpointedPassThrough'], ['gen-1-splitLog', 'checkpointedPassThrough'],
+    ]);
+    // Equal parallelism, yet the union-state stage is fed over rebalance; the list one forward.
+    expect(graph.edges.slice(0, 3).map((e) => e.partitioner)).toEqual(['rebalance', 'forward', 'forward']);
+  });
+
   test.each<[string, Partial<GeneratedJobSpec>, RegExp]>([
     ['no splits', { records: [] }, /records must be 1..16 splits/],
     ['a fractional record', { records: [[1.5]] }, /record \(0, 0\) must be an integer/],
@@ -89,6 +103,9 @@ describe('buildGeneratedJob', () => {
     ['a bad keyed index', { stages: [{ kind: 'keyed', key: 0, fn: 99, parallelism: 1 }] }, /stage 0 keyed function index/],
     ['a missing rebalance', { stages: [{ kind: 'filter', fn: 0, parallelism: 1 } as never] }, /rebalance must be a boolean/],
     ['an unknown kind', { stages: [{ kind: 'union', parallelism: 1 } as never] }, /unknown kind union/],
+    ['two splitLog stages', { stages: Array(2).fill({ kind: 'splitLog', parallelism: 1, rebalance: false }) }, /at most 1 splitLog/],
+    ['two splitOwners stages', { stages: Array(2).fill({ kind: 'splitOwners', parallelism: 1 }) }, /at most 1 splitOwners/],
+    ['a splitLog without rebalance', { stages: [{ kind: 'splitLog', parallelism: 1 } as never] }, /rebalance must be a boolean/],
     ['parallelism 0', { sourceParallelism: 0 }, /parallelism must be an integer in 1..16/],
     ['max parallelism below parallelism', { maxParallelism: 2 }, /maxParallelism must be an integer in 3..32768/],
   ])('rejects %s', (_name, patch, message) => {

@@ -7,17 +7,21 @@
  * split-based source of integer records, stateless map/filter/flatMap stages and at most two
  * keyed stages, all picking pure functions by index from the menus of generatedFunctions.ts;
  * keyed state is order-insensitive per key and keyed outputs depend only on the input value; no
- * broadcast edges and no timers.
+ * broadcast edges and no timers. Optionally one `splitLog` (list state) and one `splitOwners`
+ * (union state) pass-through stage, whose operator state never reaches the output.
  *
  * Edges: a stage (and the sink) is fed over a forward edge when its parallelism equals its
  * input's and `rebalance` is false, over a rebalance edge otherwise; keyed stages are fed by
- * keyBy. Uids are `gen-source`, `gen-<i>-<kind>-<menu name>` for stage i, `gen-sink`.
+ * keyBy; a `splitOwners` stage always over a rebalance edge. Uids are `gen-source`,
+ * `gen-<i>-<kind>-<menu name>` for stage i (`gen-<i>-splitLog`, `gen-<i>-splitOwners`),
+ * `gen-sink`.
  */
 import { splitSource, StreamExecutionEnvironment } from '../../engine/index.ts';
 import type { DataStream, SinkDefinition, SplitData, StreamGraph } from '../../engine/index.ts';
 import {
   FILTER_MENU, FLAT_MAP_MENU, KEY_MENU, KEYED_MENU, MAP_MENU,
 } from './generatedFunctions.ts';
+import { splitLog, splitOwners } from './generatedOperatorState.ts';
 
 /** A stateless stage: the function at index `fn` of its kind's menu. */
 export interface GeneratedStatelessStage {
@@ -36,7 +40,29 @@ export interface GeneratedKeyedStage {
   readonly parallelism: number;
 }
 
-export type GeneratedStage = GeneratedStatelessStage | GeneratedKeyedStage;
+/**
+ * A stage with operator state that forwards every record unchanged (generatedOperatorState.ts):
+ * `splitLog` keeps list state of the split ids it saw, `splitOwners` union state of the split
+ * ids it owns. F treats both as the identity.
+ *
+ * Edges: `splitLog` is fed like a stateless stage; `splitOwners` always over a rebalance edge,
+ * so that its subtasks' inputs end together (each ends when the last upstream subtask ended).
+ * Flink aborts every checkpoint while a vertex with union state is partly finished
+ * (CHECKPOINT_DECLINED_TASK_CLOSING, DefaultCheckpointPlan#fulfillFinishedTaskStatus); fed
+ * forward from a source, such a vertex would stay partly finished from its first source
+ * subtask's end to its last's, longer than the liveness bound allows. Over a rebalance edge the
+ * window is the skew of one EndOfData's delivery.
+ */
+export type GeneratedOperatorStateStage =
+  | {
+    readonly kind: 'splitLog';
+    readonly parallelism: number;
+    /** Feed this stage over a rebalance edge even when the parallelism is unchanged. */
+    readonly rebalance: boolean;
+  }
+  | { readonly kind: 'splitOwners'; readonly parallelism: number };
+
+export type GeneratedStage = GeneratedStatelessStage | GeneratedKeyedStage | GeneratedOperatorStateStage;
 
 /** A generated job: input records and the job's shape. Plain JSON. */
 export interface GeneratedJobSpec {
@@ -60,6 +86,9 @@ export const GENERATED_JOB_LIMITS = Object.freeze({
   maxKeyedStages: 2,
   /** Bounds the fan-out of records (each flatMap multiplies by at most 3). */
   maxFlatMapStages: 2,
+  /** At most one `splitLog` (list state) and one `splitOwners` (union state) stage. */
+  maxSplitLogStages: 1,
+  maxSplitOwnersStages: 1,
   maxParallelism: 16,
   maxMaxParallelism: 32_768,
 });
@@ -111,6 +140,10 @@ export function validateGeneratedJobSpec(spec: GeneratedJobSpec): void {
     spec.stages.filter((st) => st.kind === kind).length;
   if (count('keyed') > L.maxKeyedStages) fail(`at most ${L.maxKeyedStages} keyed stages`);
   if (count('flatMap') > L.maxFlatMapStages) fail(`at most ${L.maxFlatMapStages} flatMap stages`);
+  if (count('splitLog') > L.maxSplitLogStages) fail(`at most ${L.maxSplitLogStages} splitLog stage`);
+  if (count('splitOwners') > L.maxSplitOwnersStages) {
+    fail(`at most ${L.maxSplitOwnersStages} splitOwners stage`);
+  }
   const parallelisms = [spec.sourceParallelism, spec.sinkParallelism];
   spec.stages.forEach((st, i) => {
     parallelisms.push(st.parallelism);
@@ -120,7 +153,9 @@ export function validateGeneratedJobSpec(spec: GeneratedJobSpec): void {
     } else if (st.kind === 'map' || st.kind === 'filter' || st.kind === 'flatMap') {
       checkIndex(st.fn, menuFor(st.kind).length, `stage ${i} ${st.kind} function`, fail);
       if (typeof st.rebalance !== 'boolean') fail(`stage ${i} rebalance must be a boolean`);
-    } else {
+    } else if (st.kind === 'splitLog') {
+      if (typeof st.rebalance !== 'boolean') fail(`stage ${i} rebalance must be a boolean`);
+    } else if (st.kind !== 'splitOwners') {
       fail(`stage ${i} has unknown kind ${String((st as { kind: unknown }).kind)}`);
     }
   });
@@ -151,6 +186,7 @@ export function generatedSplits(spec: GeneratedJobSpec): SplitData<number>[] {
 export function generatedStageUid(spec: GeneratedJobSpec, index: number): string {
   const st = spec.stages[index];
   if (st === undefined) throw new InvalidGeneratedJobError(`generated job: no stage ${index}`);
+  if (st.kind === 'splitLog' || st.kind === 'splitOwners') return `gen-${index}-${st.kind}`;
   const name = st.kind === 'keyed'
     ? `${KEY_MENU[st.key]?.name ?? '?'}-${KEYED_MENU[st.fn]?.name ?? '?'}`
     : (menuFor(st.kind)[st.fn]?.name ?? '?');
@@ -176,6 +212,11 @@ export function buildGeneratedJob(spec: GeneratedJobSpec, sink: SinkDefinition):
     const options = { name: uid, uid, parallelism: st.parallelism, maxParallelism };
     if (st.kind === 'keyed') {
       stream = stream.keyBy(pick(KEY_MENU, st.key)).process(pick(KEYED_MENU, st.fn), options);
+    } else if (st.kind === 'splitOwners') {
+      stream = stream.rebalance().passThrough(splitOwners, options);
+    } else if (st.kind === 'splitLog') {
+      const input = st.rebalance || st.parallelism !== upstream ? stream.rebalance() : stream;
+      stream = input.passThrough(splitLog, options);
     } else {
       const input = st.rebalance || st.parallelism !== upstream ? stream.rebalance() : stream;
       if (st.kind === 'map') stream = input.map(pick(MAP_MENU, st.fn), options);

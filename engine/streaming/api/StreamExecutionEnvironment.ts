@@ -17,7 +17,8 @@
  */
 import { computeDefaultMaxParallelism } from '../../state/KeyGroupRangeAssignment.ts';
 import type {
-  FilterFunction, FlatMapFunction, Key, KeyedProcessFunction, KeySelector, MapFunction,
+  CheckpointedPassThroughFunction, FilterFunction, FlatMapFunction, Key, KeyedProcessFunction,
+  KeySelector, MapFunction,
 } from './functions.ts';
 import { InvalidJobError } from './InvalidJobError.ts';
 import type { SinkDefinition, SplitSource } from './sources.ts';
@@ -160,6 +161,17 @@ export class DataStream<T> {
 
   flatMap<O>(fn: FlatMapFunction<T, O>, options: OperatorOptions = {}): DataStream<O> {
     return this.then<O>({ kind: 'flatMap', fn: fn as FlatMapFunction<unknown, unknown> }, options);
+  }
+
+  /**
+   * Forwards every record unchanged through a function with operator state, one instance per
+   * subtask made by `create` (a CheckpointedFunction on an identity map).
+   */
+  passThrough(create: () => CheckpointedPassThroughFunction<T>, options: OperatorOptions = {}): DataStream<T> {
+    return this.then<T>({
+      kind: 'checkpointedPassThrough',
+      create: create as () => CheckpointedPassThroughFunction<unknown>,
+    }, options);
   }
 
   /** Partitions by key: records go to the subtask owning the key's key group. */

@@ -5,7 +5,8 @@
  * @see org.apache.flink.streaming.api.graph.StreamGraph, StreamNode, StreamEdge
  */
 import type {
-  FilterFunction, FlatMapFunction, Key, KeyedProcessFunction, KeySelector, MapFunction,
+  CheckpointedPassThroughFunction, FilterFunction, FlatMapFunction, Key, KeyedProcessFunction,
+  KeySelector, MapFunction,
 } from './functions.ts';
 import type { CheckpointConfig } from './CheckpointConfig.ts';
 import type { SinkDefinition, SplitSource } from './sources.ts';
@@ -20,6 +21,11 @@ export type OperatorSpec =
   | { readonly kind: 'filter'; readonly fn: FilterFunction<unknown> }
   | { readonly kind: 'flatMap'; readonly fn: FlatMapFunction<unknown, unknown> }
   | { readonly kind: 'keyedProcess'; readonly fn: KeyedProcessFunction<Key, unknown, unknown> }
+  /** Forwards every record unchanged; `create` makes each subtask's function (operator state). */
+  | {
+    readonly kind: 'checkpointedPassThrough';
+    readonly create: () => CheckpointedPassThroughFunction<unknown>;
+  }
   | { readonly kind: 'sink'; readonly sink: SinkDefinition };
 
 /** One operator of the logical graph. */

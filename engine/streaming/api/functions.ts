@@ -77,3 +77,42 @@ export interface KeyedProcessFunction<K extends Key, I, O> {
   processElement(value: I, ctx: KeyedContext<K>, out: Collector<O>): void;
   onTimer?(timestampMs: number, ctx: KeyedContext<K>, out: Collector<O>): void;
 }
+
+/** Operator (non-keyed) state of one subtask, as a checkpointed function reaches it. */
+export interface OperatorStateStore {
+  /**
+   * Split-distribute list state `name` (Flink's `getListState`): on restore the elements of all
+   * old subtasks are dealt out round robin, each to exactly one new subtask.
+   */
+  getListState<E>(name: string): ListState<E>;
+  /** Union list state `name`: on restore every subtask gets the elements of every old subtask. */
+  getUnionListState<E>(name: string): ListState<E>;
+}
+
+/** What a checkpointed function sees when its operator initializes its state. */
+export interface FunctionInitializationContext {
+  /** True when the task was restored from a checkpoint or savepoint (Flink's isRestored). */
+  isRestored(): boolean;
+  /** The restored checkpoint's id; undefined on a fresh start (Flink's getRestoredCheckpointId). */
+  getRestoredCheckpointId(): number | undefined;
+  getOperatorStateStore(): OperatorStateStore;
+  /** This subtask's index and its operator's parallelism (Flink's RuntimeContext). */
+  readonly subtaskIndex: number;
+  readonly parallelism: number;
+}
+
+/**
+ * A pass-through function with operator state: Flink's CheckpointedFunction on an identity
+ * MapFunction. It sees every record's value and the split the input record came from, and can
+ * neither change nor drop a record (its operator forwards each one as it came), so its state
+ * never affects the job's output. One instance per subtask (its operator calls the factory),
+ * as Flink deserializes one function object per subtask.
+ */
+export interface CheckpointedPassThroughFunction<T> {
+  /** Registers (and, after a restore, reads) its state; called once, before any record. */
+  initializeState(context: FunctionInitializationContext): void;
+  /** Sees one record: its value and the split of the input record it derives from. */
+  observe(value: T, split: number): void;
+  /** The operator is about to snapshot its state for `checkpointId` (write pending updates). */
+  snapshotState(checkpointId: number): void;
+}

@@ -16,6 +16,7 @@ import type { StreamNode } from '../api/StreamGraph.ts';
 import { CollectSinkOperator } from '../sinks/CollectSinkOperator.ts';
 import { TwoPhaseCommitSinkOperator } from '../sinks/TwoPhaseCommitSinkOperator.ts';
 import { SourceOperator } from '../sources/SourceOperator.ts';
+import { CheckpointedPassThroughOperator } from './CheckpointedPassThroughOperator.ts';
 import { FilterOperator } from './FilterOperator.ts';
 import { FlatMapOperator } from './FlatMapOperator.ts';
 import { KeyedProcessOperator } from './KeyedProcessOperator.ts';
@@ -78,6 +79,8 @@ function newOperator(
       return new FilterOperator(node.uid, spec.fn);
     case 'flatMap':
       return new FlatMapOperator(node.uid, spec.fn);
+    case 'checkpointedPassThrough':
+      return new CheckpointedPassThroughOperator(node.uid, spec.create, ctx);
     case 'keyedProcess': {
       const keySelector = opts.inputKeySelector;
       assert(keySelector !== undefined,

@@ -40,6 +40,12 @@ export interface StreamOperatorContext {
   readonly parallelism: number;
   readonly maxParallelism: number;
   readonly attemptNumber: number;
+  /**
+   * The checkpoint (or savepoint) the task was restored from; absent on a fresh start
+   * (JobManagerTaskRestore.restoreCheckpointId, Flink's
+   * ManagedInitializationContext#getRestoredCheckpointId).
+   */
+  readonly restoredCheckpointId?: number;
   /** The task's mailbox thread. */
   readonly mailbox: Executor;
   /**

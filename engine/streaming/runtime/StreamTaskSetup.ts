@@ -105,6 +105,7 @@ export function createOperators(c: StreamTaskSetupContext): StreamOperator[] {
       parallelism: c.vertex.parallelism,
       maxParallelism: node.maxParallelism,
       attemptNumber: c.tdd.attemptNumber,
+      ...(c.tdd.restore === undefined ? {} : { restoredCheckpointId: c.tdd.restore.restoreCheckpointId }),
       mailbox: c.executor,
       metrics: c.metrics,
       processingTime: c.processingTime,
@@ -142,12 +143,17 @@ export function timerRegistrar(env: EngineEnv, attemptId: string, mailbox: Mailb
 }
 
 /**
- * Reads a restore's operator state files, on `executor`: operator uid -> its state.
+ * Reads a restore's operator state files, on `executor`: operator uid -> its state, the state
+ * the assignment handed the subtask (`h.data`). Reading the file models the IO and fails the
+ * restore when it is missing; its content is `h.data` itself when the subtask got its own
+ * snapshot back, but not when the repartitioner built the subtask's state from several files
+ * (union list state, partly reported broadcast state): taking the file's content there would
+ * give each subtask only its own part of the union.
  * @returns a future failing when a file is missing (the task then fails).
  */
 export function readOperatorStates(env: EngineEnv, restore: JobManagerTaskRestore, executor: Executor): CompletableFuture<Map<string, unknown>> {
   const reads = restore.taskStateSnapshot.operators.map((h) =>
-    env.objectStore.get(h.handle.path, executor).thenApply((obj): [string, unknown] => [h.operatorUid, obj.data]));
+    env.objectStore.get(h.handle.path, executor).thenApply((): [string, unknown] => [h.operatorUid, h.data]));
   return CompletableFuture.allOf(reads).thenApply((pairs) => new Map(pairs));
 }
 

@@ -60,9 +60,21 @@ export const generatedJobSpecSchema = z.strictObject({
       fn: menuIndex('keyed function'),
       parallelism: stageParallelism,
     }),
+    z.strictObject({
+      kind: z.literal('splitLog'),
+      parallelism: stageParallelism,
+      rebalance: z.boolean().meta({ description: 'Feed the stage over a rebalance edge even at equal parallelism.' }),
+    }).meta({ description: 'Forwards every record; keeps list state of the split ids each subtask saw.' }),
+    z.strictObject({
+      kind: z.literal('splitOwners'),
+      parallelism: stageParallelism,
+    }).meta({
+      description: 'Forwards every record (always fed over a rebalance edge); keeps union state of the split ids '
+        + 'each subtask owns (owner % parallelism === subtask index).',
+    }),
   ])).meta({
     description: `Stages between source and sink (at most ${L.maxStages}, at most ${L.maxKeyedStages} keyed, `
-      + `${L.maxFlatMapStages} flatMap).`,
+      + `${L.maxFlatMapStages} flatMap, ${L.maxSplitLogStages} splitLog, ${L.maxSplitOwnersStages} splitOwners).`,
   }),
   sourceParallelism: stageParallelism,
   sinkParallelism: stageParallelism,
@@ -75,6 +87,7 @@ export const jobSpecSchema = z.discriminatedUnion('kind', [
   wordcountJob,
   z.strictObject({ kind: z.literal('generated'), spec: generatedJobSpecSchema }).meta({
     title: 'generated job',
-    description: 'A generated job shape with inline records. Operators gen-source, gen-<i>-<kind>-<name>, gen-sink.',
+    description: 'A generated job shape with inline records. Operators gen-source, gen-<i>-<kind>-<name> '
+      + '(gen-<i>-splitLog, gen-<i>-splitOwners), gen-sink.',
   }),
 ]).meta({ description: 'Which job runs.' });
