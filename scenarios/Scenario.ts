@@ -98,13 +98,23 @@ export type ScenarioExpectation =
   | { readonly kind: 'savepointNotSubsumed'; readonly savepoint: number }
   | { readonly kind: 'savepointNotNotified'; readonly savepoint: number }
   | { readonly kind: 'savepointTransactionsCommitted'; readonly savepoint: number }
+  | {
+    readonly kind: 'jobRun'; readonly jobRun: number;
+    /** Every operator at this parallelism, or these operators (by uid) at theirs. */
+    readonly parallelism?: number | Readonly<Record<string, number>>;
+    readonly restoredFrom?: 'savepoint' | 'checkpoint';
+    readonly claimMode?: 'NO_CLAIM' | 'CLAIM' | 'LEGACY';
+    readonly status?: string;
+  }
+  | { readonly kind: 'fullCheckpoint'; readonly checkpoint: number; readonly jobRun?: number }
   | { readonly kind: 'at'; readonly point: ScenarioPoint; readonly expect: ScenarioExpectation };
 
 /** The expectation kinds, in a fixed order (for messages). */
 export const EXPECTATION_KINDS: readonly ScenarioExpectation['kind'][] = [
   'checkpointsCompleted', 'checkpointCompleted', 'checkpointAborted', 'restores', 'restoredFrom',
   'jobStatus', 'markReached', 'markNotReached', 'duplicates', 'failovers', 'savepointCompleted',
-  'savepointAborted', 'savepointNotSubsumed', 'savepointNotNotified', 'savepointTransactionsCommitted', 'at',
+  'savepointAborted', 'savepointNotSubsumed', 'savepointNotNotified', 'savepointTransactionsCommitted', 'jobRun',
+  'fullCheckpoint', 'at',
 ];
 
 /**

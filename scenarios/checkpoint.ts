@@ -19,7 +19,7 @@
  * | `notified(task?)` | task notified | `checkpoint.taskNotified` |
  * | `notificationsSent()` | jobmaster notified | `checkpoint.notifiedComplete` |
  *
- * @throws SimInputError when `n` is not an integer >= 1.
+ * @throws SimInputError when `n` (or a job run) is not an integer >= 1.
  */
 import { SimInputError } from '../sim/SimInputError.ts';
 import type { ScenarioPoint } from './Scenario.ts';
@@ -43,9 +43,17 @@ export interface CheckpointPoints {
   notificationsSent(): ScenarioPoint;
 }
 
-export function checkpoint(n: number): CheckpointPoints {
+/**
+ * `options.jobRun`: the checkpoint of that job run (ids start again after each restore into a
+ * new run: a `rescale` step); default the first run.
+ */
+export function checkpoint(n: number, options: { readonly jobRun?: number } = {}): CheckpointPoints {
   if (!Number.isSafeInteger(n) || n < 1) throw new SimInputError(`checkpoint(${String(n)}): a checkpoint id is an integer >= 1`);
-  return pointsOf({ checkpoint: n });
+  const run = options.jobRun;
+  if (run !== undefined && (!Number.isSafeInteger(run) || run < 1)) {
+    throw new SimInputError(`checkpoint(${n}, { jobRun: ${String(run)} }): a job run is an integer >= 1`);
+  }
+  return pointsOf(run === undefined ? { checkpoint: n } : { checkpoint: n, jobRun: run });
 }
 
 /**
@@ -53,7 +61,7 @@ export function checkpoint(n: number): CheckpointPoints {
  * `{ savepoint: n }` (savepoint(n): the id the n-th savepoint step got), the field every point
  * built here carries.
  */
-export function pointsOf(ref: { readonly checkpoint: number } | { readonly savepoint: number }): CheckpointPoints {
+export function pointsOf(ref: ({ readonly checkpoint: number } | { readonly savepoint: number }) & { readonly jobRun?: number }): CheckpointPoints {
   const task = (phase: TaskPhaseName) => (t?: string): ScenarioPoint =>
     (t === undefined ? { kind: 'task', ...ref, phase } : { kind: 'task', ...ref, phase, task: t });
   const jobmaster = (phase: 'triggered' | 'coordinators-snapshotted' | 'completed' | 'notified') => (): ScenarioPoint =>

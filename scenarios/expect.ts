@@ -20,6 +20,8 @@
  * | `savepointNotSubsumed(n)` | a newer checkpoint completed while savepoint n was pending, and it stayed pending |
  * | `savepointNotNotified(n)` | savepoint n completed and no task was notified of it (nor did the coordinator send a notification) |
  * | `savepointTransactionsCommitted(n)` | the sink transactions pre-committed at savepoint n were committed by the next checkpoint's notification |
+ * | `jobRun(n, { parallelism?, restoredFrom?, claimMode?, status? })` | the history had job run n (1 = the first; a `rescale` starts the next), at that parallelism (every operator, or the uids given), restored from a savepoint or a checkpoint, in that claim mode, ending in that status |
+ * | `fullCheckpoint(n, { jobRun? })` | checkpoint n (of job run r, default 1) was triggered as a FULL checkpoint (after a NO_CLAIM restore) |
  * | `at(point, expectation)` | the expectation holds on the trace up to the first time the point was reached |
  */
 import type { CheckpointFailureReason } from '../engine/index.ts';
@@ -47,5 +49,11 @@ export const expect = {
   savepointNotSubsumed: (savepoint: number): ScenarioExpectation => ({ kind: 'savepointNotSubsumed', savepoint }),
   savepointNotNotified: (savepoint: number): ScenarioExpectation => ({ kind: 'savepointNotNotified', savepoint }),
   savepointTransactionsCommitted: (savepoint: number): ScenarioExpectation => ({ kind: 'savepointTransactionsCommitted', savepoint }),
+  jobRun: (jobRun: number, o: {
+    readonly parallelism?: number | Readonly<Record<string, number>>; readonly restoredFrom?: 'savepoint' | 'checkpoint';
+    readonly claimMode?: 'NO_CLAIM' | 'CLAIM' | 'LEGACY'; readonly status?: string;
+  } = {}): ScenarioExpectation => ({ kind: 'jobRun', jobRun, ...o }),
+  fullCheckpoint: (checkpoint: number, o: { readonly jobRun?: number } = {}): ScenarioExpectation =>
+    ({ kind: 'fullCheckpoint', checkpoint, ...o }),
   at: (point: ScenarioPoint, expectation: ScenarioExpectation): ScenarioExpectation => ({ kind: 'at', point, expect: expectation }),
 };

@@ -23,6 +23,8 @@ export { delay } from './delay.ts';
 export { hold } from './hold.ts';
 export { triggerSavepoint } from './triggerSavepoint.ts';
 export { stopWithSavepoint } from './stopWithSavepoint.ts';
+export { cancel } from './cancel.ts';
+export { rescale } from './rescale.ts';
 export { MessageFaultBuilder } from './MessageFaultBuilder.ts';
 export { expect } from './expect.ts';
 export { runScenario } from './runScenario.ts';

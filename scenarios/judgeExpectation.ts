@@ -123,6 +123,27 @@ export function judgeExpectation(e: ScenarioExpectation, result: RunResult, upTo
       const v = judgeSavepointExpectation(e, trace, result.spec.actions);
       return verdict(v.ok, v.actual, v.events);
     }
+    case 'jobRun': {
+      const run = result.jobRuns[e.jobRun - 1];
+      const all = result.jobRuns.map((r) => `run ${r.index} at ${describeParallelism(r.parallelism)}`
+        + `${r.restoredFrom === undefined ? '' : ` from ${r.restoredFrom.savepoint ? 'savepoint' : 'checkpoint'} ${r.restoredFrom.checkpointId} (${r.restoredFrom.claimMode})`}, ${r.status}`).join('; ');
+      if (run === undefined) return verdict(false, `the history had ${result.jobRuns.length} job run(s): ${all}`);
+      const wanted = e.parallelism === undefined ? undefined
+        : typeof e.parallelism === 'number' ? Object.fromEntries(Object.keys(run.parallelism).map((u) => [u, e.parallelism as number])) : e.parallelism;
+      const ok = (wanted === undefined || Object.entries(wanted).every(([u, p]) => run.parallelism[u] === p))
+        && (e.restoredFrom === undefined || (run.restoredFrom !== undefined && run.restoredFrom.savepoint === (e.restoredFrom === 'savepoint')))
+        && (e.claimMode === undefined || run.restoredFrom?.claimMode === e.claimMode)
+        && (e.status === undefined || run.status === e.status);
+      return verdict(ok, `the history had ${result.jobRuns.length} job run(s): ${all}`,
+        trace.filter((x) => x.type === 'job.submitted' || x.type === 'checkpoint.restoreSavepoint'));
+    }
+    case 'fullCheckpoint': {
+      const run = e.jobRun ?? 1;
+      const full = trace.filter((x) => x.type === 'checkpoint.fullSnapshot' && (Number(x.attrs['jobRun'] ?? 1)) === run);
+      const ids = full.map((x) => Number(x.attrs['checkpointId']));
+      return verdict(ids.includes(e.checkpoint), ids.length === 0 ? `no FULL checkpoint in job run ${run}`
+        : `FULL checkpoint(s) ${ids.join(', ')} in job run ${run}`, full);
+    }
     case 'at': {
       const i = pointReach.first(trace, e.point, result.spec.actions);
       if (i < 0) {
@@ -133,4 +154,10 @@ export function judgeExpectation(e: ScenarioExpectation, result: RunResult, upTo
       return { ...inner, actual: `at ${notation.point(e.point)} (reached at ${ms(reached)}): ${inner.actual}`, timeMs: reached.timeUs / 1000 };
     }
   }
+}
+
+/** `4`, or `flights-source 4, airport-stats 2, ...` when the operators differ. */
+function describeParallelism(p: Readonly<Record<string, number>>): string {
+  const values = new Set(Object.values(p));
+  return values.size === 1 ? `parallelism ${[...values][0]}` : Object.entries(p).map(([u, n]) => `${u} ${n}`).join(', ');
 }

@@ -92,6 +92,11 @@ function expectation(e: ScenarioExpectation): string {
     case 'savepointNotNotified':
     case 'savepointTransactionsCommitted':
       return `expect.${e.kind}(${e.savepoint})`;
+    case 'jobRun': {
+      const { kind: _k, jobRun, ...o } = e;
+      return `expect.jobRun(${jobRun}${Object.keys(o).length === 0 ? '' : `, ${JSON.stringify(o)}`})`;
+    }
+    case 'fullCheckpoint': return `expect.fullCheckpoint(${e.checkpoint}${e.jobRun === undefined ? '' : `, { jobRun: ${e.jobRun} }`})`;
     case 'at': return `expect.at(${point(e.point)}, ${expectation(e.expect)})`;
   }
 }

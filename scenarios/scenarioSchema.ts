@@ -115,6 +115,14 @@ const expectation: z.ZodType<unknown> = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('savepointNotSubsumed'), savepoint: id }),
   z.strictObject({ kind: z.literal('savepointNotNotified'), savepoint: id }),
   z.strictObject({ kind: z.literal('savepointTransactionsCommitted'), savepoint: id }),
+  z.strictObject({
+    kind: z.literal('jobRun'), jobRun: id,
+    parallelism: z.union([id, z.record(z.string(), id)]).optional(),
+    restoredFrom: z.enum(['savepoint', 'checkpoint']).optional(),
+    claimMode: z.enum(['NO_CLAIM', 'CLAIM', 'LEGACY']).optional(),
+    status: status.optional(),
+  }),
+  z.strictObject({ kind: z.literal('fullCheckpoint'), checkpoint: id, jobRun: id.optional() }),
   atPoint,
 ]);
 
