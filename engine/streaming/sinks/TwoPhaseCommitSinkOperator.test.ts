@@ -144,7 +144,7 @@ describe('TwoPhaseCommitSinkOperator', () => {
     op.finish();
     const snapshot = op.snapshotState(4);
     expect(TwoPhaseCommitSinkOperator.decode(snapshot.data)).toEqual([
-      { pendingTransaction: null, pendingCommit: [[4, txn(0, 0)]] },
+      { pendingTransaction: null, pendingCommit: [[4, txn(0, 0)]], checkpointId: 4, parallelism: 1 },
     ]);
     const again = op.snapshotState(5); // the final checkpoint 4 was aborted; 5 follows
     expect(TwoPhaseCommitSinkOperator.decode(again.data)[0]?.pendingCommit).toHaveLength(1);
@@ -159,7 +159,10 @@ describe('TwoPhaseCommitSinkOperator', () => {
     op.snapshotState(1);
     const s = op.snapshotState(2);
     expect(TwoPhaseCommitSinkOperator.decode(s.data)).toEqual([
-      { pendingTransaction: txn(0, 2), pendingCommit: [[1, txn(0, 0)], [2, txn(0, 1)]] },
+      {
+        pendingTransaction: txn(0, 2), pendingCommit: [[1, txn(0, 0)], [2, txn(0, 1)]],
+        checkpointId: 2, parallelism: 1,
+      },
     ]);
     expect(() => op.snapshotState(2)).toThrow(/not after pending/);
   });

@@ -6,11 +6,29 @@
  * abort notification does nothing. Without checkpointing the single transaction is pre-committed
  * and committed at the end of input.
  *
- * Recovery (`initializeState`): fence older attempts of (sink, subtask) with initTransactions,
- * commit every restored pending transaction (idempotently: it may be committed already), abort
- * the transaction that was open at the restored snapshot, abort every other transaction of an
- * older attempt that is still open or pre-committed (it belongs to a checkpoint that never
- * completed, or to no checkpoint at all), then begin a fresh transaction.
+ * Recovery (`initializeState`), at the same or another parallelism, as KafkaSink does it:
+ * 1. fence older attempts of (sink, subtask) with initTransactions, and fence every removed
+ *    subtask index j (j ≥ parallelism) this subtask is responsible for: j ≡ subtask (mod
+ *    parallelism), so each removed index is fenced by exactly one new subtask (KafkaSink's
+ *    TransactionAborter probes the ids of subtasks subtask + k·parallelism the same way). The
+ *    removed indices are those below the previous parallelism, recorded in every state element;
+ *    a subtask that got no element probes the store for used partitions instead, stopping at the
+ *    first unused one, as TransactionAborter stops at the first unused transactional id;
+ * 2. for every restored element, whichever old subtask wrote it (the round robin of the state
+ *    assignment may hand this subtask elements of several, removed ones included): commit every
+ *    pending transaction (idempotently: it may be committed already), then abort the transaction
+ *    that was open at the restored snapshot; both act on other subtasks' partitions through
+ *    `bySubtask`;
+ * 3. in its own partition and each removed one it fenced, abort every transaction of an older
+ *    attempt that is lingering: open, or pre-committed for a checkpoint after the restored one
+ *    (or for none known) and not recovered here. A transaction pre-committed for the restored
+ *    checkpoint or an earlier one is left alone: some element of the restored state holds it, and
+ *    the subtask that element went to commits it;
+ * 4. begin a fresh transaction.
+ * At unchanged parallelism steps 1 to 3 touch only the subtask's own partition, as before.
+ * A restore that aborts a lingering transaction of another (removed) subtask index, or aborts one
+ * at a changed parallelism, marks `lingering-transaction-aborted`; a same-parallelism failover's
+ * lingering aborts are ordinary (trace `sink.abort-lingering` only) and do not mark.
  *
  * Transaction ids are (sink name, subtask, attempt number, epoch); epochs count from 0 per
  * attempt, so no id is reused. Each written record is `{ value, split, offset, tag, attempt,
@@ -21,13 +39,17 @@
  * earlier transactions uncommitted.
  *
  * @see org.apache.flink.streaming.api.functions.sink.legacy.TwoPhaseCommitSinkFunction
+ * @see org.apache.flink.connector.kafka.sink.KafkaWriter (abortLingeringTransactions),
+ *      TransactionAborter, KafkaCommitter (recovery commits of transactions of any subtask)
  *
  * Invariants: pending checkpoint ids strictly increase; the current transaction is open and of
  * this attempt; no transaction is both current and pending; after `finish` with checkpointing
  * on, no new transaction begins.
  */
 import { FencedError } from '../../api/TransactionalStore.ts';
-import type { TransactionalStore, TransactionId } from '../../api/TransactionalStore.ts';
+import type {
+  TransactionalStore, TransactionId, TransactionInfo,
+} from '../../api/TransactionalStore.ts';
 import { assert } from '../../util/assert.ts';
 import { DefaultOperatorStateBackend } from '../../state/DefaultOperatorStateBackend.ts';
 import type { ListState } from '../../state/State.ts';
@@ -55,12 +77,19 @@ export interface TransactionalSinkRecord {
   readonly subtask: number;
 }
 
-/** The sink's checkpointed state (Flink's TwoPhaseCommitSinkFunction.State). */
+/**
+ * One element of the sink's checkpointed list state (Flink's TwoPhaseCommitSinkFunction.State,
+ * plus what KafkaSink reads from its context on restore): one per subtask and snapshot.
+ */
 export interface TwoPhaseCommitSinkState {
   /** The transaction open at snapshot time (null after finish). */
   readonly pendingTransaction: TransactionId | null;
   /** Pre-committed transactions by checkpoint id, ascending. */
   readonly pendingCommit: readonly (readonly [number, TransactionId])[];
+  /** The id of the checkpoint (or savepoint) this element was snapshotted for. */
+  readonly checkpointId: number;
+  /** The parallelism of the sink when it wrote this element. */
+  readonly parallelism: number;
 }
 
 /** Constructor options of {@link TwoPhaseCommitSinkOperator}. */
@@ -105,32 +134,91 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
     return this.ctx.attemptNumber;
   }
 
-  /** Fences, recovers (see the file comment) and begins the first transaction. */
+  /**
+   * Fences, recovers (see the file comment, steps 1 to 3) and begins the first transaction.
+   * `restored`: undefined, or what readRestoredState reads (OperatorStateHandles whose
+   * TWO_PHASE_COMMIT_SINK_STATE elements may come from several old subtasks).
+   * @throws FencedError when a newer attempt of this subtask exists already;
+   *         TransactionStateError when a restored pending transaction was aborted (lost output).
+   */
   override initializeState(restored: unknown): void {
     const restoredStates = operatorStateElements<TwoPhaseCommitSinkState>(
       readRestoredState(restored, this.uid), TWO_PHASE_COMMIT_SINK_STATE);
+    const restore = restoreOf(restoredStates);
+    const parallelism = this.ctx.parallelism;
+    const rescaled = restore.previousParallelism !== undefined
+      && restore.previousParallelism !== parallelism;
     this.store.initTransactions(this.sinkName, this.subtask, this.attempt);
+    const removed = this.removedSubtasksToClean(restore.previousParallelism);
+    for (const j of removed) this.store.initTransactions(this.sinkName, j, this.attempt);
     const recovered = new Set<string>();
     for (const s of restoredStates) {
       for (const [checkpointId, id] of s.pendingCommit) {
-        this.store.commit(id, this.attempt);
+        this.store.commit(id, this.attempt, this.subtask);
         recovered.add(txnKey(id));
         this.trace('sink.recover-and-commit', id, { checkpoint: checkpointId });
       }
-      if (s.pendingTransaction !== null) {
-        this.store.abort(s.pendingTransaction, this.attempt);
-        recovered.add(txnKey(s.pendingTransaction));
-        this.trace('sink.recover-and-abort', s.pendingTransaction);
+      const open = s.pendingTransaction;
+      if (open !== null) {
+        this.store.abort(open, this.attempt, this.subtask);
+        recovered.add(txnKey(open));
+        this.trace('sink.recover-and-abort', open);
+        if (open.subtask >= parallelism) this.markLingeringAborted(open, 'open', restore.checkpointId);
       }
     }
-    for (const info of this.store.list(this.sinkName, this.subtask)) {
-      const lingering = info.id.attempt < this.attempt && !recovered.has(txnKey(info.id))
-        && (info.status === 'open' || info.status === 'pre-committed');
-      if (!lingering) continue;
-      this.store.abort(info.id, this.attempt);
-      this.trace('sink.abort-lingering', info.id, { status: info.status, records: info.records });
+    for (const j of [this.subtask, ...removed]) {
+      for (const info of this.store.list(this.sinkName, j)) {
+        if (!this.isLingering(info, recovered, restore.checkpointId)) continue;
+        this.store.abort(info.id, this.attempt, this.subtask);
+        this.trace('sink.abort-lingering', info.id, { status: info.status, records: info.records });
+        if (rescaled || j !== this.subtask) {
+          this.markLingeringAborted(info.id, info.status, restore.checkpointId);
+        }
+      }
     }
     this.current = this.beginTransaction();
+  }
+
+  /**
+   * The removed subtask indices this subtask fences and cleans: j = subtask + k·parallelism
+   * (k ≥ 1) below `previousParallelism`; without it (no element restored here), every such j
+   * whose partition the store knows, up to the first it does not.
+   */
+  private removedSubtasksToClean(previousParallelism: number | undefined): number[] {
+    const out: number[] = [];
+    const p = this.ctx.parallelism;
+    for (let j = this.subtask + p; ; j += p) {
+      const known = previousParallelism !== undefined
+        ? j < previousParallelism
+        : this.store.list(this.sinkName, j).length > 0;
+      if (!known) return out;
+      out.push(j);
+    }
+  }
+
+  /**
+   * A transaction of an older attempt, not recovered here, that is open, or pre-committed for
+   * a checkpoint after `restoredCheckpointId` (or when either id is unknown).
+   */
+  private isLingering(
+    info: TransactionInfo,
+    recovered: ReadonlySet<string>,
+    restoredCheckpointId: number | undefined,
+  ): boolean {
+    if (info.id.attempt >= this.attempt || recovered.has(txnKey(info.id))) return false;
+    if (info.status === 'open') return true;
+    if (info.status !== 'pre-committed') return false;
+    return restoredCheckpointId === undefined || info.checkpointId === undefined
+      || info.checkpointId > restoredCheckpointId;
+  }
+
+  private markLingeringAborted(
+    id: TransactionId, status: string, restoredCheckpointId: number | undefined,
+  ): void {
+    this.ctx.env.tracer.mark('lingering-transaction-aborted', {
+      task: this.ctx.taskName, sink: id.sink, subtask: id.subtask, attempt: id.attempt,
+      epoch: id.epoch, status, restoredCheckpoint: restoredCheckpointId ?? -1,
+    });
   }
 
   override open(): void {
@@ -188,7 +276,7 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
       () => `sink ${this.uid} snapshot ${checkpointId} not after pending ${String(last?.[0])}`);
     const current = this.current;
     if (current !== undefined) {
-      this.store.preCommit(current, this.attempt);
+      this.store.preCommit(current, this.attempt, checkpointId);
       this.trace('sink.pre-committed', current, { checkpoint: checkpointId });
       this.pending.push([checkpointId, current]);
       this.current = this.finished ? undefined : this.beginTransaction();
@@ -196,6 +284,8 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
     const element: TwoPhaseCommitSinkState = Object.freeze({
       pendingTransaction: this.current ?? null,
       pendingCommit: Object.freeze(this.pending.map(([c, id]) => Object.freeze([c, id] as const))),
+      checkpointId,
+      parallelism: this.ctx.parallelism,
     });
     this.state.update([element]);
     const handle = this.stateBackend.snapshot(
@@ -288,6 +378,22 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
       epoch: id.epoch, ...extra,
     });
   }
+}
+
+/**
+ * What the restored elements say about the snapshot: its checkpoint id and the sink's
+ * parallelism then (undefined without elements). Every element of one snapshot carries the same.
+ */
+function restoreOf(states: readonly TwoPhaseCommitSinkState[]): {
+  checkpointId: number | undefined; previousParallelism: number | undefined;
+} {
+  let checkpointId: number | undefined;
+  let previousParallelism: number | undefined;
+  for (const s of states) {
+    checkpointId = Math.max(checkpointId ?? s.checkpointId, s.checkpointId);
+    previousParallelism = Math.max(previousParallelism ?? s.parallelism, s.parallelism);
+  }
+  return { checkpointId, previousParallelism };
 }
 
 function txnKey(id: TransactionId): string {
