@@ -40,6 +40,11 @@ export interface StreamOperatorContext {
   readonly parallelism: number;
   readonly maxParallelism: number;
   readonly attemptNumber: number;
+  /**
+   * The id of the checkpoint or savepoint the task restores from; absent on a fresh start
+   * (Flink's ManagedInitializationContext / Sink InitContext getRestoredCheckpointId).
+   */
+  readonly restoredCheckpointId?: number;
   /** The task's mailbox thread. */
   readonly mailbox: Executor;
   /**

@@ -110,6 +110,7 @@ export function createOperators(c: StreamTaskSetupContext): StreamOperator[] {
       processingTime: c.processingTime,
       eventGateway: { sendEventToCoordinator: (event) => c.sendEventToCoordinator(node.uid, event) },
       failTask: (e) => c.fail(e),
+      ...(c.tdd.restore === undefined ? {} : { restoredCheckpointId: c.tdd.restore.restoreCheckpointId }),
       ...(c.config.traceKeyedInputs && node.spec.kind === 'keyedProcess' ? {
         keyedInputTrace: { attemptId: c.tdd.attemptId, restoredCheckpointId: c.tdd.restore?.restoreCheckpointId ?? -1 },
       } : {}),

@@ -21,7 +21,8 @@
  *    `bySubtask`;
  * 3. in its own partition and each removed one it fenced, abort every transaction of an older
  *    attempt that is lingering: open, or pre-committed for a checkpoint after the restored one
- *    (or for none known) and not recovered here. A transaction pre-committed for the restored
+ *    (the task's restored checkpoint id, or the elements' when the context has none; without
+ *    either, every pre-committed one) and not recovered here. A transaction pre-committed for the restored
  *    checkpoint or an earlier one is left alone: some element of the restored state holds it, and
  *    the subtask that element went to commits it;
  * 4. begin a fresh transaction.
@@ -144,7 +145,7 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
   override initializeState(restored: unknown): void {
     const restoredStates = operatorStateElements<TwoPhaseCommitSinkState>(
       readRestoredState(restored, this.uid), TWO_PHASE_COMMIT_SINK_STATE);
-    const restore = restoreOf(restoredStates);
+    const restore = restoreOf(restoredStates, this.ctx.restoredCheckpointId);
     const parallelism = this.ctx.parallelism;
     const rescaled = restore.previousParallelism !== undefined
       && restore.previousParallelism !== parallelism;
@@ -160,10 +161,14 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
       }
       const open = s.pendingTransaction;
       if (open !== null) {
+        // Only a transaction that may mark needs its status (a store look-up, never traced).
+        const before = open.subtask >= parallelism || rescaled
+          ? this.store.list(this.sinkName, open.subtask).find((t) => txnKey(t.id) === txnKey(open))
+          : undefined;
         this.store.abort(open, this.attempt, this.subtask);
         recovered.add(txnKey(open));
         this.trace('sink.recover-and-abort', open);
-        if (open.subtask >= parallelism) this.markLingeringAborted(open, 'open', restore.checkpointId);
+        if (before !== undefined) this.markIfLingering(before, rescaled, restore.checkpointId);
       }
     }
     for (const j of [this.subtask, ...removed]) {
@@ -171,9 +176,7 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
         if (!this.isLingering(info, recovered, restore.checkpointId)) continue;
         this.store.abort(info.id, this.attempt, this.subtask);
         this.trace('sink.abort-lingering', info.id, { status: info.status, records: info.records });
-        if (rescaled || j !== this.subtask) {
-          this.markLingeringAborted(info.id, info.status, restore.checkpointId);
-        }
+        this.markIfLingering(info, rescaled, restore.checkpointId);
       }
     }
     this.current = this.beginTransaction();
@@ -212,9 +215,22 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
       || info.checkpointId > restoredCheckpointId;
   }
 
-  private markLingeringAborted(
-    id: TransactionId, status: string, restoredCheckpointId: number | undefined,
+  /**
+   * Marks `lingering-transaction-aborted` for a transaction this restore just aborted, given its
+   * status before: one still open or pre-committed of a removed subtask index, or, at a changed
+   * parallelism, one pre-committed for a checkpoint after the restored one. The open transaction
+   * of a kept index is the ordinary recoverAndAbort, and a same-parallelism failover's aborts are
+   * ordinary too: neither marks (the mark tells a rescale's cleanup happened).
+   */
+  private markIfLingering(
+    before: TransactionInfo, rescaled: boolean, restoredCheckpointId: number | undefined,
   ): void {
+    const { id, status } = before;
+    if (status !== 'open' && status !== 'pre-committed') return;
+    const removedIndex = id.subtask >= this.ctx.parallelism;
+    const preCommittedAfter = status === 'pre-committed' && (restoredCheckpointId === undefined
+      || before.checkpointId === undefined || before.checkpointId > restoredCheckpointId);
+    if (!removedIndex && !(rescaled && preCommittedAfter)) return;
     this.ctx.env.tracer.mark('lingering-transaction-aborted', {
       task: this.ctx.taskName, sink: id.sink, subtask: id.subtask, attempt: id.attempt,
       epoch: id.epoch, status, restoredCheckpoint: restoredCheckpointId ?? -1,
@@ -381,13 +397,14 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
 }
 
 /**
- * What the restored elements say about the snapshot: its checkpoint id and the sink's
- * parallelism then (undefined without elements). Every element of one snapshot carries the same.
+ * The restored checkpoint id (the task's, as KafkaWriter reads its context's, else the
+ * elements') and the sink's parallelism at the snapshot (the elements'; undefined without
+ * elements). Every element of one snapshot carries the same.
  */
-function restoreOf(states: readonly TwoPhaseCommitSinkState[]): {
+function restoreOf(states: readonly TwoPhaseCommitSinkState[], fromTask: number | undefined): {
   checkpointId: number | undefined; previousParallelism: number | undefined;
 } {
-  let checkpointId: number | undefined;
+  let checkpointId: number | undefined = fromTask;
   let previousParallelism: number | undefined;
   for (const s of states) {
     checkpointId = Math.max(checkpointId ?? s.checkpointId, s.checkpointId);
