@@ -395,6 +395,7 @@ describe('TwoPhaseCommitSinkOperator across a rescale (KafkaSink)', () => {
     expect(TwoPhaseCommitSinkOperator.decode(restored[2]).map((s) => s.pendingCommit[0]?.[1]))
       .toEqual([id(3, 0, 0)]);
     startRun(store, { parallelism: 3, attempt: 1, restored, attempts: { 0: 2 }, restoredCheckpointId: 5 });
+    expect(store.calls).toContain('init out/3 by=2');
     expect(commitCalls(store, id(3, 0, 0))).toEqual(
       ['commit out/3/0/0 by=0', 'commit out/3/0/0 by=1 as=2']);
     // A second restore of new subtask 2 from the same savepoint commits it once more: a no-op.
