@@ -6,7 +6,9 @@
  * status moves open -> pre-committed -> committed, or open/pre-committed -> aborted; once
  * attempt `a` initialized (sink, subtask), calls by older attempts throw FencedError; commit of
  * a committed transaction and abort of an aborted one do nothing; readers see only committed
- * records, in commit order. Sim-side it also notes when each transaction was pre-committed and
+ * records, in commit order. A pre-commit keeps the checkpoint id it was made for (listed, never
+ * traced); commit and abort by another subtask (a restore at another parallelism) are fenced on
+ * the caller's own partition (see the port). Sim-side it also notes when each transaction was pre-committed and
  * committed (virtual µs), for the run's flow metrics (sim/run/flowMetrics.ts); the engine never
  * sees those times.
  *
@@ -35,6 +37,8 @@ interface Txn {
   readonly id: TransactionId;
   status: TransactionStatus;
   readonly records: unknown[];
+  /** The checkpoint it was pre-committed for, when the sink said. */
+  checkpointId: number | undefined;
   /** -1 until it happens. */
   preCommittedUs: number;
   committedUs: number;
@@ -119,7 +123,8 @@ export class SimTransactionalStore implements TransactionalStore {
     this.fence(p, by, `begin ${show(id)}`);
     const key = idKey(id);
     if (this.txns.has(key)) throw new TransactionStateError(`transaction ${show(id)} already exists`);
-    const t: Txn = { id: { ...id }, status: 'open', records: [], preCommittedUs: -1, committedUs: -1 };
+    const t: Txn = { id: { ...id }, status: 'open', records: [], checkpointId: undefined, preCommittedUs: -1,
+      committedUs: -1 };
     this.txns.set(key, t);
     p.txns.push(t);
     this.trace.record('txn-store', 'txn.begin', { txn: show(id), by });
@@ -141,16 +146,17 @@ export class SimTransactionalStore implements TransactionalStore {
     t.records.push(record);
   }
 
-  preCommit(id: TransactionId, by: number): void {
+  preCommit(id: TransactionId, by: number, checkpointId?: number): void {
     const t = this.existing(id, by, 'preCommit');
     if (t.status !== 'open') throw new TransactionStateError(`preCommit of ${t.status} transaction ${show(id)}`);
     t.status = 'pre-committed';
+    t.checkpointId = checkpointId;
     t.preCommittedUs = this.clock.nowUs;
     this.trace.record('txn-store', 'txn.preCommit', { txn: show(id), records: t.records.length });
   }
 
-  commit(id: TransactionId, by: number): void {
-    const t = this.existing(id, by, 'commit');
+  commit(id: TransactionId, by: number, bySubtask: number = id.subtask): void {
+    const t = this.existing(id, by, 'commit', bySubtask);
     if (t.status === 'committed') return;
     if (t.status !== 'pre-committed') throw new TransactionStateError(`commit of ${t.status} transaction ${show(id)}`);
     t.status = 'committed';
@@ -159,8 +165,8 @@ export class SimTransactionalStore implements TransactionalStore {
     this.trace.record('txn-store', 'txn.commit', { txn: show(id), records: t.records.length });
   }
 
-  abort(id: TransactionId, by: number): void {
-    const t = this.existing(id, by, 'abort');
+  abort(id: TransactionId, by: number, bySubtask: number = id.subtask): void {
+    const t = this.existing(id, by, 'abort', bySubtask);
     if (t.status === 'aborted') return;
     if (t.status === 'committed') throw new TransactionStateError(`abort of committed transaction ${show(id)}`);
     t.status = 'aborted';
@@ -199,8 +205,10 @@ export class SimTransactionalStore implements TransactionalStore {
     return t;
   }
 
-  private existing(id: TransactionId, by: number, what: string): Txn {
-    this.fence(this.partition(id.sink, id.subtask), by, () => `${what} ${show(id)}`);
+  /** `bySubtask` (default: the transaction's own) names the partition whose fence applies. */
+  private existing(id: TransactionId, by: number, what: string, bySubtask = id.subtask): Txn {
+    this.fence(this.partition(id.sink, bySubtask), by, () => (bySubtask === id.subtask
+      ? `${what} ${show(id)}` : `${what} ${show(id)} by subtask ${bySubtask}`));
     const t = this.txns.get(idKey(id));
     if (t === undefined) throw new TransactionStateError(`${what}: unknown transaction ${show(id)}`);
     return t;
@@ -213,5 +221,6 @@ function sameId(a: TransactionId, b: TransactionId): boolean {
 }
 
 function info(t: Txn): TransactionInfo {
-  return { id: t.id, status: t.status, records: t.records.length };
+  const base = { id: t.id, status: t.status, records: t.records.length };
+  return t.checkpointId === undefined ? base : { ...base, checkpointId: t.checkpointId };
 }

@@ -22,6 +22,7 @@ export const MARKS = {
   'io.partition.backpressured': 'a result partition ran out of buffers (back pressure)',
   'io.priority-event-overtook-data': 'a priority event (a barrier sent ahead) overtook buffered data in a partition',
   'late-ack-discarded': 'an acknowledgement arrived after its checkpoint expired and its state was discarded',
+  'lingering-transaction-aborted': 'a two-phase-commit sink\'s restore aborted a lingering transaction of a removed subtask index, or one at a changed parallelism (open, or pre-committed for a checkpoint after the restored one)',
   'notify-complete-skipped': 'a task\'s completion notification skipped a checkpoint it had performed (a lost or late notification)',
   'obsolete-barrier-ignored': 'a task ignored a barrier of a checkpoint it had already passed',
   'restore-from-checkpoint': 'a task attempt started from a checkpoint\'s state (once per restored task)',

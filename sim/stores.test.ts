@@ -159,4 +159,42 @@ describe('SimTransactionalStore', () => {
       .toEqual(['0.0', '0.1', '0.2', '0.3', '2.0', '2.1', '2.2']);
     expect(t.list('s', 1).map((i) => [i.status, i.records])).toEqual([['open', 3]]);
   });
+
+  test('after a scale-in 4 -> 2 a new subtask commits a removed subtask\'s transaction on its own fence, and the removed index is fenced', () => {
+    const { w, env } = withHost({});
+    const t = env.transactionalStore;
+    const txn = (subtask: number, attempt: number, epoch: number): TransactionId => ({ sink: 's', subtask, attempt, epoch });
+    // The old run: subtask 3 (attempt 0) pre-commits e0 for checkpoint 5 and e1 for 6.
+    t.initTransactions('s', 3, 0);
+    t.begin(txn(3, 0, 0), 0);
+    t.write(txn(3, 0, 0), 'for-5', 0);
+    t.preCommit(txn(3, 0, 0), 0, 5);
+    t.begin(txn(3, 0, 1), 0);
+    t.write(txn(3, 0, 1), 'for-6', 0);
+    t.preCommit(txn(3, 0, 1), 0, 6);
+    t.begin(txn(3, 0, 2), 0);
+    expect(t.list('s', 3).map((i) => [i.id.epoch, i.status, i.checkpointId]))
+      .toEqual([[0, 'pre-committed', 5], [1, 'pre-committed', 6], [2, 'open', undefined]]);
+    // The new run at 2, restored from 5: subtask 1 (attempt 2, restarted once) fences the
+    // removed index 3; subtask 0 (attempt 1) got 3's element and commits e0 as subtask 0.
+    t.initTransactions('s', 1, 2);
+    t.initTransactions('s', 3, 2);
+    t.initTransactions('s', 0, 1);
+    expect(() => t.commit(txn(3, 0, 0), 1)).toThrow(FencedError); // on 3's fence: 1 < 2
+    t.commit(txn(3, 0, 0), 1, 0);
+    t.commit(txn(3, 0, 0), 1, 0); // idempotent
+    t.abort(txn(3, 0, 1), 2, 1);
+    t.abort(txn(3, 0, 2), 2, 1);
+    expect(w.transactionalStore.committedRecords().map((r) => r.record)).toEqual(['for-5']);
+    // Zombies: the old subtask 3 cannot write, begin or commit; nor can a zombie of subtask 0.
+    expect(() => t.write(txn(3, 0, 2), 'zombie', 0)).toThrow(FencedError);
+    expect(() => t.begin(txn(3, 0, 3), 0)).toThrow(FencedError);
+    expect(() => t.commit(txn(3, 0, 1), 0)).toThrow(FencedError);
+    expect(() => t.commit(txn(3, 0, 0), 0, 0)).toThrow(FencedError);
+    expect(() => t.abort(txn(3, 0, 0), 0, 3)).toThrow(FencedError);
+    expect(w.trace.events.filter((e) => e.type === 'txn.fenced').map((e) => e.attrs['what'])).toEqual([
+      'commit s#3@0/e0', 'write s#3@0/e2', 'begin s#3@0/e3', 'commit s#3@0/e1',
+      'commit s#3@0/e0 by subtask 0', 'abort s#3@0/e0',
+    ]);
+  });
 });

@@ -6,11 +6,30 @@
  * abort notification does nothing. Without checkpointing the single transaction is pre-committed
  * and committed at the end of input.
  *
- * Recovery (`initializeState`): fence older attempts of (sink, subtask) with initTransactions,
- * commit every restored pending transaction (idempotently: it may be committed already), abort
- * the transaction that was open at the restored snapshot, abort every other transaction of an
- * older attempt that is still open or pre-committed (it belongs to a checkpoint that never
- * completed, or to no checkpoint at all), then begin a fresh transaction.
+ * Recovery (`initializeState`), at the same or another parallelism, as KafkaSink does it:
+ * 1. fence older attempts of (sink, subtask) with initTransactions, and fence every removed
+ *    subtask index j (j ≥ parallelism) this subtask is responsible for: j ≡ subtask (mod
+ *    parallelism), so each removed index is fenced by exactly one new subtask (KafkaSink's
+ *    TransactionAborter probes the ids of subtasks subtask + k·parallelism the same way). The
+ *    removed indices are those below the previous parallelism, recorded in every state element;
+ *    a subtask that got no element probes the store for used partitions instead, stopping at the
+ *    first unused one, as TransactionAborter stops at the first unused transactional id;
+ * 2. for every restored element, whichever old subtask wrote it (the round robin of the state
+ *    assignment may hand this subtask elements of several, removed ones included): commit every
+ *    pending transaction (idempotently: it may be committed already), then abort the transaction
+ *    that was open at the restored snapshot; both act on other subtasks' partitions through
+ *    `bySubtask`;
+ * 3. in its own partition and each removed one it fenced, abort every transaction of an older
+ *    attempt that is lingering: open, or pre-committed for a checkpoint after the restored one
+ *    (the task's restored checkpoint id, or the elements' when the context has none; without
+ *    either, every pre-committed one) and not recovered here. A transaction pre-committed for the restored
+ *    checkpoint or an earlier one is left alone: some element of the restored state holds it, and
+ *    the subtask that element went to commits it;
+ * 4. begin a fresh transaction.
+ * At unchanged parallelism steps 1 to 3 touch only the subtask's own partition, as before.
+ * A restore that aborts a lingering transaction of another (removed) subtask index, or aborts one
+ * at a changed parallelism, marks `lingering-transaction-aborted`; a same-parallelism failover's
+ * lingering aborts are ordinary (trace `sink.abort-lingering` only) and do not mark.
  *
  * Transaction ids are (sink name, subtask, attempt number, epoch); epochs count from 0 per
  * attempt, so no id is reused. Each written record is `{ value, split, offset, tag, attempt,
@@ -21,13 +40,17 @@
  * earlier transactions uncommitted.
  *
  * @see org.apache.flink.streaming.api.functions.sink.legacy.TwoPhaseCommitSinkFunction
+ * @see org.apache.flink.connector.kafka.sink.KafkaWriter (abortLingeringTransactions),
+ *      TransactionAborter, KafkaCommitter (recovery commits of transactions of any subtask)
  *
  * Invariants: pending checkpoint ids strictly increase; the current transaction is open and of
  * this attempt; no transaction is both current and pending; after `finish` with checkpointing
  * on, no new transaction begins.
  */
 import { FencedError } from '../../api/TransactionalStore.ts';
-import type { TransactionalStore, TransactionId } from '../../api/TransactionalStore.ts';
+import type {
+  TransactionalStore, TransactionId, TransactionInfo,
+} from '../../api/TransactionalStore.ts';
 import { assert } from '../../util/assert.ts';
 import { DefaultOperatorStateBackend } from '../../state/DefaultOperatorStateBackend.ts';
 import type { ListState } from '../../state/State.ts';
@@ -55,12 +78,19 @@ export interface TransactionalSinkRecord {
   readonly subtask: number;
 }
 
-/** The sink's checkpointed state (Flink's TwoPhaseCommitSinkFunction.State). */
+/**
+ * One element of the sink's checkpointed list state (Flink's TwoPhaseCommitSinkFunction.State,
+ * plus what KafkaSink reads from its context on restore): one per subtask and snapshot.
+ */
 export interface TwoPhaseCommitSinkState {
   /** The transaction open at snapshot time (null after finish). */
   readonly pendingTransaction: TransactionId | null;
   /** Pre-committed transactions by checkpoint id, ascending. */
   readonly pendingCommit: readonly (readonly [number, TransactionId])[];
+  /** The id of the checkpoint (or savepoint) this element was snapshotted for. */
+  readonly checkpointId: number;
+  /** The parallelism of the sink when it wrote this element. */
+  readonly parallelism: number;
 }
 
 /** Constructor options of {@link TwoPhaseCommitSinkOperator}. */
@@ -105,32 +135,106 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
     return this.ctx.attemptNumber;
   }
 
-  /** Fences, recovers (see the file comment) and begins the first transaction. */
+  /**
+   * Fences, recovers (see the file comment, steps 1 to 3) and begins the first transaction.
+   * `restored`: undefined, or what readRestoredState reads (OperatorStateHandles whose
+   * TWO_PHASE_COMMIT_SINK_STATE elements may come from several old subtasks).
+   * @throws FencedError when a newer attempt of this subtask exists already;
+   *         TransactionStateError when a restored pending transaction was aborted (lost output).
+   */
   override initializeState(restored: unknown): void {
     const restoredStates = operatorStateElements<TwoPhaseCommitSinkState>(
       readRestoredState(restored, this.uid), TWO_PHASE_COMMIT_SINK_STATE);
+    const restore = restoreOf(restoredStates, this.ctx.restoredCheckpointId);
+    const parallelism = this.ctx.parallelism;
+    const rescaled = restore.previousParallelism !== undefined
+      && restore.previousParallelism !== parallelism;
     this.store.initTransactions(this.sinkName, this.subtask, this.attempt);
+    const removed = this.removedSubtasksToClean(restore.previousParallelism);
+    for (const j of removed) this.store.initTransactions(this.sinkName, j, this.attempt);
     const recovered = new Set<string>();
     for (const s of restoredStates) {
       for (const [checkpointId, id] of s.pendingCommit) {
-        this.store.commit(id, this.attempt);
+        this.store.commit(id, this.attempt, this.subtask);
         recovered.add(txnKey(id));
         this.trace('sink.recover-and-commit', id, { checkpoint: checkpointId });
       }
-      if (s.pendingTransaction !== null) {
-        this.store.abort(s.pendingTransaction, this.attempt);
-        recovered.add(txnKey(s.pendingTransaction));
-        this.trace('sink.recover-and-abort', s.pendingTransaction);
+      const open = s.pendingTransaction;
+      if (open !== null) {
+        // Only a transaction that may mark needs its status (a store look-up, never traced).
+        const before = open.subtask >= parallelism || rescaled
+          ? this.store.list(this.sinkName, open.subtask).find((t) => txnKey(t.id) === txnKey(open))
+          : undefined;
+        this.store.abort(open, this.attempt, this.subtask);
+        recovered.add(txnKey(open));
+        this.trace('sink.recover-and-abort', open);
+        if (before !== undefined) this.markIfLingering(before, rescaled, restore.checkpointId);
       }
     }
-    for (const info of this.store.list(this.sinkName, this.subtask)) {
-      const lingering = info.id.attempt < this.attempt && !recovered.has(txnKey(info.id))
-        && (info.status === 'open' || info.status === 'pre-committed');
-      if (!lingering) continue;
-      this.store.abort(info.id, this.attempt);
-      this.trace('sink.abort-lingering', info.id, { status: info.status, records: info.records });
+    for (const j of [this.subtask, ...removed]) {
+      for (const info of this.store.list(this.sinkName, j)) {
+        if (!this.isLingering(info, recovered, restore.checkpointId)) continue;
+        this.store.abort(info.id, this.attempt, this.subtask);
+        this.trace('sink.abort-lingering', info.id, { status: info.status, records: info.records });
+        this.markIfLingering(info, rescaled, restore.checkpointId);
+      }
     }
     this.current = this.beginTransaction();
+  }
+
+  /**
+   * The removed subtask indices this subtask fences and cleans: j = subtask + k·parallelism
+   * (k ≥ 1) below `previousParallelism`; without it (no element restored here), every such j
+   * whose partition the store knows, up to the first it does not.
+   */
+  private removedSubtasksToClean(previousParallelism: number | undefined): number[] {
+    const out: number[] = [];
+    const p = this.ctx.parallelism;
+    for (let j = this.subtask + p; ; j += p) {
+      const known = previousParallelism !== undefined
+        ? j < previousParallelism
+        : this.store.list(this.sinkName, j).length > 0;
+      if (!known) return out;
+      out.push(j);
+    }
+  }
+
+  /**
+   * A transaction of an older attempt, not recovered here, that is open, or pre-committed for
+   * a checkpoint after `restoredCheckpointId` (or when either id is unknown).
+   */
+  private isLingering(
+    info: TransactionInfo,
+    recovered: ReadonlySet<string>,
+    restoredCheckpointId: number | undefined,
+  ): boolean {
+    if (info.id.attempt >= this.attempt || recovered.has(txnKey(info.id))) return false;
+    if (info.status === 'open') return true;
+    if (info.status !== 'pre-committed') return false;
+    return restoredCheckpointId === undefined || info.checkpointId === undefined
+      || info.checkpointId > restoredCheckpointId;
+  }
+
+  /**
+   * Marks `lingering-transaction-aborted` for a transaction this restore just aborted, given its
+   * status before: one still open or pre-committed of a removed subtask index, or, at a changed
+   * parallelism, one pre-committed for a checkpoint after the restored one. The open transaction
+   * of a kept index is the ordinary recoverAndAbort, and a same-parallelism failover's aborts are
+   * ordinary too: neither marks (the mark tells a rescale's cleanup happened).
+   */
+  private markIfLingering(
+    before: TransactionInfo, rescaled: boolean, restoredCheckpointId: number | undefined,
+  ): void {
+    const { id, status } = before;
+    if (status !== 'open' && status !== 'pre-committed') return;
+    const removedIndex = id.subtask >= this.ctx.parallelism;
+    const preCommittedAfter = status === 'pre-committed' && (restoredCheckpointId === undefined
+      || before.checkpointId === undefined || before.checkpointId > restoredCheckpointId);
+    if (!removedIndex && !(rescaled && preCommittedAfter)) return;
+    this.ctx.env.tracer.mark('lingering-transaction-aborted', {
+      task: this.ctx.taskName, sink: id.sink, subtask: id.subtask, attempt: id.attempt,
+      epoch: id.epoch, status, restoredCheckpoint: restoredCheckpointId ?? -1,
+    });
   }
 
   override open(): void {
@@ -188,7 +292,7 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
       () => `sink ${this.uid} snapshot ${checkpointId} not after pending ${String(last?.[0])}`);
     const current = this.current;
     if (current !== undefined) {
-      this.store.preCommit(current, this.attempt);
+      this.store.preCommit(current, this.attempt, checkpointId);
       this.trace('sink.pre-committed', current, { checkpoint: checkpointId });
       this.pending.push([checkpointId, current]);
       this.current = this.finished ? undefined : this.beginTransaction();
@@ -196,6 +300,8 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
     const element: TwoPhaseCommitSinkState = Object.freeze({
       pendingTransaction: this.current ?? null,
       pendingCommit: Object.freeze(this.pending.map(([c, id]) => Object.freeze([c, id] as const))),
+      checkpointId,
+      parallelism: this.ctx.parallelism,
     });
     this.state.update([element]);
     const handle = this.stateBackend.snapshot(
@@ -288,6 +394,23 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
       epoch: id.epoch, ...extra,
     });
   }
+}
+
+/**
+ * The restored checkpoint id (the task's, as KafkaWriter reads its context's, else the
+ * elements') and the sink's parallelism at the snapshot (the elements'; undefined without
+ * elements). Every element of one snapshot carries the same.
+ */
+function restoreOf(states: readonly TwoPhaseCommitSinkState[], fromTask: number | undefined): {
+  checkpointId: number | undefined; previousParallelism: number | undefined;
+} {
+  let checkpointId: number | undefined = fromTask;
+  let previousParallelism: number | undefined;
+  for (const s of states) {
+    checkpointId = Math.max(checkpointId ?? s.checkpointId, s.checkpointId);
+    previousParallelism = Math.max(previousParallelism ?? s.parallelism, s.parallelism);
+  }
+  return { checkpointId, previousParallelism };
 }
 
 function txnKey(id: TransactionId): string {

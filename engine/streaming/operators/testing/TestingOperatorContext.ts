@@ -46,6 +46,8 @@ export function createTestingOperatorContext(options: {
   readonly parallelism?: number;
   readonly maxParallelism?: number;
   readonly attemptNumber?: number;
+  /** The checkpoint the task restores from (absent: a fresh start). */
+  readonly restoredCheckpointId?: number;
 } = {}): TestingOperatorContext {
   const env = options.env ?? createTestingOperatorEnv();
   const scheduler = env.scheduler;
@@ -64,6 +66,7 @@ export function createTestingOperatorContext(options: {
     parallelism: options.parallelism ?? 1,
     maxParallelism: options.maxParallelism ?? 128,
     attemptNumber: options.attemptNumber ?? 0,
+    ...(options.restoredCheckpointId === undefined ? {} : { restoredCheckpointId: options.restoredCheckpointId }),
     mailbox: env.mailbox,
     metrics: env.metrics.taskIO(`v0#${subtaskIndex}@${options.attemptNumber ?? 0}`),
     processingTime,

@@ -1,7 +1,8 @@
 /**
  * An in-memory transactional store with the port's contract (engine/api/TransactionalStore.ts):
  * fencing per (sink, subtask), ids never reused, idempotent commit, abort of an aborted one a
- * no-op. Tests read committed output and every call made.
+ * no-op, pre-commits keep their checkpoint id, commit and abort by another subtask are fenced on
+ * the caller's partition. Tests read committed output and every call made.
  */
 import {
   FencedError, TransactionStateError,
@@ -12,6 +13,7 @@ interface Txn {
   readonly id: TransactionId;
   status: TransactionStatus;
   readonly records: unknown[];
+  checkpointId?: number;
 }
 
 /** The in-memory store; see the file comment. */
@@ -42,26 +44,27 @@ export class TestingTransactionalStore implements TransactionalStore {
     t.records.push(record);
   }
 
-  preCommit(id: TransactionId, by: number): void {
+  preCommit(id: TransactionId, by: number, checkpointId?: number): void {
     this.record('preCommit', id, by);
     const t = this.get(id, by);
     if (t.status !== 'open') throw new TransactionStateError(
       `preCommit of ${t.status} ${keyOf(id)}`);
     t.status = 'pre-committed';
+    if (checkpointId !== undefined) t.checkpointId = checkpointId;
   }
 
-  commit(id: TransactionId, by: number): void {
-    this.record('commit', id, by);
-    const t = this.get(id, by);
+  commit(id: TransactionId, by: number, bySubtask: number = id.subtask): void {
+    this.record('commit', id, by, bySubtask);
+    const t = this.get(id, by, bySubtask);
     if (t.status === 'committed') return;
     if (t.status !== 'pre-committed') throw new TransactionStateError(
       `commit of ${t.status} ${keyOf(id)}`);
     t.status = 'committed';
   }
 
-  abort(id: TransactionId, by: number): void {
-    this.record('abort', id, by);
-    const t = this.get(id, by);
+  abort(id: TransactionId, by: number, bySubtask: number = id.subtask): void {
+    this.record('abort', id, by, bySubtask);
+    const t = this.get(id, by, bySubtask);
     if (t.status === 'aborted') return;
     if (t.status === 'committed') throw new TransactionStateError(
       `abort of committed ${keyOf(id)}`);
@@ -71,7 +74,10 @@ export class TestingTransactionalStore implements TransactionalStore {
   list(sink: string, subtask: number): TransactionInfo[] {
     return [...this.txns.values()]
       .filter((t) => t.id.sink === sink && t.id.subtask === subtask)
-      .map((t) => ({ id: t.id, status: t.status, records: t.records.length }));
+      .map((t) => ({
+        id: t.id, status: t.status, records: t.records.length,
+        ...(t.checkpointId === undefined ? {} : { checkpointId: t.checkpointId }),
+      }));
   }
 
   /** Records of committed transactions of `sink`, in creation order of the transactions. */
@@ -86,12 +92,13 @@ export class TestingTransactionalStore implements TransactionalStore {
     return this.txns.get(keyOf(id))?.status;
   }
 
-  private record(op: string, id: TransactionId, by: number): void {
-    this.calls.push(`${op} ${keyOf(id)} by=${by}`);
+  /** A call by another subtask than the transaction's adds ` as=<subtask>`. */
+  private record(op: string, id: TransactionId, by: number, bySubtask = id.subtask): void {
+    this.calls.push(`${op} ${keyOf(id)} by=${by}${bySubtask === id.subtask ? '' : ` as=${bySubtask}`}`);
   }
 
-  private get(id: TransactionId, by: number): Txn {
-    this.checkFence(`${id.sink}/${id.subtask}`, by);
+  private get(id: TransactionId, by: number, bySubtask = id.subtask): Txn {
+    this.checkFence(`${id.sink}/${bySubtask}`, by);
     const t = this.txns.get(keyOf(id));
     if (t === undefined) throw new TransactionStateError(`unknown transaction ${keyOf(id)}`);
     return t;
