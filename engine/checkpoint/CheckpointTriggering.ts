@@ -175,6 +175,7 @@ export class CheckpointTriggering {
       props: request.props,
       coordinatorUids: this.s.ctx.coordinators.map((c) => c.operatorUid),
       masterHookIds: this.s.masterHooks.map((h) => h.identifier),
+      vertices: this.s.ctx.jobVertices(),
       matchAnyAttempt: env.bugs.has(PLANTED_BUGS.failoverKeepsPending),
       oneAckShort: env.bugs.has(PLANTED_BUGS.pendingCompletesOneAckShort),
     });

@@ -12,11 +12,11 @@ import type { Cancellable } from '../api/Executor.ts';
 import type { ExecutionAttemptId } from '../api/ids.ts';
 import { assert } from '../util/assert.ts';
 import { CompletableFuture } from '../util/CompletableFuture.ts';
-import type { CheckpointTaskAttempt } from './CheckpointCoordinatorContext.ts';
+import type { CheckpointJobVertex, CheckpointTaskAttempt } from './CheckpointCoordinatorContext.ts';
 import { CheckpointException, type CheckpointFailureReason } from './CheckpointFailureReason.ts';
 import { subtaskKey, type CheckpointPlan, type SubtaskRef } from './CheckpointPlan.ts';
 import type { CheckpointProperties } from './CheckpointProperties.ts';
-import { CompletedCheckpoint } from './CompletedCheckpoint.ts';
+import { CompletedCheckpoint, type OperatorStateInfo } from './CompletedCheckpoint.ts';
 import type { OperatorSubtaskStateHandle, TaskStateSnapshot } from './TaskStateSnapshot.ts';
 
 /** Outcome of an acknowledgement (PendingCheckpoint.TaskAcknowledgeResult). */
@@ -31,6 +31,11 @@ export interface PendingCheckpointOptions {
   readonly props: CheckpointProperties;
   readonly coordinatorUids: readonly string[];
   readonly masterHookIds: readonly string[];
+  /**
+   * The job's vertices, for each operator's parallelism and max parallelism in the completed
+   * checkpoint (Flink's OperatorState takes them from the acknowledging task's ExecutionJobVertex).
+   */
+  readonly vertices: readonly CheckpointJobVertex[];
   /** Accept acks by (vertex, subtask) from any attempt (planted bug `failover-keeps-pending`). */
   readonly matchAnyAttempt?: boolean;
   /**
@@ -72,6 +77,7 @@ export class PendingCheckpoint {
   /** Subtasks (`v#i`) that acked with their operators finished (isTaskFinished). */
   private readonly operatorsFinished = new Set<string>();
   private readonly matchAnyAttempt: boolean;
+  private readonly vertices: readonly CheckpointJobVertex[];
   private readonly acksAllowedMissing: number;
   private canceller: Cancellable | undefined;
   private disposed = false;
@@ -83,6 +89,7 @@ export class PendingCheckpoint {
     this.triggerTimestampUs = o.triggerTimestampUs;
     this.props = o.props;
     this.plan = o.plan;
+    this.vertices = o.vertices;
     this.matchAnyAttempt = o.matchAnyAttempt ?? false;
     this.acksAllowedMissing = o.oneAckShort === true && o.plan.tasksToWaitFor.length > 1 ? 1 : 0;
     for (const t of o.plan.tasksToWaitFor) this.notYetAcknowledged.set(t.attemptId, t);
@@ -238,11 +245,7 @@ export class PendingCheckpoint {
     }
     const operatorStates = new Map<string, ReadonlyMap<number, OperatorSubtaskStateHandle>>();
     for (const [uid, per] of this.operatorStates) operatorStates.set(uid, new Map(per));
-    // The plan's tasks to wait for and finished tasks together are every subtask of the job.
-    const vertexParallelism = new Map<string, number>();
-    for (const tasks of [this.plan.tasksToWaitFor, this.plan.finishedTasks]) {
-      for (const t of tasks) vertexParallelism.set(t.vertexId, (vertexParallelism.get(t.vertexId) ?? 0) + 1);
-    }
+    const operatorInfo = operatorInfoOf(this.vertices, finishedTasks, fullyFinished);
     return new CompletedCheckpoint({
       checkpointId: this.checkpointId,
       triggerTimestampUs: this.triggerTimestampUs,
@@ -253,7 +256,7 @@ export class PendingCheckpoint {
       masterStates: new Map(this.masterStates),
       finishedTasks,
       fullyFinishedVertices: fullyFinished,
-      vertexParallelism,
+      operatorInfo,
     });
   }
 
@@ -339,4 +342,26 @@ export class PendingCheckpoint {
         'lost track of tasks to wait for');
     }
   }
+}
+
+/**
+ * Per operator uid of `vertices`: its vertex's parallelism and current max parallelism, whether
+ * the vertex is fully finished, and which of its subtasks had finished.
+ */
+function operatorInfoOf(vertices: readonly CheckpointJobVertex[], finishedTasks: readonly SubtaskRef[],
+  fullyFinishedVertices: readonly string[]): Map<string, OperatorStateInfo> {
+  const out = new Map<string, OperatorStateInfo>();
+  for (const v of vertices) {
+    const finishedSubtasks: number[] = [];
+    for (const t of finishedTasks) if (t.vertexId === v.id && !finishedSubtasks.includes(t.subtask)) finishedSubtasks.push(t.subtask);
+    finishedSubtasks.sort((a, b) => a - b);
+    const info: OperatorStateInfo = Object.freeze({
+      parallelism: v.parallelism,
+      maxParallelism: v.maxParallelism,
+      fullyFinished: fullyFinishedVertices.includes(v.id),
+      finishedSubtasks: Object.freeze(finishedSubtasks),
+    });
+    for (const uid of v.operatorUids) out.set(uid, info);
+  }
+  return out;
 }

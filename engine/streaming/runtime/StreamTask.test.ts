@@ -35,7 +35,7 @@ function sourceTask(restoring = false) {
   const jobGraph = createJobGraph(job.getStreamGraph());
   const tdd: TaskDeploymentDescriptor = {
     jobGraph, vertexId: jobGraph.vertices[0]?.id as string, subtaskIndex: 0, attemptNumber: 0,
-    attemptId: ATTEMPT, slotIndex: 0, allocationId: 'a1', inputGates: [], producedPartitions: [],
+    attemptId: ATTEMPT, maxParallelism: jobGraph.vertices[0]?.maxParallelism ?? 128, slotIndex: 0, allocationId: 'a1', inputGates: [], producedPartitions: [],
     checkpointingEnabled: true,
     checkpointing: { mode: 'EXACTLY_ONCE', maxConcurrent: 1, checkpointsAfterTasksFinish: true },
     ...(restoring ? { restore: {
