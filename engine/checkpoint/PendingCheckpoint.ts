@@ -281,9 +281,13 @@ export class PendingCheckpoint {
   }
 
   private vertexUsesUnionState(vertexId: string): boolean {
+    // Only the vertex's own operators (Flink's DefaultCheckpointPlan checks the operators of the
+    // partly finished vertex), when the vertices are known.
+    const uids = this.vertices.find((v) => v.id === vertexId)?.operatorUids;
     for (const t of this.plan.tasksToWaitFor) {
       if (t.vertexId !== vertexId) continue;
-      for (const per of this.operatorStates.values()) {
+      for (const [uid, per] of this.operatorStates) {
+        if (uids !== undefined && !uids.includes(uid)) continue;
         const data = per.get(t.subtask)?.data as { managedOperatorState?: unknown } | undefined;
         const handles = data?.managedOperatorState;
         if (!Array.isArray(handles)) continue;
