@@ -21,7 +21,8 @@ export { KeyedProcessOperator } from './streaming/operators/KeyedProcessOperator
 export { SourceOperator } from './streaming/sources/SourceOperator.ts';
 export { TwoPhaseCommitSinkOperator } from './streaming/sinks/TwoPhaseCommitSinkOperator.ts';
 export type { TaskExecutor } from './taskexecutor/TaskExecutor.ts';
-export type { DecodedCheckpoint } from './checkpoint/CompletedCheckpoint.ts';
+export type { DecodedCheckpoint, OperatorStateInfo } from './checkpoint/CompletedCheckpoint.ts';
+export { StateAssignmentError } from './checkpoint/StateAssignmentError.ts';
 export type {
   CheckpointStats, CheckpointStatsSnapshot, CheckpointStatsStatus, RestoredCheckpointStats, SubtaskStateStats,
 } from './checkpoint/CheckpointStatsTracker.ts';

@@ -6,10 +6,11 @@
 import { PLANTED_BUGS } from './checkpoint/CheckpointPlantedBugs.ts';
 import { TRACKER_RECREATES_ABORTED } from './io/checkpointing/CheckpointBarrierTracker.ts';
 import { ALIGNED_RESUME_IMMEDIATELY } from './io/checkpointing/SingleCheckpointBarrierHandler.ts';
+import { RESTORE_HANDLE_REPLACES } from './state/HeapKeyedStateBackend.ts';
 import { SINK_COMMITS_ONLY_NOTIFIED } from './streaming/sinks/TwoPhaseCommitSinkOperator.ts';
 
 /** The ids of every planted bug, sorted. */
 export const PLANTED_BUG_IDS: readonly string[] = Object.freeze([
-  ALIGNED_RESUME_IMMEDIATELY, SINK_COMMITS_ONLY_NOTIFIED, TRACKER_RECREATES_ABORTED,
+  ALIGNED_RESUME_IMMEDIATELY, RESTORE_HANDLE_REPLACES, SINK_COMMITS_ONLY_NOTIFIED, TRACKER_RECREATES_ABORTED,
   ...Object.values(PLANTED_BUGS),
 ].sort());

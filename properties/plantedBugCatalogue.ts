@@ -26,6 +26,11 @@ export const PLANTED_BUG_CATALOGUE: readonly PlantedBugInfo[] = [
     caughtBy: 'end-to-end-exactly-once (records never committed) or storage-invariants (transactions left pre-committed)',
   },
   {
+    id: 'restore-handle-replaces', flinkIssue: 'FLINK-4731', source: 'engine/state/HeapKeyedStateBackend.ts',
+    what: 'a heap keyed backend restored from several snapshots (a scale-in hands a subtask the key groups of several old subtasks) keeps only the last one: each snapshot replaces what the previous ones restored.',
+    caughtBy: 'not caught by a search yet: it needs a rescale (the state assignment test shows the lost key groups)',
+  },
+  {
     id: 'tracker-recreates-aborted', flinkIssue: 'FLINK-5285', source: 'engine/io/checkpointing/CheckpointBarrierTracker.ts',
     what: 'in CheckpointBarrierTracker, a cancellation marker for an id the tracker has already handled creates a fresh aborted entry and sends the abort downstream again.',
     caughtBy: 'not caught by a search yet (docs/planted-bugs.md says why)',

@@ -27,6 +27,8 @@ export const MARKS = {
   'obsolete-barrier-ignored': 'a task ignored a barrier of a checkpoint it had already passed',
   'restore-from-checkpoint': 'a task attempt started from a checkpoint\'s state (once per restored task)',
   'restored-from-savepoint': 'a new job run was restored from a savepoint (CheckpointCoordinator.restoreSavepoint)',
+  'list-state-redistributed': 'a restore at another parallelism spread operator list state (SPLIT_DISTRIBUTE) round robin over the new subtasks',
+  'union-state-redistributed': 'a restore at another parallelism gave union list state whole to every new subtask',
   'restored-no-claim': 'a new job run was restored in NO_CLAIM mode (its checkpoints are FULL until one joins the store)',
   'savepoint-completed': 'a savepoint completed (its metadata written into savepoint-<id>; never in the store, no notification unless synchronous)',
   'savepoint-failed': 'a pending savepoint was aborted (declined, expired, a failover or a task failure)',

@@ -6,6 +6,7 @@ import type { CompletedCheckpoint } from './CompletedCheckpoint.ts';
 import { DefaultCompletedCheckpointStore } from './DefaultCompletedCheckpointStore.ts';
 import { PLANTED_BUGS } from './CheckpointPlantedBugs.ts';
 import type { TaskStateSnapshot } from './TaskStateSnapshot.ts';
+import { testingJobVertex } from './testing/testingJobVertex.ts';
 import {
   createCheckpointHarness, TestingOperatorCoordinator, type CheckpointHarness,
 } from './testing/TestingCheckpointCoordinatorContext.ts';
@@ -159,8 +160,8 @@ describe('Coordinator: trigger, ack, decline, timeout', () => {
     test(`calculateCheckpointPlan checks every task to wait for is RUNNING (FLINK-22379), not only the tasks to trigger (${state})`, () => {
       const h = createCheckpointHarness({
         vertices: [
-          { id: 'src', parallelism: 2, isSource: true, operatorUids: ['source'] },
-          { id: 'map', parallelism: 2, isSource: false, operatorUids: ['map'] },
+          testingJobVertex({ id: 'src', parallelism: 2, isSource: true, operatorUids: ['source'] }),
+          testingJobVertex({ id: 'map', parallelism: 2, isSource: false, operatorUids: ['map'] }),
         ],
         edges: [{ source: 'src', target: 'map', pattern: 'ALL_TO_ALL' }],
       });
@@ -180,8 +181,8 @@ describe('Coordinator: trigger, ack, decline, timeout', () => {
   test('11. checkpoints with some tasks finished', () => {
     const h = createCheckpointHarness({
       vertices: [
-        { id: 'src', parallelism: 2, isSource: true, operatorUids: ['source'] },
-        { id: 'map', parallelism: 2, isSource: false, operatorUids: ['map'] },
+        testingJobVertex({ id: 'src', parallelism: 2, isSource: true, operatorUids: ['source'] }),
+        testingJobVertex({ id: 'map', parallelism: 2, isSource: false, operatorUids: ['map'] }),
       ],
       edges: [{ source: 'src', target: 'map', pattern: 'POINTWISE' }],
     });

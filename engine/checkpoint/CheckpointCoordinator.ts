@@ -43,6 +43,7 @@ import type { MasterTriggerRestoreHook } from './MasterTriggerRestoreHook.ts';
 import type { PendingCheckpoint } from './PendingCheckpoint.ts';
 import { PendingCheckpointOutcomes } from './PendingCheckpointOutcomes.ts';
 import { PeriodicCheckpointScheduler } from './PeriodicCheckpointScheduler.ts';
+import { VertexFinishedStateChecker } from './VertexFinishedStateChecker.ts';
 import type { AcknowledgeCheckpoint, DeclineCheckpoint, JobManagerTaskRestore } from './TaskStateSnapshot.ts';
 
 export { NUM_GHOST_CHECKPOINT_IDS } from './CheckpointCoordinatorState.ts';
@@ -391,6 +392,10 @@ export class CheckpointCoordinator {
     });
     if (snapshot.props.isSavepoint) this.env.tracer.mark('restored-from-savepoint', { checkpointId: snapshot.checkpointId });
     if (claimMode === 'NO_CLAIM') this.env.tracer.mark('restored-no-claim', { checkpointId: snapshot.checkpointId });
+    // Flink checks the snapshot's finished operators against the new job before it restores a
+    // savepoint or an initial checkpoint (restoreLatestCheckpointedStateInternal's
+    // checkForPartiallyFinishedOperators): a StateAssignmentError fails the submission.
+    new VertexFinishedStateChecker(this.ctx.jobVertices(), this.ctx.jobEdges(), restored).validateOperatorsFinishedState();
     this.store.addCheckpointAndSubsumeOldestOne(restored, () => this.triggering.scheduleTriggerRequest());
     this.idCounter.setCount(snapshot.checkpointId + 1);
     return this.restoreLatestCheckpointedStateToAll(subtasks);

@@ -23,6 +23,18 @@ export interface CheckpointJobVertex {
   readonly isSource: boolean;
   /** The uids of the vertex's chained operators, head first. */
   readonly operatorUids: readonly string[];
+  /**
+   * The vertex's current max parallelism, its number of key groups (ExecutionJobVertex
+   * .getMaxParallelism): the JobGraph's, or the one a restore adopted from the state.
+   */
+  readonly maxParallelism: number;
+  /** The job set the max parallelism (false: derived from the parallelism, so it may be adopted). */
+  readonly maxParallelismConfigured: boolean;
+  /**
+   * Adopts `maxParallelism` from restored state (ExecutionJobVertex.setMaxParallelism); later
+   * deployments of the vertex use it. @throws Error when the max parallelism was configured.
+   */
+  setMaxParallelism(maxParallelism: number): void;
 }
 
 /** A job edge: ALL_TO_ALL (hash, rebalance, broadcast) or POINTWISE (forward). */

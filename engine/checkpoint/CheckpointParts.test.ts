@@ -1,7 +1,5 @@
 import { describe, expect, test } from 'vitest';
 import { executionAttemptId, hostId } from '../api/ids.ts';
-import { operatorStateHandle } from '../state/OperatorStateHandle.ts';
-import { operatorSubtaskState } from '../streaming/operators/OperatorSubtaskState.ts';
 import { createTestingEngineEnv } from '../testing/TestingEngineEnv.ts';
 import { TestingScheduler } from '../testing/TestingScheduler.ts';
 import { checkpointCoordinatorConfiguration } from './CheckpointCoordinatorConfiguration.ts';
@@ -14,9 +12,10 @@ import { CheckpointTriggerRequest } from './CheckpointTriggerRequest.ts';
 import { CompletedCheckpoint } from './CompletedCheckpoint.ts';
 import { DefaultCompletedCheckpointStore } from './DefaultCompletedCheckpointStore.ts';
 import { PendingCheckpoint } from './PendingCheckpoint.ts';
-import { StateAssignmentOperation } from './StateAssignmentOperation.ts';
 import { TestingObjectStore } from './testing/TestingObjectStore.ts';
 import { PLANTED_BUGS } from './CheckpointPlantedBugs.ts';
+import { operatorStateHandle } from '../state/OperatorStateHandle.ts';
+import { operatorSubtaskState } from '../streaming/operators/OperatorSubtaskState.ts';
 
 function env(bugs: string[] = []) {
   const s = new TestingScheduler();
@@ -85,7 +84,7 @@ describe('Failure manager', () => {
 describe('PendingCheckpoint', () => {
   const attempt = (i: number) => ({ attemptId: executionAttemptId(`v#${i}@0`), vertexId: 'v', subtask: i, state: 'RUNNING' as const });
   const plan = { tasksToTrigger: [attempt(0)], tasksToWaitFor: [attempt(0), attempt(1)], tasksToCommitTo: [], finishedTasks: [], fullyFinishedVertices: [] };
-  const pending = (props = CP) => new PendingCheckpoint({ checkpointId: 1, triggerTimestampUs: 0, plan, props, coordinatorUids: [], masterHookIds: [] });
+  const pending = (props = CP) => new PendingCheckpoint({ checkpointId: 1, triggerTimestampUs: 0, plan, props, coordinatorUids: [], masterHookIds: [], vertices: [] });
   test('20. savepoints cannot be subsumed', () => {
     expect(pending(SP).canBeSubsumed()).toBe(false);
     expect(pending(SYNC).canBeSubsumed()).toBe(false);
@@ -112,7 +111,7 @@ describe('PendingCheckpoint', () => {
 describe('Stores', () => {
   const cp = (id: number, props = CP) => new CompletedCheckpoint({ checkpointId: id, triggerTimestampUs: 0, completionTimestampUs: 0, props,
     operatorStates: new Map(), coordinatorStates: new Map(), masterStates: new Map(), finishedTasks: [], fullyFinishedVertices: [],
-    vertexParallelism: new Map() });
+    operatorInfo: new Map() });
   function store(retained: number) {
     const e = env().env;
     return new DefaultCompletedCheckpointStore(e, { retained, cleaner: new CheckpointsCleaner(e, e.executors.get('io')) });
@@ -169,79 +168,16 @@ describe('CheckpointRequestDecider and configuration', () => {
   });
 });
 
-describe('StateAssignmentOperation at unchanged parallelism', () => {
-  test('keyed and split state stay, union state is unioned, finished tasks restore as finished', () => {
-    const data = (i: number) => operatorSubtaskState({ managedOperatorState: [operatorStateHandle(`f${i}`, {
-      u: { mode: 'UNION', elements: [`u${i}`] }, l: { mode: 'SPLIT_DISTRIBUTE', elements: [`l${i}`] } })] });
-    const h = (i: number) => ({ operatorUid: 'op', handle: { path: `chk-1/f${i}`, sizeBytes: 1 }, data: data(i) });
-    const checkpoint = new CompletedCheckpoint({ checkpointId: 1, triggerTimestampUs: 0, completionTimestampUs: 0, props: CP,
-      operatorStates: new Map([['op', new Map([[0, h(0)], [1, h(1)]])]]), coordinatorStates: new Map(), masterStates: new Map(),
-      finishedTasks: [{ vertexId: 'v', subtask: 2 }], fullyFinishedVertices: ['w'],
-      vertexParallelism: new Map([['v', 3], ['w', 1], ['x', 1]]) });
-    const sao = new StateAssignmentOperation(checkpoint, [
-      { id: 'v', parallelism: 3, isSource: false, operatorUids: ['op'] },
-      { id: 'w', parallelism: 1, isSource: true, operatorUids: ['src'] },
-      { id: 'x', parallelism: 1, isSource: false, operatorUids: ['stateless'] },
-    ], { allowNonRestoredState: false });
-    const out = sao.assignStates([0, 1, 2].map((i) => ({ vertexId: 'v', subtask: i })).concat([{ vertexId: 'w', subtask: 0 }, { vertexId: 'x', subtask: 0 }]));
-    const elems = (i: number, name: string) => {
-      const s = out.get(`v#${i}`)?.taskStateSnapshot.operators[0]?.data as ReturnType<typeof data>;
-      return s.managedOperatorState.flatMap((x) => [...(x.states.get(name)?.elements ?? [])]);
-    };
-    expect(elems(0, 'u')).toEqual(['u0', 'u1']);
-    expect(elems(1, 'u')).toEqual(['u0', 'u1']);
-    expect(elems(0, 'l')).toEqual(['l0']);
-    expect(elems(1, 'l')).toEqual(['l1']);
-    expect(out.get('v#2')?.taskStateSnapshot.isTaskDeployedAsFinished).toBe(true);
-    expect(out.get('w#0')?.taskStateSnapshot.isTaskDeployedAsFinished).toBe(true);
-    expect(out.has('x#0')).toBe(false);
-  });
-});
-
-describe('StateAssignmentOperation refuses a parallelism change (no rescale yet)', () => {
-  const attempt = (v: string, i: number) =>
-    ({ attemptId: executionAttemptId(`${v}#${i}@0`), vertexId: v, subtask: i, state: 'RUNNING' as const });
-  /** Checkpoint 4 of vertex `map` (operator `op`) at parallelism 2, every subtask with state. */
-  function checkpointAtParallelism2(): CompletedCheckpoint {
-    const tasks = [attempt('map', 0), attempt('map', 1)];
-    const pc = new PendingCheckpoint({ checkpointId: 4, triggerTimestampUs: 0, props: CP, coordinatorUids: [], masterHookIds: [],
-      plan: { tasksToTrigger: tasks, tasksToWaitFor: tasks, tasksToCommitTo: [], finishedTasks: [], fullyFinishedVertices: [] } });
-    for (const t of tasks) {
-      const data = operatorSubtaskState({ managedOperatorState: [operatorStateHandle(`f${t.subtask}`, {
-        l: { mode: 'SPLIT_DISTRIBUTE', elements: [`l${t.subtask}`] } })] });
-      pc.acknowledgeTask(t.attemptId, { isTaskDeployedAsFinished: false, isTaskFinished: false,
-        operators: [{ operatorUid: 'op', handle: { path: `chk-4/f${t.subtask}`, sizeBytes: 1 }, data }] });
-    }
-    return pc.createCompletedCheckpoint(0);
-  }
-  const restoreAt = (parallelism: number) => () => new StateAssignmentOperation(checkpointAtParallelism2(),
-    [{ id: 'map', parallelism, isSource: false, operatorUids: ['op'] }], { allowNonRestoredState: false })
-    .assignStates(Array.from({ length: parallelism }, (_x, i) => ({ vertexId: 'map', subtask: i })));
-
-  test('checkParallelismPreconditions: a scale-up or a scale-down fails in one line naming the operator and both parallelisms', () => {
-    const message = (p: number) => new RegExp(`^operator op \\(vertex map\\) has parallelism 2 in checkpoint 4 `
-      + `but ${p} in the job: rescaling is not supported$`);
-    expect(restoreAt(3)).toThrow(message(3));
-    expect(restoreAt(1)).toThrow(message(1));
-    expect(restoreAt(2)).not.toThrow();
-  });
-
-  test('the checkpoint records a vertex parallelism that counts finished subtasks too', () => {
-    const [running, finished] = [attempt('map', 0), { ...attempt('map', 1), state: 'FINISHED' as const }];
-    const pc = new PendingCheckpoint({ checkpointId: 5, triggerTimestampUs: 0, props: CP, coordinatorUids: [], masterHookIds: [],
-      plan: { tasksToTrigger: [running], tasksToWaitFor: [running], tasksToCommitTo: [], finishedTasks: [finished], fullyFinishedVertices: [] } });
-    pc.acknowledgeTask(running.attemptId, null);
-    expect([...pc.createCompletedCheckpoint(0).vertexParallelism]).toEqual([['map', 2]]);
-  });
-});
-
 describe('PendingCheckpoint: union list state and partly finished vertices (DefaultCheckpointPlan#fulfillFinishedTaskStatus)', () => {
   const attempt = (v: string, i: number) =>
     ({ attemptId: executionAttemptId(`${v}#${i}@0`), vertexId: v, subtask: i, state: 'RUNNING' as const });
   /** Vertex `src` (list state) and vertex `u` (union state), two subtasks each, all acked. */
   function pending(finishedOperators: readonly string[]): PendingCheckpoint {
     const tasks = [attempt('src', 0), attempt('src', 1), attempt('u', 0), attempt('u', 1)];
+    const vertex = (id: string, uid: string) => ({ id, parallelism: 2, isSource: id === 'src', operatorUids: [uid],
+      maxParallelism: 128, maxParallelismConfigured: false, setMaxParallelism: () => undefined });
     const pc = new PendingCheckpoint({ checkpointId: 3, triggerTimestampUs: 0, props: CP, coordinatorUids: [], masterHookIds: [],
+      vertices: [vertex('src', 'list-op'), vertex('u', 'union-op')],
       plan: { tasksToTrigger: tasks, tasksToWaitFor: tasks, tasksToCommitTo: [], finishedTasks: [], fullyFinishedVertices: [] } });
     for (const t of tasks) {
       const union = t.vertexId === 'u';

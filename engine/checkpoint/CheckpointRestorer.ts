@@ -46,8 +46,12 @@ export class CheckpointRestorer {
       env.tracer.event('checkpoint.restored', { checkpointId: NO_CHECKPOINT, global, tasks: 0 });
       return { checkpointId: NO_CHECKPOINT, tasks: new Map() };
     }
-    const tasks = new StateAssignmentOperation(latest, this.ctx.jobVertices(),
-      { allowNonRestoredState: this.allowNonRestoredState || !global }).assignStates(subtasks);
+    const assignment = new StateAssignmentOperation(latest, this.ctx.jobVertices(),
+      { allowNonRestoredState: this.allowNonRestoredState || !global });
+    const tasks = assignment.assignStates(subtasks);
+    // A rescaled restore spread list state round robin, union state to every subtask.
+    if (assignment.redistributedModes.has('SPLIT_DISTRIBUTE')) env.tracer.mark('list-state-redistributed', { checkpointId: latest.checkpointId });
+    if (assignment.redistributedModes.has('UNION')) env.tracer.mark('union-state-redistributed', { checkpointId: latest.checkpointId });
     const id = latest.checkpointId;
     for (const key of latest.masterStates.keys()) {
       assert(this.allowNonRestoredState || this.hooks.some((h) => h.identifier === key),

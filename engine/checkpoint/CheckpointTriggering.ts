@@ -176,6 +176,7 @@ export class CheckpointTriggering {
       ...(state.storagePrefix === '' ? {} : { directory: `${state.storagePrefix}${snapshotDirectory(id, request.props.isSavepoint)}` }),
       coordinatorUids: this.s.ctx.coordinators.map((c) => c.operatorUid),
       masterHookIds: this.s.masterHooks.map((h) => h.identifier),
+      vertices: this.s.ctx.jobVertices(),
       matchAnyAttempt: env.bugs.has(PLANTED_BUGS.failoverKeepsPending),
       oneAckShort: env.bugs.has(PLANTED_BUGS.pendingCompletesOneAckShort),
     });

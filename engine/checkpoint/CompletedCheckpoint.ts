@@ -1,7 +1,8 @@
 /**
  * A checkpoint that every task, coordinator and master hook acknowledged, whose `_metadata` was
  * written and which the store accepted: the operator states per (operator uid, subtask), the
- * coordinator and master states, which tasks had finished and each vertex's parallelism.
+ * coordinator and master states, which tasks had finished and, per operator uid, the parallelism,
+ * max parallelism and finished subtasks it was taken at (Flink's OperatorState).
  *
  * @see org.apache.flink.runtime.checkpoint.CompletedCheckpoint (reference 1.9, 1.12)
  * Invariants: immutable once built; every operator state's subtask index is >= 0.
@@ -35,6 +36,23 @@ export function metadataPath(id: number, isSavepoint = false): string {
   return `${snapshotDirectory(id, isSavepoint)}/_metadata`;
 }
 
+/**
+ * What Flink's OperatorState records of one operator besides its handles: the parallelism and max
+ * parallelism of its job vertex when the checkpoint was taken, and which subtasks had finished.
+ * Kept per operator uid, never per vertex id: chaining, and so vertex ids, can differ in the job
+ * that restores (a forward edge only chains equal parallelism).
+ * @see org.apache.flink.runtime.checkpoint.OperatorState, FullyFinishedOperatorState,
+ *      FinishedOperatorSubtaskState
+ */
+export interface OperatorStateInfo {
+  readonly parallelism: number;
+  readonly maxParallelism: number;
+  /** Every subtask had finished (Flink's FullyFinishedOperatorState). */
+  readonly fullyFinished: boolean;
+  /** The subtasks that had finished (FinishedOperatorSubtaskState), ascending. */
+  readonly finishedSubtasks: readonly number[];
+}
+
 /** Everything a CompletedCheckpoint holds. */
 export interface CompletedCheckpointData {
   readonly checkpointId: number;
@@ -49,11 +67,11 @@ export interface CompletedCheckpointData {
   readonly finishedTasks: readonly SubtaskRef[];
   readonly fullyFinishedVertices: readonly string[];
   /**
-   * Each job vertex's parallelism when the checkpoint was triggered (Flink keeps it per operator
-   * in OperatorState; every operator of a vertex has the vertex's), so a restore can tell a
-   * parallelism change from subtasks that simply had no state.
+   * Per operator uid of every job vertex (stateful or not, finished or not), its
+   * {@link OperatorStateInfo}, so a restore can tell a parallelism change from subtasks that
+   * simply had no state, and check the max parallelism.
    */
-  readonly vertexParallelism: ReadonlyMap<string, number>;
+  readonly operatorInfo: ReadonlyMap<string, OperatorStateInfo>;
   /**
    * The directory its files are in: `[run-<n>/]chk-<id>` or `[run-<n>/]savepoint-<id>`
    * (JobRun.storagePrefix); default: {@link snapshotDirectory} of a job's first run.
@@ -74,6 +92,8 @@ export interface DecodedCheckpoint {
   readonly masterStates: Record<string, unknown>;
   readonly finishedTasks: readonly string[];
   readonly fullyFinishedVertices: readonly string[];
+  /** operator uid -> its {@link OperatorStateInfo}. */
+  readonly operatorInfo: Record<string, OperatorStateInfo>;
 }
 
 export class CompletedCheckpoint implements CompletedCheckpointData {
@@ -86,7 +106,7 @@ export class CompletedCheckpoint implements CompletedCheckpointData {
   readonly masterStates: ReadonlyMap<string, unknown>;
   readonly finishedTasks: readonly SubtaskRef[];
   readonly fullyFinishedVertices: readonly string[];
-  readonly vertexParallelism: ReadonlyMap<string, number>;
+  readonly operatorInfo: ReadonlyMap<string, OperatorStateInfo>;
   readonly directory: string;
   /**
    * The decoded view, built on the first {@link decode} and then returned by every call: the
@@ -105,7 +125,7 @@ export class CompletedCheckpoint implements CompletedCheckpointData {
     this.masterStates = data.masterStates;
     this.finishedTasks = Object.freeze([...data.finishedTasks]);
     this.fullyFinishedVertices = Object.freeze([...data.fullyFinishedVertices]);
-    this.vertexParallelism = data.vertexParallelism;
+    this.operatorInfo = data.operatorInfo;
     this.directory = data.directory ?? snapshotDirectory(data.checkpointId, data.props.isSavepoint);
     Object.freeze(this);
   }
@@ -179,6 +199,7 @@ export class CompletedCheckpoint implements CompletedCheckpointData {
       masterStates: Object.fromEntries(this.masterStates),
       finishedTasks: this.finishedTasks.map((t) => `${t.vertexId}#${t.subtask}`),
       fullyFinishedVertices: [...this.fullyFinishedVertices],
+      operatorInfo: Object.fromEntries(this.operatorInfo),
     };
   }
 }

@@ -12,11 +12,11 @@ import type { Cancellable } from '../api/Executor.ts';
 import type { ExecutionAttemptId } from '../api/ids.ts';
 import { assert } from '../util/assert.ts';
 import { CompletableFuture } from '../util/CompletableFuture.ts';
-import type { CheckpointTaskAttempt } from './CheckpointCoordinatorContext.ts';
+import type { CheckpointJobVertex, CheckpointTaskAttempt } from './CheckpointCoordinatorContext.ts';
 import { CheckpointException, type CheckpointFailureReason } from './CheckpointFailureReason.ts';
 import { subtaskKey, type CheckpointPlan, type SubtaskRef } from './CheckpointPlan.ts';
 import type { CheckpointProperties } from './CheckpointProperties.ts';
-import { CompletedCheckpoint } from './CompletedCheckpoint.ts';
+import { CompletedCheckpoint, type OperatorStateInfo } from './CompletedCheckpoint.ts';
 import type { OperatorSubtaskStateHandle, TaskStateSnapshot } from './TaskStateSnapshot.ts';
 
 /** Outcome of an acknowledgement (PendingCheckpoint.TaskAcknowledgeResult). */
@@ -33,6 +33,11 @@ export interface PendingCheckpointOptions {
   readonly directory?: string;
   readonly coordinatorUids: readonly string[];
   readonly masterHookIds: readonly string[];
+  /**
+   * The job's vertices, for each operator's parallelism and max parallelism in the completed
+   * checkpoint (Flink's OperatorState takes them from the acknowledging task's ExecutionJobVertex).
+   */
+  readonly vertices: readonly CheckpointJobVertex[];
   /** Accept acks by (vertex, subtask) from any attempt (planted bug `failover-keeps-pending`). */
   readonly matchAnyAttempt?: boolean;
   /**
@@ -61,8 +66,6 @@ export class PendingCheckpoint {
   private readonly notYetAcknowledged = new Map<ExecutionAttemptId, CheckpointTaskAttempt>();
   private readonly acknowledged = new Set<ExecutionAttemptId>();
   private readonly operatorStates = new Map<string, Map<number, OperatorSubtaskStateHandle>>();
-  /** The job vertex each operator uid's state was acknowledged by (its vertex's operators). */
-  private readonly operatorVertex = new Map<string, string>();
   private readonly notYetAckedCoordinators: Set<string>;
   private readonly coordinatorStates = new Map<string, unknown>();
   private readonly notYetAckedMasterStates: Set<string>;
@@ -78,6 +81,7 @@ export class PendingCheckpoint {
   /** Subtasks (`v#i`) that acked with their operators finished (isTaskFinished). */
   private readonly operatorsFinished = new Set<string>();
   private readonly matchAnyAttempt: boolean;
+  private readonly vertices: readonly CheckpointJobVertex[];
   private readonly acksAllowedMissing: number;
   private canceller: Cancellable | undefined;
   private disposed = false;
@@ -90,6 +94,7 @@ export class PendingCheckpoint {
     this.props = o.props;
     this.directory = o.directory;
     this.plan = o.plan;
+    this.vertices = o.vertices;
     this.matchAnyAttempt = o.matchAnyAttempt ?? false;
     this.acksAllowedMissing = o.oneAckShort === true && o.plan.tasksToWaitFor.length > 1 ? 1 : 0;
     for (const t of o.plan.tasksToWaitFor) this.notYetAcknowledged.set(t.attemptId, t);
@@ -185,7 +190,6 @@ export class PendingCheckpoint {
           this.operatorStates.set(op.operatorUid, per);
         }
         per.set(task.subtask, op);
-        this.operatorVertex.set(op.operatorUid, task.vertexId);
       }
       if (state.isTaskDeployedAsFinished) this.finishedOnRestoreTasks.set(subtaskKey(task.vertexId, task.subtask), task);
       if (state.isTaskFinished) this.operatorsFinished.add(subtaskKey(task.vertexId, task.subtask));
@@ -246,11 +250,7 @@ export class PendingCheckpoint {
     }
     const operatorStates = new Map<string, ReadonlyMap<number, OperatorSubtaskStateHandle>>();
     for (const [uid, per] of this.operatorStates) operatorStates.set(uid, new Map(per));
-    // The plan's tasks to wait for and finished tasks together are every subtask of the job.
-    const vertexParallelism = new Map<string, number>();
-    for (const tasks of [this.plan.tasksToWaitFor, this.plan.finishedTasks]) {
-      for (const t of tasks) vertexParallelism.set(t.vertexId, (vertexParallelism.get(t.vertexId) ?? 0) + 1);
-    }
+    const operatorInfo = operatorInfoOf(this.vertices, finishedTasks, fullyFinished);
     return new CompletedCheckpoint({
       checkpointId: this.checkpointId,
       triggerTimestampUs: this.triggerTimestampUs,
@@ -261,7 +261,7 @@ export class PendingCheckpoint {
       masterStates: new Map(this.masterStates),
       finishedTasks,
       fullyFinishedVertices: fullyFinished,
-      vertexParallelism,
+      operatorInfo,
       ...(this.directory === undefined ? {} : { directory: this.directory }),
     });
   }
@@ -292,10 +292,13 @@ export class PendingCheckpoint {
    * another vertex's operator at the same subtask index.
    */
   private vertexUsesUnionState(vertexId: string): boolean {
+    // Only the vertex's own operators (Flink's DefaultCheckpointPlan checks the operators of the
+    // partly finished vertex), when the vertices are known.
+    const uids = this.vertices.find((v) => v.id === vertexId)?.operatorUids;
     for (const t of this.plan.tasksToWaitFor) {
       if (t.vertexId !== vertexId) continue;
       for (const [uid, per] of this.operatorStates) {
-        if (this.operatorVertex.get(uid) !== vertexId) continue;
+        if (uids !== undefined && !uids.includes(uid)) continue;
         const data = per.get(t.subtask)?.data as { managedOperatorState?: unknown } | undefined;
         const handles = data?.managedOperatorState;
         if (!Array.isArray(handles)) continue;
@@ -354,4 +357,26 @@ export class PendingCheckpoint {
         'lost track of tasks to wait for');
     }
   }
+}
+
+/**
+ * Per operator uid of `vertices`: its vertex's parallelism and current max parallelism, whether
+ * the vertex is fully finished, and which of its subtasks had finished.
+ */
+function operatorInfoOf(vertices: readonly CheckpointJobVertex[], finishedTasks: readonly SubtaskRef[],
+  fullyFinishedVertices: readonly string[]): Map<string, OperatorStateInfo> {
+  const out = new Map<string, OperatorStateInfo>();
+  for (const v of vertices) {
+    const finishedSubtasks: number[] = [];
+    for (const t of finishedTasks) if (t.vertexId === v.id && !finishedSubtasks.includes(t.subtask)) finishedSubtasks.push(t.subtask);
+    finishedSubtasks.sort((a, b) => a - b);
+    const info: OperatorStateInfo = Object.freeze({
+      parallelism: v.parallelism,
+      maxParallelism: v.maxParallelism,
+      fullyFinished: fullyFinishedVertices.includes(v.id),
+      finishedSubtasks: Object.freeze(finishedSubtasks),
+    });
+    for (const uid of v.operatorUids) out.set(uid, info);
+  }
+  return out;
 }

@@ -29,17 +29,20 @@ const JOB: JobGraph = {
  * hear, as `failed <attempt> <cause>`. With `taskExecutors` 1 both slots are on te-1; with 2, the
  * slot of subtask 0 is on te-1 and that of subtask 1 on te-2.
  */
-function harness(taskExecutors: 1 | 2 = 1) {
+function harness(taskExecutors: 1 | 2 = 1, beforeScheduling: (graph: ExecutionGraph) => void = () => {}) {
   const scheduler = new TestingScheduler();
   const env = createTestingEngineEnv({ host: hostId('jobmanager'), clock: scheduler, executors: scheduler });
   const graph = new ExecutionGraph(JOB);
+  beforeScheduling(graph);
   const slotPool = new SlotPool();
   const notified: string[] = [];
   const cancelled: ExecutionAttemptId[] = [];
   const deployed: string[] = [];
+  const tdds: TaskDeploymentDescriptor[] = [];
   const gateway = (te: string) => ({
     submitTask: (tdd: TaskDeploymentDescriptor) => {
       deployed.push(`${tdd.attemptId} -> ${te}`);
+      tdds.push(tdd);
       return CompletableFuture.completed<void>(undefined);
     },
     cancelTask: (attemptId: ExecutionAttemptId) => { cancelled.push(attemptId); },
@@ -64,10 +67,20 @@ function harness(taskExecutors: 1 | 2 = 1) {
   scheduler.runAll();
   const attempt = (v: string, i: number) => graph.vertex(v, i).current.attemptId;
   for (const v of ['v0', 'v1']) for (const i of [0, 1]) s.updateTaskExecutionState({ attemptId: attempt(v, i), state: 'RUNNING' });
-  return { scheduler, graph, slotPool, s, notified, cancelled, deployed, attempt };
+  return { scheduler, graph, slotPool, s, notified, cancelled, deployed, tdds, attempt };
 }
 
 describe('DefaultScheduler', () => {
+  test('deployments carry the vertex\'s max parallelism and the consumer\'s as the partition\'s key groups, '
+    + 'a max parallelism adopted from restored state included', () => {
+    const plain = harness();
+    expect(plain.tdds.map((t) => [t.vertexId, t.maxParallelism, t.producedPartitions.map((p) => p.numTargetKeyGroups)]))
+      .toEqual([['v0', 128, [128]], ['v0', 128, [128]], ['v1', 128, []], ['v1', 128, []]]);
+    const adopted = harness(1, (g) => g.setMaxParallelism('v1', 13));
+    expect(adopted.tdds.map((t) => [t.vertexId, t.maxParallelism, t.producedPartitions.map((p) => p.numTargetKeyGroups)]))
+      .toEqual([['v0', 128, [13]], ['v0', 128, [13]], ['v1', 13, []], ['v1', 13, []]]);
+  });
+
   test('a restart tells the coordinators of each cancelled execution\'s vertex executionAttemptFailed for it '
     + '(DefaultScheduler.notifyCoordinatorOfCancellation)', () => {
     const h = harness();

@@ -411,6 +411,7 @@ export class DefaultScheduler {
         edgeIndex: e.index,
         partitionId: partitionIdOf(e.index, v.current.attemptId),
         numSubpartitions: e.partitioner === 'forward' ? 1 : (target?.parallelism ?? 1),
+        numTargetKeyGroups: g.maxParallelismOf(e.target),
       };
     });
     const cp = jg.checkpointing;
@@ -424,6 +425,7 @@ export class DefaultScheduler {
       subtaskIndex: v.subtask,
       attemptNumber: v.current.attemptNumber,
       attemptId: v.current.attemptId,
+      maxParallelism: g.maxParallelismOf(v.jobVertex.id),
       slotIndex: slot.slotIndex,
       allocationId: slot.allocationId,
       inputGates,

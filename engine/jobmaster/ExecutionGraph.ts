@@ -91,6 +91,9 @@ export class ExecutionGraph {
   /** The subtasks of each JobVertex by its id (looked up per checkpoint and per deployment). */
   private readonly byVertexId = new Map<string, ExecutionVertex[]>();
 
+  /** Max parallelisms a restore adopted from state, by vertex id (absent: the JobGraph's). */
+  private readonly adoptedMaxParallelism = new Map<string, number>();
+
   /** @param firstAttemptNumber every subtask's first attempt number (JobRun.firstAttemptNumber). */
   constructor(readonly jobGraph: JobGraph, firstAttemptNumber = 0) {
     this.vertices = jobGraph.vertices.map((v) => Array.from({ length: v.parallelism },
@@ -109,6 +112,37 @@ export class ExecutionGraph {
   /** Every ExecutionVertex, vertex by vertex in topological order. */
   allVertices(): readonly ExecutionVertex[] {
     return this.flatVertices;
+  }
+
+  /**
+   * The vertex's max parallelism, its number of key groups: the JobGraph's unless a restore
+   * adopted the state's (ExecutionJobVertex.getMaxParallelism).
+   */
+  maxParallelismOf(vertexId: string): number {
+    return this.adoptedMaxParallelism.get(vertexId) ?? this.jobVertex(vertexId).maxParallelism;
+  }
+
+  /**
+   * Adopts restored state's max parallelism for a vertex whose max parallelism the job did not
+   * set (ExecutionJobVertex.setMaxParallelism, with the validator SchedulerBase gives it).
+   * @throws Error "Rescaling max parallelism from a to b is not allowed: ..." when it was
+   *   configured, or when `maxParallelism` is below the vertex's parallelism.
+   */
+  setMaxParallelism(vertexId: string, maxParallelism: number): void {
+    const v = this.jobVertex(vertexId);
+    const refused = v.maxParallelismConfigured ? 'Cannot override a configured max parallelism.'
+      : maxParallelism < v.parallelism ? `it is below the parallelism ${v.parallelism}.` : undefined;
+    if (refused !== undefined) {
+      throw new Error(`Rescaling max parallelism from ${this.maxParallelismOf(vertexId)} to ${maxParallelism} `
+        + `of ${vertexId} is not allowed: ${refused}`);
+    }
+    this.adoptedMaxParallelism.set(vertexId, maxParallelism);
+  }
+
+  private jobVertex(vertexId: string): JobVertex {
+    const v = this.byVertexId.get(vertexId)?.[0]?.jobVertex;
+    if (v === undefined) throw new Error(`no job vertex ${vertexId}`);
+    return v;
   }
 
   /** The ExecutionVertex whose current attempt is `attemptId`, if any. */

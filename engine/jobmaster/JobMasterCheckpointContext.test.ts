@@ -80,3 +80,36 @@ describe('the JobMaster checkpoint context (DefaultExecutionGraph FailJobCallbac
     expect(h.tracer.eventsOf('checkpoint.failJobRun')[0]?.attrs['taskState']).toBe('SUPERSEDED');
   });
 });
+
+describe('the job vertices the state assignment sees (ExecutionJobVertex max parallelism)', () => {
+  const job = (configured: boolean): JobGraph => ({
+    jobName: 'j',
+    vertices: [{ id: 'v0', name: 'keyed', parallelism: 2, maxParallelism: 128, maxParallelismConfigured: configured, operators: [], isSource: false }],
+    edges: [],
+  });
+  const contextOf = (graph: ExecutionGraph) => {
+    const scheduler = new TestingScheduler();
+    const env = createTestingEngineEnv({ host: hostId('jobmanager'), clock: scheduler, executors: scheduler });
+    return createCheckpointCoordinatorContext({
+      env, run: FIRST_JOB_RUN, io: scheduler.pool('jobmaster/io', 4), graph, coordinators: [],
+      gateway: () => { throw new Error('no RPC in this test'); }, failGlobal: () => {},
+    });
+  };
+
+  test('a max parallelism that was not configured is adopted into the ExecutionGraph, which later deployments read', () => {
+    const graph = new ExecutionGraph(job(false));
+    const [v] = contextOf(graph).jobVertices();
+    expect([v?.maxParallelism, v?.maxParallelismConfigured]).toEqual([128, false]);
+    v?.setMaxParallelism(13);
+    expect(v?.maxParallelism).toBe(13);
+    expect(graph.maxParallelismOf('v0')).toBe(13);
+    expect(() => v?.setMaxParallelism(1)).toThrow(/^Rescaling max parallelism from 13 to 1 of v0 is not allowed: it is below the parallelism 2\.$/);
+  });
+
+  test('a configured max parallelism cannot be overridden', () => {
+    const graph = new ExecutionGraph(job(true));
+    const [v] = contextOf(graph).jobVertices();
+    expect(() => v?.setMaxParallelism(13)).toThrow(/^Rescaling max parallelism from 128 to 13 of v0 is not allowed: Cannot override a configured max parallelism\.$/);
+    expect(graph.maxParallelismOf('v0')).toBe(128);
+  });
+});

@@ -47,8 +47,13 @@ export interface JobMasterCheckpointContextOptions {
 /** Builds the port over the JobMaster's pieces. */
 export function createCheckpointCoordinatorContext(o: JobMasterCheckpointContextOptions): CheckpointCoordinatorContext {
   const jg = o.graph.jobGraph;
+  const graph = o.graph;
   const vertices: CheckpointJobVertex[] = jg.vertices.map((v) => ({
     id: v.id, parallelism: v.parallelism, isSource: v.isSource, operatorUids: v.operators.map((op) => op.uid),
+    // The ExecutionGraph holds the current value: a restore may adopt the state's.
+    get maxParallelism() { return graph.maxParallelismOf(v.id); },
+    maxParallelismConfigured: v.maxParallelismConfigured,
+    setMaxParallelism: (m: number) => graph.setMaxParallelism(v.id, m),
   }));
   const edges: CheckpointJobEdge[] = jg.edges.map((e) => ({
     source: e.source, target: e.target, pattern: e.partitioner === 'forward' ? 'POINTWISE' : 'ALL_TO_ALL',

@@ -34,7 +34,16 @@ export interface HeapKeyedStateBackendOptions {
   readonly keyGroupRange: KeyGroupRange;
   /** The operator's max parallelism, i.e. the number of key groups. */
   readonly maxParallelism: number;
+  /** Planted bug {@link RESTORE_HANDLE_REPLACES} is on. */
+  readonly restoreHandleReplaces?: boolean;
 }
+
+/**
+ * Planted bug 24 (FLINK-4731): on a restore from several snapshots (a scale-in hands a subtask
+ * the key groups of several old subtasks), each snapshot replaces what the previous ones restored
+ * instead of adding to it, so only the last one's key groups survive.
+ */
+export const RESTORE_HANDLE_REPLACES = 'restore-handle-replaces';
 
 type AnyHandle = HeapValueState<unknown> | HeapMapState<MapStateKey, unknown>
   | HeapListState<unknown>;
@@ -53,6 +62,7 @@ export class HeapKeyedStateBackend implements KeyedStateContext {
   private readonly descriptors = new Map<string, StateDescriptor>();
   private readonly handles = new Map<string, AnyHandle>();
   private restored = false;
+  private readonly restoreHandleReplaces: boolean;
   private lastHandle: { name: string; kind: StateKind; handle: AnyHandle } | undefined;
 
   constructor(options: HeapKeyedStateBackendOptions) {
@@ -64,6 +74,7 @@ export class HeapKeyedStateBackend implements KeyedStateContext {
       () => `${keyGroupRange.toString()} not inside [0, ${maxParallelism})`);
     this.keyGroupRange = keyGroupRange;
     this.maxParallelism = maxParallelism;
+    this.restoreHandleReplaces = options.restoreHandleReplaces ?? false;
     this.store = new CopyOnWriteKeyGroupStore(keyGroupRange);
     this.timerService = new HeapInternalTimerService(this);
   }
@@ -153,7 +164,9 @@ export class HeapKeyedStateBackend implements KeyedStateContext {
   restore(snapshots: readonly KeyedStateSnapshot[]): void {
     assert(!this.restored && this.store.isEmpty(), 'restore must come first and only once');
     this.restored = true;
-    for (const snapshot of snapshots) {
+    // Planted bug 24 (FLINK-4731): the last snapshot replaces the others' key groups.
+    const restoring = this.restoreHandleReplaces ? snapshots.slice(-1) : snapshots;
+    for (const snapshot of restoring) {
       assert(snapshot.maxParallelism === this.maxParallelism,
         () => `max parallelism changed: ${snapshot.maxParallelism} -> ${this.maxParallelism}`);
       for (const d of snapshot.stateDescriptors) {

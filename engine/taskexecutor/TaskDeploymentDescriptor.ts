@@ -28,6 +28,11 @@ export interface ResultPartitionDescriptor {
   readonly edgeIndex: number;
   readonly partitionId: string;
   readonly numSubpartitions: number;
+  /**
+   * The consumer vertex's max parallelism, the key groups a hash partitioner routes by
+   * (ResultPartitionDeploymentDescriptor.getMaxParallelism, the partition's numTargetKeyGroups).
+   */
+  readonly numTargetKeyGroups: number;
 }
 
 export interface TaskDeploymentDescriptor {
@@ -46,6 +51,11 @@ export interface TaskDeploymentDescriptor {
   readonly subtaskIndex: number;
   readonly attemptNumber: number;
   readonly attemptId: ExecutionAttemptId;
+  /**
+   * The vertex's max parallelism, the number of key groups of its keyed state
+   * (TaskInformation.maxNumberOfSubtasks): the JobGraph's, or the one a restore adopted.
+   */
+  readonly maxParallelism: number;
   readonly slotIndex: number;
   /** The slot's AllocationID: the TaskExecutor refuses the task if the slot holds another one. */
   readonly allocationId: string;

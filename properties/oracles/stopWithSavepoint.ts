@@ -55,21 +55,23 @@ export function stopOutcome(result: RunResult): StopOutcome | undefined {
 const outcomes = new WeakMap<RunResult, StopOutcome | null>();
 
 /**
- * The stop of the history's latest job run: a stop-with-savepoint, or a rescale's stop (via
+ * The stop of the history's latest job run: the last stop-with-savepoint, or rescale's stop (via
  * stop-with-savepoint) that never got to start the next run, fired at that run. Undefined when none.
  */
 function latestRunStop(result: RunResult): number | undefined {
   const latest = result.jobRuns.length;
+  // The last one fired: an earlier stop that failed left the run going for a later one.
+  let stop: number | undefined;
   for (const r of result.actions) {
     if (r.event !== 'fired' || (r.jobRun ?? 1) !== latest) continue;
     const a = result.spec.actions[r.action];
     if (a?.type === 'stop-with-savepoint' || (a?.type === 'rescale' && (a.via ?? 'stop-with-savepoint') === 'stop-with-savepoint')) {
       // A rescale that started the next run is not the latest run's stop.
       if (a.type === 'rescale' && result.actions.some((x) => x.action === r.action && x.event === 'completed')) continue;
-      return r.action;
+      stop = r.action;
     }
   }
-  return undefined;
+  return stop;
 }
 
 function readStopOutcome(result: RunResult): StopOutcome | undefined {

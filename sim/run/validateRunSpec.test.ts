@@ -142,7 +142,7 @@ describe('validateRunSpec', () => {
       'mutations[1]: unknown planted bug "no-such-bug" (planted bugs: aligned-resume-immediately, '
       + 'decline-any-attempt, dispose-clears-before-discard, failover-keeps-pending, fm-count-past-checkpoints, '
       + 'fm-ignore-expired, fm-success-before-store, late-ack-state-leak, pending-completes-one-ack-short, plan-terminal-as-finished, '
-      + 'sink-commits-only-notified, tracker-recreates-aborted)'],
+      + 'restore-handle-replaces, sink-commits-only-notified, tracker-recreates-aborted)'],
     ['a missing budget', { ...base(), budgets: { maxEvents: 10 } },
       'budgets.maxTimeMs: missing'],
     ['a fault at an unknown host', { ...base(), faults: [{ ...tm1Crash, host: 'taskmanager-2' }] },

@@ -24,6 +24,7 @@ import type {
 import type { CompletedCheckpointStore } from '../CompletedCheckpointStore.ts';
 import type { CheckpointsCleaner } from '../CheckpointsCleaner.ts';
 import { TestingObjectStore } from './TestingObjectStore.ts';
+import { testingJobVertex } from './testingJobVertex.ts';
 
 /** A recording coordinator; `hang` keeps its checkpoint futures open. */
 export class TestingOperatorCoordinator implements OperatorCoordinatorCheckpointContext {
@@ -134,7 +135,7 @@ export function createCheckpointHarness(o: CheckpointHarnessOptions = {}): Check
     choices: { delay: (_l, d) => d.minUs, fate: () => false },
   });
   const ctx = new TestingCheckpointCoordinatorContext(env,
-    o.vertices ?? [{ id: 'src', parallelism: 2, isSource: true, operatorUids: ['source'] }], o.edges ?? []);
+    o.vertices ?? [testingJobVertex({ id: 'src', parallelism: 2, isSource: true, operatorUids: ['source'] })], o.edges ?? []);
   ctx.coordinators = o.coordinators?.(ctx) ?? [];
   const coordinator = new CheckpointCoordinator({
     config: checkpointCoordinatorConfiguration(o.config ?? {}), context: ctx,

@@ -27,7 +27,7 @@
  * and not finished, a wake-up is scheduled no later than the earliest timer.
  */
 import { assert } from '../../util/assert.ts';
-import { HeapKeyedStateBackend } from '../../state/HeapKeyedStateBackend.ts';
+import { HeapKeyedStateBackend, RESTORE_HANDLE_REPLACES } from '../../state/HeapKeyedStateBackend.ts';
 import { computeKeyGroupRangeForOperatorIndex } from '../../state/KeyGroupRangeAssignment.ts';
 import type { KeyedStateJson, TimerJson } from '../../state/KeyedStateSnapshot.ts';
 import type {
@@ -80,6 +80,7 @@ export class KeyedProcessOperator extends AbstractStreamOperator {
       keyGroupRange: computeKeyGroupRangeForOperatorIndex(
         ctx.maxParallelism, ctx.parallelism, ctx.subtaskIndex),
       maxParallelism: ctx.maxParallelism,
+      restoreHandleReplaces: ctx.env.bugs.has(RESTORE_HANDLE_REPLACES),
     });
     this.keyedContext = this.createKeyedContext();
     this.recordCollector = new IdentityCollector(options.uid, () => this.output);

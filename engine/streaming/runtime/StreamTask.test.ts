@@ -37,7 +37,7 @@ function sourceTask(restoring = false) {
   const tdd: TaskDeploymentDescriptor = {
     jobGraph, jobRun: 1, jobMasterAddress: rpcAddress('jobmaster'), checkpointStoragePrefix: '',
     vertexId: jobGraph.vertices[0]?.id as string, subtaskIndex: 0, attemptNumber: 0,
-    attemptId: ATTEMPT, slotIndex: 0, allocationId: 'a1', inputGates: [], producedPartitions: [],
+    attemptId: ATTEMPT, maxParallelism: jobGraph.vertices[0]?.maxParallelism ?? 128, slotIndex: 0, allocationId: 'a1', inputGates: [], producedPartitions: [],
     checkpointingEnabled: true,
     checkpointing: { mode: 'EXACTLY_ONCE', maxConcurrent: 1, checkpointsAfterTasksFinish: true },
     ...(restoring ? { restore: {

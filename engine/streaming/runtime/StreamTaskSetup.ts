@@ -18,7 +18,7 @@ import { InputGateCheckpointableInputs } from '../../io/checkpointing/InputGateC
 import { InputGate } from '../../io/InputGate.ts';
 import { RecordWriter } from '../../io/RecordWriter.ts';
 import { ResultPartition } from '../../io/ResultPartition.ts';
-import { outputsOf, vertexById, type JobVertex } from '../../jobgraph/JobGraph.ts';
+import { outputsOf, type JobVertex } from '../../jobgraph/JobGraph.ts';
 import type { TaskDeploymentDescriptor } from '../../taskexecutor/TaskDeploymentDescriptor.ts';
 import type { JobManagerTaskRestore } from '../../checkpoint/TaskStateSnapshot.ts';
 import { CompletableFuture } from '../../util/CompletableFuture.ts';
@@ -47,7 +47,6 @@ export function setUpOutputs(c: StreamTaskSetupContext): { partitions: ResultPar
   for (const pd of c.tdd.producedPartitions) {
     const edge = outEdges.find((e) => e.index === pd.edgeIndex);
     if (edge === undefined) throw new Error(`no output edge ${pd.edgeIndex}`);
-    const target = vertexById(c.tdd.jobGraph, edge.target);
     const partition = new ResultPartition({
       env: c.env,
       partitionId: pd.partitionId,
@@ -65,7 +64,7 @@ export function setUpOutputs(c: StreamTaskSetupContext): { partitions: ResultPar
       partitioner: edge.partitioner,
       numberOfChannels: pd.numSubpartitions,
       subtaskIndex: c.tdd.subtaskIndex,
-      downstreamMaxParallelism: target.maxParallelism,
+      downstreamMaxParallelism: pd.numTargetKeyGroups,
       ...(edge.keySelector === undefined ? {} : { keySelector: edge.keySelector }),
     })));
   }
@@ -103,7 +102,9 @@ export function createOperators(c: StreamTaskSetupContext): StreamOperator[] {
       taskName: `${c.vertex.id}#${c.tdd.subtaskIndex}`,
       subtaskIndex: c.tdd.subtaskIndex,
       parallelism: c.vertex.parallelism,
-      maxParallelism: node.maxParallelism,
+      // The task's, for every operator of the chain (Flink's TaskInfo#getMaxNumberOfParallelSubtasks):
+      // a restore may have adopted the state's in place of the JobGraph's.
+      maxParallelism: c.tdd.maxParallelism,
       attemptNumber: c.tdd.attemptNumber,
       ...(c.tdd.restore === undefined ? {} : { restoredCheckpointId: c.tdd.restore.restoreCheckpointId }),
       mailbox: c.executor,
@@ -143,18 +144,29 @@ export function timerRegistrar(env: EngineEnv, attemptId: string, mailbox: Mailb
 }
 
 /**
- * Reads a restore's operator state files, on `executor`: operator uid -> its state, the state
- * the assignment handed the subtask (`h.data`). Reading the file models the IO and fails the
- * restore when it is missing; its content is `h.data` itself when the subtask got its own
- * snapshot back, but not when the repartitioner built the subtask's state from several files
- * (union list state, partly reported broadcast state): taking the file's content there would
- * give each subtask only its own part of the union.
+ * Reads a restore's operator state files, on `executor`: operator uid -> its state. Each handle
+ * names a file and the part of it assigned to this subtask (its `data`: the whole snapshot, or
+ * after a rescale the key groups and list elements that fall to this subtask), as Flink's
+ * handles name a file and offsets in it; the file must exist, and the part is what is restored.
+ * An operator with one handle gets its `data`; one with several (a rescale hands a subtask the
+ * pieces of several old subtasks) gets the list of their `data`, in handle order, which
+ * readRestoredState merges.
  * @returns a future failing when a file is missing (the task then fails).
  */
 export function readOperatorStates(env: EngineEnv, restore: JobManagerTaskRestore, executor: Executor): CompletableFuture<Map<string, unknown>> {
-  const reads = restore.taskStateSnapshot.operators.map((h) =>
-    env.objectStore.get(h.handle.path, executor).thenApply((): [string, unknown] => [h.operatorUid, h.data]));
-  return CompletableFuture.allOf(reads).thenApply((pairs) => new Map(pairs));
+  const handles = restore.taskStateSnapshot.operators;
+  const reads = handles.map((h) => env.objectStore.get(h.handle.path, executor));
+  return CompletableFuture.allOf(reads).thenApply(() => {
+    const pieces = new Map<string, unknown[]>();
+    for (const h of handles) {
+      const list = pieces.get(h.operatorUid);
+      if (list === undefined) pieces.set(h.operatorUid, [h.data]);
+      else list.push(h.data);
+    }
+    const out = new Map<string, unknown>();
+    for (const [uid, list] of pieces) out.set(uid, list.length === 1 ? list[0] : list);
+    return out;
+  });
 }
 
 /**

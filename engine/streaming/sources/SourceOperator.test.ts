@@ -173,3 +173,20 @@ describe('SourceOperator', () => {
     expect(ctx.env.registry.names()).toEqual([]);
   });
 });
+
+describe('SourceOperator restored after a rescale', () => {
+  test('a scale-in hands the reader the splits of several old subtasks, as a list of pieces: it reads them all and requests none', () => {
+    // Two old readers' snapshots, as the state assignment hands them to one new subtask.
+    const snapshotOf = (split: { splitId: number; offset: number }): unknown => {
+      const { op } = open();
+      op.handleOperatorEvent(addSplitEvent([split]));
+      return op.snapshotState(1).data;
+    };
+    const { op, ctx, out } = open([snapshotOf({ splitId: 0, offset: 1 }), snapshotOf({ splitId: 1, offset: 0 })]);
+    expect(op.currentSplits()).toEqual([{ splitId: 0, offset: 1 }, { splitId: 1, offset: 0 }]);
+    expect(ctx.gateway.sent).toEqual([]);
+    op.handleOperatorEvent(noMoreSplitsEvent());
+    expect(drain(op, out)).toBe('END_OF_INPUT');
+    expect(out.records.map(recordIdentity)).toEqual(['0:1', '0:2', '1:0', '1:1']);
+  });
+});
