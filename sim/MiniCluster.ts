@@ -69,8 +69,13 @@ export interface MiniClusterResult {
    * job run; `jobRun` is present, from 2, on those of later runs).
    */
   readonly completedCheckpoints: readonly RunCheckpoint[];
-  /** The JobMaster's checkpoint statistics at the end (undefined without checkpointing), µs. */
+  /**
+   * The latest job run's JobMaster's checkpoint statistics at the end (undefined without
+   * checkpointing), µs; every run's in {@link jobRunCheckpointStats}.
+   */
   readonly checkpointStats: CheckpointStatsSnapshot | undefined;
+  /** Each job run's checkpoint statistics, the first run first (Flink keeps them per job). */
+  readonly jobRunCheckpointStats: readonly (CheckpointStatsSnapshot | undefined)[];
   readonly traceHash: string;
 }
 
@@ -237,7 +242,9 @@ export class MiniCluster {
     const out: Record<string, Record<string, Record<string, unknown>>> = {};
     const recorded = new Map<ExecutionAttemptId, readonly OperatorSnapshot[]>();
     for (const te of this.taskExecutors) for (const [attempt, snapshots] of te.finalStates) recorded.set(attempt, snapshots);
-    for (const v of this.jobManagerProcess.jobMaster.graph.allVertices()) {
+    // The latest run that FINISHED (a later run refused at its submission never ran).
+    const finished = [...this.jobMasters].reverse().find((jm) => jm.jobStatus === 'FINISHED') ?? this.jobManagerProcess.jobMaster;
+    for (const v of finished.graph.allVertices()) {
       if (v.current.state !== 'FINISHED') continue;
       let snapshots: readonly OperatorSnapshot[] | undefined;
       for (let n = v.current.attemptNumber; n >= 0 && snapshots === undefined; n--) {
@@ -298,6 +305,7 @@ export class MiniCluster {
       committed: this.world.transactionalStore.committedRecords(),
       completedCheckpoints: this.completed,
       checkpointStats: this.jobManager?.jobMaster.checkpointCoordinator?.checkpointStats,
+      jobRunCheckpointStats: this.jobMasters.map((jm) => jm.checkpointCoordinator?.checkpointStats),
       finalState: this.finalState(),
       traceHash: this.world.traceHash,
     };

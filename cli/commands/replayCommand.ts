@@ -8,6 +8,7 @@
  * the run as a Chrome trace for Perfetto (replayTrace.ts).
  * Exit codes: 1 the property still fails, 0 it holds now, 2 bad input.
  */
+import { jobRunsSummary } from './jobRunsSummary.ts';
 import { stopSummary } from './stopSummary.ts';
 import { basename } from 'node:path';
 import { Option, type Command } from 'commander';
@@ -225,6 +226,7 @@ function outcomeJson(o: ReplayOutcome, print: PrintOptions): Record<string, unkn
     actions: o.result.actions,
     unfiredActions: o.result.unfiredActions,
     stopWithSavepoint: stopSummary(o.result)?.json ?? null,
+    jobRuns: o.result.jobRuns,
     keyedState: o.judgement.keyedState,
     knownStuck: o.judgement.knownStuck === true,
     // Every event, with --events (times in ms as elsewhere in the JSON).
@@ -258,6 +260,8 @@ function printOutcome(o: ReplayOutcome, io: Io, print: PrintOptions, recorded?: 
     const details = formatDetails(o.violation.details, { indent: '    ' });
     if (details.length > 0) io.out(`  details:\n${details.join('\n')}\n`);
   }
+  const runs = jobRunsSummary(o.result);
+  if (runs !== undefined) io.out(`${runs}\n`);
   const stop = stopSummary(o.result);
   if (stop !== undefined) io.out(`stop-with-savepoint: ${stop.text}\n`);
   for (const u of o.unfiredFaults) io.out(`fault ${u.index} (${u.description}) never fired\n`);
@@ -265,7 +269,11 @@ function printOutcome(o: ReplayOutcome, io: Io, print: PrintOptions, recorded?: 
     io.out(`override of decision ${x.decision} (alternative ${x.alternative}) was never used: the run never reached that decision\n`);
   }
   // The table comes before the explanation, which stays last (it ends at the violation).
-  for (const line of checkpointStatsTable(o.result.checkpointStats)) io.out(`${line}\n`);
+  // A history of several job runs has a table per run (each run is its own Flink job).
+  const tables = o.result.jobRuns.length > 1
+    ? o.result.jobRuns.flatMap((run) => (run.checkpointStats === undefined ? [] : [`job run ${run.index}:`, ...checkpointStatsTable(run.checkpointStats)]))
+    : checkpointStatsTable(o.result.checkpointStats);
+  for (const line of tables) io.out(`${line}\n`);
   if (print.events === true) {
     io.out(`every event (${o.result.trace.length}):\n`);
     for (const line of formatEvents(o.result.trace)) io.out(`${line}\n`);

@@ -11,6 +11,7 @@
  * Exit codes: 0 the spec holds, 1 a property is violated, 2 bad input (an unreadable file,
  * invalid JSON or an invalid spec: one line naming the file).
  */
+import { jobRunsSummary } from './jobRunsSummary.ts';
 import { stopSummary } from './stopSummary.ts';
 import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -130,6 +131,7 @@ export function runSpecFile(path: string, flags: RunFlags, io: Io, version: stri
       actions: actionOutcomes(spec, result),
       unfiredActions: result.unfiredActions,
       stopWithSavepoint: stopSummary(result)?.json ?? null,
+      jobRuns: result.jobRuns,
       // What no oracle could judge: never passed off as judged.
       keyedState: judgement.keyedState,
       knownStuck: judgement.knownStuck === true,
@@ -224,6 +226,8 @@ function printRun(
         : e.event === 'failed' ? ` (${String(e.reason)})` : ''}`).join(', ');
       io.out(`  action ${a.index} (${a.description}): ${a.fired ? log : 'never fired: its time or point never came'}\n`);
     }
+    const runs = jobRunsSummary(r);
+    if (runs !== undefined) io.out(`${runs}\n`);
     const stop = stopSummary(r);
     if (stop !== undefined) io.out(`stop-with-savepoint: ${stop.text}\n`);
   }

@@ -29,8 +29,10 @@ export function stopSummary(r: RunResult): { text: string; json: Record<string, 
       + ` (its ${r.stuckStop?.savepoint === 'completed' ? 'confirmation' : 'abort'} was lost; known in Flink 1.20: liveness not judged)`,
     pending: 'no outcome before the run ended',
   }[stop.kind];
+  // A rescale's stop that never started the next run ends the history too: say whose stop it is.
+  const of = r.spec.actions[stop.action]?.type === 'rescale' ? `(the stop of rescale actions[${stop.action}]) ` : '';
   return {
-    text: `${what}${judged}`,
+    text: `${of}${what}${judged}`,
     json: { outcome: stop.kind, ...(id === undefined ? {} : { savepoint: id }), ...(cut ?? {}), ...(r.stuckStop === undefined ? {} : { stuck: r.stuckStop }) },
   };
 }

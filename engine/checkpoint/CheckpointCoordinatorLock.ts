@@ -19,13 +19,13 @@
  * Invariants: waiters exist only while the lock is held; at most one holder.
  */
 import type { Executor } from '../api/Executor.ts';
-import type { Tracer } from '../api/Tracer.ts';
+import type { EventRef, Tracer } from '../api/Tracer.ts';
 import { assert } from '../util/assert.ts';
 
 /** A thread that waits for the lock, with the sections it wants to run, in order. */
 interface Waiter {
   readonly wake: Executor;
-  readonly sections: { readonly what: string; readonly section: () => void }[];
+  readonly sections: { readonly what: string; readonly section: () => void; readonly waited: EventRef }[];
 }
 
 /** A hold of the lock (see {@link CheckpointCoordinatorLock.hold}). */
@@ -69,7 +69,9 @@ export class CheckpointCoordinatorLock {
       section();
       return;
     }
-    this.tracer.event('checkpoint.lockWait', { waiter: what, holder: this.holder, thread: thread.name });
+    // The wait is the section's cause when it runs at last: the work that asked for the lock (an
+    // ack's or a decline's delivery), not the completion that released it.
+    const waited = this.tracer.event('checkpoint.lockWait', { waiter: what, holder: this.holder, thread: thread.name });
     this.tracer.mark('checkpoint-lock-contended', { waiter: what });
     const wake = thread.block(`checkpoint lock: ${what}`);
     let waiter = this.waiters.get(wake);
@@ -77,7 +79,7 @@ export class CheckpointCoordinatorLock {
       waiter = { wake, sections: [] };
       this.waiters.set(wake, waiter);
     }
-    waiter.sections.push({ what, section });
+    waiter.sections.push({ what, section, waited });
   }
 
   /**
@@ -112,7 +114,10 @@ export class CheckpointCoordinatorLock {
           // again, in order, if another holder came first).
           const first = w.sections[0]?.what ?? '';
           w.wake.execute(`checkpoint lock acquired: ${first}`, () => {
-            for (const s of w.sections) this.run(w.wake, s.what, s.section);
+            for (const s of w.sections) {
+              this.tracer.causedBy(s.waited);
+              this.run(w.wake, s.what, s.section);
+            }
           });
         }
       },

@@ -31,7 +31,9 @@ describe('runSpecArbitrary', () => {
     const mixed = own.filter((s) => new Set(runGraph(expandRunSpec(s)).nodes.map((n) => n.parallelism)).size > 1);
     expect(mixed.length).toBeGreaterThan(5);
     for (const s of own) {
-      const largest = Math.max(...runGraph(expandRunSpec(s)).nodes.map((n) => n.parallelism));
+      // Sized for the largest parallelism of any job run: the shape's, or a drawn rescale's.
+      const rescaled = (s.actions ?? []).flatMap((a) => (a.type === 'rescale' && typeof a.parallelism === 'number' ? [a.parallelism] : []));
+      const largest = Math.max(...runGraph(expandRunSpec(s)).nodes.map((n) => n.parallelism), ...rescaled);
       expect(s.taskManagers).toBe(Math.ceil(largest / 2));
     }
   });

@@ -323,8 +323,11 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
     const plan = o.savepoints === false ? { actions: [], raceFaults: [], concurrent: false } : base.actionPlan;
     // A rescale sets every operator to one parallelism, within the job's max parallelism.
     const limit = Math.min(maxP, job.kind === 'generated' ? job.spec.maxParallelism : maxP);
-    const rescales = o.rescales === false || o.mode === 'none' ? [] : rescaleActions(base.rescales, parallelism, limit);
-    const largest = Math.max(parallelism, ...rescales.map((a) => (a.type === 'rescale' && typeof a.parallelism === 'number' ? a.parallelism : 1)));
+    const drawn = o.rescales === false ? [] : rescaleActions(base.rescales, parallelism, limit);
+    // Mode none has no snapshot to restore from: the same history without its rescales (sized as
+    // with them, so that the spec differs from the other modes' only there: compare, specInMode).
+    const rescales = o.mode === 'none' ? [] : drawn;
+    const largest = Math.max(parallelism, ...drawn.map((a) => (a.type === 'rescale' && typeof a.parallelism === 'number' ? a.parallelism : 1)));
     const taskManagers = Math.ceil(largest / 2);
     const actions = [...(plan.actions.length === 0 ? [] : fitActions(plan.actions, taskManagers, parallelism)), ...rescales];
     return {

@@ -62,9 +62,15 @@ export interface CompareOptions {
 /** The mode the neutral specs are drawn in; each run then takes its own. Any fixed mode would do. */
 export const GENERATION_MODE: RunMode = 'aligned';
 
-/** `spec` in `mode`: the same spec with only `checkpoint.mode` changed. */
+/** `spec` in `mode`: the same spec with `checkpoint.mode` changed (and, in mode none, without its rescales). */
 export function specInMode(spec: RunSpec, mode: RunMode): RunSpec {
-  return { ...spec, checkpoint: { ...spec.checkpoint, mode } };
+  if (mode !== 'none') return { ...spec, checkpoint: { ...spec.checkpoint, mode } };
+  // Without checkpointing there is no snapshot to restore a new job run from: the history keeps
+  // its one run (the arbitrary draws it so in mode none, too).
+  const { retention: _retention, ...checkpoint } = spec.checkpoint;
+  const actions = (spec.actions ?? []).filter((a) => a.type !== 'rescale');
+  const { actions: _actions, ...rest } = spec;
+  return { ...rest, ...(actions.length === 0 ? {} : { actions }), checkpoint: { ...checkpoint, mode } };
 }
 
 /**

@@ -50,6 +50,7 @@ import { detectSequenced, endToEndExactlyOnce } from './endToEndExactlyOnce.ts';
 import { judgedAtSavepointOnly, judgedAtStop, outputAtStop, stopOutcome } from './stopWithSavepoint.ts';
 import { engineAssertion } from './engineAssertion.ts';
 import { endedByCancel, outputAtCancel } from './outputAtCancel.ts';
+import { restoreRefused } from './restoreRefused.ts';
 import { failureHandling } from './failureHandling.ts';
 import { isKnownStuck, liveness } from './liveness.ts';
 import { operatorState, operatorStateOperators, unjudged as operatorStateUnjudged } from './operatorState.ts';
@@ -106,7 +107,10 @@ export interface RunVerdict {
 export function applicableOracles(result: RunResult, options: JudgeOptions = {}): OracleName[] {
   const mode = result.spec.checkpoint.mode;
   const expect = options.expect ?? (mode === 'at-least-once' || mode === 'none' ? 'at-least-once' : 'exactly-once');
-  const finished = result.jobStatus === 'FINISHED' || judgedAtSavepointOnly(stopOutcome(result)) || endedByCancel(result);
+  const stop = stopOutcome(result);
+  // A latest run refused at its submission: the history ended FINISHED with the stop before it.
+  const finished = result.jobStatus === 'FINISHED' || judgedAtSavepointOnly(stop) || endedByCancel(result)
+    || (restoreRefused(result) !== undefined && stop?.kind === 'finished');
   const oracles: OracleName[] = [];
   // First, so that explore and replay, which take the first violation, report the assertion.
   if (result.engineAssertion !== undefined) oracles.push('engine-assertion');

@@ -30,6 +30,7 @@ import { DEFAULT_CLUSTER_CONFIGURATION } from '../../engine/index.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import type { RunSpec } from '../../sim/run/RunSpec.ts';
 import { DEFAULT_RPC_LATENCY } from '../../sim/WorldOptions.ts';
+import { restoreRefused } from './restoreRefused.ts';
 import { stopOutcome } from './stopWithSavepoint.ts';
 
 /** RPC round trips a redeployment takes: slot request and offer, deploy, task running. */
@@ -95,8 +96,9 @@ export function liveness(result: RunResult): Violation[] {
   const violations: Violation[] = [];
   const stop = stopOutcome(result);
   if (stop?.kind === 'stuck') return violations;
+  // A latest job run refused at its submission (restoreRefused.ts) is a documented Flink outcome.
   const failedAsConfigured = result.jobStatus === 'FAILED'
-    && (stop?.kind === 'job-failed' || result.trace.some((e) => e.type === 'scheduler.noMoreRestarts'));
+    && (stop?.kind === 'job-failed' || restoreRefused(result) !== undefined || result.trace.some((e) => e.type === 'scheduler.noMoreRestarts'));
   const runEndMs = result.outcome.timeMs;
   const budgetHit = result.outcome.reason === 'max-events' || result.outcome.reason === 'max-time';
   if (!failedAsConfigured && (budgetHit || result.jobEndMs === undefined)) {

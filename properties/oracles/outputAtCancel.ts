@@ -14,10 +14,16 @@ import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import { sharedReferenceFold } from '../sharedReferenceFold.ts';
 import { compareOutputs, type CommittedRecord } from './compareOutputs.ts';
 import { detectSequenced } from './endToEndExactlyOnce.ts';
+import { restoreRefused } from './restoreRefused.ts';
 
-/** True when the history ended with its last job run cancelled. */
+/**
+ * True when the history ended with its last job run cancelled, or with a run submitted after a
+ * cancel (a rescale via cancel) whose restore was refused (restoreRefused.ts).
+ */
 export function endedByCancel(result: RunResult): boolean {
-  return result.jobStatus === 'CANCELED';
+  if (result.jobStatus === 'CANCELED') return true;
+  const runs = result.jobRuns;
+  return restoreRefused(result) !== undefined && runs[runs.length - 2]?.status === 'CANCELED';
 }
 
 /**

@@ -28,6 +28,7 @@ import { TwoPhaseCommitSinkOperator } from '../../engine/index.ts';
 import type { RunResult } from '../../sim/run/RunResult.ts';
 import { actionOrigin } from '../../sim/run/savepointPoints.ts';
 import { transactionName } from '../../sim/SimTransactionalStore.ts';
+import { restoreRefused } from './restoreRefused.ts';
 import { splitPositions } from './splitPositions.ts';
 
 /** What a run's stop-with-savepoint came to. */
@@ -59,6 +60,11 @@ const outcomes = new WeakMap<RunResult, StopOutcome | null>();
  * stop-with-savepoint) that never got to start the next run, fired at that run. Undefined when none.
  */
 function latestRunStop(result: RunResult): number | undefined {
+  // A latest run refused at its submission never ran: the history ended with the run before it,
+  // stopped by the rescale that submitted it (restoreRefused.ts).
+  const refused = restoreRefused(result);
+  if (refused?.action !== undefined && result.spec.actions[refused.action]?.type === 'rescale'
+    && (result.spec.actions[refused.action] as { via?: string }).via !== 'cancel') return refused.action;
   const latest = result.jobRuns.length;
   // The last one fired: an earlier stop that failed left the run going for a later one.
   let stop: number | undefined;
@@ -82,6 +88,12 @@ function readStopOutcome(result: RunResult): StopOutcome | undefined {
   if (fired === undefined) return undefined;
   const base = { action: stop, firedMs: fired.timeMs };
   const run = fired.jobRun ?? 1;
+  if (restoreRefused(result)?.action === stop) {
+    // The rescale's stop finished (it submitted the refused run): judged at its savepoint.
+    const done = records.find((a) => a.event === 'completed');
+    const savepoint = result.checkpoints.completed.find((c) => c.kind !== 'checkpoint' && c.checkpointId === done?.checkpointId && (c.jobRun ?? 1) === run);
+    if (savepoint !== undefined) return { ...base, kind: 'finished', savepoint };
+  }
   const savepointOf = (id: number | undefined): DecodedCheckpoint | undefined =>
     result.checkpoints.completed.find((c) => c.kind !== 'checkpoint' && c.checkpointId === id && (c.jobRun ?? 1) === run);
   if (result.stuckStop !== undefined) {

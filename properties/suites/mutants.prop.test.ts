@@ -42,8 +42,8 @@ interface TargetOptions {
  */
 function targeted(o: TargetOptions): fc.Arbitrary<RunSpec> {
   return fc.tuple(
-    // No drawn savepoints: these searches' fault plans were aimed without them (a case names its own).
-    runSpecArbitrary({ job: o.job, mode: o.mode, maxRecords: 300, maxParallelism: 4, savepoints: false }),
+    // No drawn savepoints or rescales: these searches' fault plans were aimed without them (a case names its own).
+    runSpecArbitrary({ job: o.job, mode: o.mode, maxRecords: 300, maxParallelism: 4, savepoints: false, rescales: false }),
     fc.constantFrom(...o.faultPlans),
   ).map(([spec, faults]): RunSpec => {
     const p = Math.max(o.minParallelism ?? 1, typeof spec.parallelism === 'number' ? spec.parallelism : 1);
@@ -94,6 +94,15 @@ const FM_RUNS = 100;
 const NO_TOLERANCE: Partial<CheckpointSpec> = { tolerableFailures: 0 };
 
 const CASES: readonly MutantCase[] = [
+  {
+    bug: 'restore-handle-replaces',
+    why: 'flights aligned at parallelism >= 2, rescaled to 1 after checkpoint 2: the one new subtask restores the key groups of every old subtask and keeps only the last one\'s',
+    arbitrary: targeted({
+      job: 'flights', mode: 'aligned', minParallelism: 2, faultPlans: [[]],
+      actions: [{ type: 'rescale', when: { at: { kind: 'jobmaster', checkpoint: 2, phase: 'completed' } }, parallelism: 1 }],
+    }),
+    caughtBy: ['consistent-cut', 'end-to-end-exactly-once'],
+  },
   {
     bug: 'failover-keeps-pending',
     why: 'delayed acks hold up heartbeats behind them on the TaskExecutor-JobMaster link: a TaskManager is lost, and its failovers keep the pending checkpoints',

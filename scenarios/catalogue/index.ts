@@ -28,9 +28,13 @@ import lostConfirmTwoPhaseCommitCommitsOnNext from './lost-confirm-two-phase-com
 import lostTriggerRpcFailsCheckpoint from './lost-trigger-rpc-fails-checkpoint.ts';
 import minPauseSpacesCheckpoints from './min-pause-spaces-checkpoints.ts';
 import newerBarrierSubsumesAlignment from './newer-barrier-subsumes-alignment.ts';
+import noClaimRestoreFirstCheckpointFull from './no-claim-restore-first-checkpoint-full.ts';
 import pausedTaskmanagerDeclaredLostWhileAlive from './paused-taskmanager-declared-lost-while-alive.ts';
 import queueingUnderMaxConcurrent2 from './queueing-under-max-concurrent-2.ts';
 import regionFailoverAbortsPendingCheckpoint from './region-failover-aborts-pending-checkpoint.ts';
+import rescale423 from './rescale-4-2-3.ts';
+import rescaleScaleInViaCancelRetainedCheckpoint from './rescale-scale-in-via-cancel-retained-checkpoint.ts';
+import rescaleUnionAndListState from './rescale-union-and-list-state.ts';
 import restartStrategyFixedDelayExhausted from './restart-strategy-fixed-delay-exhausted.ts';
 import savepointBetweenCheckpointsTwoPhaseCommit from './savepoint-between-checkpoints-two-phase-commit.ts';
 import savepointNotSubsumedAndNotNotified from './savepoint-not-subsumed-and-not-notified.ts';
@@ -69,9 +73,13 @@ export const CATALOGUE: readonly Scenario[] = [
   lostTriggerRpcFailsCheckpoint,
   minPauseSpacesCheckpoints,
   newerBarrierSubsumesAlignment,
+  noClaimRestoreFirstCheckpointFull,
   pausedTaskmanagerDeclaredLostWhileAlive,
   queueingUnderMaxConcurrent2,
   regionFailoverAbortsPendingCheckpoint,
+  rescale423,
+  rescaleScaleInViaCancelRetainedCheckpoint,
+  rescaleUnionAndListState,
   restartStrategyFixedDelayExhausted,
   savepointBetweenCheckpointsTwoPhaseCommit,
   savepointNotSubsumedAndNotNotified,

@@ -239,8 +239,9 @@ export class ActionPlan {
     if (job === undefined) throw new Error('ActionPlan: a rescale needs the job (NextRunJob)');
     const from = this.runs[this.runs.length - 1] as JobRunRecord;
     const release = this.cluster.holdHistoryEnd();
-    const failed = (reason: string): void => {
-      this.note(index, 'failed', { reason });
+    const failed = (reason: string, savepointPath?: string): void => {
+      // A stop whose savepoint exists although the job then failed says which savepoint (its path).
+      this.note(index, 'failed', { reason, ...(savepointPath === undefined ? {} : { checkpointId: snapshotIdOfPath(savepointPath), path: savepointPath }) });
       release();
     };
     const restoreFrom = (path: string, checkpointId: number, savepoint: boolean): void => {
@@ -267,8 +268,8 @@ export class ActionPlan {
     if ((action.via ?? 'stop-with-savepoint') === 'stop-with-savepoint') {
       this.stopRuns.set(index, this.runs.length);
       jobMaster.stopWithSavepoint(false, 'CANONICAL', actionOrigin(index)).whenComplete((path, e) => {
-        if (path !== undefined) restoreFrom(path, snapshotIdOfPath(path) ?? -1, true);
-        else failed(reasonOf(e));
+        if (path !== undefined) restoreFrom(path, snapshotIdOfPath(path), true);
+        else failed(reasonOf(e), e instanceof StopWithSavepointStoppingException ? e.savepointPath : undefined);
       });
       return;
     }

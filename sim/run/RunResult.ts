@@ -78,6 +78,7 @@ export interface RunResult {
   /**
    * Flink's checkpoint statistics (CheckpointStatsTracker) at the end of the run: per checkpoint
    * and per subtask, and the restores; times in virtual ms, sizes in bytes (docs/statistics.md).
+   * Of the latest job run when the history has several (each run's: `jobRuns[i].checkpointStats`).
    */
   readonly checkpointStats: CheckpointStatsResult;
   /**
@@ -122,7 +123,11 @@ export interface RunResult {
    * action from a savepoint or a retained checkpoint of the run before (JobRun.ts), with its
    * parallelism by operator uid and the status it ended in (the latest's when the run ended).
    */
-  readonly jobRuns: readonly (JobRunRecord & { readonly status: JobStatus })[];
+  readonly jobRuns: readonly (JobRunRecord & {
+    readonly status: JobStatus;
+    /** The run's own checkpoint statistics (present when the history has several runs). */
+    readonly checkpointStats?: CheckpointStatsResult;
+  })[];
   /**
    * A stop-with-savepoint that can never end (tasks wait for a lost confirmation or abort of its
    * synchronous savepoint): a known Flink 1.20 outcome, marked `stop-with-savepoint-stuck`.

@@ -265,7 +265,11 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
     unfiredFaults: plan.unfired(),
     actions: actionPlan.log,
     unfiredActions: actionPlan.unfired(),
-    jobRuns: actionPlan.jobRuns.map((run) => ({ ...run, status: cluster.jobMasters[run.index - 1]?.jobStatus ?? 'CREATED' })),
+    jobRuns: actionPlan.jobRuns.map((run) => ({
+      ...run, status: cluster.jobMasters[run.index - 1]?.jobStatus ?? 'CREATED',
+      // Only for a history of several runs (the one run's are `checkpointStats`).
+      ...(actionPlan.jobRuns.length > 1 ? { checkpointStats: checkpointStatsResult(r.jobRunCheckpointStats[run.index - 1]) } : {}),
+    })),
     ...(stuckStop === undefined ? {} : { stuckStop }),
     violations: [],
   };
