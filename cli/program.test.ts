@@ -322,7 +322,7 @@ describe('explore summary: unjudged state', () => {
     unfiredFaults: 1, unfiredActions: 0, stateUnjudged: 2, stateUnjudgedReasons: { 'hidden-search-inconclusive': 2 }, marks: {},
   };
   const report: ExploreReport = {
-    job: 'generated', seed: 5, runsPerMode: 10, mutants: [], counterexamples: [], fanOut: { runs: 0, violations: 0, unfired: 0 },
+    job: 'generated', seed: 5, runsPerMode: 10, mutants: [], counterexamples: [], fanOut: { runs: 0, violations: 0, unfired: 0, rescaleRuns: 0, rescaleViolations: 0, rescaleUnfired: 0 },
     timing: { wallMs: 1000 },
     modes: { aligned: { ...mode, stateUnjudged: 0, stateUnjudgedReasons: {} }, 'at-least-once': mode },
   };
@@ -360,8 +360,8 @@ describe('explore summary: unjudged state', () => {
   });
 
   test('the JSON carries the restore fan-out figures, forks whose failover never fired included', () => {
-    const json = toJson({ ...report, fanOut: { runs: 4, violations: 0, unfired: 1 } }) as { fanOut: unknown };
-    expect(json.fanOut).toEqual({ runs: 4, violations: 0, unfired: 1 });
+    const json = toJson({ ...report, fanOut: { runs: 4, violations: 0, unfired: 1, rescaleRuns: 3, rescaleViolations: 0, rescaleUnfired: 1 } }) as { fanOut: unknown };
+    expect(json.fanOut).toEqual({ runs: 4, violations: 0, unfired: 1, rescaleRuns: 3, rescaleViolations: 0, rescaleUnfired: 1 });
   });
 });
 

@@ -29,7 +29,7 @@ const mode = (m: Partial<ModeSummary>): ModeSummary => ({
 describe('start: per-run rates', () => {
   const modes = { aligned: mode({}), 'at-least-once': mode({ runs: 91, checkpointsCompleted: 901, restores: 55, duplicatesAfterRestore: 14 }) };
   const report: ExploreReport = {
-    job: 'flights', seed: 1, runsPerMode: null, mutants: [], counterexamples: [], fanOut: { runs: 0, violations: 0, unfired: 0 },
+    job: 'flights', seed: 1, runsPerMode: null, mutants: [], counterexamples: [], fanOut: { runs: 0, violations: 0, unfired: 0, rescaleRuns: 0, rescaleViolations: 0, rescaleUnfired: 0 },
     timing: { wallMs: 60_000 }, modes,
   };
   /** explore's report as start prints it: the per-run rows under the table. */

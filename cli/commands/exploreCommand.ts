@@ -341,6 +341,9 @@ const COUNT_DEFINITIONS = {
   'fanOut.runs': 'restore fan-out forks run (a run with a global failure when its middle completed checkpoint completes)',
   'fanOut.violations': 'forks that violated a property',
   'fanOut.unfired': 'forks whose global failure never fired, so they tested no restore',
+  'fanOut.rescaleRuns': 'restore fan-out forks across a rescale run (cancelled when the same checkpoint completes, restored from it at another parallelism)',
+  'fanOut.rescaleViolations': 'forks across a rescale that violated a property',
+  'fanOut.rescaleUnfired': 'forks across a rescale whose rescale never fired, so they tested no restore',
 } as const;
 
 function writeRepro(outDir: string, s: ExploreSettings, mode: RunMode, repro: Repro): string {
@@ -410,7 +413,9 @@ export function printReport(r: ExploreReport, io: Io, afterTable: readonly strin
   }
   if (r.fanOut.runs > 0) {
     io.out(`restore fan-out: ${r.fanOut.runs} forked runs, ${r.fanOut.violations} violations`
-      + `${r.fanOut.unfired > 0 ? `, ${r.fanOut.unfired} whose failover never fired (no restore tested)` : ''}\n`);
+      + `${r.fanOut.unfired > 0 ? `, ${r.fanOut.unfired} whose failover never fired (no restore tested)` : ''}`
+      + `; across a rescale ${r.fanOut.rescaleRuns} forked runs, ${r.fanOut.rescaleViolations} violations`
+      + `${r.fanOut.rescaleUnfired > 0 ? `, ${r.fanOut.rescaleUnfired} whose rescale never fired` : ''}\n`);
   }
   for (const c of r.counterexamples) {
     io.out(`\nVIOLATION in mode ${c.mode}: ${c.property}\n  ${c.summary}\n`);
@@ -419,7 +424,9 @@ export function printReport(r: ExploreReport, io: Io, afterTable: readonly strin
     const details = formatDetails(c.violation.details, { indent: '    ' });
     if (details.length > 0) io.out(`  details:\n${details.join('\n')}\n`);
     if (c.fork !== undefined) {
-      io.out(`  found in the restore fan-out fork at checkpoint ${c.fork} (the run with a global failure when it completed)\n`);
+      io.out(c.fork.rescale === true
+        ? `  found in the restore fan-out fork across a rescale at checkpoint ${c.fork.checkpointId} (cancelled when it completed, restored from it at another parallelism)\n`
+        : `  found in the restore fan-out fork at checkpoint ${c.fork.checkpointId} (the run with a global failure when it completed)\n`);
     }
     for (const l of formatExplanation(c.explanation, '    ')) io.out(`  ${l}\n`);
     io.out(`  expanded configuration: ${JSON.stringify(c.configuration)}\n`);

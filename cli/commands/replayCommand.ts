@@ -13,7 +13,7 @@ import { stopSummary } from './stopSummary.ts';
 import { basename } from 'node:path';
 import { Option, type Command } from 'commander';
 import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
-import { expectationOf, forkSpec } from '../../properties/explore/explore.ts';
+import { applyFork, expectationOf } from '../../properties/explore/explore.ts';
 import {
   replayRepro, replaySpec, regenerateSpec, ReplayPathError, type ReplayOutcome,
 } from '../../properties/explore/replay.ts';
@@ -41,6 +41,7 @@ const deps = { simulate: (spec: Parameters<typeof simulate>[0]) => simulate(spec
 export interface ReplayFlags extends ExploreFlags {
   path?: string;
   fork?: string;
+  forkRescale?: boolean;
   events?: boolean;
   trace?: string;
   mermaid?: string;
@@ -50,7 +51,7 @@ export interface ReplayFlags extends ExploreFlags {
 const RUN_FLAGS = [
   ['seed', '--seed'], ['path', '--path'], ['job', '--job'], ['mode', '--mode'], ['expect', '--expect'],
   ['mutant', '--mutant'], ['maxRecords', '--max-records'], ['maxParallelism', '--max-parallelism'],
-  ['fork', '--fork'],
+  ['fork', '--fork'], ['forkRescale', '--fork-rescale'],
 ] as const;
 
 /** Explore flags that mean nothing for one run; accepted by the parser only to refuse them clearly. */
@@ -72,6 +73,7 @@ export function replayOptions(cmd: Command): Command {
     .option('--max-records <n>', '--max-records explore ran with (with --seed --path)')
     .option('--max-parallelism <n>', '--max-parallelism explore ran with (with --seed --path)')
     .option('--fork <checkpoint>', 'replay the restore fan-out fork at this checkpoint, as explore printed it (with --seed --path)')
+    .option('--fork-rescale', 'the fork across a rescale (with --fork): cancelled when the checkpoint completes, restored at another parallelism')
     .option('--events', 'also print every event of the run (seq, time, host, type, attributes, cause)')
     .option('--json', 'print one JSON object')
     .option('--trace <file>', TRACE_HELP)
@@ -144,6 +146,7 @@ export function replayFile(path: string, io: Io, json = false, print: PrintOptio
   if (json) {
     io.out(`${JSON.stringify({
       repro: path, recordedProperty: repro.property, recordedTraceHash: repro.traceHash, fork: repro.fork?.checkpointId ?? null,
+      forkRescale: repro.fork?.rescale === true,
       ...outcomeJson(outcome, print),
     })}\n`);
     tracing?.write(io, traceMeta(outcome.result), true);
@@ -151,7 +154,7 @@ export function replayFile(path: string, io: Io, json = false, print: PrintOptio
     return outcome.stillFails ? 1 : 0;
   }
   io.out(`replay ${path}: recorded property ${repro.property}${repro.fork === undefined ? ''
-    : ` (a restore fan-out fork at checkpoint ${repro.fork.checkpointId})`}\n`);
+    : ` (a restore fan-out fork${repro.fork.rescale === true ? ' across a rescale' : ''} at checkpoint ${repro.fork.checkpointId})`}\n`);
   const code = printOutcome(outcome, io, print, repro.property);
   tracing?.write(io, traceMeta(outcome.result), false);
   diagram?.(io, outcome, title, false);
@@ -177,21 +180,25 @@ export function replaySeedPath(flags: ReplayFlags, io: Io): number {
     throw e;
   }
   const fork = parseFork(flags.fork);
-  if (fork !== undefined) spec = forkSpec(spec, fork);
+  if (flags.forkRescale === true && fork === undefined) throw new UsageError('--fork-rescale needs --fork <checkpoint>');
+  const rescaleFork = flags.forkRescale === true;
+  if (fork !== undefined) spec = applyFork(spec, { checkpointId: fork, rescale: rescaleFork });
   const expect = s.expect ?? expectationOf(mode);
   const tracing = ReplayTrace.of(flags.trace);
   const diagram = replayMermaid(flags.mermaid);
   const outcome = replaySpec(spec, expect, tracing === undefined ? deps : { ...deps, simulate: tracing.simulate });
   const meta = traceMeta(outcome.result, { seed: s.seed, path: flags.path, ...(fork === undefined ? {} : { fork }) });
-  const title = `replay seed ${s.seed} path ${flags.path}${fork === undefined ? '' : ` fork ${fork}`} (${s.job}, ${mode})`;
+  const title = `replay seed ${s.seed} path ${flags.path}${fork === undefined ? '' : ` fork ${fork}${rescaleFork ? ' (across a rescale)' : ''}`} (${s.job}, ${mode})`;
   if (s.json) {
-    io.out(`${JSON.stringify({ seed: s.seed, path: flags.path, fork: fork ?? null, job: s.job, mode, expect, ...outcomeJson(outcome, { events: flags.events === true }) })}\n`);
+    io.out(`${JSON.stringify({ seed: s.seed, path: flags.path, fork: fork ?? null, forkRescale: rescaleFork, job: s.job, mode, expect, ...outcomeJson(outcome, { events: flags.events === true }) })}\n`);
     tracing?.write(io, meta, true);
     diagram?.(io, outcome, title, true);
     return outcome.stillFails ? 1 : 0;
   }
   io.out(`${title}\n`);
-  if (fork !== undefined && outcome.unfiredFaults.some((u) => u.index === spec.faults.length - 1)) {
+  if (fork !== undefined && rescaleFork && outcome.result.unfiredActions.includes((spec.actions ?? []).length - 1)) {
+    io.out(`the fork's rescale never fired: checkpoint ${fork} did not complete in this run\n`);
+  } else if (fork !== undefined && !rescaleFork && outcome.unfiredFaults.some((u) => u.index === spec.faults.length - 1)) {
     io.out(`the fork's global failure never fired: checkpoint ${fork} did not complete before the heal time in this run\n`);
   }
   // A regenerated run has no recorded property: say what judged it, so "holds" is not a riddle.

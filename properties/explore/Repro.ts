@@ -69,8 +69,8 @@ export const reproSchema = z.strictObject({
   stage: z.enum(['unshrunk', 'shrunk']).meta({ description: 'unshrunk while shrinking is under way, shrunk when done.' }),
   fastCheck: z.strictObject({ seed: z.number().int(), path: z.string() })
     .meta({ description: 'fast-check\'s seed and path of the counterexample, for replay --seed --path.' }).exactOptional(),
-  fork: z.strictObject({ checkpointId: z.number().int().min(1) })
-    .meta({ description: 'Present when the failing run is a restore fan-out fork: fast-check\'s run with a global failure when this checkpoint completes (the spec holds that fault last), for replay --seed --path --fork.' })
+  fork: z.strictObject({ checkpointId: z.number().int().min(1), rescale: z.literal(true).optional() })
+    .meta({ description: 'Present when the failing run is a restore fan-out fork: fast-check\'s run with a global failure when this checkpoint completes (the spec holds that fault last), or with rescale, cancelled then and restored from it at another parallelism (the spec holds that rescale action last), for replay --seed --path --fork [--fork-rescale].' })
     .exactOptional(),
   spec: runSpecSchema,
   scenario: reproScenarioSchema.exactOptional(),

@@ -3,6 +3,8 @@
  * small generated jobs and judges written for the test (explore takes its judge as a parameter).
  */
 import { describe, expect, test } from 'vitest';
+import fc from 'fast-check';
+import { runSpecArbitrary } from '../arbitraries/runSpecArbitrary.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import type { RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
 import { simulate } from '../../sim/run/simulate.ts';
@@ -10,7 +12,7 @@ import { plantEngineAssertion } from '../../sim/testing/plantEngineAssertion.ts'
 import { STATE_JUDGED, stateUnjudged } from '../oracles/stateJudgement.ts';
 import { canonicalFaults } from './canonicalFaults.ts';
 import { defaultJudge } from './defaultJudge.ts';
-import { explore, type ExploreOptions, type ExploreReport, type Judge } from './explore.ts';
+import { applyFork, explore, forkSpec, rescaleForkSpec, type ExploreOptions, type ExploreReport, type Judge } from './explore.ts';
 import type { Repro } from './Repro.ts';
 
 /** Options of a small search: generated jobs of at most 10 records, no sampled extra runs. */
@@ -329,11 +331,12 @@ describe('a counterexample found in a restore fan-out fork records the fork', ()
       },
     }));
     const c = report.counterexamples[0];
-    expect(c?.fork).toBeGreaterThanOrEqual(1);
+    expect(c?.fork?.checkpointId).toBeGreaterThanOrEqual(1);
+    expect(c?.fork?.rescale).toBeUndefined();
     const last = writes.at(-1);
-    expect(last?.fork).toEqual({ checkpointId: c?.fork });
-    expect(forkOf(last?.spec.faults ?? [])).toBe(c?.fork);
-    if (c?.regenerate !== undefined) expect(c.regenerate).toContain(` --fork ${String(c.fork)}`);
+    expect(last?.fork).toEqual({ checkpointId: c?.fork?.checkpointId });
+    expect(forkOf(last?.spec.faults ?? [])).toBe(c?.fork?.checkpointId);
+    if (c?.regenerate !== undefined) expect(c.regenerate).toContain(` --fork ${String(c.fork?.checkpointId)}`);
     // The explanation is of the fork's run: its global failure is on the cause chain.
     expect(c?.explanation.violated).toBe(true);
   });
@@ -345,3 +348,39 @@ function forkOf(faults: readonly RunSpec['faults'][number][]): number | undefine
   return f !== undefined && f.type === 'global-failure' && 'at' in f.when && f.when.at.kind === 'jobmaster'
     && f.when.at.phase === 'completed' ? f.when.at.checkpoint : undefined;
 }
+
+describe('the restore fan-out also forks across a rescale (ORACLES.md 2)', () => {
+  test('each sampled run is forked a second time: cancelled when its middle checkpoint completes, restored from it at another parallelism', () => {
+    const rescaleForks: RunSpec[] = [];
+    const report = explore(small(defaultJudge, {
+      runs: 20, fanOutEvery: 1,
+      simulate: (spec) => {
+        const last = spec.actions?.[spec.actions.length - 1];
+        if (last?.type === 'rescale' && last.via === 'cancel' && spec.checkpoint.retention === 'RETAIN_ON_CANCELLATION'
+          && 'at' in last.when) rescaleForks.push(spec);
+        return simulate(spec);
+      },
+    }));
+    expect(report.fanOut.rescaleRuns).toBeGreaterThan(0);
+    expect(report.fanOut.rescaleRuns).toBe(rescaleForks.filter((s) => {
+      const a = s.actions?.[s.actions.length - 1];
+      return a !== undefined && 'at' in a.when && a.when.at.kind === 'jobmaster' && a.when.at.phase === 'completed';
+    }).length);
+    expect(report.fanOut.rescaleViolations).toBe(0);
+    // The fork restores at another parallelism than the run's.
+    for (const s of rescaleForks) {
+      const a = s.actions?.[s.actions.length - 1];
+      const p = typeof s.parallelism === 'number' ? s.parallelism : undefined;
+      if (a?.type === 'rescale' && p !== undefined) expect(a.parallelism).not.toBe(p);
+    }
+  });
+
+  test('rescaleForkSpec and applyFork: the rescale fork is the spec with retained checkpoints and one more rescale action, last', () => {
+    const spec = fc.sample(runSpecArbitrary({ job: 'flights', mode: 'aligned', maxRecords: 50, rescales: false, savepoints: false }), { seed: 3, numRuns: 1 })[0] as RunSpec;
+    const fork = applyFork(spec, { checkpointId: 3, rescale: true });
+    expect(fork).toEqual(rescaleForkSpec(spec, 3));
+    expect(fork.checkpoint.retention).toBe('RETAIN_ON_CANCELLATION');
+    expect(fork.actions?.at(-1)).toMatchObject({ type: 'rescale', via: 'cancel', when: { at: { kind: 'jobmaster', checkpoint: 3, phase: 'completed' } } });
+    expect(applyFork(spec, { checkpointId: 3 })).toEqual(forkSpec(spec, 3));
+  });
+});

@@ -16,7 +16,7 @@ import { regenerateSpec } from './replay.ts';
 import fc from 'fast-check';
 import { canonicalFaults } from './canonicalFaults.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
-import type { Fault, RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
+import type { Action, Fault, RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
 import { runSpecArbitrary, type ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
 import { ENGINE_ASSERTION, sameFailure } from '../oracles/engineAssertion.ts';
 import { REPRO_FORMAT_VERSION, type Repro } from './Repro.ts';
@@ -133,9 +133,10 @@ export interface Counterexample {
   readonly explanation: Explanation;
   /**
    * When the failing run is a restore fan-out fork (ORACLES.md 2) of fast-check's run: the
-   * checkpoint it forked at (`replay --seed --path --fork N`).
+   * checkpoint it forked at, and whether it was the rescale fork (`replay --seed --path --fork N
+   * [--fork-rescale]`).
    */
-  readonly fork?: number;
+  readonly fork?: ForkRef;
   /** fast-check's seed and path of the counterexample (before explore dropped unfired faults). */
   readonly fastCheck: { readonly seed: number; readonly path: string };
   /**
@@ -154,6 +155,10 @@ export interface FanOutSummary {
   runs: number;
   violations: number;
   unfired: number;
+  /** The forks across a rescale (rescaleForkSpec): run, violated, whose rescale never fired. */
+  rescaleRuns: number;
+  rescaleViolations: number;
+  rescaleUnfired: number;
 }
 
 export interface ExploreReport {
@@ -187,7 +192,7 @@ export function explore(o: ExploreOptions): ExploreReport {
   const deadline = o.timeBudgetMs === undefined ? Number.POSITIVE_INFINITY : started + o.timeBudgetMs;
   const modes: Record<string, ModeSummary> = {};
   const counterexamples: Counterexample[] = [];
-  const fanOut: FanOutSummary = { runs: 0, violations: 0, unfired: 0 };
+  const fanOut: FanOutSummary = { runs: 0, violations: 0, unfired: 0, rescaleRuns: 0, rescaleViolations: 0, rescaleUnfired: 0 };
   o.modes.forEach((mode, i) => {
     const remainingModes = o.modes.length - i;
     const modeDeadline = started + (deadline === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY
@@ -382,7 +387,7 @@ function record(summary: ModeSummary, result: RunResult, verdict: Judgement): vo
 }
 
 function repro(
-  o: ExploreOptions, spec: RunSpec, result: RunResult, v: Violation, stage: 'unshrunk' | 'shrunk', fork?: number,
+  o: ExploreOptions, spec: RunSpec, result: RunResult, v: Violation, stage: 'unshrunk' | 'shrunk', fork?: ForkRef,
 ): Repro {
   return {
     format: 'checkpoint-sim-repro',
@@ -393,7 +398,7 @@ function repro(
     summary: v.summary,
     traceHash: result.traceHash,
     stage,
-    ...(fork === undefined ? {} : { fork: { checkpointId: fork } }),
+    ...(fork === undefined ? {} : { fork: { checkpointId: fork.checkpointId, ...(fork.rescale === true ? { rescale: true } : {}) } }),
     spec,
   };
 }
@@ -414,8 +419,8 @@ interface Evaluation {
   readonly result: RunResult;
   readonly spec: RunSpec;
   readonly violation: Violation | undefined;
-  /** When the violation is the restore fan-out fork's: the checkpoint it forked at. */
-  readonly fork?: number;
+  /** When the violation is a restore fan-out fork's: which fork. */
+  readonly fork?: ForkRef;
 }
 
 /**
@@ -425,6 +430,39 @@ interface Evaluation {
 export function forkSpec(spec: RunSpec, checkpointId: number): RunSpec {
   const fault: Fault = { type: 'global-failure', when: { at: { kind: 'jobmaster', checkpoint: checkpointId, phase: 'completed' } } };
   return { ...spec, faults: [...spec.faults, fault] };
+}
+
+/** A restore fan-out fork: at which checkpoint, and whether across a rescale. */
+export interface ForkRef {
+  readonly checkpointId: number;
+  /** The rescale fork ({@link rescaleForkSpec}); absent or false: the global-failure one. */
+  readonly rescale?: boolean;
+}
+
+/**
+ * The restore fan-out fork across a rescale (ORACLES.md 2, "forks at another parallelism"): the
+ * same spec with its checkpoints retained on cancellation and one more action, "when checkpoint
+ * `checkpointId` completes, cancel and restore it into a new job run at another parallelism"
+ * (one lower, or 2 from 1), last. Judged like the run.
+ */
+export function rescaleForkSpec(spec: RunSpec, checkpointId: number): RunSpec {
+  const p = typeof spec.parallelism === 'number' ? spec.parallelism
+    : spec.job.kind === 'generated' ? Math.max(spec.job.spec.sourceParallelism, spec.job.spec.sinkParallelism) : 2;
+  const action: Action = {
+    type: 'rescale', via: 'cancel', parallelism: p > 1 ? p - 1 : 2,
+    when: { at: { kind: 'jobmaster', checkpoint: checkpointId, phase: 'completed' } },
+  };
+  return {
+    ...spec, checkpoint: { ...spec.checkpoint, retention: 'RETAIN_ON_CANCELLATION' },
+    // From 1, the new run needs a second slot: TaskManagers as the spec sized them, or one more.
+    ...(p === 1 && spec.taskManagers !== undefined ? { taskManagers: Math.max(spec.taskManagers, 1) } : {}),
+    actions: [...(spec.actions ?? []), action],
+  };
+}
+
+/** `spec` forked as `fork` says. */
+export function applyFork(spec: RunSpec, fork: ForkRef): RunSpec {
+  return fork.rescale === true ? rescaleForkSpec(spec, fork.checkpointId) : forkSpec(spec, fork.checkpointId);
 }
 
 /**
@@ -457,8 +495,18 @@ function evaluate(o: ExploreOptions, spec: RunSpec, expect: Expectation, fanOut:
     // time there, or not at all): then it tested no restore from c, and says so.
     if (forked.unfiredFaults.includes(forkedSpec.faults.length - 1)) fanOut.unfired++;
   }
-  return violation === undefined ? base
-    : { main, mainVerdict, result: forked, spec: forkedSpec, violation, fork: c.checkpointId };
+  if (violation !== undefined) return { main, mainVerdict, result: forked, spec: forkedSpec, violation, fork: { checkpointId: c.checkpointId } };
+  // And across a rescale: cancel with c retained, a new run from c at another parallelism.
+  const rescaledSpec = rescaleForkSpec(spec, c.checkpointId);
+  const rescaled = o.simulate(rescaledSpec);
+  const rescaleViolation = o.judge(rescaled, expect).violations[0];
+  if (fanOut !== undefined) {
+    fanOut.rescaleRuns++;
+    if (rescaleViolation !== undefined) fanOut.rescaleViolations++;
+    if (rescaled.unfiredActions.includes((rescaledSpec.actions ?? []).length - 1)) fanOut.rescaleUnfired++;
+  }
+  return rescaleViolation === undefined ? base
+    : { main, mainVerdict, result: rescaled, spec: rescaledSpec, violation: rescaleViolation, fork: { checkpointId: c.checkpointId, rescale: true } };
 }
 
 function seedNumber(seed: string): number {
@@ -472,9 +520,9 @@ function seedNumber(seed: string): number {
  * decides the run (job, expectation, mutants, record and parallelism limits), so it regenerates
  * fast-check's counterexample exactly.
  */
-function regenerateCommand(o: ExploreOptions, mode: RunMode, fc: { readonly seed: number; readonly path: string }, fork?: number): string {
+function regenerateCommand(o: ExploreOptions, mode: RunMode, fc: { readonly seed: number; readonly path: string }, fork?: ForkRef): string {
   const flags = [`--seed ${fc.seed}`, `--path ${fc.path}`, `--mode ${mode}`, `--job ${o.job}`];
-  if (fork !== undefined) flags.push(`--fork ${fork}`);
+  if (fork !== undefined) flags.push(`--fork ${fork.checkpointId}${fork.rescale === true ? ' --fork-rescale' : ''}`);
   if (o.expect !== undefined) flags.push(`--expect ${o.expect}`);
   if (o.mutants !== undefined && o.mutants.length > 0) flags.push(`--mutant ${o.mutants.join(',')}`);
   if (o.maxRecords !== undefined) flags.push(`--max-records ${o.maxRecords}`);
@@ -487,7 +535,7 @@ function regenerateCommand(o: ExploreOptions, mode: RunMode, fc: { readonly seed
  * exactly `spec` (fast-check's counterexample).
  */
 function regenerates(
-  o: ExploreOptions, mode: RunMode, fc: { readonly seed: number; readonly path: string }, spec: RunSpec, fork?: number,
+  o: ExploreOptions, mode: RunMode, fc: { readonly seed: number; readonly path: string }, spec: RunSpec, fork?: ForkRef,
 ): boolean {
   try {
     const main = regenerateSpec({
@@ -495,7 +543,7 @@ function regenerates(
       ...(o.maxRecords === undefined ? {} : { maxRecords: o.maxRecords }),
       ...(o.maxParallelism === undefined ? {} : { maxParallelism: o.maxParallelism }),
     });
-    const again = fork === undefined ? main : forkSpec(main, fork);
+    const again = fork === undefined ? main : applyFork(main, fork);
     return JSON.stringify(again) === JSON.stringify(spec);
   } catch {
     return false;

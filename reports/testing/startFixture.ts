@@ -45,7 +45,7 @@ export function startFixture(): StartPageInput {
         'at-least-once': summaryOf({ runs: 37, violations: 1, checkpointsCompleted: 548, restores: 20, duplicatesAfterRestore: 14, stateUnjudged: 2,
           stateUnjudgedReasons: { 'duplicates-after-keyed-state': 2 } }),
       },
-      fanOut: { runs: 13, violations: 0, unfired: 2 },
+      fanOut: { runs: 13, violations: 0, unfired: 2, rescaleRuns: 12, rescaleViolations: 0, rescaleUnfired: 1 },
       timing: { wallMs: 41_250 },
     },
     counterexamples: [fixtureCounterexample()],
