@@ -19,6 +19,11 @@ function ordinal(n: number): string {
  * naming the first savepoint action's id), `the 2nd sink transaction pre-committed`.
  */
 export function describePoint(point: ProtocolPoint): string {
+  const base = describePointOfRun(point);
+  return point.kind !== 'sink' && point.jobRun !== undefined ? `${base} of job run ${point.jobRun}` : base;
+}
+
+function describePointOfRun(point: ProtocolPoint): string {
   switch (point.kind) {
     case 'task':
       return `${checkpointOf(point)} ${point.phase} on ${point.task ?? 'any task'}`;
@@ -98,7 +103,8 @@ export function describeAction(action: Action): string {
   if (action.type === 'cancel') return `cancel ${when}`;
   if (action.type === 'rescale') {
     const p = typeof action.parallelism === 'number' ? String(action.parallelism)
-      : Object.entries(action.parallelism).map(([uid, n]) => `${uid}=${n}`).join(', ');
+      : Object.keys(action.parallelism).length === 0 ? 'the same parallelism'
+        : Object.entries(action.parallelism).map(([uid, n]) => `${uid}=${n}`).join(', ');
     const claim = action.claimMode === undefined ? '' : ` (${action.claimMode})`;
     return `rescale to ${p} via ${action.via ?? 'stop-with-savepoint'}${claim} ${when}`;
   }

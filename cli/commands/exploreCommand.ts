@@ -323,6 +323,13 @@ const STOP_OUTCOMES = [
   ['stop-with-savepoint-job-failed', 'failed the job after the savepoint'], ['stop-with-savepoint-stuck', 'stuck'],
 ] as const;
 
+/** The marks of job runs a rescale started, in the order the summary names them. */
+const RESCALE_MARKS = [
+  ['rescale-up', 'up'], ['rescale-down', 'down'], ['restored-from-savepoint', 'from a savepoint'],
+  ['restored-no-claim', 'in NO_CLAIM mode'], ['list-state-redistributed', 'with list state redistributed'],
+  ['union-state-redistributed', 'with union state redistributed'], ['lingering-transaction-aborted', 'lingering transactions aborted'],
+] as const;
+
 const COUNT_DEFINITIONS = {
   mutants: 'planted bugs switched on for every run (empty: the correct engine)',
   runs: 'generated runs judged in the mode (restore fan-out forks and determinism reruns not counted)',
@@ -406,7 +413,10 @@ export function printReport(r: ExploreReport, io: Io, afterTable: readonly strin
     if (x.unfiredActions > 0) io.out(`${m}: ${x.unfiredActions} action(s) (savepoints, stops) never fired (their time or point never came)\n`);
     // What the stops came to, from their marks (a stop that never fired is among the unfired actions).
     const stops = STOP_OUTCOMES.map(([mark, words]) => [x.marks[mark] ?? 0, words] as const);
-    if (stops.some(([n]) => n > 0)) io.out(`${m}: stop-with-savepoint: ${stops.map(([n, words]) => `${n} ${words}`).join(', ')}\n`);
+    if (stops.some(([n]) => n > 0)) io.out(`${m}: stop-with-savepoint (a rescale's stops included): ${stops.map(([n, words]) => `${n} ${words}`).join(', ')}\n`);
+    // Job runs a rescale started (histories of several runs: docs/runspec.md, Job runs).
+    const rescales = RESCALE_MARKS.map(([mark, words]) => [x.marks[mark] ?? 0, words] as const);
+    if (rescales.some(([n]) => n > 0)) io.out(`${m}: job runs restored by a rescale: ${rescales.map(([n, words]) => `${n} ${words}`).join(', ')}\n`);
     if (x.knownStuck > 0) {
       io.out(`${m}: ${x.knownStuck} run(s) stuck in stop-with-savepoint (a lost confirmation or abort: known in Flink 1.20), liveness not judged\n`);
     }

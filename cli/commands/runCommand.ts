@@ -222,9 +222,15 @@ function printRun(
   if (actions.length > 0) {
     io.out(`actions: ${actions.length}, ${actions.filter((a) => a.fired).length} fired, ${actions.filter((a) => !a.fired).length} never fired\n`);
     for (const a of actions) {
-      const log = a.log.map((e) => `${e.event} at ${ms(e.timeMs)}${e.event === 'completed' ? ` (savepoint ${String(e.checkpointId)}, ${String(e.path)})`
+      const type = spec.actions?.[a.index]?.type;
+      const log = a.log.map((e) => `${e.event} at ${ms(e.timeMs)}${e.event === 'completed' ? completedWhat(type, e)
         : e.event === 'failed' ? ` (${String(e.reason)})` : ''}`).join(', ');
-      io.out(`  action ${a.index} (${a.description}): ${a.fired ? log : 'never fired: its time or point never came'}\n`);
+      // A point naming a checkpoint is about job run 1 unless it says jobRun: ids go on after a restore.
+      const when = spec.actions?.[a.index]?.when;
+      const point = when !== undefined && 'at' in when ? when.at as { checkpoint?: number; jobRun?: number } : undefined;
+      const hint = point?.checkpoint !== undefined && point.jobRun === undefined && (spec.actions ?? []).some((x) => x.type === 'rescale')
+        ? ' (a point naming a checkpoint without jobRun is about job run 1)' : '';
+      io.out(`  action ${a.index} (${a.description}): ${a.fired ? log : `never fired: its time or point never came${hint}`}\n`);
     }
     const runs = jobRunsSummary(r);
     if (runs !== undefined) io.out(`${runs}\n`);
@@ -273,4 +279,14 @@ function writeRunRepro(
   };
   writeFileSync(file, `${JSON.stringify(repro, null, 2)}\n`);
   return file;
+}
+
+/** What a completed action produced: a savepoint's id and path, a rescale's new run, nothing for a cancel. */
+function completedWhat(type: string | undefined, e: { readonly checkpointId?: number; readonly path?: string; readonly jobRun?: number }): string {
+  if (type === 'cancel') return '';
+  if (type === 'rescale') {
+    const from = e.path !== undefined && /(?:^|\/)chk-\d+\//.test(e.path) ? 'checkpoint' : 'savepoint';
+    return ` (job run ${String(e.jobRun)} restored from ${from} ${String(e.checkpointId)}, ${String(e.path)})`;
+  }
+  return ` (savepoint ${String(e.checkpointId)}, ${String(e.path)})`;
 }

@@ -11,7 +11,8 @@
  * - `min-pause`: a periodic request is chosen (the `timestampUs` of `checkpoint.triggered`, not
  *   the later trigger RPCs) at least `minPause` after the latest completion before it (not a
  *   savepoint, which is forced);
- * - `notify-only-completed`: `checkpoint.taskNotified(n)` only for an `n` already completed;
+ * - `notify-only-completed`: `checkpoint.taskNotified(n)` only for an `n` already completed (in
+ *   a job run restored from a snapshot, the snapshot counts: it is the run's latest completed);
  * - `late-ack-discarded`: no `checkpoint.acknowledged` for a checkpoint after it completed or was
  *   aborted (state of a disposed checkpoint is never accepted), and every `late-ack-discarded`
  *   mark for `n` is followed by a `checkpoint.subtaskStateDiscarded` for `n`;
@@ -31,7 +32,7 @@ const DEFAULT_MAX_CONCURRENT = 1;
 const JUDGED_TYPES: ReadonlySet<string> = new Set([
   'checkpoint.plan', 'checkpoint.triggered', 'checkpoint.acknowledged', 'checkpoint.completed',
   'checkpoint.aborted', 'checkpoint.taskNotified', 'checkpoint.subtaskStateDiscarded',
-  'checkpoint.declinedByTask', 'mark',
+  'checkpoint.declinedByTask', 'mark', 'checkpoint.restoreSavepoint',
 ]);
 
 /** Options of {@link protocolInvariants}. */
@@ -136,6 +137,12 @@ export function protocolInvariants(result: RunResult, options: ProtocolOptions =
       case 'checkpoint.aborted':
         ended.add(id);
         pending.delete(id);
+        break;
+      case 'checkpoint.restoreSavepoint':
+        // A job run restored from a savepoint or a retained checkpoint holds it as its latest
+        // completed one (restoreSavepoint adds it to the store): an abort notification names it,
+        // and a task may be notified of it, as Flink's do.
+        completed.add(id);
         break;
       case 'checkpoint.taskNotified':
         if (!completed.has(id)) {

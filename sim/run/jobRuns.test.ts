@@ -141,8 +141,10 @@ describe('fencing between job runs', () => {
 
 describe('bad rescale specs are refused with one line', () => {
   test.each([
-    ['a parallelism above the snapshot\'s max parallelism', spec([rescale({ parallelism: 200 })]),
-      'actions[0].parallelism.flights-source: 200 is above the snapshot\'s max parallelism 128 (the first run\'s, which every later run adopts)'],
+    ['a parallelism above the snapshot\'s max parallelism', { ...spec([rescale({ parallelism: 10 })]), maxParallelism: 8 },
+      'actions[0].parallelism: 10 is above the snapshot\'s max parallelism 8 (the first run\'s, which every later run adopts)'],
+    ['a parallelism above the largest any run may have', spec([rescale({ parallelism: 100 })]),
+      'actions[0].parallelism: must be an integer in 1..64, got 100'],
     ['via cancel without retained checkpoints', spec([rescale({ via: 'cancel' })]),
       'actions[0].via: cancel leaves a checkpoint to restore only with checkpoint.retention RETAIN_ON_CANCELLATION, got NO_EXTERNALIZED_CHECKPOINTS (the default)'],
     ['with checkpointing off', spec([rescale()], { mode: 'none' }),

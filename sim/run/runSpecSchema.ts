@@ -30,7 +30,7 @@ import { delayMsSchema, faultSchema } from './schema/faultSchema.ts';
 import { jobSpecSchema } from './schema/jobSchema.ts';
 import { describe } from './SpecChecks.ts';
 import {
-  aboveField, asTuple, atLeastField, because, intField, msField, oneOfField,
+  aboveField, asTuple, atLeastField, because, intField, msField, oneOfField, MAX_RUN_PARALLELISM,
 } from './schema/specFields.ts';
 
 export {
@@ -57,7 +57,7 @@ export const RUN_MODES = ['aligned', 'at-least-once', 'unaligned', 'aligned-time
 export const MAX_IO_POOL_SIZE = 64;
 
 /** The largest parallelism a run may ask for (keeps a typo from booting a thousand hosts). */
-export const MAX_RUN_PARALLELISM = 64;
+export { MAX_RUN_PARALLELISM } from './schema/specFields.ts';
 
 const parallelismValue = intField(1, MAX_RUN_PARALLELISM);
 

@@ -142,7 +142,7 @@ function checkRescales(s: RunSpec, uids: readonly string[], first: ParallelismBy
       const limit = s.maxParallelism ?? (s.job.kind === 'generated' ? s.job.spec.maxParallelism
         : computeDefaultMaxParallelism(first[uid] ?? p));
       if (p > limit) {
-        fail(`${path}.parallelism.${uid}: ${p} is above the snapshot's max parallelism ${limit} `
+        fail(`${path}.parallelism${typeof a.parallelism === 'number' ? '' : `.${uid}`}: ${p} is above the snapshot's max parallelism ${limit} `
           + '(the first run\'s, which every later run adopts)');
       }
     }

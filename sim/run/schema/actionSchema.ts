@@ -26,7 +26,7 @@
 import { z } from 'zod';
 import { protocolPointSchema } from './faultSchema.ts';
 import { describe } from '../SpecChecks.ts';
-import { because, intField, msField, oneOfField } from './specFields.ts';
+import { because, intField, MAX_RUN_PARALLELISM, msField, oneOfField } from './specFields.ts';
 
 /** When an action fires: `{ atMs }` (any time) or `{ at: <protocol point> }` (once). */
 export const actionTriggerSchema = z.union([
@@ -65,8 +65,8 @@ export const rescaleActionSchema = z.strictObject({
   type: z.literal('rescale'),
   when: actionTriggerSchema,
   parallelism: z.union([
-    intField(1),
-    z.record(z.string(), intField(1)),
+    intField(1, MAX_RUN_PARALLELISM),
+    z.record(z.string(), intField(1, MAX_RUN_PARALLELISM)),
   ], because((v) => `must be a positive integer or a map from operator uid to one, got ${describe(v)}`)).meta({
     description: 'The new run\'s parallelism: one number for every operator, or per operator uid (uids not named keep their parallelism).',
   }),

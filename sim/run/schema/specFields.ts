@@ -69,3 +69,6 @@ export function asTuple<T extends string>(values: readonly T[]): readonly [T, ..
   if (values.length === 0) throw new Error('asTuple: an empty list');
   return values as readonly [T, ...T[]];
 }
+
+/** The largest parallelism a RunSpec may ask for, of any operator in any job run. */
+export const MAX_RUN_PARALLELISM = 64;
