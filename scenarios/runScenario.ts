@@ -66,6 +66,14 @@ export interface ScenarioResult {
    * judge it, a known Flink 1.20 outcome the scenario's own expectations speak for.
    */
   readonly knownStuck?: true;
+  /**
+   * The job runs of a history of several (a rescale step): each run's index, parallelism by
+   * operator uid, what it was restored from and the status it ended in. Absent for one run.
+   */
+  readonly jobRuns?: readonly {
+    readonly index: number; readonly parallelism: Readonly<Record<string, number>>; readonly status: string;
+    readonly restoredFrom?: { readonly jobRun: number; readonly checkpointId: number; readonly claimMode: string; readonly savepoint: boolean };
+  }[];
 }
 
 /** The promise a scenario is judged against. */
@@ -134,6 +142,14 @@ export function runScenario(scenario: Scenario, options: RunScenarioOptions = {}
   const base = {
     name: scenario.name, traceHash: result.traceHash, stepsFired: verdict.stepsFired, stepsTotal: steps,
     ...(verdict.judgement.knownStuck === true ? { knownStuck: true as const } : {}),
+    ...(result.jobRuns.length > 1 ? {
+      jobRuns: result.jobRuns.map((r) => ({
+        index: r.index, parallelism: r.parallelism, status: r.status,
+        ...(r.restoredFrom === undefined ? {} : { restoredFrom: {
+          jobRun: r.restoredFrom.jobRun, checkpointId: r.restoredFrom.checkpointId, claimMode: r.restoredFrom.claimMode, savepoint: r.restoredFrom.savepoint,
+        } }),
+      })),
+    } : {}),
   };
   const v = verdict.violations[0];
   if (v === undefined) return { ...base, passed: true };

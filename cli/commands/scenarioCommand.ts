@@ -173,6 +173,7 @@ function printResults(results: readonly ScenarioResult[], io: Io, json: boolean)
     io.out(`${JSON.stringify(results.map((r) => ({
       name: r.name, passed: r.passed, traceHash: r.traceHash, stepsFired: r.stepsFired, stepsTotal: r.stepsTotal,
       knownStuck: r.knownStuck === true,
+      ...(r.jobRuns === undefined ? {} : { jobRuns: r.jobRuns }),
       failure: r.failure === undefined ? null : {
         kind: r.failure.kind, property: r.failure.property, summary: r.failure.summary, message: r.failure.message,
         ...(r.failure.timeMs === undefined ? {} : { timeMs: r.failure.timeMs }),
@@ -188,6 +189,15 @@ function printResults(results: readonly ScenarioResult[], io: Io, json: boolean)
     // Liveness could not judge a stop stuck for good: said, never passed off as judged.
     const stuck = r.knownStuck === true ? '  (stop-with-savepoint stuck, known in Flink 1.20: liveness not judged)' : '';
     io.out(`${r.passed ? 'passed' : 'FAILED'}  ${r.name}  ${steps}  trace ${r.traceHash}${stuck}\n`);
+    // A history of several job runs: each run's parallelism and what it was restored from.
+    if (r.jobRuns !== undefined) {
+      io.out(`  job runs: ${r.jobRuns.map((j) => {
+        const p = new Set(Object.values(j.parallelism));
+        const at = p.size === 1 ? `parallelism ${[...p][0]}` : Object.entries(j.parallelism).map(([u, n]) => `${u} ${n}`).join(', ');
+        const from = j.restoredFrom === undefined ? '' : ` from ${j.restoredFrom.savepoint ? 'savepoint' : 'checkpoint'} ${j.restoredFrom.checkpointId} (${j.restoredFrom.claimMode})`;
+        return `${j.index} at ${at}${from}, ${j.status}`;
+      }).join('; ')}\n`);
+    }
     if (r.failure !== undefined) io.out(`${r.failure.message.split('\n').map((l) => `  ${l}`).join('\n')}\n`);
   }
   const failed = results.filter((r) => !r.passed).length;
