@@ -22,6 +22,7 @@ import { ACTION_TYPES } from '../sim/run/schema/actionSchema.ts';
 import { RUN_SPEC_VERSION, type Action, type Fault, type JobSpec, type RunSpec } from '../sim/run/RunSpec.ts';
 import { savepointActionIndices } from '../sim/run/savepointPoints.ts';
 import { checkSpecTasks } from '../sim/run/simulate.ts';
+import { jobUids } from '../sim/run/RunJob.ts';
 import { validateRunSpec } from '../sim/run/validateRunSpec.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
 import type { Scenario, ScenarioExpectation, ScenarioPoint, StepAction } from './Scenario.ts';
@@ -98,6 +99,7 @@ export function compileScenario(s: Scenario): CompiledScenario {
     // The tasks the steps name, then those of the expectations' points: a typo there is bad
     // input (exit 2), never a point that "was never reached".
     checkExpectationTasks(s.expect, checkSpecTasks(spec), 'expect');
+    checkExpectationUids(s.expect, jobUids(spec.job), 'expect');
     const actionSteps = s.steps.flatMap((step, k) => (isJobAction(step.do) ? [k] : []));
     checkExpectationSavepoints(s.expect, savepointActionIndices(stepActions).map((j) => actionSteps[j] as number), 'expect');
   } catch (e) {
@@ -134,6 +136,21 @@ function checkExpectationSavepoints(list: readonly ScenarioExpectation[], savepo
 }
 
 /** Refuses a task in an expectation's point (`expect[i].point.task`, nested `at`s too) the job lacks. */
+/**
+ * The operator uids a `jobRun` expectation's parallelism map names: a typo is bad input (exit 2),
+ * never an expectation that fails on a run that had no such operator.
+ */
+function checkExpectationUids(list: readonly ScenarioExpectation[], uids: readonly string[], path: string): void {
+  list.forEach((e, i) => {
+    const at = `${path}[${i}]`;
+    if (e.kind === 'at') checkExpectationUids([e.expect], uids, `${at}.expect`);
+    if (e.kind !== 'jobRun' || e.parallelism === undefined || typeof e.parallelism === 'number') return;
+    for (const uid of Object.keys(e.parallelism)) {
+      if (!uids.includes(uid)) throw new SimInputError(`${at}.parallelism: unknown operator uid ${JSON.stringify(uid)} (operators: ${uids.join(', ')})`);
+    }
+  });
+}
+
 function checkExpectationTasks(list: readonly ScenarioExpectation[], tasks: readonly string[], path: string): void {
   list.forEach((e, i) => checkExpectationTask(e, tasks, `${path}[${i}]`));
 }

@@ -38,6 +38,8 @@ const MALFORMED: readonly (readonly [string, unknown, string])[] = [
   ['an unknown RPC method', withStep({ ...crashAt3, do: { type: 'message', action: 'lose', method: 'confirmChekpoint' } }), 'steps[0].do.method'],
   ['a step with at and atMs', withStep({ ...crashAt3, atMs: 10 }), 'steps[0]: a step has exactly one of at'],
   ['an unknown expectation kind', { ...good, expect: [{ kind: 'restoredFromm', checkpoint: 2 }] }, 'expect[0].kind'],
+  ['an unknown operator in a jobRun expectation', { ...good, expect: [{ kind: 'jobRun', jobRun: 2, parallelism: { nope: 4 } }] },
+    'expect[0].parallelism: unknown operator uid "nope"'],
   ['a count without a bound', { ...good, expect: [{ kind: 'checkpointsCompleted' }] }, 'expect[0]: checkpointsCompleted needs a bound'],
   ['duplicates at a point', { ...good, expect: [{ kind: 'at', point: crashAt3.at, expect: { kind: 'duplicates', atLeast: 1 } }] }, 'expect[0].expect.kind'],
   ['an unknown job status', { ...good, expect: [{ kind: 'jobStatus', status: 'DONE' }] }, 'expect[0].status'],
