@@ -1,17 +1,30 @@
 /**
  * jobRunsSummary: one line saying the job runs of a history of several (a rescale or a restore
- * into a new run), for `run` and `replay`: each run's parallelism, what it was restored from in
- * which claim mode, and how it ended.
+ * into a new run), for `run`, `replay` and `scenario run`: each run's parallelism, what it was
+ * restored from in which claim mode, and how it ended.
  */
 import type { RunResult } from '../../sim/run/RunResult.ts';
 
+/** What the line needs of a job run (RunResult.jobRuns, ScenarioResult.jobRuns). */
+export interface JobRunLine {
+  readonly index: number;
+  readonly parallelism: Readonly<Record<string, number>>;
+  readonly status: string;
+  readonly restoredFrom?: { readonly jobRun: number; readonly checkpointId: number; readonly claimMode: string; readonly savepoint: boolean };
+}
+
 /**
- * `job runs: 1 at parallelism 4, FINISHED; 2 at parallelism 2 from savepoint 3 (NO_CLAIM), FINISHED`,
+ * `job runs: 1 at parallelism 4, FINISHED; 2 at parallelism 2 from savepoint 3 of run 1 (NO_CLAIM), FINISHED`,
  * or undefined for a history of one run.
  */
 export function jobRunsSummary(r: RunResult): string | undefined {
-  if (r.jobRuns.length <= 1) return undefined;
-  return `job runs: ${r.jobRuns.map((run) => {
+  return formatJobRuns(r.jobRuns);
+}
+
+/** {@link jobRunsSummary} of a list of job runs; undefined for fewer than two. */
+export function formatJobRuns(runs: readonly JobRunLine[] | undefined): string | undefined {
+  if (runs === undefined || runs.length <= 1) return undefined;
+  return `job runs: ${runs.map((run) => {
     const values = new Set(Object.values(run.parallelism));
     const p = values.size === 1 ? `parallelism ${[...values][0]}` : Object.entries(run.parallelism).map(([u, n]) => `${u} ${n}`).join(', ');
     const from = run.restoredFrom === undefined ? ''

@@ -13,6 +13,7 @@
  * (an unknown name, listed with the close ones; a malformed scenario file, one line naming the
  * field).
  */
+import { formatJobRuns } from './jobRunsSummary.ts';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { CATALOGUE } from '../../scenarios/catalogue/index.ts';
@@ -190,14 +191,8 @@ function printResults(results: readonly ScenarioResult[], io: Io, json: boolean)
     const stuck = r.knownStuck === true ? '  (stop-with-savepoint stuck, known in Flink 1.20: liveness not judged)' : '';
     io.out(`${r.passed ? 'passed' : 'FAILED'}  ${r.name}  ${steps}  trace ${r.traceHash}${stuck}\n`);
     // A history of several job runs: each run's parallelism and what it was restored from.
-    if (r.jobRuns !== undefined) {
-      io.out(`  job runs: ${r.jobRuns.map((j) => {
-        const p = new Set(Object.values(j.parallelism));
-        const at = p.size === 1 ? `parallelism ${[...p][0]}` : Object.entries(j.parallelism).map(([u, n]) => `${u} ${n}`).join(', ');
-        const from = j.restoredFrom === undefined ? '' : ` from ${j.restoredFrom.savepoint ? 'savepoint' : 'checkpoint'} ${j.restoredFrom.checkpointId} (${j.restoredFrom.claimMode})`;
-        return `${j.index} at ${at}${from}, ${j.status}`;
-      }).join('; ')}\n`);
-    }
+    const runs = formatJobRuns(r.jobRuns);
+    if (runs !== undefined) io.out(`  ${runs}\n`);
     if (r.failure !== undefined) io.out(`${r.failure.message.split('\n').map((l) => `  ${l}`).join('\n')}\n`);
   }
   const failed = results.filter((r) => !r.passed).length;
