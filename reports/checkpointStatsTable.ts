@@ -39,10 +39,14 @@ export function checkpointStatsTable(stats: CheckpointStatsResult): string[] {
   const lines = [`checkpoint statistics: ${completed} completed, ${failed} failed, ${inProgress} in progress`];
   for (const r of rows) lines.push(`  ${r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()}`);
   for (const r of stats.restores) {
+    // No failure behind it: a job run started from a savepoint or a retained checkpoint.
+    const started = r.failureTimeMs === undefined;
     const next = r.nextCompletedCheckpointId === undefined
       ? 'no checkpoint completed after it'
-      : `checkpoint ${r.nextCompletedCheckpointId} completed ${fmt(r.timeToNextCompletedMs)} ms after the failure`;
-    lines.push(`  restore from checkpoint ${r.checkpointId} at ${fmt(r.restoreTimeMs)} ms (failure at ${fmt(r.failureTimeMs)} ms); ${next}`);
+      : `checkpoint ${r.nextCompletedCheckpointId} completed ${fmt(r.timeToNextCompletedMs)} ms after the ${started ? 'restore' : 'failure'}`;
+    lines.push(started
+      ? `  restore from snapshot ${r.checkpointId} at ${fmt(r.restoreTimeMs)} ms (the job run started from it; no failure); ${next}`
+      : `  restore from checkpoint ${r.checkpointId} at ${fmt(r.restoreTimeMs)} ms (failure at ${fmt(r.failureTimeMs)} ms); ${next}`);
   }
   return lines;
 }
