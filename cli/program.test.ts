@@ -353,7 +353,7 @@ describe('explore summary: unjudged state', () => {
     const io = capture();
     const marks = { 'stop-with-savepoint-finished': 4, 'stop-with-savepoint-failed': 1, 'stop-with-savepoint-stuck': 2 };
     printReport({ ...report, modes: { ...report.modes, aligned: { ...mode, marks, knownStuck: 2 } } }, io);
-    expect(io.stdout).toContain('\naligned: stop-with-savepoint: 4 finished, 1 failed (the job failed over or the request was refused), '
+    expect(io.stdout).toContain('\naligned: stop-with-savepoint (a rescale\'s stops included): 4 finished, 1 failed (the job failed over or the request was refused), '
       + '0 failed the job after the savepoint, 2 stuck\n');
     expect(io.stdout).toContain('\naligned: 2 run(s) stuck in stop-with-savepoint (a lost confirmation or abort: known in Flink 1.20), liveness not judged\n');
     expect(io.stdout).not.toContain('at-least-once: stop-with-savepoint');
