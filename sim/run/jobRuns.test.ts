@@ -149,6 +149,8 @@ describe('bad rescale specs are refused with one line', () => {
       'actions[0].via: cancel leaves a checkpoint to restore only with checkpoint.retention RETAIN_ON_CANCELLATION, got NO_EXTERNALIZED_CHECKPOINTS (the default)'],
     ['with checkpointing off', spec([rescale()], { mode: 'none' }),
       'actions[0]: a rescale needs checkpointing (checkpoint.mode none has no snapshot to restore)'],
+    ['a point naming a job run the spec cannot have', spec([rescale(), { type: 'cancel', when: { at: { kind: 'jobmaster', checkpoint: 3, phase: 'completed', jobRun: 3 } } }]),
+      'actions[1].when.at.jobRun: job run 3 cannot happen: the spec has 1 rescale action(s), so at most 2 job run(s)'],
     ['an unknown operator', spec([rescale({ parallelism: { nope: 2 } })]),
       'actions[0].parallelism: unknown operator uid "nope" (operators: flights-source, airport-stats, flights-sink)'],
   ])('%s', (_what, s, message) => {

@@ -77,6 +77,7 @@ function checkRunSpecSemantics(s: RunSpec): void {
     fail(`maxParallelism: must be at least the largest parallelism (${firstMaxP}), got ${s.maxParallelism}`);
   }
   checkRescales(s, uids, parallelism);
+  checkJobRuns(s);
   // TaskManagers are sized for the largest parallelism of any job run.
   const maxP = largestParallelism(s.actions ?? [], parallelism);
   if (job.kind === 'generated') checkGenerated(generatedShape(job.spec, parallelism, s.maxParallelism), 'parallelism');
@@ -147,6 +148,29 @@ function checkRescales(s: RunSpec, uids: readonly string[], first: ParallelismBy
       }
     }
   });
+}
+
+/**
+ * A point or message fault naming a job run the spec can never have (each rescale action starts
+ * at most one more run) would only ever show as never fired: it is bad input.
+ */
+function checkJobRuns(s: RunSpec): void {
+  const actions = s.actions ?? [];
+  const most = 1 + actions.filter((a) => a.type === 'rescale').length;
+  const check = (run: number | undefined, path: string): void => {
+    if (run !== undefined && run > most) {
+      fail(`${path}: job run ${run} cannot happen: the spec has ${most - 1} rescale action(s), so at most ${most} job run(s)`);
+    }
+  };
+  const pointRun = (when: unknown): number | undefined => {
+    const at = (when as { at?: { jobRun?: number } } | undefined)?.at;
+    return at?.jobRun;
+  };
+  s.faults.forEach((f, i) => {
+    check(pointRun('when' in f ? f.when : undefined), `faults[${i}].when.at.jobRun`);
+    if (f.type === 'message') check(f.jobRun, `faults[${i}].jobRun`);
+  });
+  actions.forEach((a, i) => check(pointRun(a.when), `actions[${i}].when.at.jobRun`));
 }
 
 /** A stop ends the run's history: at most one stop-with-savepoint action. */
