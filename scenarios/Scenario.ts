@@ -84,8 +84,9 @@ export interface CountBound {
  */
 export type ScenarioExpectation =
   | ({ readonly kind: 'checkpointsCompleted' } & CountBound)
-  | { readonly kind: 'checkpointCompleted'; readonly checkpoint: number }
-  | { readonly kind: 'checkpointAborted'; readonly checkpoint: number; readonly reason?: CheckpointFailureReason }
+  /** `jobRun`: checkpoint n of that job run (default the first: ids go on after a restore). */
+  | { readonly kind: 'checkpointCompleted'; readonly checkpoint: number; readonly jobRun?: number }
+  | { readonly kind: 'checkpointAborted'; readonly checkpoint: number; readonly reason?: CheckpointFailureReason; readonly jobRun?: number }
   | ({ readonly kind: 'restores' } & CountBound)
   | { readonly kind: 'restoredFrom'; readonly checkpoint: number; readonly nth?: number }
   | { readonly kind: 'jobStatus'; readonly status: string }

@@ -7,8 +7,8 @@
  * | builder | holds when |
  * |---|---|
  * | `checkpointsCompleted({ atLeast?, atMost?, exactly? })` | that many checkpoints completed (savepoints not counted) |
- * | `checkpointCompleted(n)` | checkpoint n completed |
- * | `checkpointAborted(n, reason?)` | checkpoint n was aborted (with that CheckpointFailureReason name) |
+ * | `checkpointCompleted(n, { jobRun? })` | checkpoint n (of that job run, default the first) completed |
+ * | `checkpointAborted(n, reason?, { jobRun? })` | checkpoint n was aborted (with that CheckpointFailureReason name) |
  * | `restores({ atLeast?, atMost?, exactly? })` | that many restores from a checkpoint |
  * | `restoredFrom(c, { nth? })` | a restore (the nth restore from a checkpoint, when given) used checkpoint c |
  * | `jobStatus(status)` | the job's final status (inside `at`: its status then) |
@@ -32,9 +32,10 @@ type Bounded<K extends string> = { readonly kind: K } & CountBound;
 
 export const expect = {
   checkpointsCompleted: (bound: CountBound): Bounded<'checkpointsCompleted'> => ({ kind: 'checkpointsCompleted', ...bound }),
-  checkpointCompleted: (checkpoint: number): ScenarioExpectation => ({ kind: 'checkpointCompleted', checkpoint }),
-  checkpointAborted: (checkpoint: number, reason?: CheckpointFailureReason): ScenarioExpectation =>
-    (reason === undefined ? { kind: 'checkpointAborted', checkpoint } : { kind: 'checkpointAborted', checkpoint, reason }),
+  checkpointCompleted: (checkpoint: number, o: { readonly jobRun?: number } = {}): ScenarioExpectation =>
+    ({ kind: 'checkpointCompleted', checkpoint, ...o }),
+  checkpointAborted: (checkpoint: number, reason?: CheckpointFailureReason, o: { readonly jobRun?: number } = {}): ScenarioExpectation =>
+    ({ kind: 'checkpointAborted', checkpoint, ...(reason === undefined ? {} : { reason }), ...o }),
   restores: (bound: CountBound): Bounded<'restores'> => ({ kind: 'restores', ...bound }),
   restoredFrom: (checkpoint: number, options: { readonly nth?: number } = {}): ScenarioExpectation =>
     (options.nth === undefined ? { kind: 'restoredFrom', checkpoint } : { kind: 'restoredFrom', checkpoint, nth: options.nth }),

@@ -33,9 +33,9 @@ function holds(n: number, b: CountBound): boolean {
     && (b.atMost === undefined || n <= b.atMost);
 }
 
-/** What became of checkpoint `id` in `trace`. */
-function fate(trace: readonly TraceEvent[], id: number): { actual: string; events: TraceEvent[] } {
-  const of = trace.filter((e) => e.attrs['checkpointId'] === id
+/** What became of checkpoint `id` of job run `run` (ids go on after a restore) in `trace`. */
+function fate(trace: readonly TraceEvent[], id: number, run = 1): { actual: string; events: TraceEvent[] } {
+  const of = trace.filter((e) => e.attrs['checkpointId'] === id && (Number(e.attrs['jobRun'] ?? 1)) === run
     && (e.type === 'checkpoint.triggered' || e.type === 'checkpoint.completed' || e.type === 'checkpoint.aborted'));
   const done = of.find((e) => e.type !== 'checkpoint.triggered');
   // Savepoints take checkpoint ids too: say so, or "checkpoint 3 completed" would mislead.
@@ -67,12 +67,12 @@ export function judgeExpectation(e: ScenarioExpectation, result: RunResult, upTo
       return verdict(holds(done.length, e), `${done.length} checkpoint(s) completed${ids.length > 0 ? ` (${ids.slice(0, 30).join(', ')}${ids.length > 30 ? ', ...' : ''})` : ''}`, done);
     }
     case 'checkpointCompleted': {
-      const f = fate(trace, e.checkpoint);
+      const f = fate(trace, e.checkpoint, e.jobRun);
       const ok = f.events.some((x) => x.type === 'checkpoint.completed');
       return verdict(ok, f.actual, f.events);
     }
     case 'checkpointAborted': {
-      const f = fate(trace, e.checkpoint);
+      const f = fate(trace, e.checkpoint, e.jobRun);
       const aborted = f.events.find((x) => x.type === 'checkpoint.aborted');
       const ok = aborted !== undefined && (e.reason === undefined || aborted.attrs['reason'] === e.reason);
       return verdict(ok, f.actual, f.events);

@@ -80,8 +80,9 @@ function expectation(e: ScenarioExpectation): string {
     case 'duplicates':
     case 'failovers':
       return `expect.${e.kind}(${bound(e)})`;
-    case 'checkpointCompleted': return `expect.checkpointCompleted(${e.checkpoint})`;
-    case 'checkpointAborted': return `expect.checkpointAborted(${e.checkpoint}${e.reason === undefined ? '' : `, ${q(e.reason)}`})`;
+    case 'checkpointCompleted': return `expect.checkpointCompleted(${e.checkpoint}${e.jobRun === undefined ? '' : `, { jobRun: ${e.jobRun} }`})`;
+    case 'checkpointAborted': return `expect.checkpointAborted(${e.checkpoint}${e.reason === undefined ? (e.jobRun === undefined ? '' : ', undefined') : `, ${q(e.reason)}`}`
+      + `${e.jobRun === undefined ? '' : `, { jobRun: ${e.jobRun} }`})`;
     case 'restoredFrom': return `expect.restoredFrom(${e.checkpoint}${e.nth === undefined ? '' : `, { nth: ${e.nth} }`})`;
     case 'jobStatus': return `expect.jobStatus(${q(e.status)})`;
     case 'markReached': return `expect.markReached(${q(e.name)})`;

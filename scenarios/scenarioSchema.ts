@@ -95,9 +95,9 @@ const atPoint = z.strictObject({
 /** An expectation (Scenario.ts ScenarioExpectation). */
 const expectation: z.ZodType<unknown> = z.discriminatedUnion('kind', [
   bounded('checkpointsCompleted'),
-  z.strictObject({ kind: z.literal('checkpointCompleted'), checkpoint: id }),
+  z.strictObject({ kind: z.literal('checkpointCompleted'), checkpoint: id, jobRun: id.optional() }),
   z.strictObject({
-    kind: z.literal('checkpointAborted'), checkpoint: id,
+    kind: z.literal('checkpointAborted'), checkpoint: id, jobRun: id.optional(),
     reason: z.enum(CHECKPOINT_FAILURE_REASONS).optional(),
   }),
   bounded('restores'),

@@ -13,6 +13,9 @@ export default defineScenario({
     expect.jobRun(1, { parallelism: 4, status: 'FINISHED' }),
     expect.jobRun(2, { parallelism: 2, restoredFrom: 'savepoint', claimMode: 'NO_CLAIM', status: 'FINISHED' }),
     expect.jobRun(3, { parallelism: 3, restoredFrom: 'savepoint', status: 'FINISHED' }),
+    expect.checkpointCompleted(2),
+    // Run 2's ids go on after savepoint 3: its checkpoint 5 triggered the second rescale.
+    expect.checkpointCompleted(5, { jobRun: 2 }),
     expect.markReached('rescale-down'),
     expect.markReached('rescale-up'),
     expect.markReached('restored-from-savepoint'),
