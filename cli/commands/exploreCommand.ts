@@ -344,6 +344,7 @@ const COUNT_DEFINITIONS = {
   stateUnjudged: 'runs whose final keyed state no oracle judged (not passes of it); stateUnjudgedReasons splits them',
   operatorStateJudged: 'runs in which the operator-state oracle judged at least one restore of list or union state',
   operatorStateUnjudgedReasons: 'runs whose job has list- or union-state operators that the oracle could not judge, per reason (no-restore: nothing was restored; not passes of it)',
+  rescales: 'rescale actions that fired: restored (a new job run started), failed (its stop failed or no checkpoint was retained), refused (the new run\'s restore was refused at submission)',
   marks: 'occurrences of each situation (a mark per occurrence: restore-from-checkpoint counts once per restored task)',
   'fanOut.runs': 'restore fan-out forks run (a run with a global failure when its middle completed checkpoint completes)',
   'fanOut.violations': 'forks that violated a property',
@@ -415,6 +416,11 @@ export function printReport(r: ExploreReport, io: Io, afterTable: readonly strin
     const stops = STOP_OUTCOMES.map(([mark, words]) => [x.marks[mark] ?? 0, words] as const);
     if (stops.some(([n]) => n > 0)) io.out(`${m}: stop-with-savepoint (a rescale's stops included): ${stops.map(([n, words]) => `${n} ${words}`).join(', ')}\n`);
     // Job runs a rescale started (histories of several runs: docs/runspec.md, Job runs).
+    const rs = x.rescales;
+    if (rs !== undefined && rs.fired > 0) {
+      io.out(`${m}: rescales: ${rs.fired} fired, ${rs.restored} started a new job run, ${rs.failed} failed (the stop failed or nothing was retained)`
+        + `${rs.refused > 0 ? `, ${rs.refused} new run(s) refused at submission (Flink's restore refusal)` : ''}\n`);
+    }
     const rescales = RESCALE_MARKS.map(([mark, words]) => [x.marks[mark] ?? 0, words] as const);
     if (rescales.some(([n]) => n > 0)) io.out(`${m}: job runs restored by a rescale: ${rescales.map(([n, words]) => `${n} ${words}`).join(', ')}\n`);
     if (x.knownStuck > 0) {

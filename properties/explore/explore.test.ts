@@ -384,3 +384,26 @@ describe('the restore fan-out also forks across a rescale (ORACLES.md 2)', () =>
     expect(applyFork(spec, { checkpointId: 3 })).toEqual(forkSpec(spec, 3));
   });
 });
+
+describe('explore counts the rescales that fired and what they came to', () => {
+  test('fired, restored and failed match the runs\' action logs', () => {
+    const results: RunResult[] = [];
+    const report = explore(small(defaultJudge, {
+      job: 'flights', runs: 40, maxRecords: 60,
+      simulate: (spec) => {
+        const r = simulate(spec);
+        results.push(r);
+        return r;
+      },
+    }));
+    const logs = results.flatMap((r) => r.spec.actions.flatMap((a, i) => (a.type === 'rescale' ? [r.actions.filter((x) => x.action === i)] : [])));
+    const fired = logs.filter((l) => l.some((x) => x.event === 'fired'));
+    expect(fired.length).toBeGreaterThan(0);
+    expect(report.modes['aligned']?.rescales).toEqual({
+      fired: fired.length,
+      restored: fired.filter((l) => l.some((x) => x.event === 'completed')).length,
+      failed: fired.filter((l) => l.some((x) => x.event === 'failed')).length,
+      refused: results.reduce((n, r) => n + r.trace.filter((e) => e.type === 'jm.restoreFailed').length, 0),
+    });
+  });
+});

@@ -111,6 +111,13 @@ export interface ModeSummary {
    * reason (`no-restore`, ...): never counted as passes of it.
    */
   operatorStateUnjudgedReasons?: Record<string, number>;
+  /**
+   * The rescale actions that fired (optional: summaries written before job runs lack it):
+   * `restored` started a new job run, `failed` did not (its stop failed, or no checkpoint was
+   * retained to restore), `refused` started one whose restore Flink refused at submission
+   * (jm.restoreFailed).
+   */
+  rescales?: { fired: number; restored: number; failed: number; refused: number };
   marks: Record<string, number>;
 }
 
@@ -364,6 +371,21 @@ function withoutUnfiredFaults(o: ExploreOptions, e: Evaluation, expect: Expectat
   return best;
 }
 
+/** Adds `result`'s rescale actions to `summary.rescales` (see ModeSummary.rescales). */
+function countRescales(summary: ModeSummary, result: RunResult): void {
+  const rescales = result.spec.actions.flatMap((a, i) => (a.type === 'rescale' ? [i] : []));
+  if (rescales.length === 0) return;
+  const r = summary.rescales ??= { fired: 0, restored: 0, failed: 0, refused: 0 };
+  for (const i of rescales) {
+    const log = result.actions.filter((a) => a.action === i);
+    if (!log.some((a) => a.event === 'fired')) continue;
+    r.fired++;
+    if (log.some((a) => a.event === 'failed')) r.failed++;
+    else if (log.some((a) => a.event === 'completed')) r.restored++;
+  }
+  r.refused += result.trace.filter((e) => e.type === 'jm.restoreFailed').length;
+}
+
 function record(summary: ModeSummary, result: RunResult, verdict: Judgement): void {
   summary.checkpointsCompleted += result.checkpoints.completed.filter((c) => c.kind === 'checkpoint').length;
   summary.restores += result.restores;
@@ -372,6 +394,7 @@ function record(summary: ModeSummary, result: RunResult, verdict: Judgement): vo
   summary.unfiredFaults += result.unfiredFaults.length;
   summary.unfiredActions += result.unfiredActions.length;
   if (verdict.knownStuck === true) summary.knownStuck++;
+  countRescales(summary, result);
   const state = verdict.keyedState;
   if (!state.judged) {
     summary.stateUnjudged++;
