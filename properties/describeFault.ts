@@ -111,3 +111,9 @@ export function describeAction(action: Action): string {
   const drain = action.type === 'stop-with-savepoint' && action.drain === true ? ' with drain' : '';
   return `${action.type}${drain}${action.format === 'native' ? ' (native)' : ''} ${when}`;
 }
+
+/** A job run's parallelism in words: `parallelism 4`, or `uid 4, uid 2` when the operators differ. */
+export function describeParallelism(p: Readonly<Record<string, number>>): string {
+  const values = new Set(Object.values(p));
+  return values.size === 1 ? `parallelism ${[...values][0]}` : Object.entries(p).map(([u, n]) => `${u} ${n}`).join(', ');
+}

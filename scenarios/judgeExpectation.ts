@@ -8,6 +8,7 @@
  * virtual time (ms) the verdict is about (the run's end, or when the point was reached) and the
  * trace events it rests on (a few, for the failure message).
  */
+import { describeParallelism } from '../properties/describeFault.ts';
 import { attributeDuplicates } from '../properties/oracles/atLeastOnce.ts';
 import type { RunResult } from '../sim/run/RunResult.ts';
 import type { TraceEvent } from '../sim/Trace.ts';
@@ -156,8 +157,3 @@ export function judgeExpectation(e: ScenarioExpectation, result: RunResult, upTo
   }
 }
 
-/** `4`, or `flights-source 4, airport-stats 2, ...` when the operators differ. */
-function describeParallelism(p: Readonly<Record<string, number>>): string {
-  const values = new Set(Object.values(p));
-  return values.size === 1 ? `parallelism ${[...values][0]}` : Object.entries(p).map(([u, n]) => `${u} ${n}`).join(', ');
-}

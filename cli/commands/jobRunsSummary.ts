@@ -3,6 +3,7 @@
  * into a new run), for `run`, `replay` and `scenario run`: each run's parallelism, what it was
  * restored from in which claim mode, and how it ended.
  */
+import { describeParallelism } from '../../properties/describeFault.ts';
 import type { RunResult } from '../../sim/run/RunResult.ts';
 
 /** What the line needs of a job run (RunResult.jobRuns, ScenarioResult.jobRuns). */
@@ -25,8 +26,7 @@ export function jobRunsSummary(r: RunResult): string | undefined {
 export function formatJobRuns(runs: readonly JobRunLine[] | undefined): string | undefined {
   if (runs === undefined || runs.length <= 1) return undefined;
   return `job runs: ${runs.map((run) => {
-    const values = new Set(Object.values(run.parallelism));
-    const p = values.size === 1 ? `parallelism ${[...values][0]}` : Object.entries(run.parallelism).map(([u, n]) => `${u} ${n}`).join(', ');
+    const p = describeParallelism(run.parallelism);
     const from = run.restoredFrom === undefined ? ''
       : ` from ${run.restoredFrom.savepoint ? 'savepoint' : 'checkpoint'} ${run.restoredFrom.checkpointId} of run ${run.restoredFrom.jobRun} (${run.restoredFrom.claimMode})`;
     return `${run.index} at ${p}${from}, ${run.status}`;

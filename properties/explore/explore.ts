@@ -471,14 +471,16 @@ export interface ForkRef {
 export function rescaleForkSpec(spec: RunSpec, checkpointId: number): RunSpec {
   const p = typeof spec.parallelism === 'number' ? spec.parallelism
     : spec.job.kind === 'generated' ? Math.max(spec.job.spec.sourceParallelism, spec.job.spec.sinkParallelism) : 2;
+  const next = p > 1 ? p - 1 : 2;
   const action: Action = {
-    type: 'rescale', via: 'cancel', parallelism: p > 1 ? p - 1 : 2,
+    type: 'rescale', via: 'cancel', parallelism: next,
     when: { at: { kind: 'jobmaster', checkpoint: checkpointId, phase: 'completed' } },
   };
+  // From 1 to 2 the new run may need more slots than the spec's TaskManagers have.
+  const needed = Math.ceil(next / (spec.slotsPerTaskManager ?? 2));
   return {
     ...spec, checkpoint: { ...spec.checkpoint, retention: 'RETAIN_ON_CANCELLATION' },
-    // From 1, the new run needs a second slot: TaskManagers as the spec sized them, or one more.
-    ...(p === 1 && spec.taskManagers !== undefined ? { taskManagers: Math.max(spec.taskManagers, 1) } : {}),
+    ...(spec.taskManagers !== undefined && spec.taskManagers < needed ? { taskManagers: needed } : {}),
     actions: [...(spec.actions ?? []), action],
   };
 }

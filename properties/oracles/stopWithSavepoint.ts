@@ -88,14 +88,13 @@ function readStopOutcome(result: RunResult): StopOutcome | undefined {
   if (fired === undefined) return undefined;
   const base = { action: stop, firedMs: fired.timeMs };
   const run = fired.jobRun ?? 1;
-  if (restoreRefused(result)?.action === stop) {
-    // The rescale's stop finished (it submitted the refused run): judged at its savepoint.
-    const done = records.find((a) => a.event === 'completed');
-    const savepoint = result.checkpoints.completed.find((c) => c.kind !== 'checkpoint' && c.checkpointId === done?.checkpointId && (c.jobRun ?? 1) === run);
-    if (savepoint !== undefined) return { ...base, kind: 'finished', savepoint };
-  }
   const savepointOf = (id: number | undefined): DecodedCheckpoint | undefined =>
     result.checkpoints.completed.find((c) => c.kind !== 'checkpoint' && c.checkpointId === id && (c.jobRun ?? 1) === run);
+  if (restoreRefused(result)?.action === stop) {
+    // The rescale's stop finished (it submitted the refused run): judged at its savepoint.
+    const savepoint = savepointOf(records.find((a) => a.event === 'completed')?.checkpointId);
+    if (savepoint !== undefined) return { ...base, kind: 'finished', savepoint };
+  }
   if (result.stuckStop !== undefined) {
     const savepoint = savepointOf(result.stuckStop.checkpointId);
     return { ...base, kind: 'stuck', ...(savepoint === undefined ? {} : { savepoint }) };
