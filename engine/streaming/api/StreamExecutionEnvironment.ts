@@ -49,11 +49,29 @@ export interface EnvironmentOptions {
   readonly defaultSourceCostUs?: number;
   /** Chain forward edges of equal parallelism into one task. Default true. */
   readonly chaining?: boolean;
+  /**
+   * Max parallelism of every operator that sets none (Flink's `env.setMaxParallelism`); such an
+   * operator's max parallelism counts as configured. Default: derived per operator
+   * (computeDefaultMaxParallelism).
+   */
+  readonly maxParallelism?: number;
+  /**
+   * Parallelism per operator uid, over what the job's code sets: how the harness deploys a job
+   * at the parallelism a RunSpec or explore chose (in the manner of Flink's
+   * `pipeline.jobvertex-parallelism-overrides`, by uid rather than by JobVertexID).
+   */
+  readonly operatorParallelism?: Readonly<Record<string, number>>;
 }
 
+/**
+ * How the next operator is fed. `implicit`: no partitioning was asked for, so the edge is
+ * forward when both sides have one parallelism and rebalance otherwise, as Flink's
+ * StreamGraph#addEdgeInternal chooses for a transformation without a partitioner.
+ */
 interface PendingEdge {
   readonly partitioner: PartitionerKind;
   readonly keySelector?: KeySelector<unknown>;
+  readonly implicit?: boolean;
 }
 
 /** Builds a {@link StreamGraph}. */
@@ -65,6 +83,8 @@ export class StreamExecutionEnvironment {
   private readonly defaultCostUs: number;
   private readonly defaultSourceCostUs: number;
   private readonly chaining: boolean;
+  private readonly maxParallelism: number | undefined;
+  private readonly operatorParallelism: Readonly<Record<string, number>>;
   private checkpointing: CheckpointConfig | undefined;
 
   constructor(options: EnvironmentOptions = {}) {
@@ -73,6 +93,9 @@ export class StreamExecutionEnvironment {
     this.defaultCostUs = checkCost(options.defaultCostUs ?? 20);
     this.defaultSourceCostUs = checkCost(options.defaultSourceCostUs ?? 100);
     this.chaining = options.chaining ?? true;
+    this.maxParallelism = options.maxParallelism === undefined
+      ? undefined : checkParallelism(options.maxParallelism, 'maxParallelism');
+    this.operatorParallelism = options.operatorParallelism ?? {};
   }
 
   /**
@@ -103,15 +126,17 @@ export class StreamExecutionEnvironment {
   /** @internal Adds a node fed by `input` over `edge`. */
   addOperator(input: number, edge: PendingEdge, spec: OperatorSpec, options: OperatorOptions): number {
     const id = this.addNode(spec, options, false);
-    const e: StreamEdge = edge.keySelector === undefined
-      ? { source: input, target: id, partitioner: edge.partitioner }
-      : { source: input, target: id, partitioner: edge.partitioner, keySelector: edge.keySelector };
-    this.edges.push(e);
     const from = this.nodes[input];
     const to = this.nodes[id];
-    if (from !== undefined && to !== undefined && edge.partitioner === 'forward' && from.parallelism !== to.parallelism) {
+    const partitioner = edge.implicit === true && from !== undefined && to !== undefined
+      && from.parallelism !== to.parallelism ? 'rebalance' : edge.partitioner;
+    const e: StreamEdge = edge.keySelector === undefined
+      ? { source: input, target: id, partitioner }
+      : { source: input, target: id, partitioner, keySelector: edge.keySelector };
+    this.edges.push(e);
+    if (from !== undefined && to !== undefined && partitioner === 'forward' && from.parallelism !== to.parallelism) {
       throw new InvalidJobError(
-        `forward edge ${from.name} -> ${to.name} needs equal parallelism (${from.parallelism} vs ${to.parallelism}); use rebalance()`,
+        `forward edge ${from.name} -> ${to.name} needs equal parallelism (${from.parallelism} vs ${to.parallelism}): forward partitioning does not allow a change of parallelism; use rebalance()`,
       );
     }
     return id;
@@ -119,16 +144,17 @@ export class StreamExecutionEnvironment {
 
   private addNode(spec: OperatorSpec, options: OperatorOptions, isSource: boolean): number {
     const id = this.nodes.length;
-    const parallelism = checkParallelism(options.parallelism ?? this.parallelism, 'parallelism');
-    const configured = options.maxParallelism !== undefined;
-    const maxParallelism = configured
-      ? checkParallelism(options.maxParallelism ?? 0, 'maxParallelism')
-      : computeDefaultMaxParallelism(parallelism);
-    if (maxParallelism < parallelism) {
-      throw new InvalidJobError(`maxParallelism ${maxParallelism} is below parallelism ${parallelism}`);
-    }
     const uid = options.uid ?? `${spec.kind}-${id}`;
     if (this.nodes.some((n) => n.uid === uid)) throw new InvalidJobError(`duplicate operator uid ${uid}`);
+    const parallelism = checkParallelism(this.operatorParallelism[uid] ?? options.parallelism ?? this.parallelism, 'parallelism');
+    const setMax = options.maxParallelism ?? this.maxParallelism;
+    const configured = setMax !== undefined;
+    const maxParallelism = configured
+      ? checkParallelism(setMax, 'maxParallelism')
+      : computeDefaultMaxParallelism(parallelism);
+    if (maxParallelism < parallelism) {
+      throw new InvalidJobError(`maxParallelism ${maxParallelism} of operator ${uid} is below its parallelism ${parallelism}`);
+    }
     this.nodes.push({
       id,
       name: options.name ?? `${spec.kind}-${id}`,
@@ -148,7 +174,7 @@ export class DataStream<T> {
   constructor(
     protected readonly env: StreamExecutionEnvironment,
     /** @internal */ readonly nodeId: number,
-    private readonly nextEdge: PendingEdge = { partitioner: 'forward' },
+    private readonly nextEdge: PendingEdge = { partitioner: 'forward', implicit: true },
   ) {}
 
   map<O>(fn: MapFunction<T, O>, options: OperatorOptions = {}): DataStream<O> {
@@ -180,6 +206,15 @@ export class DataStream<T> {
       partitioner: 'hash',
       keySelector: selector as KeySelector<unknown>,
     });
+  }
+
+  /**
+   * Forward to the downstream subtask of the same index (chained when possible); both sides must
+   * have one parallelism, as Flink's ForwardPartitioner requires. Without any partitioning the
+   * edge is forward at equal parallelism and rebalance otherwise.
+   */
+  forward(): DataStream<T> {
+    return new DataStream<T>(this.env, this.nodeId, { partitioner: 'forward' });
   }
 
   /** Round-robin over the downstream subtasks. */
