@@ -61,6 +61,7 @@ function jobOf(s: Scenario): JobSpec {
     case 'wordcount': return { ...job, lines: n };
     case 'generated':
       throw new SimInputError('input: a generated job carries its own records; set them in job.spec.records');
+    case 'module': return { ...job, size: n };
   }
 }
 

@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { runSpecArbitrary, type ExploreJob } from '../properties/arbitraries/runSpecArbitrary.ts';
+import { runSpecArbitrary, type BuiltInJob } from '../properties/arbitraries/runSpecArbitrary.ts';
 import { defaultJudge } from '../properties/explore/defaultJudge.ts';
 import { expectationOf } from '../properties/explore/explore.ts';
 import type { RunMode } from '../sim/run/RunSpec.ts';
@@ -27,7 +27,7 @@ if (!Number.isInteger(runs) || runs < 1) {
   process.exit(2);
 }
 
-const jobs: ExploreJob[] = ['flights', 'wordcount', 'generated'];
+const jobs: BuiltInJob[] = ['flights', 'wordcount', 'generated'];
 const modes: RunMode[] = ['aligned', 'at-least-once'];
 const all = createHash('sha256');
 for (const job of jobs) {

@@ -14,7 +14,7 @@
 import { dirname, join } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import type { ExploreJob } from '../../properties/arbitraries/runSpecArbitrary.ts';
+import type { BuiltInJob, ExploreJob } from '../../properties/arbitraries/runSpecArbitrary.ts';
 import type { CompareReport } from '../../properties/compare/CompareReport.ts';
 import { compareModes } from '../../properties/compare/compareModes.ts';
 import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
@@ -69,7 +69,7 @@ export interface CompareSettings {
 
 /** Validates the flags. @throws UsageError with a one-line reason. */
 export function parseCompareFlags(f: CompareFlags): CompareSettings {
-  const job = (f.job ?? 'flights') as ExploreJob;
+  const job = (f.job ?? 'flights') as BuiltInJob;
   if (!JOBS.includes(job)) throw new UsageError(`unknown job '${f.job}' (jobs: ${JOBS.join(', ')})`);
   const seeds = positiveInt('--seeds', f.seeds) ?? DEFAULT_SEEDS;
   if (seeds > MAX_SEEDS) throw new UsageError(`--seeds must be at most ${MAX_SEEDS}, got '${f.seeds}'`);

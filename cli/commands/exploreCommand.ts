@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import type { ExploreJob } from '../../properties/arbitraries/runSpecArbitrary.ts';
+import type { BuiltInJob, ExploreJob } from '../../properties/arbitraries/runSpecArbitrary.ts';
 import { PLANTED_BUG_IDS } from '../../engine/index.ts';
 import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
 import {
@@ -29,7 +29,7 @@ import { UsageError, type Io } from '../program.ts';
 /** The modes built so far (unaligned and aligned-with-timeout come with a later issue). */
 export const BUILT_MODES: readonly RunMode[] = ['aligned', 'at-least-once'];
 /** The jobs explore and compare generate runs of. */
-export const JOBS: readonly ExploreJob[] = ['flights', 'wordcount', 'generated'];
+export const JOBS: readonly BuiltInJob[] = ['flights', 'wordcount', 'generated'];
 
 /** fast-check takes a 32-bit signed seed and silently wraps anything else (2^32 + 1 acts as 1). */
 export const SEED_MIN = -(2 ** 31);
@@ -44,7 +44,7 @@ export const MIN_TIME_BUDGET_MS = 1000;
  * records (GENERATED_JOB_LIMITS), so 2000. Wordcount's input is its fixed built-in text, which
  * --max-records does not change, so it is refused there rather than silently ignored.
  */
-export const MAX_RECORDS: Readonly<Record<ExploreJob, number | undefined>> = {
+export const MAX_RECORDS: Readonly<Record<BuiltInJob, number | undefined>> = {
   flights: FLIGHTS_FILE_SIZE,
   generated: 2 * GENERATED_JOB_LIMITS.maxRecordsPerSplit,
   wordcount: undefined,
@@ -149,6 +149,7 @@ export function parseSeed(v: string): number {
 export function parseMaxRecords(job: ExploreJob, v: string | undefined): number | undefined {
   const n = positiveInt('--max-records', v);
   if (n === undefined) return undefined;
+  if (typeof job !== 'string') return n;
   const max = MAX_RECORDS[job];
   if (max === undefined) throw new UsageError(`--max-records does not apply to the ${job} job (its input is fixed)`);
   if (n > max) throw new UsageError(`--max-records must be at most ${max} for the ${job} job, got '${v}'`);
@@ -166,7 +167,7 @@ export function parseMaxParallelism(v: string | undefined): number | undefined {
 
 /** Validates the flags. @throws UsageError. */
 export function parseExploreFlags(f: ExploreFlags): ExploreSettings {
-  const job = (f.job ?? 'flights') as ExploreJob;
+  const job = (f.job ?? 'flights') as BuiltInJob;
   if (!JOBS.includes(job)) throw new UsageError(`unknown job '${f.job}' (jobs: ${JOBS.join(', ')})`);
   const modes = parseModes(f.mode ?? 'all');
   if (f.expect !== undefined && f.expect !== 'exactly-once' && f.expect !== 'at-least-once') {

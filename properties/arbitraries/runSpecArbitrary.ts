@@ -16,12 +16,29 @@ import { createJobGraph } from '../../engine/index.ts';
 import { expandRunSpec } from '../../sim/run/expandRunSpec.ts';
 import { faultTask, faultTaskPhase, INPUT_PHASES, messageFaultTasks, withFaultTask } from '../../sim/run/faultTasks.ts';
 import { runGraph } from '../../sim/run/simulate.ts';
+import { buildJobGraph } from '../../sim/run/RunJob.ts';
+import { loadedJobModule } from '../../sim/jobs/jobModuleRegistry.ts';
+import { inputSizeRange, resolveJob } from '../../sim/jobs/resolveJob.ts';
 import { rescaleActions, rescaleArbitrary, type DrawnRescale } from './rescaleArbitrary.ts';
 import { actionPlanArbitrary, type ActionPlan } from './actionArbitrary.ts';
 import { faultPlanArbitrary } from './faultArbitrary.ts';
 import { generatedJobArbitrary } from './generatedJobArbitrary.ts';
 
-export type ExploreJob = 'flights' | 'wordcount' | 'generated';
+/**
+ * The job explore draws runs of: a built-in job by name, or a job module (a loaded one:
+ * properties/jobModules/loadJobModule.ts) by absolute path and export.
+ */
+export type ExploreJob = BuiltInJob | ModuleJobRef;
+
+/** The built-in jobs. */
+export type BuiltInJob = 'flights' | 'wordcount' | 'generated';
+
+/** A job module explore runs: `path` absolute, `export` as the user named it (absent: the default). */
+export interface ModuleJobRef {
+  readonly kind: 'module';
+  readonly path: string;
+  readonly export?: string;
+}
 
 export interface RunSpecArbitraryOptions {
   readonly job: ExploreJob;
@@ -53,7 +70,7 @@ const TARGET_SPAN_MS = 1000;
 const DEFAULT_RECORDS_PER_BUFFER = 32;
 
 /** The uid of each job's source operator (whose per-record cost paces the run). */
-const SOURCE_UID: Readonly<Record<JobSpec['kind'], string>> = {
+const SOURCE_UID: Readonly<Record<Exclude<JobSpec['kind'], 'module'>, string>> = {
   flights: 'flights-source',
   wordcount: WORDCOUNT_UIDS.source,
   generated: 'gen-source',
@@ -97,6 +114,7 @@ export function sourcePacing(records: number, parallelism: number, intervalMs: n
 
 function jobArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<JobSpec> {
   const maxRecords = o.maxRecords ?? 2000;
+  if (typeof o.job !== 'string') return moduleJobArbitrary(o.job, maxRecords);
   switch (o.job) {
     case 'flights':
       return fc.record({
@@ -120,7 +138,7 @@ function jobArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<JobSpec> {
 export function withSourcePacing(spec: RunSpec): RunSpec {
   const { network: _n, costsMs: _c, ...rest } = spec;
   const nodes = runGraph(expandRunSpec({ ...rest, faults: [] })).nodes;
-  const sourceUid = SOURCE_UID[spec.job.kind];
+  const sourceUid = spec.job.kind === 'module' ? moduleSourceUid(nodes) : SOURCE_UID[spec.job.kind];
   const sourceParallelism = nodes.find((n) => n.uid === sourceUid)?.parallelism ?? 1;
   const pacing = sourcePacing(recordsOf(spec.job), sourceParallelism, spec.checkpoint.intervalMs);
   const { recordsPerBuffer: _old, ...networkRest } = spec.network ?? {};
@@ -129,11 +147,36 @@ export function withSourcePacing(spec: RunSpec): RunSpec {
     ...(pacing.recordsPerBuffer === DEFAULT_RECORDS_PER_BUFFER ? {} : { recordsPerBuffer: pacing.recordsPerBuffer }),
   };
   const costsMs: Record<string, number> = {};
-  for (const n of nodes) costsMs[n.uid] = n.uid === sourceUid ? pacing.sourceCostMs : pacing.operatorCostMs;
+  for (const n of nodes) {
+    const isSource = spec.job.kind === 'module' ? n.spec.kind === 'source' : n.uid === sourceUid;
+    costsMs[n.uid] = isSource ? pacing.sourceCostMs : pacing.operatorCostMs;
+  }
   return { ...rest, ...(Object.keys(network).length === 0 ? {} : { network }), costsMs };
 }
 
+/**
+ * A job module's input size, from 1 (or its generator's minSize) up to its largest size capped
+ * at `maxRecords`; shrinks toward the smallest.
+ */
+function moduleJobArbitrary(job: ModuleJobRef, maxRecords: number): fc.Arbitrary<JobSpec> {
+  const module = loadedJobModule(job.path, job.export);
+  const range = inputSizeRange(module.definition, module.label);
+  const max = Math.max(range.min, Math.min(range.max, maxRecords));
+  const min = Math.min(max, Math.max(1, range.min));
+  const base = { kind: 'module' as const, path: job.path, ...(job.export === undefined ? {} : { export: job.export }) };
+  return fc.integer({ min, max }).map((size) => ({ ...base, size }));
+}
+
+/**
+ * The source a job module's pacing follows: its first source. (Every source gets the source's
+ * cost; a job with several sources is paced for the first one's parallelism.)
+ */
+function moduleSourceUid(nodes: readonly { readonly uid: string; readonly spec: { readonly kind: string } }[]): string {
+  return nodes.find((n) => n.spec.kind === 'source')?.uid ?? '';
+}
+
 function recordsOf(job: JobSpec): number {
+  if (job.kind === 'module') return resolveJob(job).splits.reduce((n, s) => n + s.records.length, 0);
   if (job.kind === 'flights') return job.selection.to - job.selection.from;
   if (job.kind === 'generated') return job.spec.records.reduce((n, r) => n + r.length, 0);
   return WORDCOUNT_TEXT.length;
@@ -144,8 +187,18 @@ function recordsOf(job: JobSpec): number {
  * own max parallelism (a drawn parallelism above either is not a job Flink would run).
  */
 function parallelismFor(job: JobSpec, drawn: number): number {
+  if (job.kind === 'module') return Math.min(drawn, configuredMaxParallelism(job));
   if (job.kind !== 'generated') return drawn;
   return Math.min(drawn, GENERATED_JOB_LIMITS.maxParallelism, job.spec.maxParallelism);
+}
+
+/**
+ * The lowest max parallelism a job module's operators configure (a parallelism above it is no
+ * job Flink would run), or Infinity when none does.
+ */
+function configuredMaxParallelism(job: JobSpec): number {
+  const nodes = buildJobGraph(job, { parallelism: {} }).nodes.filter((n) => n.maxParallelismConfigured);
+  return Math.min(Infinity, ...nodes.map((n) => n.maxParallelism));
 }
 
 /** Re-aims faults generated for the largest cluster at the one this run has (modulo). */
@@ -322,7 +375,8 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
       : parallelismFor(job, base.parallelism);
     const plan = o.savepoints === false ? { actions: [], raceFaults: [], concurrent: false } : base.actionPlan;
     // A rescale sets every operator to one parallelism, within the job's max parallelism.
-    const limit = Math.min(maxP, job.kind === 'generated' ? job.spec.maxParallelism : maxP);
+    const limit = Math.min(maxP, job.kind === 'generated' ? job.spec.maxParallelism
+      : job.kind === 'module' ? configuredMaxParallelism(job) : maxP);
     const drawn = o.rescales === false ? [] : rescaleActions(base.rescales, parallelism, limit);
     // Mode none has no snapshot to restore from: the same history without its rescales (sized as
     // with them, so that the spec differs from the other modes' only there: compare, specInMode).
@@ -355,4 +409,9 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
       mutations: [...(o.mutations ?? [])],
     };
   }
+}
+
+/** How flags and reports name an explored job: the built-in job's name, or the module's path (`#export` when named). */
+export function exploreJobName(job: ExploreJob): string {
+  return typeof job === 'string' ? job : `${job.path}${job.export === undefined ? '' : `#${job.export}`}`;
 }

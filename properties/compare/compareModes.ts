@@ -26,7 +26,7 @@
  */
 import fc from 'fast-check';
 import type { RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
-import { runSpecArbitrary, type ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
+import { exploreJobName, runSpecArbitrary, type ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
 import { canonicalString } from '../canonicalString.ts';
 import { describeFault } from '../describeFault.ts';
 import { expectationOf, HarnessError, type Judge, type Simulate } from '../explore/explore.ts';
@@ -147,7 +147,7 @@ export function compareModes(o: CompareOptions): CompareReport {
     format: COMPARE_FORMAT,
     formatVersion: COMPARE_FORMAT_VERSION,
     checkpointSimVersion: o.version,
-    job: o.job,
+    job: exploreJobName(o.job),
     seed: o.seed,
     seeds: o.seeds,
     modes: [...o.modes],

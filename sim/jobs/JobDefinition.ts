@@ -63,7 +63,7 @@ export interface JobJudging {
  * it toward `minSize`. Must be a pure function of `size`.
  */
 export interface JobInputGenerator<T = unknown> {
-  readonly generate: (size: number) => readonly SplitData<T>[];
+  generate(size: number): readonly SplitData<T>[];
   readonly maxSize: number;
   /** Default 1. */
   readonly minSize?: number;
@@ -89,7 +89,7 @@ export interface JobDefinition<T = unknown> {
    * or more `fromSource(splitSource(...))`, operators with stable uids, and sinks. Must not
    * enable checkpointing (the RunSpec does) and must be deterministic.
    */
-  readonly build: (env: StreamExecutionEnvironment, splits: readonly SplitData<T>[]) => void;
+  build(env: StreamExecutionEnvironment, splits: readonly SplitData<T>[]): void;
   readonly judge?: JobJudging;
 }
 

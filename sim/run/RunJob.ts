@@ -1,54 +1,46 @@
 /**
- * RunJob: the job side of a RunSpec. It knows each built-in job's operators (uids), default
- * parallelism and builder, and turns a spec's job, parallelism, max parallelism and costs into
- * the StreamGraph `simulate` runs, always ending in a two-phase-commit sink named after the
- * sink's operator uid.
+ * RunJob: the job side of a RunSpec. Every job, built-in or a user's module, is a JobDefinition
+ * (sim/jobs/resolveJob.ts); this file deploys it: it creates the StreamExecutionEnvironment with
+ * the run's per-operator parallelism and max parallelism, lets the definition build the job on
+ * it, and applies the spec's per-record costs. The operators (uids) and default parallelism of a
+ * job are read from the graph it builds with no overrides.
  *
- * Invariants: the uids listed for a job are exactly the graph's node uids; building the same
- * inputs twice gives equal graphs (the functions are the workloads' own, shared with the
- * reference fold).
+ * Invariants: the uids listed for a job are exactly the graph's node uids, in node order;
+ * building the same inputs twice gives equal graphs (the functions are the definitions' own,
+ * shared with the reference fold).
  */
-import { twoPhaseCommitSink } from '../../engine/index.ts';
+import { StreamExecutionEnvironment } from '../../engine/index.ts';
 import type { StreamGraph } from '../../engine/index.ts';
-import { FLIGHTS_UIDS, flightsJob } from '../workloads/flights.ts';
-import {
-  buildGeneratedJob, generatedStageUid, type GeneratedJobSpec,
-} from '../workloads/generatedJob.ts';
-import { WORDCOUNT_TEXT, WORDCOUNT_UIDS, wordcountJob } from '../workloads/wordcount.ts';
+import { resolveJob } from '../jobs/resolveJob.ts';
+import { SimInputError } from '../SimInputError.ts';
+import { generatedStageUid, type GeneratedJobSpec } from '../workloads/generatedJob.ts';
 import type { JobSpec } from './RunSpec.ts';
 
-/** Default parallelism of the flights job (DESIGN.md: the main job at parallelism 4). */
-export const FLIGHTS_DEFAULT_PARALLELISM = 4;
-/** Default number of flights splits. */
-export const FLIGHTS_DEFAULT_SPLITS = 16;
-/** Default parallelism of the wordcount job. */
-export const WORDCOUNT_DEFAULT_PARALLELISM = 1;
+export {
+  FLIGHTS_DEFAULT_PARALLELISM, FLIGHTS_DEFAULT_SPLITS, WORDCOUNT_DEFAULT_PARALLELISM,
+} from '../jobs/builtInJobs.ts';
 
 /** Operator uid -> parallelism. */
 export type ParallelismByUid = Readonly<Record<string, number>>;
 
-/** The operator uids of `job`, sources first, the sink last. */
+/** The operator uids of `job`, in node order (sources first). @throws as {@link buildJobGraph}. */
 export function jobUids(job: JobSpec): readonly string[] {
-  switch (job.kind) {
-    case 'flights':
-      return [FLIGHTS_UIDS.source, FLIGHTS_UIDS.stats, FLIGHTS_UIDS.sink];
-    case 'wordcount':
-      return [WORDCOUNT_UIDS.source, WORDCOUNT_UIDS.tokenize, WORDCOUNT_UIDS.count, WORDCOUNT_UIDS.sink];
-    case 'generated':
-      return ['gen-source', ...job.spec.stages.map((_s, i) => generatedStageUid(job.spec, i)), 'gen-sink'];
-  }
+  return defaultGraph(job).nodes.map((n) => n.uid);
 }
 
-/** The parallelism of every operator of `job` when the spec names none. */
+/** The parallelism of every operator of `job` when the spec names none. @throws as {@link buildJobGraph}. */
 export function defaultParallelism(job: JobSpec): ParallelismByUid {
-  const uids = jobUids(job);
-  if (job.kind === 'generated') {
-    const s = job.spec;
-    const ps = [s.sourceParallelism, ...s.stages.map((st) => st.parallelism), s.sinkParallelism];
-    return Object.fromEntries(uids.map((u, i) => [u, ps[i] as number]));
-  }
-  const p = job.kind === 'flights' ? FLIGHTS_DEFAULT_PARALLELISM : WORDCOUNT_DEFAULT_PARALLELISM;
-  return Object.fromEntries(uids.map((u) => [u, p]));
+  return Object.fromEntries(defaultGraph(job).nodes.map((n) => [n.uid, n.parallelism]));
+}
+
+/** The last job's graph with no overrides: validation asks for the uids and defaults several times. */
+let lastDefault: { job: JobSpec; graph: StreamGraph } | undefined;
+
+function defaultGraph(job: JobSpec): StreamGraph {
+  if (lastDefault?.job === job) return lastDefault.graph;
+  const graph = buildJobGraph(job, { parallelism: {} });
+  lastDefault = { job, graph };
+  return graph;
 }
 
 /**
@@ -92,40 +84,40 @@ export interface JobGraphOptions {
 }
 
 /**
- * Builds the job's StreamGraph (without checkpointing; `simulate` adds it).
- * @throws Error, InvalidJobError or InvalidGeneratedJobError from the workload builders for
- *   inputs validateRunSpec would have refused.
+ * Builds the job's StreamGraph (without checkpointing; `simulate` adds it) at `options`'
+ * parallelism (uids it does not name keep the job's own) and max parallelism.
+ * @throws SimInputError for a job module that is not loaded, whose build fails or enables
+ *   checkpointing itself; Error, InvalidJobError or InvalidGeneratedJobError from the built-in
+ *   workloads for inputs validateRunSpec would have refused.
  */
 export function buildJobGraph(job: JobSpec, options: JobGraphOptions): StreamGraph {
   const p = options.parallelism;
-  const maxP = options.maxParallelism === undefined ? {} : { maxParallelism: options.maxParallelism };
+  const deployed = job.kind === 'generated' && (Object.keys(p).length > 0 || options.maxParallelism !== undefined)
+    ? { kind: 'generated' as const, spec: generatedShape(job.spec, p, options.maxParallelism) }
+    : job;
+  const resolved = resolveJob(deployed);
+  const { definition } = resolved;
+  const env = new StreamExecutionEnvironment({
+    jobName: definition.name,
+    parallelism: definition.parallelism ?? 1,
+    operatorParallelism: p,
+    ...(options.maxParallelism === undefined ? {} : { maxParallelism: options.maxParallelism }),
+  });
   let graph: StreamGraph;
-  switch (job.kind) {
-    case 'flights':
-      graph = flightsJob({
-        selection: job.selection,
-        parallelism: {
-          source: p[FLIGHTS_UIDS.source] ?? FLIGHTS_DEFAULT_PARALLELISM,
-          stats: p[FLIGHTS_UIDS.stats] ?? FLIGHTS_DEFAULT_PARALLELISM,
-          sink: p[FLIGHTS_UIDS.sink] ?? FLIGHTS_DEFAULT_PARALLELISM,
-        },
-        splits: job.splits ?? FLIGHTS_DEFAULT_SPLITS,
-        sink: twoPhaseCommitSink(FLIGHTS_UIDS.sink),
-        ...maxP,
-      });
-      break;
-    case 'wordcount':
-      graph = wordcountJob({
-        parallelism: p[WORDCOUNT_UIDS.source] ?? WORDCOUNT_DEFAULT_PARALLELISM,
-        lines: WORDCOUNT_TEXT.slice(0, job.lines ?? WORDCOUNT_TEXT.length),
-        ...(job.splits === undefined ? {} : { splits: job.splits }),
-        sink: twoPhaseCommitSink(WORDCOUNT_UIDS.sink),
-        ...maxP,
-      });
-      break;
-    case 'generated':
-      graph = buildGeneratedJob(generatedShape(job.spec, p, options.maxParallelism), twoPhaseCommitSink('gen-sink'));
-      break;
+  if (resolved.module === undefined) {
+    definition.build(env, resolved.splits);
+    graph = env.getStreamGraph();
+  } else {
+    try {
+      definition.build(env, resolved.splits);
+      graph = env.getStreamGraph();
+    } catch (e) {
+      if (e instanceof SimInputError) throw e;
+      throw new SimInputError(`job module ${resolved.label}: build failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    }
+    if (graph.checkpointing !== undefined) {
+      throw new SimInputError(`job module ${resolved.label}: build enables checkpointing; leave that to the run spec (checkpoint.mode, intervalMs)`);
+    }
   }
   const costs = options.costsUs;
   return costs === undefined ? graph : withCosts(graph, costs);

@@ -61,6 +61,7 @@ function expandJob(job: JobSpec): JobSpec {
         splits: job.splits ?? WORDCOUNT_DEFAULT_SPLITS,
       };
     case 'generated':
+    case 'module':
       return job;
   }
 }

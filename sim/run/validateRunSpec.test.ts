@@ -56,17 +56,17 @@ describe('validateRunSpec', () => {
       + 'slotsPerTaskManager, costsMs, network, storeLatency, heartbeat, jobManager, checkpoint, restartStrategy, faults, actions, '
       + 'healTimeMs, budgets, overrides, mutations)'],
     ['a version mismatch (a repro of the format before jobManager.ioPoolSize)', { ...base(), version: 1 },
-      'version 1 is not supported: this checkpoint-sim reads run spec version 5'],
+      'version 1 is not supported: this checkpoint-sim reads run spec version 6'],
     // The version is checked before any field, so an old file never gets a field error instead.
     ['an old version with a field it did not have', { ...base(), version: 2, jobManager: { mainThreads: 2 } },
-      'version 2 is not supported: this checkpoint-sim reads run spec version 5'],
+      'version 2 is not supported: this checkpoint-sim reads run spec version 6'],
     ['no version', { ...base(), version: undefined },
-      'version is missing: this checkpoint-sim reads run spec version 5'],
+      'version is missing: this checkpoint-sim reads run spec version 6'],
     // "version "4" is not supported: ... reads version 4" read as a contradiction.
-    ['a version that is no number', { ...base(), version: '4' }, 'version: must be the number 5, got the string "4"'],
-    ['a version that is null', { ...base(), version: null }, 'version: must be the number 5, got null'],
+    ['a version that is no number', { ...base(), version: '4' }, 'version: must be the number 6, got the string "4"'],
+    ['a version that is null', { ...base(), version: null }, 'version: must be the number 6, got null'],
     ['a version of another number', { ...base(), version: 2 },
-      'version 2 is not supported: this checkpoint-sim reads run spec version 5'],
+      'version 2 is not supported: this checkpoint-sim reads run spec version 6'],
     ['a misspelt field (named rather than the field it leaves missing)',
       (({ healTimeMs, ...rest }) => ({ ...rest, healtimeMs: healTimeMs }))(base()),
       'run spec: unknown field "healtimeMs" (fields: $schema, version, seed, job, parallelism, maxParallelism, '
@@ -96,7 +96,7 @@ describe('validateRunSpec', () => {
       'jobManager: unknown field "mainThreads" (fields: ioPoolSize)'],
     ['a seed that is no string', { ...base(), seed: 7 }, 'seed: must be a string, got 7'],
     ['an unknown job', { ...base(), job: { kind: 'tpch' } },
-      'job.kind: must be one of flights, wordcount, generated, got "tpch"'],
+      'job.kind: must be one of flights, wordcount, generated, module, got "tpch"'],
     ['a bad flights selection', { ...base(), job: { kind: 'flights', selection: { from: 5, to: 2 } } },
       'job.selection.to: must be an integer in 5..20000, got 2'],
     ['a bad generated job', { ...base(), job: { kind: 'generated', spec: {

@@ -17,7 +17,7 @@ import {
   consecutiveSplits, splitSource, StreamExecutionEnvironment,
 } from '../../engine/index.ts';
 import type {
-  Collector, KeyedContext, KeyedProcessFunction, KeySelector, SinkDefinition, StreamGraph,
+  Collector, KeyedContext, KeyedProcessFunction, KeySelector, SinkDefinition, SplitData, StreamGraph,
 } from '../../engine/index.ts';
 import { FLIGHTS_FILE_SIZE, loadFlights } from './loadFlights.ts';
 import type { Flight } from './loadFlights.ts';
@@ -147,26 +147,50 @@ export function flightsJob(options: FlightsJobOptions): StreamGraph {
   const flights = selectFlights(options.selection);
   const p = options.parallelism;
   const par = typeof p === 'number' ? { source: p, stats: p, sink: p } : p;
-  const maxP = options.maxParallelism === undefined
-    ? {}
-    : { maxParallelism: options.maxParallelism };
-  const costs = options.costs ?? DEFAULT_FLIGHTS_COSTS;
-  const cost = (costUs: number): { costUs: number } => ({ costUs });
-  const env = new StreamExecutionEnvironment({ jobName: 'flights', parallelism: par.source });
-  const stats = env
-    .fromSource(splitSource(consecutiveSplits(flights, options.splits ?? 16)), {
-      name: 'flights', uid: FLIGHTS_UIDS.source, parallelism: par.source, ...maxP,
-      ...cost(costs.sourceCostUs),
-    })
-    .keyBy<string>(flightOrigin)
-    .process(airportStatsFunction, {
-      name: 'airport-stats', uid: FLIGHTS_UIDS.stats, parallelism: par.stats, ...maxP,
-      ...cost(costs.statsCostUs),
-    });
-  const toSink = par.sink === par.stats ? stats : stats.rebalance();
-  toSink.sinkTo(options.sink, {
-    name: 'flights-sink', uid: FLIGHTS_UIDS.sink, parallelism: par.sink, ...maxP,
-    ...cost(costs.sinkCostUs),
+  const env = new StreamExecutionEnvironment({
+    jobName: 'flights',
+    parallelism: par.source,
+    operatorParallelism: { [FLIGHTS_UIDS.source]: par.source, [FLIGHTS_UIDS.stats]: par.stats, [FLIGHTS_UIDS.sink]: par.sink },
+    ...(options.maxParallelism === undefined ? {} : { maxParallelism: options.maxParallelism }),
   });
+  buildFlightsPipeline(env, consecutiveSplits(flights, options.splits ?? 16), options.sink, options.costs);
   return env.getStreamGraph();
 }
+
+/**
+ * Adds the flights job's operators to `env` over `splits`: source (uid flights-source) →
+ * keyBy(origin) → {@link airportStatsFunction} (airport-stats) → `sink` (flights-sink), at the
+ * environment's parallelism (its per-uid overrides included) and max parallelism. The stats →
+ * sink edge is forward at equal parallelism and rebalance otherwise (Flink's default).
+ * @throws InvalidJobError for bad parallelism.
+ */
+export function buildFlightsPipeline(
+  env: StreamExecutionEnvironment,
+  splits: readonly SplitData<Flight>[],
+  sink: SinkDefinition,
+  costs: FlightsCosts = DEFAULT_FLIGHTS_COSTS,
+): void {
+  env
+    .fromSource(splitSource(splits), { name: 'flights', uid: FLIGHTS_UIDS.source, costUs: costs.sourceCostUs })
+    .keyBy<string>(flightOrigin)
+    .process(airportStatsFunction, { name: 'airport-stats', uid: FLIGHTS_UIDS.stats, costUs: costs.statsCostUs })
+    .sinkTo(sink, { name: 'flights-sink', uid: FLIGHTS_UIDS.sink, costUs: costs.sinkCostUs });
+}
+
+/**
+ * How the oracles compare the flights job's output (a JobJudging OutputComparison): `seq`
+ * depends on the order flights reach their airport's subtask, so per flight the rest of the
+ * value must equal the reference fold's, and per origin the committed numbers must be exactly
+ * 1..n.
+ */
+export const FLIGHTS_OUTPUT_COMPARISON = Object.freeze({
+  name: 'flights seq per airport',
+  project: (v: unknown): unknown => {
+    const { flightId, origin, delay } = v as FlightOutput;
+    return { flightId, origin, delay };
+  },
+  sequence: Object.freeze({
+    key: (v: unknown): string => (v as FlightOutput).origin,
+    seq: (v: unknown): number => (v as FlightOutput).seq,
+  }),
+});

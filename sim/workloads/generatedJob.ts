@@ -199,11 +199,26 @@ export function generatedStageUid(spec: GeneratedJobSpec, index: number): string
  */
 export function buildGeneratedJob(spec: GeneratedJobSpec, sink: SinkDefinition): StreamGraph {
   validateGeneratedJobSpec(spec);
-  const maxParallelism = spec.maxParallelism;
   const env = new StreamExecutionEnvironment({
     jobName: 'generated', parallelism: spec.sourceParallelism,
   });
-  let stream: DataStream<number> = env.fromSource(splitSource(generatedSplits(spec)), {
+  buildGeneratedPipeline(env, spec, generatedSplits(spec), sink);
+  return env.getStreamGraph();
+}
+
+/**
+ * Adds the operators of a valid spec to `env`: a source over `splits` (the spec's, or a cut of
+ * them), its stages and `sink`, each at the shape's parallelism and max parallelism.
+ * @throws InvalidGeneratedJobError for a menu index out of range.
+ */
+export function buildGeneratedPipeline(
+  env: StreamExecutionEnvironment,
+  spec: GeneratedJobSpec,
+  splits: readonly SplitData<number>[],
+  sink: SinkDefinition,
+): void {
+  const maxParallelism = spec.maxParallelism;
+  let stream: DataStream<number> = env.fromSource(splitSource(splits), {
     name: 'gen-source', uid: 'gen-source', parallelism: spec.sourceParallelism, maxParallelism,
   });
   let upstream = spec.sourceParallelism;
@@ -229,7 +244,6 @@ export function buildGeneratedJob(spec: GeneratedJobSpec, sink: SinkDefinition):
   toSink.sinkTo(sink, {
     name: 'gen-sink', uid: 'gen-sink', parallelism: spec.sinkParallelism, maxParallelism,
   });
-  return env.getStreamGraph();
 }
 
 function pick<F>(menu: readonly { readonly fn: F }[], index: number): F {

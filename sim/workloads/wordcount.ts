@@ -12,7 +12,7 @@ import {
 } from '../../engine/index.ts';
 import type {
   Collector, FlatMapFunction, KeyedContext, KeyedProcessFunction, KeySelector, SinkDefinition,
-  StreamGraph,
+  SplitData, StreamGraph,
 } from '../../engine/index.ts';
 
 /** The built-in text, one line per element (composed for this project). */
@@ -112,19 +112,40 @@ export interface WordcountJobOptions {
  * @throws Error for a bad split count; InvalidJobError for bad parallelism.
  */
 export function wordcountJob(options: WordcountJobOptions): StreamGraph {
-  const maxP = options.maxParallelism === undefined
-    ? {}
-    : { maxParallelism: options.maxParallelism };
   const env = new StreamExecutionEnvironment({
     jobName: 'wordcount', parallelism: options.parallelism ?? 1,
+    ...(options.maxParallelism === undefined ? {} : { maxParallelism: options.maxParallelism }),
   });
   const splits = consecutiveSplits(
     options.lines ?? WORDCOUNT_TEXT, options.splits ?? WORDCOUNT_DEFAULT_SPLITS,
   );
-  env.fromSource(splitSource(splits), { name: 'lines', uid: WORDCOUNT_UIDS.source, ...maxP })
-    .flatMap(tokenizeLine, { name: 'tokenize', uid: WORDCOUNT_UIDS.tokenize, ...maxP })
-    .keyBy<string>(wordKey)
-    .process(countWords, { name: 'count', uid: WORDCOUNT_UIDS.count, ...maxP })
-    .sinkTo(options.sink, { name: 'counts', uid: WORDCOUNT_UIDS.sink, ...maxP });
+  buildWordcountPipeline(env, splits, options.sink);
   return env.getStreamGraph();
 }
+
+/**
+ * Adds the wordcount job's operators to `env` over `splits` of lines: source (uid
+ * wordcount-source) → flatMap({@link tokenizeLine}) → keyBy(word) → {@link countWords} → `sink`,
+ * at the environment's parallelism and max parallelism.
+ * @throws InvalidJobError for bad parallelism.
+ */
+export function buildWordcountPipeline(env: StreamExecutionEnvironment, splits: readonly SplitData<string>[], sink: SinkDefinition): void {
+  env.fromSource(splitSource(splits), { name: 'lines', uid: WORDCOUNT_UIDS.source })
+    .flatMap(tokenizeLine, { name: 'tokenize', uid: WORDCOUNT_UIDS.tokenize })
+    .keyBy<string>(wordKey)
+    .process(countWords, { name: 'count', uid: WORDCOUNT_UIDS.count })
+    .sinkTo(sink, { name: 'counts', uid: WORDCOUNT_UIDS.sink });
+}
+
+/**
+ * How the oracles compare wordcount's output (a JobJudging OutputComparison): per word the
+ * running counts must be exactly 1..n; which occurrence gets which count depends on arrival order.
+ */
+export const WORDCOUNT_OUTPUT_COMPARISON = Object.freeze({
+  name: 'wordcount count per word',
+  project: (v: unknown): unknown => ({ word: (v as WordCountOutput).word }),
+  sequence: Object.freeze({
+    key: (v: unknown): string => (v as WordCountOutput).word,
+    seq: (v: unknown): number => (v as WordCountOutput).count,
+  }),
+});

@@ -81,7 +81,26 @@ export const generatedJobSpecSchema = z.strictObject({
   maxParallelism: intField(1, L.maxMaxParallelism).meta({ description: 'Max parallelism of every operator.' }),
 });
 
-/** Which job runs: flights, wordcount or a generated shape. */
+/**
+ * A user's job module: a TypeScript or JavaScript file exporting a JobDefinition (docs/jobs.md).
+ * `path` is relative to the file that names it (a spec, repro or scenario file), or to the
+ * working directory for a spec given in code; `export` names the export (default: the default
+ * export, or the module's only JobDefinition); `size` is the input's size (a generator's
+ * argument, or the first `size` records of fixed splits).
+ */
+const moduleJob = z.strictObject({
+  kind: z.literal('module'),
+  path: z.string().min(1).meta({ description: 'The module file, relative to the file that names it (.ts, .mts, .js or .mjs).' }),
+  export: z.string().min(1).meta({ description: 'The export holding the JobDefinition (default: the default export, or the only one).' })
+    .exactOptional(),
+  size: intField(0, 10_000_000).meta({ description: 'Input size: the generator\'s argument, or the first size records of fixed splits (default: all, or the generator\'s default).' })
+    .exactOptional(),
+}).meta({
+  title: 'job module',
+  description: 'A job module of your own: a file exporting a JobDefinition built with the job API.',
+});
+
+/** Which job runs: flights, wordcount, a generated shape or a job module. */
 export const jobSpecSchema = z.discriminatedUnion('kind', [
   flightsJob,
   wordcountJob,
@@ -90,4 +109,5 @@ export const jobSpecSchema = z.discriminatedUnion('kind', [
     description: 'A generated job shape with inline records. Operators gen-source, gen-<i>-<kind>-<name> '
       + '(gen-<i>-splitLog, gen-<i>-splitOwners), gen-sink.',
   }),
+  moduleJob,
 ]).meta({ description: 'Which job runs.' });
