@@ -58,5 +58,13 @@ export { MiniCluster } from './sim/MiniCluster.ts';
 export type { MiniClusterOptions, MiniClusterResult } from './sim/MiniCluster.ts';
 export type { WorldOptions } from './sim/index.ts';
 
+// A job of your own: a module exporting a JobDefinition (docs/jobs.md).
+export { defineJob } from './sim/jobs/JobDefinition.ts';
+export type {
+  JobDefinition, JobInput, JobInputGenerator, JobJudging, OutputComparison, OutputJudging, StateJudging,
+} from './sim/jobs/JobDefinition.ts';
+export { loadJobModule } from './properties/jobModules/loadJobModule.ts';
+export type { LoadedJobModule } from './sim/jobs/jobModuleRegistry.ts';
+
 // Scenarios.
 export * from './scenarios/index.ts';

@@ -5,6 +5,7 @@
  * Exit codes: 0 ok (including help and version), 2 bad usage or bad input (one line on stderr,
  * `checkpoint-sim: <reason>`), 3 the harness itself broke.
  */
+import { loadFileJobModule, loadJobFlag } from './jobModuleFiles.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { benchRows, runBench } from '../bench/runBench.ts';
@@ -113,26 +114,31 @@ function buildProgram(io: Io): Program {
 
   let exitCode = 0;
   exploreOptions(program.command('explore').description('search runs for violations with fast-check'))
-    .action((flags: ExploreFlags) => {
+    .action(async (flags: ExploreFlags) => {
+      await loadJobFlag(flags.job);
       exitCode = runExplore(parseExploreFlags(flags), io, packageVersion(), process.stderr.isTTY === true).code;
     });
 
   compareOptions(program.command('compare')
     .description('run the same generated runs in each checkpointing mode and compare their cost and promise; '
       + 'writes compare.json, compare.md and index.html'))
-    .action((flags: CompareFlags) => {
+    .action(async (flags: CompareFlags) => {
+      await loadJobFlag(flags.job);
       exitCode = runCompare(parseCompareFlags(flags), io, packageVersion(), process.stderr.isTTY === true).code;
     });
 
   replayOptions(program.command('replay [repro]')
     .description('run a repro file again (with --json, --events, --trace, --mermaid), or regenerate the run at --seed S --path P'))
-    .action((repro: string | undefined, flags: ReplayFlags) => {
+    .action(async (repro: string | undefined, flags: ReplayFlags) => {
+      if (repro === undefined) await loadJobFlag(flags.job);
+      else await loadFileJobModule(repro, 'repro');
       exitCode = runReplay(repro, flags, io);
     });
 
   runOptions(program.command('run <spec>')
     .description('run a RunSpec file (docs/runspec.md) and judge it with the oracles; a violation writes a repro'))
-    .action((spec: string, flags: RunFlags) => {
+    .action(async (spec: string, flags: RunFlags) => {
+      await loadFileJobModule(spec, 'spec');
       exitCode = runSpecFile(spec, flags, io, packageVersion());
     });
   scenarioCommands(program, io, (code) => {

@@ -3,10 +3,12 @@
  * and parses it as JSON, so every command says the same thing about a file it cannot use.
  * @param path the file, as the user wrote it.
  * @param kind what the command expected, for the message (`spec`, `repro`, `scenario`).
- * @returns the parsed value (not yet checked against any schema).
+ * @returns the parsed value (not yet checked against any schema), a job module's path made
+ *   absolute against the file's directory (cli/jobModuleFiles.ts).
  * @throws UsageError `cannot read <kind> file <path>`, or `<path>: not valid JSON (<why>)`.
  */
 import { readFileSync } from 'node:fs';
+import { withAbsoluteModulePath } from './jobModuleFiles.ts';
 import { UsageError } from './program.ts';
 
 export function readJsonFile(path: string, kind: string): unknown {
@@ -16,9 +18,11 @@ export function readJsonFile(path: string, kind: string): unknown {
   } catch {
     throw new UsageError(`cannot read ${kind} file ${path}`);
   }
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (e) {
     throw new UsageError(`${path}: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
   }
+  return withAbsoluteModulePath(value, path, kind);
 }

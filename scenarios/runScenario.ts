@@ -15,6 +15,7 @@
  * `expectation`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { portableRepro } from '../properties/jobModules/portableRepro.ts';
 import { join, relative, resolve } from 'node:path';
 import { expectationOf, type Judge, type Simulate } from '../properties/explore/explore.ts';
 import { REPRO_FORMAT_VERSION, type Repro } from '../properties/explore/Repro.ts';
@@ -118,7 +119,7 @@ export function writeScenarioRepro(outDir: string, file: string, repro: Repro): 
   const dir = resolve(outDir);
   mkdirSync(dir, { recursive: true });
   const path = join(dir, file);
-  writeFileSync(path, `${JSON.stringify(repro, null, 2)}\n`);
+  writeFileSync(path, `${JSON.stringify(portableRepro(repro, dir), null, 2)}\n`);
   const rel = relative(process.cwd(), path);
   return rel.startsWith('..') ? path : rel;
 }

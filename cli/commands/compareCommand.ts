@@ -14,7 +14,7 @@
 import { dirname, join } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import type { BuiltInJob, ExploreJob } from '../../properties/arbitraries/runSpecArbitrary.ts';
+import type { ExploreJob } from '../../properties/arbitraries/runSpecArbitrary.ts';
 import type { CompareReport } from '../../properties/compare/CompareReport.ts';
 import { compareModes } from '../../properties/compare/compareModes.ts';
 import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
@@ -27,9 +27,10 @@ import { simulate } from '../../sim/run/simulate.ts';
 import { MAX_RUN_PARALLELISM } from '../../sim/run/validateRunSpec.ts';
 import { prepareOutDir } from '../outDir.ts';
 import { OutputFile } from '../outputFile.ts';
+import { JOB_FLAG_HELP, parseJobFlag } from '../jobModuleFiles.ts';
 import { UsageError, type Io } from '../program.ts';
 import {
-  BUILT_MODES, JOBS, MAX_RECORDS_HELP, MODE_HELP, parseMaxParallelism, parseMaxRecords, parseModes, parseSeed,
+  BUILT_MODES, MAX_RECORDS_HELP, MODE_HELP, parseMaxParallelism, parseMaxRecords, parseModes, parseSeed,
   positiveInt, SEED_HELP,
 } from './exploreCommand.ts';
 
@@ -69,8 +70,7 @@ export interface CompareSettings {
 
 /** Validates the flags. @throws UsageError with a one-line reason. */
 export function parseCompareFlags(f: CompareFlags): CompareSettings {
-  const job = (f.job ?? 'flights') as BuiltInJob;
-  if (!JOBS.includes(job)) throw new UsageError(`unknown job '${f.job}' (jobs: ${JOBS.join(', ')})`);
+  const job = parseJobFlag(f.job);
   const seeds = positiveInt('--seeds', f.seeds) ?? DEFAULT_SEEDS;
   if (seeds > MAX_SEEDS) throw new UsageError(`--seeds must be at most ${MAX_SEEDS}, got '${f.seeds}'`);
   return {
@@ -105,7 +105,7 @@ Exit codes:
 /** Adds the compare flags and help to `cmd`. */
 export function compareOptions(cmd: Command): Command {
   return cmd
-    .option('--job <job>', `the job: ${JOBS.join(', ')}`, 'flights')
+    .option('--job <job>', JOB_FLAG_HELP, 'flights')
     .option('--modes <modes>', MODE_HELP, BUILT_MODES.join(','))
     .option('--seeds <n>', `seed indexes: runs per mode, each one RunSpec run in every mode (at most ${MAX_SEEDS})`, String(DEFAULT_SEEDS))
     .option('--seed <n>', SEED_HELP, String(DEFAULT_COMPARE_SEED))

@@ -6,10 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { portableRepro } from '../../properties/jobModules/portableRepro.ts';
+import { dirname, join, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import type { BuiltInJob, ExploreJob } from '../../properties/arbitraries/runSpecArbitrary.ts';
+import { exploreJobFileName, type BuiltInJob, type ExploreJob } from '../../properties/arbitraries/runSpecArbitrary.ts';
 import { PLANTED_BUG_IDS } from '../../engine/index.ts';
 import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
 import {
@@ -24,6 +25,7 @@ import { GENERATED_JOB_LIMITS } from '../../sim/workloads/generatedJob.ts';
 import { formatExplanation } from '../../properties/explain/formatExplanation.ts';
 import { formatDetails } from '../../properties/explore/formatDetails.ts';
 import { prepareOutDir } from '../outDir.ts';
+import { JOB_FLAG_HELP, parseJobFlag } from '../jobModuleFiles.ts';
 import { UsageError, type Io } from '../program.ts';
 
 /** The modes built so far (unaligned and aligned-with-timeout come with a later issue). */
@@ -167,8 +169,7 @@ export function parseMaxParallelism(v: string | undefined): number | undefined {
 
 /** Validates the flags. @throws UsageError. */
 export function parseExploreFlags(f: ExploreFlags): ExploreSettings {
-  const job = (f.job ?? 'flights') as BuiltInJob;
-  if (!JOBS.includes(job)) throw new UsageError(`unknown job '${f.job}' (jobs: ${JOBS.join(', ')})`);
+  const job = parseJobFlag(f.job);
   const modes = parseModes(f.mode ?? 'all');
   if (f.expect !== undefined && f.expect !== 'exactly-once' && f.expect !== 'at-least-once') {
     throw new UsageError(`--expect must be exactly-once or at-least-once, got '${f.expect}'`);
@@ -224,7 +225,7 @@ export const MAX_RECORDS_HELP = `largest input per run: at most ${MAX_RECORDS.fl
 /** Adds the explore flags to `cmd`. */
 export function exploreOptions(cmd: Command): Command {
   return cmd
-    .option('--job <job>', `the job: ${JOBS.join(', ')}`, 'flights')
+    .option('--job <job>', JOB_FLAG_HELP, 'flights')
     .option('--mode <mode>', MODE_HELP, 'all')
     .option('--expect <promise>', 'exactly-once or at-least-once (default: what the mode promises)')
     .option('--mutant <ids>', 'planted bugs to switch on, comma-separated')
@@ -357,7 +358,7 @@ const COUNT_DEFINITIONS = {
 
 function writeRepro(outDir: string, s: ExploreSettings, mode: RunMode, repro: Repro): string {
   const path = join(outDir, reproFileName(s, mode));
-  writeFileSync(path, `${JSON.stringify(repro, null, 2)}\n`);
+  writeFileSync(path, `${JSON.stringify(portableRepro(repro, dirname(resolve(path))), null, 2)}\n`);
   return path;
 }
 
@@ -373,7 +374,7 @@ export function reproFileName(
   s: Pick<ExploreSettings, 'job' | 'seed' | 'expect' | 'maxRecords' | 'maxParallelism'> & { readonly mutants: readonly string[] },
   mode: RunMode,
 ): string {
-  let name = `repro-${s.job}-${mode}-${s.seed}`;
+  let name = `repro-${exploreJobFileName(s.job)}-${mode}-${s.seed}`;
   if (s.expect !== undefined && s.expect !== expectationOf(mode)) name += `-expect-${s.expect}`;
   if (s.maxRecords !== undefined) name += `-max-records-${s.maxRecords}`;
   if (s.maxParallelism !== undefined) name += `-max-parallelism-${s.maxParallelism}`;

@@ -8,6 +8,7 @@
  * the run as a Chrome trace for Perfetto (replayTrace.ts).
  * Exit codes: 1 the property still fails, 0 it holds now, 2 bad input.
  */
+import { exploreJobName } from '../../properties/arbitraries/runSpecArbitrary.ts';
 import { jobRunsSummary } from './jobRunsSummary.ts';
 import { stopSummary } from './stopSummary.ts';
 import { basename } from 'node:path';
@@ -176,7 +177,7 @@ export function replaySeedPath(flags: ReplayFlags, io: Io): number {
       ...(s.maxParallelism === undefined ? {} : { maxParallelism: s.maxParallelism }),
     });
   } catch (e) {
-    if (e instanceof ReplayPathError) throw new UsageError(`${e.message} (${s.job}, ${mode})`, { cause: e });
+    if (e instanceof ReplayPathError) throw new UsageError(`${e.message} (${exploreJobName(s.job)}, ${mode})`, { cause: e });
     throw e;
   }
   const fork = parseFork(flags.fork);
@@ -188,9 +189,9 @@ export function replaySeedPath(flags: ReplayFlags, io: Io): number {
   const diagram = replayMermaid(flags.mermaid);
   const outcome = replaySpec(spec, expect, tracing === undefined ? deps : { ...deps, simulate: tracing.simulate });
   const meta = traceMeta(outcome.result, { seed: s.seed, path: flags.path, ...(fork === undefined ? {} : { fork }) });
-  const title = `replay seed ${s.seed} path ${flags.path}${fork === undefined ? '' : ` fork ${fork}${rescaleFork ? ' (across a rescale)' : ''}`} (${s.job}, ${mode})`;
+  const title = `replay seed ${s.seed} path ${flags.path}${fork === undefined ? '' : ` fork ${fork}${rescaleFork ? ' (across a rescale)' : ''}`} (${exploreJobName(s.job)}, ${mode})`;
   if (s.json) {
-    io.out(`${JSON.stringify({ seed: s.seed, path: flags.path, fork: fork ?? null, forkRescale: rescaleFork, job: s.job, mode, expect, ...outcomeJson(outcome, { events: flags.events === true }) })}\n`);
+    io.out(`${JSON.stringify({ seed: s.seed, path: flags.path, fork: fork ?? null, forkRescale: rescaleFork, job: exploreJobName(s.job), mode, expect, ...outcomeJson(outcome, { events: flags.events === true }) })}\n`);
     tracing?.write(io, meta, true);
     diagram?.(io, outcome, title, true);
     return outcome.stillFails ? 1 : 0;

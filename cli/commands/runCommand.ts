@@ -14,7 +14,8 @@
 import { jobRunsSummary } from './jobRunsSummary.ts';
 import { stopSummary } from './stopSummary.ts';
 import { writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { portableRepro } from '../../properties/jobModules/portableRepro.ts';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { describeAction, describeFault } from '../../properties/describeFault.ts';
 import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
@@ -277,7 +278,7 @@ function writeRunRepro(
     stage: 'unshrunk',
     spec: specOnly,
   };
-  writeFileSync(file, `${JSON.stringify(repro, null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify(portableRepro(repro, dirname(resolve(file))), null, 2)}\n`);
   return file;
 }
 

@@ -24,6 +24,7 @@ import type { Scenario } from '../../scenarios/Scenario.ts';
 import { SimInputError } from '../../sim/SimInputError.ts';
 import { closeMatches } from '../../sim/closeMatches.ts';
 import { prepareOutDir } from '../outDir.ts';
+import { loadFileJobModule } from '../jobModuleFiles.ts';
 import { readJsonFile } from '../readJsonFile.ts';
 import { UsageError, type Io } from '../program.ts';
 
@@ -51,7 +52,10 @@ export function scenarioCommands(program: Command, io: Io, done: (code: number) 
     .option('--seed <n>', 'with --fuzz: fast-check\'s seed, a 32-bit signed integer (default: a hash of the scenario\'s name)')
     .option('--json', 'print a JSON array')
     .option('--out <dir>', 'where repro files go', 'reports/out')
-    .action((names: string[], flags: ScenarioRunFlags) => done(runScenarios(names, flags, io, process.stderr.isTTY === true)));
+    .action(async (names: string[], flags: ScenarioRunFlags) => {
+      for (const file of flags.file ?? []) await loadFileJobModule(file, 'scenario');
+      done(runScenarios(names, flags, io, process.stderr.isTTY === true));
+    });
 }
 
 /** Prints the catalogue; returns 0. */

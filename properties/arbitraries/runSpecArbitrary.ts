@@ -6,6 +6,7 @@
  * judged after healing.
  */
 import fc from 'fast-check';
+import { basename, isAbsolute, relative, sep } from 'node:path';
 import { FLIGHTS_FILE_SIZE } from '../../sim/workloads/flights.ts';
 import { GENERATED_JOB_LIMITS } from '../../sim/workloads/generatedJob.ts';
 import { WORDCOUNT_TEXT, WORDCOUNT_UIDS } from '../../sim/workloads/wordcount.ts';
@@ -411,7 +412,20 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
   }
 }
 
-/** How flags and reports name an explored job: the built-in job's name, or the module's path (`#export` when named). */
+/**
+ * How flags and reports name an explored job: the built-in job's name, or the module's path
+ * (relative to the working directory when it is inside it) with `#export` when named, as
+ * `--job` takes it.
+ */
 export function exploreJobName(job: ExploreJob): string {
-  return typeof job === 'string' ? job : `${job.path}${job.export === undefined ? '' : `#${job.export}`}`;
+  if (typeof job === 'string') return job;
+  const rel = relative(process.cwd(), job.path).split(sep).join('/');
+  const path = rel.startsWith('..') || isAbsolute(rel) ? job.path : `./${rel}`;
+  return `${path}${job.export === undefined ? '' : `#${job.export}`}`;
+}
+
+/** A short name for file names: the built-in job's name, or the module's file name without extension (and export). */
+export function exploreJobFileName(job: ExploreJob): string {
+  if (typeof job === 'string') return job;
+  return `${basename(job.path).replace(/\.[^.]*$/, '')}${job.export === undefined ? '' : `-${job.export}`}`.replace(/[^\w.-]/g, '_');
 }

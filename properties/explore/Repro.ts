@@ -72,6 +72,9 @@ export const reproSchema = z.strictObject({
   fork: z.strictObject({ checkpointId: z.number().int().min(1), rescale: z.literal(true).optional() })
     .meta({ description: 'Present when the failing run is a restore fan-out fork: fast-check\'s run with a global failure when this checkpoint completes (the spec holds that fault last), or with rescale, cancelled then and restored from it at another parallelism (the spec holds that rescale action last), for replay --seed --path --fork [--fork-rescale].' })
     .exactOptional(),
+  jobModule: z.strictObject({ hash: z.string().meta({ description: 'sha-256 of the module and its local imports.' }) })
+    .meta({ description: 'Present when the job is a job module: its content hash when the repro was written; replay refuses the repro if the module changed since.' })
+    .exactOptional(),
   spec: runSpecSchema,
   scenario: reproScenarioSchema.exactOptional(),
 }).meta({

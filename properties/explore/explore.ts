@@ -17,7 +17,7 @@ import fc from 'fast-check';
 import { canonicalFaults } from './canonicalFaults.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import type { Action, Fault, RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
-import { runSpecArbitrary, type ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
+import { exploreJobName, runSpecArbitrary, type ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
 import { ENGINE_ASSERTION, sameFailure } from '../oracles/engineAssertion.ts';
 import { REPRO_FORMAT_VERSION, type Repro } from './Repro.ts';
 import type { StateJudgement } from '../oracles/stateJudgement.ts';
@@ -169,7 +169,8 @@ export interface FanOutSummary {
 }
 
 export interface ExploreReport {
-  readonly job: ExploreJob;
+  /** The job as `--job` names it (exploreJobName). */
+  readonly job: string;
   readonly seed: number;
   readonly runsPerMode: number | null;
   /** The planted bugs switched on (sorted, distinct; empty for the correct engine). */
@@ -209,7 +210,7 @@ export function explore(o: ExploreOptions): ExploreReport {
     if (counterexample !== undefined) counterexamples.push(counterexample);
   });
   return {
-    job: o.job,
+    job: exploreJobName(o.job),
     seed: o.seed,
     runsPerMode: o.timeBudgetMs === undefined ? (o.runs ?? DEFAULT_RUNS_PER_MODE) : null,
     mutants: [...new Set(o.mutants ?? [])].sort(),
@@ -546,7 +547,7 @@ function seedNumber(seed: string): number {
  * fast-check's counterexample exactly.
  */
 function regenerateCommand(o: ExploreOptions, mode: RunMode, fc: { readonly seed: number; readonly path: string }, fork?: ForkRef): string {
-  const flags = [`--seed ${fc.seed}`, `--path ${fc.path}`, `--mode ${mode}`, `--job ${o.job}`];
+  const flags = [`--seed ${fc.seed}`, `--path ${fc.path}`, `--mode ${mode}`, `--job ${exploreJobName(o.job)}`];
   if (fork !== undefined) flags.push(`--fork ${fork.checkpointId}${fork.rescale === true ? ' --fork-rescale' : ''}`);
   if (o.expect !== undefined) flags.push(`--expect ${o.expect}`);
   if (o.mutants !== undefined && o.mutants.length > 0) flags.push(`--mutant ${o.mutants.join(',')}`);
