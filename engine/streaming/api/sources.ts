@@ -9,9 +9,7 @@
  * @see org.apache.flink.api.connector.source.Source, SourceSplit
  */
 import { InvalidJobError } from './InvalidJobError.ts';
-import type {
-  TwoPhaseCommitSinkFunction, TwoPhaseCommitSinkFunctionFactory,
-} from './TwoPhaseCommitSinkFunction.ts';
+import type { TwoPhaseCommitSinkFunctionFactory } from './TwoPhaseCommitSinkFunction.ts';
 
 /** One split: an id (unique within the source) and its records, read in order from offset 0. */
 export interface SplitData<T> {
@@ -83,7 +81,7 @@ export function consecutiveSplits<T>(records: readonly T[], count: number): Spli
  * - `two-phase-commit`: Flink's TwoPhaseCommitSinkFunction over the transactional store, a
  *   transaction per checkpoint epoch (without checkpointing, one transaction committed at the end
  *   of input). `name` identifies the sink in the store. `create`, when present, makes each
- *   subtask's user {@link TwoPhaseCommitSinkFunction}, which performs every transaction step.
+ *   subtask's user TwoPhaseCommitSinkFunction, which performs every transaction step.
  * - `collect`: appends every record, with the writing attempt, to `target` at once (an
  *   at-least-once test sink that survives nothing and promises nothing).
  */
