@@ -13,6 +13,9 @@
  * - `judgeRun`: the standing oracles (docs/oracles.md), so a test can judge its own run;
  * - the job API of README "Writing a job": StreamExecutionEnvironment, sources, sinks, the
  *   function types, and MiniCluster, which runs such a job in the simulated world (times in µs);
+ * - TwoPhaseCommitSinkFunction (Flink's class of that name), the base of a user's own
+ *   two-phase-commit sink, with the transaction handle its steps receive (SinkTransaction, whose
+ *   `id` is a TransactionId), so a user's sink is judged end to end like the built-in one;
  * - `SimInputError`, thrown for bad input, so a caller can tell it from a harness failure;
  * - the scenarios (scenarios/index.ts): `defineScenario`, the point, action and expectation
  *   builders, `runScenario`, `fuzzScenario`, `parseScenario` (not the catalogue: the CLI runs it).
@@ -47,12 +50,14 @@ export type {
 export {
   StreamExecutionEnvironment, DataStream, KeyedStream, InvalidJobError,
   splitSource, consecutiveSplits, twoPhaseCommitSink, collectSink, recordIdentity,
+  TwoPhaseCommitSinkFunction,
 } from './engine/index.ts';
 export type {
   EnvironmentOptions, OperatorOptions, CheckpointConfig, CheckpointingMode, JobStatus, StreamGraph,
   StreamRecord, Key, Collector, MapFunction, FilterFunction, FlatMapFunction, KeySelector,
   KeyedProcessFunction, KeyedContext, TimerService, StateDescriptor, ValueState, MapState,
   ListState, SplitData, SplitSource, SinkDefinition, CollectedRecord,
+  SinkFunctionContext, SinkTransaction, TwoPhaseCommitSinkFunctionFactory, TransactionId,
 } from './engine/index.ts';
 export { MiniCluster } from './sim/MiniCluster.ts';
 export type { MiniClusterOptions, MiniClusterResult } from './sim/MiniCluster.ts';

@@ -6,6 +6,7 @@ export * from './api/index.ts';
 export * from './streaming/api/StreamRecord.ts';
 export * from './streaming/api/functions.ts';
 export * from './streaming/api/sources.ts';
+export * from './streaming/api/TwoPhaseCommitSinkFunction.ts';
 export * from './streaming/api/StreamGraph.ts';
 export * from './streaming/api/StreamExecutionEnvironment.ts';
 export * from './cluster/ClusterConfiguration.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { InvalidJobError } from './InvalidJobError.ts';
-import { consecutiveSplits, splitSource, type SplitData } from './sources.ts';
+import { consecutiveSplits, splitSource, twoPhaseCommitSink, type SplitData } from './sources.ts';
+import { TwoPhaseCommitSinkFunction } from './TwoPhaseCommitSinkFunction.ts';
 import { InvalidJobError as ReExported } from './StreamExecutionEnvironment.ts';
 
 function thrown(f: () => unknown): Error {
@@ -54,5 +55,19 @@ describe('sources', () => {
       .toBe('splitSource: split 0 is not an object');
     expect(thrown(() => splitSource({} as unknown as SplitData<number>[])).message)
       .toBe('splitSource: splits must be an array');
+  });
+});
+
+describe('twoPhaseCommitSink', () => {
+  test('without a function it is the built-in sink, with no create key at all', () => {
+    expect(twoPhaseCommitSink('out')).toStrictEqual({ kind: 'two-phase-commit', name: 'out' });
+    expect(Object.keys(twoPhaseCommitSink('out', undefined))).toEqual(['kind', 'name']);
+  });
+
+  test('with a function it keeps the factory; a factory that is not a function is refused', () => {
+    const create = (): TwoPhaseCommitSinkFunction => new TwoPhaseCommitSinkFunction();
+    expect(twoPhaseCommitSink('out', create)).toEqual({ kind: 'two-phase-commit', name: 'out', create });
+    expect(thrown(() => twoPhaseCommitSink('out', 'nope' as never)).message).toBe(
+      'twoPhaseCommitSink: create must be a function making the sink function');
   });
 });

@@ -9,6 +9,7 @@
  * @see org.apache.flink.api.connector.source.Source, SourceSplit
  */
 import { InvalidJobError } from './InvalidJobError.ts';
+import type { TwoPhaseCommitSinkFunctionFactory } from './TwoPhaseCommitSinkFunction.ts';
 
 /** One split: an id (unique within the source) and its records, read in order from offset 0. */
 export interface SplitData<T> {
@@ -79,12 +80,17 @@ export function consecutiveSplits<T>(records: readonly T[], count: number): Spli
  * Where a sink writes.
  * - `two-phase-commit`: Flink's TwoPhaseCommitSinkFunction over the transactional store, a
  *   transaction per checkpoint epoch (without checkpointing, one transaction committed at the end
- *   of input). `name` identifies the sink in the store.
+ *   of input). `name` identifies the sink in the store. `create`, when present, makes each
+ *   subtask's user TwoPhaseCommitSinkFunction, which performs every transaction step.
  * - `collect`: appends every record, with the writing attempt, to `target` at once (an
  *   at-least-once test sink that survives nothing and promises nothing).
  */
 export type SinkDefinition =
-  | { readonly kind: 'two-phase-commit'; readonly name: string }
+  | {
+    readonly kind: 'two-phase-commit';
+    readonly name: string;
+    readonly create?: TwoPhaseCommitSinkFunctionFactory;
+  }
   | { readonly kind: 'collect'; readonly target: CollectedRecord[] };
 
 /** What the collect sink stores. */
@@ -97,9 +103,24 @@ export interface CollectedRecord {
   readonly attempt: number;
 }
 
-/** A two-phase-commit sink named `name`. */
-export function twoPhaseCommitSink(name: string): SinkDefinition {
-  return { kind: 'two-phase-commit', name };
+/**
+ * A two-phase-commit sink named `name` (its committed records are read from the transactional
+ * store under that name). Without `create` it is the built-in sink; with it, `create` is called
+ * once per subtask attempt for the function that performs the sink's transaction steps (see
+ * TwoPhaseCommitSinkFunction for how its output is judged).
+ * @throws InvalidJobError if `create` is given and is not a function.
+ * @see org.apache.flink.streaming.api.datastream.DataStream#addSink with a
+ *      TwoPhaseCommitSinkFunction
+ */
+export function twoPhaseCommitSink<IN = unknown>(
+  name: string,
+  create?: TwoPhaseCommitSinkFunctionFactory<IN>,
+): SinkDefinition {
+  if (create === undefined) return { kind: 'two-phase-commit', name };
+  if (typeof create !== 'function') {
+    throw new InvalidJobError('twoPhaseCommitSink: create must be a function making the sink function');
+  }
+  return { kind: 'two-phase-commit', name, create: create as TwoPhaseCommitSinkFunctionFactory };
 }
 
 /** A collecting test sink appending to `target`. */

@@ -93,6 +93,7 @@ function newOperator(
           return new TwoPhaseCommitSinkOperator({
             uid: node.uid, sinkName: spec.sink.name, ctx,
             checkpointingEnabled: opts.checkpointingEnabled,
+            ...(spec.sink.create === undefined ? {} : { create: spec.sink.create }),
           });
         case 'collect':
           return new CollectSinkOperator(node.uid, spec.sink.target, ctx);

@@ -31,6 +31,12 @@
  * at a changed parallelism, marks `lingering-transaction-aborted`; a same-parallelism failover's
  * lingering aborts are ordinary (trace `sink.abort-lingering` only) and do not mark.
  *
+ * Each step on a transaction (begin, write, pre-commit, commit, abort on close, and the
+ * recovery's commit and abort of restored transactions) goes through TransactionSteps: the
+ * store calls themselves, or a user's TwoPhaseCommitSinkFunction performing the step on a
+ * handle (`create`). Fencing, the lingering aborts of step 3, the state and the pending list
+ * stay here whichever performs the steps, as KafkaSink's TransactionAborter is no user code.
+ *
  * Transaction ids are (sink name, subtask, attempt number, epoch); epochs count from 0 per
  * attempt, so no id is reused. Each written record is `{ value, split, offset, tag, attempt,
  * subtask }` ({@link TransactionalSinkRecord}).
@@ -55,11 +61,13 @@ import { assert } from '../../util/assert.ts';
 import { DefaultOperatorStateBackend } from '../../state/DefaultOperatorStateBackend.ts';
 import type { ListState } from '../../state/State.ts';
 import type { StreamRecord } from '../api/StreamRecord.ts';
+import type { TwoPhaseCommitSinkFunctionFactory } from '../api/TwoPhaseCommitSinkFunction.ts';
 import { AbstractStreamOperator } from '../operators/AbstractStreamOperator.ts';
 import {
   operatorStateElements, operatorSubtaskState, readRestoredState,
 } from '../operators/OperatorSubtaskState.ts';
 import type { OperatorSnapshot, StreamOperatorContext } from '../operators/StreamOperator.ts';
+import { functionSteps, storeSteps, type TransactionSteps } from './TransactionSteps.ts';
 
 /** The planted-bug switch of this sink. */
 export const SINK_COMMITS_ONLY_NOTIFIED = 'sink-commits-only-notified';
@@ -101,6 +109,11 @@ export interface TwoPhaseCommitSinkOperatorOptions {
   readonly ctx: StreamOperatorContext;
   /** Checkpointing on: commit on completion; off: commit at the end of input. */
   readonly checkpointingEnabled: boolean;
+  /**
+   * Makes the subtask's user sink function, which then performs every transaction step
+   * (TransactionSteps.ts); absent: the steps are the store calls of the built-in sink.
+   */
+  readonly create?: TwoPhaseCommitSinkFunctionFactory;
 }
 
 /** The two-phase-commit sink; see the file comment. */
@@ -109,6 +122,7 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
   private readonly store: TransactionalStore;
   private readonly sinkName: string;
   private readonly checkpointingEnabled: boolean;
+  private readonly steps: TransactionSteps;
   private readonly stateBackend = new DefaultOperatorStateBackend();
   private readonly state: ListState<TwoPhaseCommitSinkState>;
   private current: TransactionId | undefined;
@@ -123,6 +137,9 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
     this.store = options.ctx.env.transactionalStore;
     this.sinkName = options.sinkName;
     this.checkpointingEnabled = options.checkpointingEnabled;
+    this.steps = options.create === undefined
+      ? storeSteps({ store: this.store, subtask: this.subtask, attempt: this.attempt })
+      : functionSteps(options.create, options.ctx);
     this.state = this.stateBackend.getListState<TwoPhaseCommitSinkState>(
       TWO_PHASE_COMMIT_SINK_STATE);
   }
@@ -155,7 +172,7 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
     const recovered = new Set<string>();
     for (const s of restoredStates) {
       for (const [checkpointId, id] of s.pendingCommit) {
-        this.store.commit(id, this.attempt, this.subtask);
+        this.steps.recoverAndCommit(id);
         recovered.add(txnKey(id));
         this.trace('sink.recover-and-commit', id, { checkpoint: checkpointId });
       }
@@ -165,7 +182,7 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
         const before = open.subtask >= parallelism || rescaled
           ? this.store.list(this.sinkName, open.subtask).find((t) => txnKey(t.id) === txnKey(open))
           : undefined;
-        this.store.abort(open, this.attempt, this.subtask);
+        this.steps.recoverAndAbort(open);
         recovered.add(txnKey(open));
         this.trace('sink.recover-and-abort', open);
         if (before !== undefined) this.markIfLingering(before, rescaled, restore.checkpointId);
@@ -249,11 +266,7 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
     if (current === undefined) {
       assert(false, `sink ${this.uid} got a record without an open transaction`);
     }
-    const written: TransactionalSinkRecord = {
-      value: record.value, split: record.split, offset: record.offset, tag: record.tag,
-      attempt: this.attempt, subtask: this.subtask,
-    };
-    this.store.write(current, written, this.attempt);
+    this.steps.write(current, record);
   }
 
   /** Without checkpointing: the end of input commits the only transaction. */
@@ -275,7 +288,7 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
     this.unregisterInvariants = undefined;
     if (current === undefined) return;
     try {
-      this.store.abort(current, this.attempt);
+      this.steps.abort(current);
       this.trace('sink.aborted-on-close', current);
     } catch (e) {
       if (!(e instanceof FencedError)) throw e;
@@ -292,7 +305,7 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
       () => `sink ${this.uid} snapshot ${checkpointId} not after pending ${String(last?.[0])}`);
     const current = this.current;
     if (current !== undefined) {
-      this.store.preCommit(current, this.attempt, checkpointId);
+      this.steps.preCommit(current, checkpointId);
       this.trace('sink.pre-committed', current, { checkpoint: checkpointId });
       this.pending.push([checkpointId, current]);
       this.current = this.finished ? undefined : this.beginTransaction();
@@ -325,7 +338,7 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
     let firstError: { error: unknown } | undefined;
     for (const [c, id] of due) {
       try {
-        this.store.commit(id, this.attempt);
+        this.steps.commit(id);
         this.trace('sink.committed', id, { checkpoint: c, notified: checkpointId });
       } catch (error) {
         firstError ??= { error };
@@ -370,7 +383,7 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
     const id: TransactionId = Object.freeze({
       sink: this.sinkName, subtask: this.subtask, attempt: this.attempt, epoch: this.nextEpoch++,
     });
-    this.store.begin(id, this.attempt);
+    this.steps.begin(id);
     this.trace('sink.transaction-begun', id);
     return id;
   }
@@ -379,8 +392,8 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
     const current = this.current;
     if (current === undefined) return;
     this.current = undefined;
-    this.store.preCommit(current, this.attempt);
-    this.store.commit(current, this.attempt);
+    this.steps.preCommit(current, undefined);
+    this.steps.commit(current);
     this.trace('sink.committed-at-end-of-input', current);
   }
 
