@@ -18,7 +18,8 @@
  * the error would be lost in the run; each {@link UserCodeGuard} also keeps the first one it
  * raised ({@link UserCodeGuard.violation}) for the caller to report as bad input after the run.
  *
- * Not caught: a reference taken before the guard was installed (`const now = Date.now` at a
+ * No Flink class: Flink runs user code in real time; this guard is the harness's own, for virtual
+ * time. Not caught: a reference taken before the guard was installed (`const now = Date.now` at a
  * module's top level), node:crypto's own functions (randomBytes, randomUUID), process.hrtime.
  */
 import type {
@@ -179,6 +180,7 @@ const global = globalThis as unknown as Patchable;
 /** Read once: both are getters on globalThis. node:crypto's webcrypto is globalThis.crypto. */
 let perf: Patchable | undefined;
 let webcrypto: Patchable | undefined;
+let looked = false;
 
 /** What the outermost guarded call replaced, put back when it ends. */
 let savedRandom: unknown;
@@ -208,17 +210,22 @@ function leave(outer: Site | undefined): void {
 }
 
 function install(): void {
-  if (perf === undefined) {
-    perf = global['performance'] as Patchable;
+  if (!looked) {
+    // Either may be absent in some runtime: then it is not patched (install must not throw,
+    // or the depth counter would be left raised).
+    perf = global['performance'] as Patchable | undefined;
     webcrypto = global['crypto'] as Patchable | undefined;
+    looked = true;
   }
   savedRandom = math['random'];
   math['random'] = guardedRandom;
   savedDate = global['Date'];
   realDate = savedDate as DateConstructor;
   global['Date'] = GuardedDate;
-  savedPerfNow = perf['now'];
-  perf['now'] = guardedPerfNow;
+  if (perf !== undefined) {
+    savedPerfNow = perf['now'];
+    perf['now'] = guardedPerfNow;
+  }
   if (webcrypto !== undefined) {
     savedGetRandomValues = webcrypto['getRandomValues'];
     webcrypto['getRandomValues'] = guardedGetRandomValues;
@@ -230,7 +237,7 @@ function install(): void {
 function restore(): void {
   math['random'] = savedRandom;
   global['Date'] = savedDate;
-  (perf as Patchable)['now'] = savedPerfNow;
+  if (perf !== undefined) perf['now'] = savedPerfNow;
   if (webcrypto !== undefined) {
     webcrypto['getRandomValues'] = savedGetRandomValues;
     webcrypto['randomUUID'] = savedRandomUUID;
