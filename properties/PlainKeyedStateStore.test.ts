@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { compareKeyedState } from './oracles/compareKeyedState.ts';
+import { FoldUnsupportedError } from './FoldUnsupportedError.ts';
 import { PlainKeyedStateStore } from './PlainKeyedStateStore.ts';
 
 describe('PlainKeyedStateStore', () => {
@@ -49,9 +50,14 @@ describe('PlainKeyedStateStore', () => {
     store.contextFor('b');
     expect(() => stale.update(1)).toThrow(/state handle of key a used for key b/);
     const timers = ctx.timerService();
-    expect(() => timers.registerProcessingTimeTimer(5)).toThrow(/timers are not supported by the reference fold/);
-    expect(() => timers.currentProcessingTimeMs()).toThrow(/timers/);
-    expect(() => timers.deleteProcessingTimeTimer(5)).toThrow(/timers/);
+    expect(() => timers.registerProcessingTimeTimer(5)).toThrow(new FoldUnsupportedError('op', 'op',
+      'uses timers (timerService().registerProcessingTimeTimer)'));
+    expect(() => timers.currentProcessingTimeMs()).toThrow(/timerService\(\)\.currentProcessingTimeMs/);
+    expect(() => timers.deleteProcessingTimeTimer(5)).toThrow(/timerService\(\)\.deleteProcessingTimeTimer/);
+    // Named by name and uid, as a refusal names it.
+    expect(() => new PlainKeyedStateStore('alerts', 'Alerts').contextFor(1).timerService().registerProcessingTimeTimer(1))
+      .toThrow("reference fold: operator 'Alerts' (uid alerts) uses timers (timerService().registerProcessingTimeTimer), "
+        + 'which the reference fold cannot judge (ORACLES.md: F has no broadcast edges and no timers)');
   });
 
   describe('matchesView', () => {

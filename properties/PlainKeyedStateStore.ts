@@ -13,6 +13,7 @@ import type {
   Key, KeyedContext, ListState, MapState, StateDescriptor, TimerService, ValueState,
 } from '../engine/index.ts';
 import { canonicalEqual } from './canonicalString.ts';
+import { FoldUnsupportedError } from './FoldUnsupportedError.ts';
 
 type Kind = StateDescriptor['kind'];
 
@@ -34,7 +35,8 @@ export class PlainKeyedStateStore {
   private readonly contexts = new Map<Key, KeyedContext>();
   private currentKey: Key | undefined;
 
-  constructor(private readonly operatorUid: string) {}
+  /** @param operatorName the operator's name, for errors (default its uid). */
+  constructor(private readonly operatorUid: string, private readonly operatorName: string = operatorUid) {}
 
   /**
    * The context for one call of a keyed function on `key`. Contexts and state handles are bound
@@ -143,16 +145,19 @@ export class PlainKeyedStateStore {
     }
   }
 
-  /** A timer service whose every method throws (F has no timers). */
+  /**
+   * A timer service whose every method throws a {@link FoldUnsupportedError} naming the operator
+   * and the method (F has no timers).
+   */
   noTimers(): TimerService {
-    const fail = (): never => {
-      throw new Error(`operator ${this.operatorUid}: timers are not supported by the reference `
-        + 'fold (ORACLES.md: F has no timers)');
+    const fail = (method: string) => (): never => {
+      throw new FoldUnsupportedError(this.operatorUid, this.operatorName,
+        `uses timers (timerService().${method})`);
     };
     return {
-      currentProcessingTimeMs: fail,
-      registerProcessingTimeTimer: fail,
-      deleteProcessingTimeTimer: fail,
+      currentProcessingTimeMs: fail('currentProcessingTimeMs'),
+      registerProcessingTimeTimer: fail('registerProcessingTimeTimer'),
+      deleteProcessingTimeTimer: fail('deleteProcessingTimeTimer'),
     };
   }
 }

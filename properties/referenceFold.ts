@@ -14,11 +14,14 @@
  * operator `uid` appends `/<uid>.<i>`, except output 0 of a keyed process function). Split ids are
  * assumed unique across the job's sources (prefixes address splits by id).
  *
- * Not supported (they make F ill-defined, ORACLES.md): broadcast edges and timers; both throw.
+ * Not supported (they make F ill-defined, ORACLES.md): broadcast edges and timers; both throw a
+ * {@link FoldUnsupportedError}, except at operators F skips ({@link FoldOptions.skip}: those a
+ * job's module does not judge, sim/jobs/judgeability.ts).
  */
 import type {
   Collector, Key, KeySelector, StreamEdge, StreamGraph, StreamNode, StreamRecord,
 } from '../engine/index.ts';
+import { FoldUnsupportedError } from './FoldUnsupportedError.ts';
 import { flatMapOutputTag, keyedOutputTag, tagSegment } from './outputTag.ts';
 import { PlainKeyedStateStore } from './PlainKeyedStateStore.ts';
 import type { OperatorStateView } from './PlainKeyedStateStore.ts';
@@ -42,25 +45,34 @@ export interface FoldOptions {
    * and to see which records reach a keyed stage.
    */
   readonly keep?: (record: StreamRecord, node: StreamNode) => boolean;
+  /**
+   * Uids of operators F skips (default none): every record reaching one is dropped there, so its
+   * functions never run, a broadcast edge into it or a timer in it does not throw, and nothing
+   * downstream of it sees those records; a skipped source is not read. Skipped operators have
+   * no keyed state and no output list in the result, and {@link foldStateMatches} ignores them.
+   * For operators whose judging is all off (checkJudgeable in sim/jobs/judgeability.ts).
+   */
+  readonly skip?: ReadonlySet<string>;
 }
 
 /** What F yields. */
 export interface FoldResult {
   /** Every record reaching any sink, with identity, in the order F produced them. */
   readonly outputs: readonly StreamRecord[];
-  /** The same records by sink uid. */
+  /** The same records by sink uid (every sink not skipped appears). */
   readonly outputsBySink: ReadonlyMap<string, readonly StreamRecord[]>;
-  /** Final keyed state of every keyed operator (every keyed operator uid appears). */
+  /** Final keyed state of every keyed operator not skipped (every such uid appears). */
   readonly state: KeyedStateView;
 }
 
 /**
  * Runs F over the job's input (the records of its source splits, cut at `prefixes` if given).
- * @throws Error for a broadcast edge, a timer, a bad prefix, a key that is not a Key, or an
- *   exception from a user function (a bug in the job, not a violation).
+ * @throws FoldUnsupportedError for a broadcast edge or a timer (at an operator not skipped).
+ * @throws Error for a bad prefix, a skipped uid that names no operator, a key that is not a Key,
+ *   or an exception from a user function (a bug in the job, not a violation).
  */
 export function referenceFold(graph: StreamGraph, options: FoldOptions = {}): FoldResult {
-  const fold = new Fold(graph, options.keep, false);
+  const fold = new Fold(graph, options.keep, false, options.skip);
   fold.readTo(options.prefixes);
   return fold.result();
 }
@@ -97,9 +109,12 @@ export function foldStateMatches(fold: FoldResult, actual: KeyedStateView): bool
 export class PrefixFold {
   private readonly fold: Fold;
 
-  /** @throws Error for a broadcast edge (as {@link referenceFold}). */
-  constructor(graph: StreamGraph) {
-    this.fold = new Fold(graph, undefined, true);
+  /**
+   * @param options.skip operators F skips, as {@link FoldOptions.skip}.
+   * @throws FoldUnsupportedError for a broadcast edge, Error for a bad skip (as {@link referenceFold}).
+   */
+  constructor(graph: StreamGraph, options: Pick<FoldOptions, 'skip'> = {}) {
+    this.fold = new Fold(graph, undefined, true, options.skip);
   }
 
   /** Whether `prefixes` is at or past the cut read so far in every split (advanceTo can go there). */
@@ -163,6 +178,8 @@ class Fold {
   private readonly targets: Target[][] = [];
   /** The uids of the keyed operators (those with a store). */
   private readonly storeUids = new Set<string>();
+  /** The uids of skipped operators (FoldOptions.skip). */
+  private readonly skipped: ReadonlySet<string>;
   private readonly outputs: StreamRecord[] = [];
   private readonly bySink = new Map<string, StreamRecord[]>();
   /** Node id → its sink's list in `bySink`, and its keyed state store (no Map lookup per record). */
@@ -184,20 +201,30 @@ class Fold {
      * the last keyed one do not run; output tags are not made (state does not depend on them).
      */
     private readonly stateOnly: boolean,
+    skip: ReadonlySet<string> | undefined,
   ) {
+    this.skipped = skip ?? new Set();
+    for (const uid of this.skipped) {
+      if (!graph.nodes.some((n) => n.uid === uid)) throw new Error(`reference fold: no operator ${uid} to skip`);
+    }
     for (const node of graph.nodes) this.targets[node.id] = [];
     for (const edge of graph.edges) {
+      const target = this.node(edge.target);
+      // Records to a skipped operator are dropped: the edge is not followed at all.
+      if (this.skipped.has(target.uid)) continue;
       if (edge.partitioner === 'broadcast') {
-        const what = `${this.node(edge.source).uid} -> ${this.node(edge.target).uid}`;
-        throw new Error(`reference fold: broadcast edge ${what} is not supported (ORACLES.md)`);
+        const from = this.node(edge.source);
+        throw new FoldUnsupportedError(target.uid, target.name,
+          `is fed by a broadcast edge from '${from.name}' (uid ${from.uid})`);
       }
       const list = this.targets[edge.source] ?? [];
-      list.push({ node: this.node(edge.target), edge });
+      list.push({ node: target, edge });
       this.targets[edge.source] = list;
     }
     for (const node of graph.nodes) {
+      if (this.skipped.has(node.uid)) continue;
       if (node.spec.kind === 'keyedProcess') {
-        const store = new PlainKeyedStateStore(node.uid);
+        const store = new PlainKeyedStateStore(node.uid, node.name);
         this.storeById[node.id] = store;
         this.storeUids.add(node.uid);
       }
@@ -234,7 +261,7 @@ class Fold {
   /** Reads every split from where it was left up to its prefix end (all of it: no prefixes). */
   readTo(prefixes: ReadonlyMap<number, number> | undefined): void {
     for (const node of this.graph.nodes) {
-      if (node.spec.kind !== 'source') continue;
+      if (node.spec.kind !== 'source' || this.skipped.has(node.uid)) continue;
       const splits = [...node.spec.source.splits].sort((a, b) => a.id - b.id);
       for (const split of splits) {
         const end = prefixEnd(split.id, split.records.length, prefixes);
@@ -266,7 +293,8 @@ class Fold {
   /**
    * Whether `actual` certainly equals {@link state} (see {@link PrefixFold.matchesAt}): every
    * store matches the operator of its uid (absent: no keys; of two stores with one uid, the view
-   * holds the last, and both must match), and every other operator holds no keys.
+   * holds the last, and both must match), and every other operator holds no keys (skipped
+   * operators are not looked at).
    */
   stateMatches(actual: KeyedStateView): boolean {
     for (let id = 0; id < this.storeById.length; id++) {
@@ -274,7 +302,7 @@ class Fold {
       if (store !== undefined && !store.matchesView(actual[this.node(id).uid])) return false;
     }
     for (const uid of Object.keys(actual)) {
-      if (this.storeUids.has(uid)) continue;
+      if (this.storeUids.has(uid) || this.skipped.has(uid)) continue;
       const states = actual[uid] as OperatorStateView;
       for (const name of Object.keys(states)) {
         if (Object.keys(states[name] as object).length > 0) return false;

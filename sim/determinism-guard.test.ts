@@ -39,6 +39,16 @@ const BANNED: [string, RegExp][] = [
   ['process.hrtime', /\bprocess\s*\.\s*hrtime\b/], ['WeakRef', /\bWeakRef\b/],
   ['FinalizationRegistry', /\bFinalizationRegistry\b/], ['crypto', /\bcrypto\b/],
 ];
+/**
+ * The one exemption, narrow: sim/jobs/userCodeGuard.ts names Date, Math.random, performance and
+ * crypto only to replace them with throwing functions while a user's job code runs (and put them
+ * back after); it never calls the real ones on the engine's behalf. Every other rule (timers,
+ * microtasks, process, imports) still applies to it.
+ */
+const EXEMPT: Readonly<Record<string, readonly string[]>> = {
+  'sim/jobs/userCodeGuard.ts': ['Date', 'Math.random', 'performance', 'crypto'],
+};
+
 const ENGINE_ONLY: [string, RegExp][] = [['async', /\basync\s/], ['await', /\bawait\s/], ['Promise', /\bPromise\b/]];
 
 const SIM_BANNED_BUILTINS = [
@@ -57,7 +67,10 @@ test('engine/ and sim/ use no real time, real randomness, or (in engine/) promis
     for (const file of sources(join(ROOT, area))) {
       const text = code(readFileSync(file, 'utf8'));
       const rules = area === 'engine' ? [...BANNED, ...ENGINE_ONLY] : BANNED;
-      for (const [name, re] of rules) if (re.test(text)) problems.push(`${relative(ROOT, file)}: ${name}`);
+      const exempt = EXEMPT[relative(ROOT, file)] ?? [];
+      for (const [name, re] of rules) {
+        if (re.test(text) && !exempt.includes(name)) problems.push(`${relative(ROOT, file)}: ${name}`);
+      }
     }
   }
   expect(problems).toEqual([]);
