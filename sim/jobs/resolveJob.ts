@@ -10,6 +10,7 @@ import { SimInputError } from '../SimInputError.ts';
 import { flightsDefinition, generatedDefinition, wordcountDefinition } from './builtInJobs.ts';
 import type { JobDefinition, JobInputGenerator } from './JobDefinition.ts';
 import { loadedJobModule, type LoadedJobModule } from './jobModuleRegistry.ts';
+import { UserCodeGuard } from './userCodeGuard.ts';
 
 /** A spec's job, ready to build. */
 export interface ResolvedJob {
@@ -49,6 +50,33 @@ export function resolveJob(job: JobSpec): ResolvedJob {
   }
 }
 
+const guards = new WeakMap<LoadedJobModule, UserCodeGuard>();
+
+/**
+ * The guard of a loaded module (userCodeGuard.ts): its build function, input generator and
+ * every function of its graph run under it, so real time or randomness read there is caught
+ * and kept (the engine turns an exception in a user function into a task failure).
+ */
+export function moduleGuard(module: LoadedJobModule): UserCodeGuard {
+  let guard = guards.get(module);
+  if (guard === undefined) {
+    guard = new UserCodeGuard(module.label);
+    guards.set(module, guard);
+  }
+  return guard;
+}
+
+/**
+ * Throws the first real-time or randomness read of `job`'s module code, if there was one: it is
+ * the user's job that is at fault (exit 2), not a violation and not the harness.
+ * @throws UserCodeNondeterminismError (a SimInputError).
+ */
+export function throwUserCodeViolation(job: JobSpec): void {
+  if (job.kind !== 'module') return;
+  const violation = moduleGuard(loadedJobModule(job.path, job.export)).violation;
+  if (violation !== undefined) throw violation;
+}
+
 /** Whether a definition's input is a generator. */
 export function isInputGenerator(input: JobDefinition['input']): input is JobInputGenerator {
   return !Array.isArray(input) && typeof (input as JobInputGenerator).generate === 'function';
@@ -85,7 +113,7 @@ function moduleSplits(module: LoadedJobModule, size: number | undefined): readon
   if (n < range.min || n > range.max) fail(label, `job.size must be in ${range.min}..${range.max} for this module's input, got ${n}`);
   const input = definition.input;
   if (isInputGenerator(input)) {
-    const splits = input.generate(n);
+    const splits = moduleGuard(module).run('input generator', () => input.generate(n));
     if (!Array.isArray(splits)) fail(label, `input.generate(${n}) must return an array of splits { id, records }`);
     checkSplits(splits, label);
     return splits;

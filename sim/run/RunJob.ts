@@ -11,7 +11,8 @@
  */
 import { StreamExecutionEnvironment } from '../../engine/index.ts';
 import type { StreamGraph } from '../../engine/index.ts';
-import { resolveJob } from '../jobs/resolveJob.ts';
+import { checkJudgeable } from '../jobs/judgeability.ts';
+import { moduleGuard, resolveJob } from '../jobs/resolveJob.ts';
 import { SimInputError } from '../SimInputError.ts';
 import { generatedStageUid, type GeneratedJobSpec } from '../workloads/generatedJob.ts';
 import type { JobSpec } from './RunSpec.ts';
@@ -108,9 +109,10 @@ export function buildJobGraph(job: JobSpec, options: JobGraphOptions): StreamGra
     definition.build(env, resolved.splits);
     graph = env.getStreamGraph();
   } else {
+    const guard = moduleGuard(resolved.module);
     try {
-      definition.build(env, resolved.splits);
-      graph = env.getStreamGraph();
+      guard.run('build function', () => definition.build(env, resolved.splits));
+      graph = guard.guardGraph(env.getStreamGraph());
     } catch (e) {
       if (e instanceof SimInputError) throw e;
       throw new SimInputError(`job module ${resolved.label}: build failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
@@ -118,6 +120,7 @@ export function buildJobGraph(job: JobSpec, options: JobGraphOptions): StreamGra
     if (graph.checkpointing !== undefined) {
       throw new SimInputError(`job module ${resolved.label}: build enables checkpointing; leave that to the run spec (checkpoint.mode, intervalMs)`);
     }
+    checkJudgeable(graph, definition.judge, resolved.label);
   }
   const costs = options.costsUs;
   return costs === undefined ? graph : withCosts(graph, costs);

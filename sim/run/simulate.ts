@@ -16,6 +16,7 @@ import type {
   CheckpointConfig, ClusterConfiguration, RestartStrategy, StreamGraph,
 } from '../../engine/index.ts';
 import { createJobGraph } from '../../engine/index.ts';
+import { throwUserCodeViolation } from '../jobs/resolveJob.ts';
 import { MiniCluster, type EngineAssertion } from '../MiniCluster.ts';
 import { SimInputError } from '../SimInputError.ts';
 import type { WorldOptions } from '../WorldOptions.ts';
@@ -234,6 +235,7 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
   });
   actionPlan.install();
   const r = cluster.run();
+  throwUserCodeViolation(expanded.job);
   const stuckStop = actionPlan.finish();
   const lingering = world.transactionalStore.allTransactions()
     .filter((t) => t.status === 'open' || t.status === 'pre-committed')
