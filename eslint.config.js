@@ -21,7 +21,7 @@ const bannedProperties = [
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'crypto', 'timers', 'worker_threads', 'child_process'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'reports/out/**'] },
+  { ignores: ['dist/**', '**/node_modules/**', 'coverage/**', 'reports/out/**', 'examples/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
