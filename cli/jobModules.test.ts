@@ -1,0 +1,170 @@
+/**
+ * Job modules on the command line: `--job ./job.ts` explores and judges a user's job like a
+ * built-in one; a violation's repro names the module relative to itself with its content hash
+ * and replays from another directory; an edited module's repro, a module reading real
+ * randomness, a job the reference fold cannot judge and a module that does not load are bad
+ * input (exit 2, one line naming the module).
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { RUN_SPEC_VERSION } from '../sim/run/RunSpec.ts';
+import { expectOneLine, runCli as cli } from './testing/runCli.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'checkpoint-sim-modules-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/**
+ * A transfers job: records {account, amount} → fee map → keyBy(account) → balance → sink.
+ * `sink` is the sink expression; `extra` is spliced into the map function's body.
+ */
+function transfersModule(options: { sink?: string; extra?: string; head?: string; keyed?: string } = {}): string {
+  return `import { defineJob, splitSource, twoPhaseCommitSink, TwoPhaseCommitSinkFunction } from 'checkpoint-sim';
+import { fee } from './fee.ts';
+${options.head ?? ''}
+export default defineJob({
+  name: 'transfers',
+  parallelism: 2,
+  input: {
+    maxSize: 300,
+    generate: (size) => Array.from({ length: 4 }, (_x, id) => ({
+      id, records: Array.from({ length: Math.ceil(size / 4) }, (_y, i) => ({ account: 'a' + ((i * 7 + id) % 5), amount: i % 9 })),
+    })),
+  },
+  build(env, splits) {
+    env.fromSource(splitSource(splits), { uid: 'transfers' })
+      .map((t) => { ${options.extra ?? ''} return { ...t, amount: fee(t.amount) }; }, { uid: 'fee' })
+      .keyBy((t) => t.account)
+      .process(${options.keyed ?? `{
+        processElement(t, ctx, out) {
+          const s = ctx.getState({ kind: 'value', name: 'balance' });
+          s.update((s.value() ?? 0) + t.amount);
+          out.collect({ account: t.account, amount: t.amount });
+        },
+      }`}, { uid: 'balances' })
+      .sinkTo(${options.sink ?? "twoPhaseCommitSink('ledger')"}, { uid: 'ledger' });
+  },
+});
+`;
+}
+
+/** A module directory (outside any project: no package.json, no node_modules) with fee.ts beside it. */
+function moduleDir(name: string, source: string): string {
+  const dir = join(tmp, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'fee.ts'), 'export function fee(x: number): number { return x * 100 - 1; }\n');
+  writeFileSync(join(dir, 'job.ts'), source);
+  return join(dir, 'job.ts');
+}
+
+/** A sink that makes its output visible in snapshotState: the classic two-phase-commit mistake. */
+const COMMITS_IN_SNAPSHOT = `twoPhaseCommitSink('ledger', () => new (class extends TwoPhaseCommitSinkFunction {
+  preCommit(txn) { txn.preCommit(); txn.commit(); }
+})())`;
+
+describe('explore --job <module>', () => {
+  test('a correct job module: exit 0, restores above 0, nothing unjudged but what is said', async () => {
+    const job = moduleDir('good', transfersModule());
+    const r = await cli('explore', '--job', job, '--mode', 'aligned', '--runs', '40', '--seed', '41', '--json', '--out', join(tmp, 'out-good'));
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as { job: string; modes: Record<string, { runs: number; restores: number; violations: number }> };
+    expect(report.modes['aligned']).toMatchObject({ runs: 40, violations: 0 });
+    expect(report.modes['aligned']?.restores).toBeGreaterThan(0);
+  });
+
+  test('a sink committing in snapshotState: exit 1, a repro naming the module relative to itself with its hash, replayed from elsewhere', async () => {
+    const job = moduleDir('bad', transfersModule({ sink: COMMITS_IN_SNAPSHOT }));
+    const out = join(tmp, 'out-bad');
+    const r = await cli('explore', '--job', job, '--mode', 'aligned', '--runs', '200', '--seed', '41', '--out', out);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('end-to-end-exactly-once');
+    const file = readdirSync(out).find((f) => f.startsWith('repro-job-aligned-41'));
+    expect(file).toBeDefined();
+    const repro = JSON.parse(readFileSync(join(out, file as string), 'utf8')) as {
+      stage: string; jobModule?: { hash: string }; spec: { job: { kind: string; path: string } };
+    };
+    expect(repro.stage).toBe('shrunk');
+    expect(repro.spec.job).toMatchObject({ kind: 'module', path: '../bad/job.ts' });
+    expect(repro.jobModule?.hash).toMatch(/^[0-9a-f]{64}$/);
+    // Moved together with the module, the repro still finds it (its path is relative to itself).
+    const moved = join(tmp, 'moved');
+    mkdirSync(join(moved, 'out'), { recursive: true });
+    mkdirSync(join(moved, 'bad'), { recursive: true });
+    for (const f of ['job.ts', 'fee.ts']) copyFileSync(join(tmp, 'bad', f), join(moved, 'bad', f));
+    copyFileSync(join(out, file as string), join(moved, 'out', 'repro.json'));
+    const again = await cli('replay', join(moved, 'out', 'repro.json'));
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(1);
+    expect(again.stdout).toContain('end-to-end-exactly-once');
+
+    // An edit to a local import changes the hash: the repro is refused, not replayed.
+    writeFileSync(join(moved, 'bad', 'fee.ts'), 'export function fee(x: number): number { return x * 100 - 2; }\n');
+    const edited = await cli('replay', join(moved, 'out', 'repro.json'));
+    expect(edited.code).toBe(2);
+    expectOneLine(edited.stderr, 'job module changed since this repro was written');
+  });
+
+  test('Math.random in a user function is the user\'s error: exit 2, naming the module and the function', async () => {
+    const job = moduleDir('random', transfersModule({ extra: 'if (Math.random() > 2) return t;' }));
+    const r = await cli('explore', '--job', job, '--mode', 'aligned', '--runs', '5', '--seed', '41', '--out', join(tmp, 'out-random'));
+    expect(r.code).toBe(2);
+    expectOneLine(r.stderr, `job module ${job}: operator 'map-1' (uid fee), map function, called Math.random()`);
+  });
+
+  test('Date.now in the build function: exit 2 naming it', async () => {
+    const job = moduleDir('date', transfersModule({ head: 'const started = () => Date.now();' }).replace('build(env, splits) {', 'build(env, splits) { started();'));
+    const r = await cli('explore', '--job', job, '--mode', 'aligned', '--runs', '2', '--seed', '1', '--out', join(tmp, 'out-date'));
+    expect(r.code).toBe(2);
+    expectOneLine(r.stderr, 'build function, called Date.now()');
+  });
+
+  test('a job the reference fold cannot judge (timers) is refused with one line saying what to turn off', async () => {
+    const job = moduleDir('timers', transfersModule({ keyed: `{
+        processElement(t, ctx, out) { out.collect(t); },
+        onTimer(ts, ctx, out) {},
+      }` }));
+    const r = await cli('explore', '--job', job, '--mode', 'aligned', '--runs', '2', '--seed', '1', '--out', join(tmp, 'out-timers'));
+    expect(r.code).toBe(2);
+    expectOneLine(r.stderr, "operator 'keyedProcess-2' (uid balances) uses timers (onTimer), which the reference fold cannot judge; set judge.state['balances'] = 'off' and judge.output['ledger'] = 'off' to run it unjudged");
+  });
+
+  test.each([
+    ['a missing file', (): string => join(tmp, 'nope', 'job.ts'), 'no such file'],
+    ['a module that throws while loading', (): string => moduleDir('throws', 'throw new Error("boom at load");\n'), 'failed to load: boom at load'],
+    ['a module exporting no job', (): string => moduleDir('nojob', 'export const x = 1;\n'), 'exports no JobDefinition'],
+    ['an unknown export', (): string => `${moduleDir('export', transfersModule())}#nope`, "no export 'nope' (exports: default)"],
+  ])('%s is bad input: exit 2, one line', async (_what, job, message) => {
+    const r = await cli('explore', '--job', job(), '--mode', 'aligned', '--runs', '2', '--seed', '1', '--out', join(tmp, 'out-x'));
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expectOneLine(r.stderr, message);
+  });
+
+  test('an unknown job name lists the jobs and says a module path is allowed', async () => {
+    const r = await cli('explore', '--job', 'tpch', '--runs', '1');
+    expect(r.code).toBe(2);
+    expectOneLine(r.stderr, "unknown job 'tpch' (jobs: flights, wordcount, generated, or a path to a job module such as ./job.ts)");
+  });
+});
+
+describe('run <spec.json> naming a module relative to the spec file', () => {
+  test('runs and judges it; a size outside the input\'s range is one line', async () => {
+    moduleDir('spec', transfersModule());
+    const spec = {
+      version: RUN_SPEC_VERSION, seed: 's1', job: { kind: 'module', path: './spec/job.ts', size: 80 }, parallelism: 2,
+      checkpoint: { mode: 'aligned', intervalMs: 20 }, faults: [{ type: 'global-failure', when: { atMs: 30 } }],
+      healTimeMs: 200, budgets: { maxEvents: 1_000_000, maxTimeMs: 10_000 }, overrides: [], mutations: [],
+    };
+    const file = join(tmp, 'spec.json');
+    writeFileSync(file, JSON.stringify(spec));
+    const r = await cli('run', file, '--out', join(tmp, 'out-spec'));
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    writeFileSync(file, JSON.stringify({ ...spec, job: { ...spec.job, size: 301 } }));
+    const big = await cli('run', file, '--out', join(tmp, 'out-spec'));
+    expect(big.code).toBe(2);
+    expectOneLine(big.stderr, 'job.size must be in 1..300');
+  });
+});
