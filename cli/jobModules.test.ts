@@ -49,10 +49,11 @@ export default defineJob({
 `;
 }
 
-/** A module directory (outside any project: no package.json, no node_modules) with fee.ts beside it. */
+/** A module directory (outside any project: a package.json saying ES modules, no node_modules) with fee.ts beside it. */
 function moduleDir(name: string, source: string): string {
   const dir = join(tmp, name);
   mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   writeFileSync(join(dir, 'fee.ts'), 'export function fee(x: number): number { return x * 100 - 1; }\n');
   writeFileSync(join(dir, 'job.ts'), source);
   return join(dir, 'job.ts');
@@ -92,7 +93,7 @@ describe('explore --job <module>', () => {
     const moved = join(tmp, 'moved');
     mkdirSync(join(moved, 'out'), { recursive: true });
     mkdirSync(join(moved, 'bad'), { recursive: true });
-    for (const f of ['job.ts', 'fee.ts']) copyFileSync(join(tmp, 'bad', f), join(moved, 'bad', f));
+    for (const f of ['job.ts', 'fee.ts', 'package.json']) copyFileSync(join(tmp, 'bad', f), join(moved, 'bad', f));
     copyFileSync(join(out, file as string), join(moved, 'out', 'repro.json'));
     const again = await cli('replay', join(moved, 'out', 'repro.json'));
     expect(again.stderr).toBe('');

@@ -10,13 +10,16 @@
  * very package instance, wherever the module sits: in a project that has checkpoint-sim
  * installed, in `examples/`, or in a directory with no node_modules at all.
  *
+ * Job modules are ES modules: .mts or .mjs anywhere, .ts or .js under a package.json with
+ * `"type": "module"`.
+ *
  * The module is imported with its content hash in the URL, so a process that loads an edited
  * module again gets the new code.
  */
-import { existsSync, statSync } from 'node:fs';
-import Module, { register as registerHooks } from 'node:module';
-import { extname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { register as registerHooks } from 'node:module';
+import { dirname, extname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { isJobDefinition, type JobDefinition } from '../../sim/jobs/JobDefinition.ts';
 import {
   absoluteModulePath, registerJobModule, type LoadedJobModule,
@@ -25,7 +28,25 @@ import { SimInputError } from '../../sim/SimInputError.ts';
 import { moduleContentHash } from './moduleContentHash.ts';
 
 /** The extensions a job module may have. */
-export const JOB_MODULE_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'] as const;
+export const JOB_MODULE_EXTENSIONS = ['.ts', '.mts', '.js', '.mjs'] as const;
+
+/**
+ * Whether Node treats the file at `abs` (.ts or .js) as an ES module: the nearest package.json
+ * above it says `"type": "module"`. (.mts and .mjs always are.)
+ */
+function isEsmByPackage(abs: string): boolean {
+  for (let dir = dirname(abs); ; dir = dirname(dir)) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg)) {
+      try {
+        return (JSON.parse(readFileSync(pkg, 'utf8')) as { type?: unknown }).type === 'module';
+      } catch {
+        return false;
+      }
+    }
+    if (dirname(dir) === dir) return false;
+  }
+}
 
 let hooksInstalled = false;
 
@@ -54,15 +75,6 @@ async function installHooks(): Promise<void> {
   const { register } = await import('tsx/esm/api');
   register();
   registerHooks(`data:text/javascript,${encodeURIComponent(RESOLVE_HOOK)}`, { data: { root: packageRootUrl() } });
-  // A .ts module outside any `"type": "module"` package is CommonJS to tsx, and its imports are
-  // require() calls, which Node's module hooks do not see: map the package name there too
-  // (require of the ES module root works on Node >= 20.19 and gives the same instance).
-  const cjs = Module as unknown as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
-  const original = cjs._resolveFilename;
-  const root = fileURLToPath(packageRootUrl());
-  cjs._resolveFilename = function resolveCheckpointSim(this: unknown, request: string, ...rest: unknown[]): string {
-    return request === 'checkpoint-sim' ? root : original.call(this, request, ...rest);
-  };
 }
 
 /** How messages name a module: the path as given, with `#export` when one was named. */
@@ -76,7 +88,7 @@ export function moduleLabel(path: string, exportName: string | undefined): strin
  * only JobDefinition export).
  * @returns the registered module (absolute path, export, definition, content hash, label).
  * @throws SimInputError (one line, exit 2 at the CLI) for a missing file, an extension other
- *   than .ts .mts .cts .js .mjs .cjs, a module that fails to load (its error's first line), or
+ *   than .ts .mts .js .mjs, a .ts or .js file that would load as CommonJS, a module that fails to load (its error's first line), or
  *   no such export / an export that is not a JobDefinition.
  */
 export async function loadJobModule(path: string, exportName?: string, label = moduleLabel(path, exportName)): Promise<LoadedJobModule> {
@@ -84,6 +96,13 @@ export async function loadJobModule(path: string, exportName?: string, label = m
   if (!existsSync(abs) || !statSync(abs).isFile()) throw new SimInputError(`job module ${label}: no such file (${abs})`);
   if (!(JOB_MODULE_EXTENSIONS as readonly string[]).includes(extname(abs))) {
     throw new SimInputError(`job module ${label}: must be a ${JOB_MODULE_EXTENSIONS.join(', ')} file`);
+  }
+  // A CommonJS module's imports are require() calls, which Node's module hooks (and so the
+  // mapping of 'checkpoint-sim' to this package) do not reach: job modules are ES modules.
+  const ext = extname(abs);
+  if ((ext === '.ts' || ext === '.js') && !isEsmByPackage(abs)) {
+    throw new SimInputError(`job module ${label}: would load as CommonJS (no package.json with "type": "module" above it); `
+      + `name it ${ext === '.ts' ? '.mts' : '.mjs'} or add a package.json with {"type": "module"}`);
   }
   const hash = moduleContentHash(abs);
   await installHooks();
