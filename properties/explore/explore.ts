@@ -22,6 +22,7 @@ import { ENGINE_ASSERTION, sameFailure } from '../oracles/engineAssertion.ts';
 import { REPRO_FORMAT_VERSION, type Repro } from './Repro.ts';
 import type { StateJudgement } from '../oracles/stateJudgement.ts';
 import type { OperatorStateJudgement } from '../oracles/operatorState.ts';
+import type { OutputUnjudged } from '../oracles/jobJudging.ts';
 import { explainRun, type Explanation } from '../explain/explainRun.ts';
 
 export type Expectation = 'exactly-once' | 'at-least-once';
@@ -42,6 +43,10 @@ export interface Judgement {
   readonly knownStuck?: boolean;
   /** Whether the operator-state oracle judged a restore, and if not, why (judgeRun). */
   readonly operatorState?: OperatorStateJudgement;
+  /** Sinks whose output an output oracle did not judge, with why (judgeRun; jobJudging.ts). */
+  readonly outputUnjudged?: readonly OutputUnjudged[];
+  /** Keyed operators whose state the job's judging left out (judgeRun). */
+  readonly stateUnjudgedOperators?: readonly string[];
 }
 
 export type Simulate = (spec: RunSpec) => RunResult;
@@ -104,6 +109,18 @@ export interface ModeSummary {
   stateUnjudged: number;
   /** Those runs per reason code (stateJudgement.ts). */
   stateUnjudgedReasons: Record<string, number>;
+  /**
+   * Runs with at least one sink whose output the job's judging left unjudged (`off`), never
+   * counted as passes of it; present only when there was one (jobs with a JobJudging).
+   */
+  outputUnjudged?: number;
+  /** Those runs per reason code (jobJudging.ts OUTPUT_UNJUDGED_REASONS); with outputUnjudged. */
+  outputUnjudgedReasons?: Record<string, number>;
+  /**
+   * Runs whose state was judged for some keyed operators and left out for others by the job's
+   * judging (all of them left out: stateUnjudgedReasons `judging-off`); present only when there was one.
+   */
+  statePartlyUnjudged?: number;
   /** Runs whose operator-state oracle judged at least one restore (operatorState.ts). */
   operatorStateJudged?: number;
   /**
@@ -400,6 +417,15 @@ function record(summary: ModeSummary, result: RunResult, verdict: Judgement): vo
   if (!state.judged) {
     summary.stateUnjudged++;
     summary.stateUnjudgedReasons[state.reason] = (summary.stateUnjudgedReasons[state.reason] ?? 0) + 1;
+  }
+  const outputs = verdict.outputUnjudged ?? [];
+  if (outputs.length > 0) {
+    summary.outputUnjudged = (summary.outputUnjudged ?? 0) + 1;
+    const reasons = summary.outputUnjudgedReasons ??= {};
+    for (const reason of new Set(outputs.map((u) => u.reason))) reasons[reason] = (reasons[reason] ?? 0) + 1;
+  }
+  if (state.judged && (verdict.stateUnjudgedOperators ?? []).length > 0) {
+    summary.statePartlyUnjudged = (summary.statePartlyUnjudged ?? 0) + 1;
   }
   const op = verdict.operatorState;
   if (op?.judged === true) summary.operatorStateJudged = (summary.operatorStateJudged ?? 0) + 1;

@@ -36,6 +36,10 @@
  * state, so the final state must be F(all input) itself, whatever the graph; only the output
  * carries D.
  *
+ * With a job's judging (jobJudging.ts), D and the comparison read only the sinks it judges, each
+ * by its own judgement against F's records of it, and keyed operators whose state is `off` are
+ * left out of every state comparison; all of them off, the state is not judged (`judging-off`).
+ *
  * Interleaving-dependent numbers (flights' per-airport `seq`) must run 1..n+d per key where the
  * output's D is the state's; their order by offset is not judged, since a replay numbers old
  * offsets after newer ones.
@@ -55,7 +59,7 @@ import { checkFlights } from './flightsInvariants.ts';
 import type { FlightsReport } from './flightsInvariants.ts';
 import { foldWithDuplicates } from './foldWithDuplicates.ts';
 import type { DuplicatedInput } from './foldWithDuplicates.ts';
-import type { StreamGraph } from '../../engine/index.ts';
+import type { StreamGraph, StreamRecord } from '../../engine/index.ts';
 import type { FoldResult } from '../referenceFold.ts';
 import { checkSequences } from './sequenceInvariants.ts';
 import type { SequenceReport } from './sequenceInvariants.ts';
@@ -66,6 +70,10 @@ import { judgeStateFromEvidence } from './stateFromEvidence.ts';
 import type { EvidenceStateVerdict } from './stateFromEvidence.ts';
 import { duplicatesAfterKeyedState } from '../../sim/run/keyedInputEvidence.ts';
 import { STATE_JUDGED, stateUnjudged } from './stateJudgement.ts';
+import {
+  allStateOff, compareSinkOutputs, sinkOutputs, unjudgedSuffix, withoutOperators,
+} from './jobJudging.ts';
+import type { ResolvedJudging, SinkOutput } from './jobJudging.ts';
 import type { StateJudgement } from './stateJudgement.ts';
 
 export { duplicatesAfterKeyedState } from '../../sim/run/keyedInputEvidence.ts';
@@ -74,6 +82,8 @@ export { duplicatesAfterKeyedState } from '../../sim/run/keyedInputEvidence.ts';
 export interface AtLeastOnceOptions {
   /** Longest list in a violation's details; default 20 (counts are exact). */
   readonly maxListed?: number;
+  /** The job's judging, resolved; absent: all sinks together, numbering detected by uid. */
+  readonly judging?: ResolvedJudging;
 }
 
 /** A committed copy with the virtual time its transaction began (undefined: not in the trace). */
@@ -147,14 +157,21 @@ export function attributeDuplicates(result: RunResult): DuplicateAttribution {
  */
 export function judgeAtLeastOnce(result: RunResult, options: AtLeastOnceOptions = {}): AtLeastOnceVerdict {
   const maxListed = options.maxListed ?? 20;
+  const judging = options.judging;
   const graph = result.graph;
   const endMs = result.jobEndMs ?? result.outcome.timeMs;
   const began = transactionBegins(result.trace);
-  const committed: Copy[] = result.committed.map((c) => ({
+  // With a judging, only the judged sinks' records count (an `off` sink's are no evidence of D).
+  const offStores = new Set(judging?.sinks.filter((g) => g.off).map((g) => g.store) ?? []);
+  const stored = offStores.size === 0 ? result.committed : result.committed.filter((c) => !offStores.has(c.txn.sink));
+  const committed: Copy[] = stored.map((c) => ({
     record: c.record as CommittedRecord,
     beganUs: began.get(txnKey(c.txn.sink, c.txn.subtask, c.txn.attempt, c.txn.epoch)),
   }));
-  const duplicates = duplicatedInputs(sharedReferenceFold(graph).outputs, committed.map((c) => c.record));
+  const groupsOf = (f: FoldResult): SinkOutput[] | undefined => (judging === undefined ? undefined : sinkOutputs(judging, f, stored));
+  const judgedExpected = (f: FoldResult): readonly StreamRecord[] =>
+    groupsOf(f)?.filter((g) => !g.judgement.off).flatMap((g) => g.expected) ?? f.outputs;
+  const duplicates = duplicatedInputs(judgedExpected(sharedReferenceFold(graph)), committed.map((c) => c.record));
   const restores = restoresOf(result);
   const positions = restorePositions(restores, result.checkpoints.completed, graph);
   const violations: Violation[] = [];
@@ -162,21 +179,26 @@ export function judgeAtLeastOnce(result: RunResult, options: AtLeastOnceOptions 
   if (unexplained.length > 0) violations.push(unattributedViolation(unexplained, restores, maxListed, endMs));
   const sequenced = detectSequenced(graph);
   const records = committed.map((c) => c.record);
-  const compareTo = (f: FoldResult): OutputComparison => compareOutputs({
-    expected: f.outputs, actual: records, maxListed,
-    ...(sequenced === null ? {} : { project: sequenced.project }),
-  });
+  const compareTo = (f: FoldResult): OutputComparison => {
+    const groups = groupsOf(f);
+    return groups === undefined
+      ? compareOutputs({ expected: f.outputs, actual: records, maxListed, ...(sequenced === null ? {} : { project: sequenced.project }) })
+      : compareSinkOutputs(graph, groups, maxListed, false).outputs;
+  };
   // Without checkpointing (mode none) a failover restarts its tasks from scratch with empty
   // state: the final state is F(all input) with no copies, whatever the graph, and a replayed
   // record is numbered from the start again, so per-key sequences do not run 1..n+d. Only the
   // output carries D.
   const fromScratch = result.spec.checkpoint.mode === 'none';
-  const evidence = fromScratch ? undefined
-    : judgeStateFromEvidence(result, graph, checkpointPositions(result.checkpoints.completed, graph), maxListed);
+  const allOff = allStateOff(judging);
+  const stateOff = judging?.stateOff ?? new Set<string>();
+  const evidence = fromScratch || allOff ? undefined
+    : judgeStateFromEvidence(result, graph, checkpointPositions(result.checkpoints.completed, graph), maxListed, stateOff);
   const { fold, outputs, state, hidden, judgement } = evidence === undefined
-    ? compareWithoutEvidence({ result, duplicates, positions, fromScratch, compareTo, maxListed })
+    ? compareWithoutEvidence({ result, duplicates, positions, fromScratch, compareTo, maxListed, stateOff, allOff })
     : compareWithEvidence(graph, duplicates, evidence, compareTo);
-  const { sequence, flights, flightsProblems } = outputInvariants(result, fold, records, maxListed);
+  const { sequence, flights, flightsProblems } = outputInvariants(result, fold, records, maxListed, groupsOf);
+  const left = unjudgedSuffix(judging);
   const counts = {
     missingCount: outputs.missingCount,
     surplusCount: outputs.surplusCount,
@@ -192,7 +214,7 @@ export function judgeAtLeastOnce(result: RunResult, options: AtLeastOnceOptions 
   if (problems.length > 0) {
     violations.push({
       property: 'at-least-once',
-      summary: `committed output or final state differ from F(all input + D): ${problems.join(', ')}`,
+      summary: `committed output or final state differ from F(all input + D): ${problems.join(', ')}${left === '' ? '' : `; ${left}`}`,
       details: {
         duplicatedInputs: duplicates.length,
         hiddenCandidates: hidden,
@@ -210,6 +232,8 @@ export function judgeAtLeastOnce(result: RunResult, options: AtLeastOnceOptions 
         ...counts,
         ...(sequence === undefined ? {} : { sequence }),
         ...(flights === undefined ? {} : { flights }),
+        ...(judging === undefined || judging.outputUnjudged.length === 0 ? {} : { outputUnjudged: judging.outputUnjudged }),
+        ...(stateOff.size === 0 ? {} : { stateUnjudged: judging?.keyed.filter((k) => stateOff.has(k)) }),
       },
       timeMs: endMs,
     });
@@ -238,13 +262,17 @@ function unattributedViolation(
  */
 function outputInvariants(
   result: RunResult, fold: FoldResult, records: readonly CommittedRecord[], maxListed: number,
+  groupsOf: (f: FoldResult) => SinkOutput[] | undefined,
 ): { sequence: SequenceReport | undefined; flights: FlightsReport | undefined; flightsProblems: number } {
   const graph = result.graph;
   const sequenced = detectSequenced(graph);
   const judged = result.spec.checkpoint.mode !== 'none' && !duplicatesAfterKeyedState(graph);
-  const sequence = sequenced === null || !judged ? undefined
-    : checkSequences(sequenced, graph, fold.outputs, records, maxListed);
-  const flights = judged && graph.nodes.some((n) => n.uid === FLIGHTS_UIDS.stats)
+  const groups = judged ? groupsOf(fold) : undefined;
+  const sequence = !judged ? undefined
+    : groups !== undefined ? compareSinkOutputs(graph, groups, maxListed).sequence
+      : sequenced === null ? undefined : checkSequences(sequenced, graph, fold.outputs, records, maxListed);
+  const flightsSinkOff = groups?.some((g) => g.judgement.off && g.judgement.sinks.includes(FLIGHTS_UIDS.sink)) ?? false;
+  const flights = judged && !flightsSinkOff && graph.nodes.some((n) => n.uid === FLIGHTS_UIDS.stats)
     ? checkFlights(fold.outputs.map((r) => (r.value as FlightOutput).flightId), fold.state, records, maxListed)
     : undefined;
   const flightsProblems = flights === undefined ? 0
@@ -277,20 +305,27 @@ function compareWithoutEvidence(c: {
   readonly fromScratch: boolean;
   readonly compareTo: (f: FoldResult) => OutputComparison;
   readonly maxListed: number;
+  /** Keyed operators whose state the job's judging leaves out. */
+  readonly stateOff: ReadonlySet<string>;
+  /** Every keyed operator's state is off: nothing to judge. */
+  readonly allOff: boolean;
 }): Comparison {
-  const { result, duplicates, fromScratch, compareTo } = c;
+  const { result, duplicates, fromScratch, compareTo, stateOff } = c;
   const graph = result.graph;
   // With checkpoints, a task with several input channels after the keyed state (e.g. a sink
   // behind a rebalance) takes records behind a barrier into its snapshot while the keyed state
   // does not: after a restore those records are produced and committed again but counted in the
   // state only once. Then the output's D and the state's D differ, and only the output
   // (completeness and attribution) can be judged without the trace's evidence.
-  const stateJudged = fromScratch || !duplicatesAfterKeyedState(graph);
-  let judgement: StateJudgement = stateJudged ? STATE_JUDGED : stateUnjudged('duplicates-after-keyed-state',
-    'a non-forward edge after a keyed operator lets the state hold other duplicates than the output, '
-    + 'and the trace holds no evidence of what the keyed stages read');
+  const stateJudged = !c.allOff && (fromScratch || !duplicatesAfterKeyedState(graph));
+  let judgement: StateJudgement = stateJudged ? STATE_JUDGED
+    : c.allOff ? stateUnjudged('judging-off', 'the job\'s judging says state off for every keyed operator')
+      : stateUnjudged('duplicates-after-keyed-state',
+        'a non-forward edge after a keyed operator lets the state hold other duplicates than the output, '
+        + 'and the trace holds no evidence of what the keyed stages read');
+  const finalState = withoutOperators(result.finalState, stateOff);
   const compareStateTo = (f: FoldResult): StateComparison => (stateJudged
-    ? compareKeyedState(fromScratch ? sharedReferenceFold(graph).state : f.state, result.finalState, c.maxListed)
+    ? compareKeyedState(withoutOperators(fromScratch ? sharedReferenceFold(graph).state : f.state, stateOff), finalState, c.maxListed)
     : { diffs: [], diffCount: 0 });
   let fold = duplicates.length === 0 ? sharedReferenceFold(graph) : foldWithDuplicates(graph, duplicates);
   let outputs = compareTo(fold);
@@ -299,7 +334,7 @@ function compareWithoutEvidence(c: {
   if (stateJudged && !fromScratch
     && outputs.missingCount + outputs.surplusCount + outputs.valueMismatchCount + state.diffCount > 0) {
     const candidates = hiddenCandidates(graph, duplicates, c.positions);
-    const search = explainHidden(graph, duplicates, fold, candidates, result.finalState, (f) => {
+    const search = explainHidden(graph, duplicates, fold, candidates, finalState, stateOff, (f) => {
       const o = compareTo(f);
       return o.missingCount + o.surplusCount + o.valueMismatchCount === 0 && compareStateTo(f).diffCount === 0;
     });

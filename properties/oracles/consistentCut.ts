@@ -9,6 +9,9 @@
  * also be listed in `c.finishedTasks`, otherwise the checkpoint lost a running subtask's state.
  * The same key in two subtasks' state (disjoint key groups are violated) is reported too.
  *
+ * Keyed operators whose state the job's judging says `off` (jobJudging.ts) are left out: neither
+ * assembled nor compared (judgeRun's verdict lists them).
+ *
  * Reads only the RunResult (graph and decoded checkpoints); F runs the job's own functions.
  */
 import { KeyedProcessOperator } from '../../engine/index.ts';
@@ -21,12 +24,15 @@ import type { FoldResult, KeyedStateView, OperatorStateView } from '../reference
 import { sharedReferenceFold } from '../sharedReferenceFold.ts';
 import { compareKeyedState } from './compareKeyedState.ts';
 import type { StateComparison } from './compareKeyedState.ts';
+import { withoutOperators } from './jobJudging.ts';
 import { splitPositions, splitSizes } from './splitPositions.ts';
 
 /** Options of {@link consistentCut}. */
 export interface ConsistentCutOptions {
   /** Longest list in a violation's details; default 20 (counts are exact). */
   readonly maxListed?: number;
+  /** Keyed operator uids whose state is not compared (the job's judging); default none. */
+  readonly stateOff?: ReadonlySet<string>;
 }
 
 /** F's keyed state at the cuts of one run's checkpoints; see {@link cutFolds}. */
@@ -142,7 +148,8 @@ export function consistentCut(result: RunResult, options: ConsistentCutOptions =
   // Each run has its own parallelism (a rescale): a checkpoint's subtasks are its run's.
   const parallelismOf = (c: RunCheckpoint, node: StreamNode): number =>
     result.jobRuns[(c.jobRun ?? 1) - 1]?.parallelism[node.uid] ?? node.parallelism;
-  const keyed = result.graph.nodes.filter((n) => n.spec.kind === 'keyedProcess');
+  const stateOff = options.stateOff ?? new Set<string>();
+  const keyed = result.graph.nodes.filter((n) => n.spec.kind === 'keyedProcess' && !stateOff.has(n.uid));
   const violations: Violation[] = [];
   const folds = cutFolds(result.graph);
   const exact = !orderInsensitive(result);
@@ -150,9 +157,10 @@ export function consistentCut(result: RunResult, options: ConsistentCutOptions =
     const cut = splitPositions(c, result.graph);
     const assembled = assembleState(c, checkpoints.slice(0, i), keyed, (node) => parallelismOf(c, node));
     const problems = [...cut.problems, ...assembled.problems];
-    const cmp = folds.matches(cut.positions, assembled.state, exact)
+    // With operators left out, F's stores hold more than is compared: compare the views.
+    const cmp = stateOff.size === 0 && folds.matches(cut.positions, assembled.state, exact)
       ? noDiffs()
-      : compareKeyedState(folds.state(cut.positions), assembled.state, maxListed);
+      : compareKeyedState(withoutOperators(folds.state(cut.positions), stateOff), assembled.state, maxListed);
     if (cmp.diffCount === 0 && problems.length === 0) return;
     const parts = [
       cmp.diffCount > 0 ? `${cmp.diffCount} key(s) differ from F(prefixes(c))` : '',

@@ -5,23 +5,21 @@
  * sequenceInvariants.ts with {@link FLIGHTS_SEQUENCE}; the engine's own final state is compared
  * with the fold's by compareKeyedState.)
  */
+import { FLIGHTS_OUTPUT_COMPARISON } from '../../sim/builtInOutputComparisons.ts';
 import { AIRPORT_STATS_STATE, FLIGHTS_UIDS } from '../../sim/workloads/flights.ts';
 import type { AirportStats, FlightOutput } from '../../sim/workloads/flights.ts';
 import { canonicalString } from '../canonicalString.ts';
 import type { KeyedStateView } from '../referenceFold.ts';
 import type { CommittedRecord } from './compareOutputs.ts';
+import { sequencedOf } from './jobJudging.ts';
 import type { SequencedOutput } from './sequenceInvariants.ts';
 
-/** Flights' sequence numbers: per origin airport, `seq`; the rest of the value must match F. */
-export const FLIGHTS_SEQUENCE: SequencedOutput = Object.freeze({
-  name: 'flights seq per airport',
-  key: (v: unknown) => (v as FlightOutput).origin,
-  seq: (v: unknown) => (v as FlightOutput).seq,
-  project: (v: unknown) => {
-    const { flightId, origin, delay } = v as FlightOutput;
-    return { flightId, origin, delay };
-  },
-});
+/**
+ * Flights' sequence numbers: per origin airport, `seq`; the rest of the value must match F. The
+ * same functions as FLIGHTS_OUTPUT_COMPARISON, which a JobJudging holds.
+ */
+export const FLIGHTS_SEQUENCE: SequencedOutput = Object.freeze(
+  sequencedOf(FLIGHTS_OUTPUT_COMPARISON) as SequencedOutput);
 
 /** An airport whose statistics over the committed output differ from F's. */
 export interface AirportStatsDiff {

@@ -18,6 +18,7 @@ import type { FoldResult } from '../referenceFold.ts';
 import { sharedReferenceFold } from '../sharedReferenceFold.ts';
 import { compareKeyedState } from './compareKeyedState.ts';
 import { foldWithDuplicates } from './foldWithDuplicates.ts';
+import { withoutOperators } from './jobJudging.ts';
 import type { DuplicatedInput } from './foldWithDuplicates.ts';
 
 /**
@@ -90,18 +91,21 @@ export function explainHidden(
   base: FoldResult,
   candidates: readonly DuplicatedInput[],
   finalState: RunResult['finalState'],
+  stateOff: ReadonlySet<string>,
   matches: (fold: FoldResult) => boolean,
 ): HiddenSearch {
   const units: DuplicatedInput[] = candidates.flatMap((c) =>
     Array.from({ length: c.copies }, () => ({ split: c.split, offset: c.offset, copies: 1 })));
   if (units.length === 0) return { fold: undefined, inconclusive: false, relevant: 0 };
   if (candidates.length > HIDDEN_CANDIDATES_MAX) return { fold: undefined, inconclusive: false, relevant: units.length };
-  const differing = new Set(compareKeyedState(base.state, finalState, Number.POSITIVE_INFINITY).diffs.map(stateKey));
+  // Operators whose state the job's judging leaves out change no key the search must explain.
+  const baseState = withoutOperators(base.state, stateOff);
+  const differing = new Set(compareKeyedState(baseState, withoutOperators(finalState, stateOff), Number.POSITIVE_INFINITY).diffs.map(stateKey));
   // One fold per record (its copies change the same keys).
   const touchesOf = new Map<string, Set<string> | null>();
   for (const c of candidates) {
     const f = foldWithDuplicates(graph, merge(duplicates, [{ split: c.split, offset: c.offset, copies: 1 }]));
-    const keys = new Set(compareKeyedState(base.state, f.state, Number.POSITIVE_INFINITY).diffs.map(stateKey));
+    const keys = new Set(compareKeyedState(baseState, withoutOperators(f.state, stateOff), Number.POSITIVE_INFINITY).diffs.map(stateKey));
     const changes = keys.size > 0 || f.outputs.length !== base.outputs.length;
     touchesOf.set(`${c.split}:${c.offset}`, changes ? keys : null);
   }

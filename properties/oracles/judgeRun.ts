@@ -32,10 +32,17 @@
  * always judges it; oracle 4 says when it could not (stateJudgement.ts); a job that did not
  * finish, a skipped output oracle, or an engine assertion, leaves it unjudged.
  *
+ * A job's judging (RunResult.judging, or JudgeOptions.judging; jobJudging.ts) says per sink how
+ * its output is compared and per keyed operator whether its state is: the output oracles then
+ * judge each sink on its own, and what the judging leaves out is said in the verdict
+ * (`outputUnjudged`, `stateUnjudgedOperators`, and `keyedState` `judging-off` when every keyed
+ * operator is off), never passed silently. Without one, the built-in detection by uid.
+ *
  * Each violation comes back as a {@link Counterexample}: the oracle's property, summary and
  * details (checkpoint or record, expected and actual), its virtual time and the decisive events
  * before it; the verdict carries the expanded configuration.
  */
+import type { JobJudging } from '../../sim/jobs/JobDefinition.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import type { RunSpec } from '../../sim/run/RunSpec.ts';
 import type { TraceEvent } from '../../sim/Trace.ts';
@@ -58,6 +65,8 @@ import type { OperatorStateJudgement } from './operatorState.ts';
 import { protocolInvariants } from './protocolInvariants.ts';
 import { storageInvariants } from './storageInvariants.ts';
 import { STATE_JUDGED, stateUnjudged } from './stateJudgement.ts';
+import { allStateOff, compareSinkOutputs, resolveJudging, sinkOutputs, unjudgedSuffix } from './jobJudging.ts';
+import type { OutputUnjudged, ResolvedJudging } from './jobJudging.ts';
 import type { StateJudgement } from './stateJudgement.ts';
 
 /** The oracles judgeRun can run; a violation's `property` is the name of the oracle that found it. */
@@ -77,6 +86,8 @@ export interface JudgeOptions {
   readonly maxListed?: number;
   /** Decisive events per counterexample; default 10. */
   readonly decisiveEvents?: number;
+  /** How to judge the job; default the RunResult's `judging` (absent there: built-in detection). */
+  readonly judging?: JobJudging;
 }
 
 /** A violation with the decisive events before it. */
@@ -92,6 +103,16 @@ export interface RunVerdict {
   readonly violations: readonly Counterexample[];
   /** Whether the output oracle judged the final keyed state, and if not, why. */
   readonly keyedState: StateJudgement;
+  /**
+   * Sinks an output oracle that ran did not judge, with why (the job's judging says `off`):
+   * counted and shown, never a pass. Empty when every sink was judged or no output oracle ran.
+   */
+  readonly outputUnjudged: readonly OutputUnjudged[];
+  /**
+   * Keyed operators whose state no oracle compared because the job's judging says `off`, in
+   * graph order (also when others were judged; all of them: `keyedState` says `judging-off`).
+   */
+  readonly stateUnjudgedOperators: readonly string[];
   /** Whether the operator-state oracle judged any restore, and if not, why (never a pass). */
   readonly operatorState: OperatorStateJudgement;
   /**
@@ -142,6 +163,8 @@ export function judgeRun(input: RunResult, options: JudgeOptions = {}): RunVerdi
     throw new Error(`judgeRun needs the whole trace: ${result.traceDropped} event(s) were not stored (simulate's traceLimit)`);
   }
   const maxListed = options.maxListed ?? 20;
+  const judging = options.judging ?? result.judging;
+  const resolved = judging === undefined ? undefined : resolveJudging(result.graph, judging);
   const oracles = applicableOracles(result, options);
   const violations: Violation[] = [];
   let keyedState = unjudgedWithout(result);
@@ -149,25 +172,35 @@ export function judgeRun(input: RunResult, options: JudgeOptions = {}): RunVerdi
     ? operatorStateUnjudged('no-operator-state', 'the job has no operator with traced operator state').judgement
     : operatorStateUnjudged('oracle-skipped', 'the operator-state oracle did not run').judgement;
   const stop = stopOutcome(result);
+  let outputJudged = false;
+  let stateRan = false;
   for (const oracle of oracles) {
     if (judgedAtSavepointOnly(stop) && (oracle === 'at-least-once' || oracle === 'end-to-end-exactly-once')) {
-      violations.push(...outputAtFailedStop(result, stop.savepoint, oracle, maxListed));
+      violations.push(...outputAtFailedStop(result, stop.savepoint, oracle, maxListed, resolved));
+      outputJudged = true;
       keyedState = stateUnjudged('job-not-finished', `${stop.kind === 'stuck' ? 'the stop-with-savepoint is stuck after its savepoint'
         : 'the job FAILED after its stop-with-savepoint\'s savepoint'}: its output was judged at the savepoint, its final state cannot be`);
     } else if (endedByCancel(result) && (oracle === 'at-least-once' || oracle === 'end-to-end-exactly-once')) {
-      violations.push(...outputAtCancel(result, oracle, maxListed));
+      violations.push(...outputAtCancel(result, oracle, maxListed, resolved));
+      outputJudged = true;
       keyedState = stateUnjudged('job-not-finished', 'the history ended with a cancel: its output was judged for surplus only, its final state cannot be');
     } else if (oracle === 'operator-state') {
       const verdict = operatorState(result, { maxListed });
       violations.push(...verdict.violations);
       opState = verdict.judgement;
     } else if (oracle === 'at-least-once') {
-      const verdict = judgeAtLeastOnce(result, { maxListed });
+      const verdict = judgeAtLeastOnce(result, { maxListed, ...(resolved === undefined ? {} : { judging: resolved }) });
       violations.push(...verdict.violations);
       keyedState = verdict.state;
+      outputJudged = true;
+      stateRan = true;
     } else {
-      violations.push(...run(oracle, result, maxListed));
-      if (oracle === 'end-to-end-exactly-once') keyedState = STATE_JUDGED;
+      violations.push(...run(oracle, result, maxListed, resolved));
+      if (oracle === 'end-to-end-exactly-once') {
+        keyedState = allStateOff(resolved) ? judgingOff() : STATE_JUDGED;
+        outputJudged = true;
+      }
+      if (oracle === 'end-to-end-exactly-once' || oracle === 'consistent-cut') stateRan = true;
     }
   }
   const count = options.decisiveEvents ?? 10;
@@ -175,6 +208,8 @@ export function judgeRun(input: RunResult, options: JudgeOptions = {}): RunVerdi
     ok: violations.length === 0,
     oracles,
     keyedState,
+    outputUnjudged: outputJudged ? resolved?.outputUnjudged ?? [] : [],
+    stateUnjudgedOperators: stateRan && resolved !== undefined ? resolved.keyed.filter((k) => resolved.stateOff.has(k)) : [],
     operatorState: opState,
     knownStuck: oracles.includes('liveness') && isKnownStuck(result),
     violations: violations.map((v) => ({ ...v, decisiveEvents: decisiveEvents(result.trace, v.timeMs, count) })),
@@ -193,13 +228,19 @@ function unjudgedWithout(result: RunResult): StateJudgement {
   return stateUnjudged('oracle-skipped', 'the output oracle was skipped');
 }
 
+/** The state judgement when the job's judging says state off for every keyed operator. */
+function judgingOff(): StateJudgement {
+  return stateUnjudged('judging-off', 'the job\'s judging says state off for every keyed operator');
+}
+
 /** Runs every oracle but at-least-once (judgeRun reads its state judgement too). */
-function run(oracle: Exclude<OracleName, 'at-least-once' | 'operator-state'>, result: RunResult, maxListed: number): Violation[] {
+function run(oracle: Exclude<OracleName, 'at-least-once' | 'operator-state'>, result: RunResult, maxListed: number,
+  resolved: ResolvedJudging | undefined): Violation[] {
   switch (oracle) {
     case 'consistent-cut':
-      return consistentCut(result, { maxListed });
+      return consistentCut(result, { maxListed, ...(resolved === undefined ? {} : { stateOff: resolved.stateOff }) });
     case 'end-to-end-exactly-once':
-      return endToEnd(result, maxListed);
+      return endToEnd(result, maxListed, resolved);
     case 'protocol-invariants':
       return perJobRun(result, protocolInvariants);
     case 'failure-handling':
@@ -233,38 +274,49 @@ function perJobRun(result: RunResult, oracle: (r: RunResult) => Violation[]): Vi
  * for `at-least-once`. No final state exists to judge.
  */
 function outputAtFailedStop(result: RunResult, savepoint: DecodedCheckpoint,
-  oracle: 'at-least-once' | 'end-to-end-exactly-once', maxListed: number): Violation[] {
-  const output = outputAtStop(result, savepoint).map((c) => c.record as CommittedRecord);
+  oracle: 'at-least-once' | 'end-to-end-exactly-once', maxListed: number, resolved: ResolvedJudging | undefined): Violation[] {
+  const stored = outputAtStop(result, savepoint);
+  const output = stored.map((c) => c.record as CommittedRecord);
   const timeMs = result.jobEndMs ?? result.outcome.timeMs;
   const at = `committed plus pre-committed in savepoint ${savepoint.checkpointId}`;
+  const fold = sharedReferenceFold(result.graph);
   if (oracle === 'end-to-end-exactly-once') {
     const verdict = endToEndExactlyOnce({
-      graph: result.graph, expected: sharedReferenceFold(result.graph), committed: output, finalState: {}, judgeState: false, maxListed,
+      graph: result.graph, expected: fold, committed: output, finalState: {}, judgeState: false, maxListed,
+      ...(resolved === undefined ? {} : { judging: resolved, stores: stored.map((c) => c.txn.sink) }),
     });
     return verdict.ok ? [] : [{ property: verdict.property, summary: `${verdict.summary} (${at})`, details: verdict.details, timeMs }];
   }
   const sequenced = detectSequenced(result.graph);
-  const outputs = compareOutputs({
-    expected: sharedReferenceFold(result.graph).outputs, actual: output, maxListed,
+  const judged = resolved === undefined ? undefined : compareSinkOutputs(result.graph, sinkOutputs(resolved, fold, stored), maxListed, false);
+  const outputs = judged?.outputs ?? compareOutputs({
+    expected: fold.outputs, actual: output, maxListed,
     ...(sequenced === null ? {} : { project: sequenced.project }),
   });
   if (outputs.missingCount === 0) return [];
+  const left = unjudgedSuffix(resolved);
   return [{
     property: 'at-least-once',
-    summary: `${outputs.missingCount} record(s) of F(prefixes(savepoint ${savepoint.checkpointId})) missing from the ${at}`,
-    details: { expectedCount: sharedReferenceFold(result.graph).outputs.length, committedCount: output.length, missing: outputs.missing },
+    summary: `${outputs.missingCount} record(s) of F(prefixes(savepoint ${savepoint.checkpointId})) missing from the ${at}`
+      + `${left === '' ? '' : `; ${left}`}`,
+    details: {
+      expectedCount: judged?.expectedCount ?? fold.outputs.length, committedCount: judged?.committedCount ?? output.length,
+      missing: outputs.missing,
+      ...(resolved === undefined || resolved.outputUnjudged.length === 0 ? {} : { outputUnjudged: resolved.outputUnjudged }),
+    },
     timeMs,
   }];
 }
 
 /** Oracle 3 on a RunResult. */
-function endToEnd(result: RunResult, maxListed: number): Violation[] {
+function endToEnd(result: RunResult, maxListed: number, resolved: ResolvedJudging | undefined): Violation[] {
   const verdict = endToEndExactlyOnce({
     graph: result.graph,
     expected: sharedReferenceFold(result.graph),
     committed: result.committed.map((c) => c.record as CommittedRecord),
     finalState: result.finalState as Parameters<typeof endToEndExactlyOnce>[0]['finalState'],
     maxListed,
+    ...(resolved === undefined ? {} : { judging: resolved, stores: result.committed.map((c) => c.txn.sink) }),
   });
   if (verdict.ok) return [];
   return [{

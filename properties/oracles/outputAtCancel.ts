@@ -7,13 +7,17 @@
  * duplicate is a surplus; at-least-once: duplicates are allowed, records from nowhere are not),
  * and no record with another value than F's (sequenced outputs, flights' per-airport numbers,
  * compared by identity only, as their values depend on the interleaving). The final state is not
- * judged. Independent of the engine: F is the plain fold of the input.
+ * judged. Independent of the engine: F is the plain fold of the input. With a job's judging
+ * (jobJudging.ts) each sink is compared on its own by its judgement, and sinks judged `off` not
+ * at all (the summary says which).
  */
 import { recordIdentity } from '../../engine/index.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import { sharedReferenceFold } from '../sharedReferenceFold.ts';
 import { compareOutputs, type CommittedRecord } from './compareOutputs.ts';
 import { detectSequenced } from './endToEndExactlyOnce.ts';
+import { compareSinkOutputs, sinkOutputs, unjudgedSuffix } from './jobJudging.ts';
+import type { ResolvedJudging } from './jobJudging.ts';
 import { restoreRefused } from './restoreRefused.ts';
 
 /**
@@ -27,17 +31,22 @@ export function endedByCancel(result: RunResult): boolean {
 }
 
 /**
- * Judges the committed output of a cancelled history (see the file comment) for `oracle`.
+ * Judges the committed output of a cancelled history (see the file comment) for `oracle`, by
+ * `judging` when given (absent: all sinks together, numbering detected by uid).
  * @returns at most one violation, naming the surplus (and mismatched) records.
  */
 export function outputAtCancel(result: RunResult, oracle: 'at-least-once' | 'end-to-end-exactly-once',
-  maxListed: number): Violation[] {
-  const committed = result.committed.map((c) => c.record as CommittedRecord);
-  const expected = sharedReferenceFold(result.graph).outputs;
+  maxListed: number, judging?: ResolvedJudging): Violation[] {
+  const fold = sharedReferenceFold(result.graph);
+  const groups = judging === undefined ? undefined
+    : sinkOutputs(judging, fold, result.committed).filter((g) => !g.judgement.off);
+  const committed = groups === undefined ? result.committed.map((c) => c.record as CommittedRecord) : groups.flatMap((g) => g.actual);
+  const expected = groups === undefined ? fold.outputs : groups.flatMap((g) => g.expected);
   const sequenced = detectSequenced(result.graph);
-  const outputs = compareOutputs({
-    expected, actual: committed, maxListed, ...(sequenced === null ? {} : { project: sequenced.project }),
-  });
+  const outputs = groups === undefined
+    ? compareOutputs({ expected, actual: committed, maxListed, ...(sequenced === null ? {} : { project: sequenced.project }) })
+    : compareSinkOutputs(result.graph, groups, maxListed, false).outputs;
+  const left = unjudgedSuffix(judging);
   const exactly = oracle === 'end-to-end-exactly-once';
   // At-least-once allows duplicates of records F produces, so only records F never produces count.
   const expectedIds = new Set(expected.map((r) => recordIdentity(r)));
@@ -47,7 +56,8 @@ export function outputAtCancel(result: RunResult, oracle: 'at-least-once' | 'end
   return [{
     property: oracle,
     summary: `after the cancel: ${surplusCount} committed record(s) F(all input) does not produce${exactly ? ' (or duplicates)' : ''}`
-      + `${outputs.valueMismatchCount > 0 ? `, ${outputs.valueMismatchCount} with another value` : ''}`,
+      + `${outputs.valueMismatchCount > 0 ? `, ${outputs.valueMismatchCount} with another value` : ''}`
+      + `${left === '' ? '' : `; ${left}`}`,
     details: {
       kind: 'cancelled', committedCount: committed.length, surplus, surplusCount,
       valueMismatches: outputs.valueMismatches, valueMismatchCount: outputs.valueMismatchCount,

@@ -65,18 +65,21 @@ export interface EvidenceStateVerdict {
 /**
  * Judges `result`'s keyed state from its evidence; undefined when the trace holds none (the
  * caller then judges the state as it can without). `positions(c)` gives checkpoint c's split
- * positions (undefined for a checkpoint the run did not complete).
+ * positions (undefined for a checkpoint the run did not complete); keyed operators in `stateOff`
+ * (the job's judging says state off) are left out.
  */
 export function judgeStateFromEvidence(
   result: Pick<RunResult, 'trace' | 'finalState'>,
   graph: StreamGraph,
   positions: (checkpointId: number) => ReadonlyMap<number, number> | undefined,
   maxListed: number,
+  stateOff: ReadonlySet<string> = new Set(),
 ): EvidenceStateVerdict | undefined {
   const reading = readKeyedInputs(result, positions);
   if (reading === undefined) return undefined;
   if (!reading.ok) return unjudged(reading.detail);
-  const keyed = graph.nodes.filter((n) => n.spec.kind === 'keyedProcess');
+  // Operators whose state the job's judging leaves out are neither required nor compared.
+  const keyed = graph.nodes.filter((n) => n.spec.kind === 'keyedProcess' && !stateOff.has(n.uid));
   for (const node of keyed) {
     const reads = reading.operators.get(node.uid);
     if (reads === undefined || reads.subtasks !== node.parallelism) {

@@ -22,13 +22,15 @@ export type StateUnjudgedReason =
   | 'hidden-search-inconclusive'
   /** The job did not finish, so no output oracle ran (liveness judges such runs). */
   | 'job-not-finished'
+  /** The job's judging (JobJudging.state) says `off` for every keyed operator. */
+  | 'judging-off'
   /** The output oracle was left out by the caller (`skip`). */
   | 'oracle-skipped';
 
 /** Every reason, in a fixed order (for reports that list them all). */
 export const STATE_UNJUDGED_REASONS: readonly StateUnjudgedReason[] = [
   'duplicates-after-keyed-state', 'evidence-incomplete', 'hidden-search-inconclusive', 'job-not-finished',
-  'oracle-skipped',
+  'judging-off', 'oracle-skipped',
 ];
 
 /** The verdict on the keyed state: judged, or not judged with a reason and a line for people. */

@@ -3,6 +3,7 @@
  * never look inside the engine: they read this. Times are in ms (virtual), as at every edge.
  */
 import type { JobStatus, StreamGraph } from '../../engine/index.ts';
+import type { JobJudging } from '../jobs/JobDefinition.ts';
 import type { RunCheckpoint } from '../MiniCluster.ts';
 import type { CommittedRecord } from '../SimTransactionalStore.ts';
 import type { TraceEvent } from '../Trace.ts';
@@ -35,6 +36,8 @@ export interface RunResult {
   readonly spec: ExpandedRunSpec;
   /** The job that ran (for the reference fold), with its checkpointing settings. */
   readonly graph: StreamGraph;
+  /** How the oracles judge this job; absent: the built-in defaults. */
+  readonly judging?: JobJudging;
   readonly traceHash: string;
   /** Stored trace events (may be capped by `traceLimit`; the hash covers all). */
   readonly trace: readonly TraceEvent[];
