@@ -131,6 +131,19 @@ describe('explore --job <module>', () => {
     expectOneLine(r.stderr, "operator 'keyedProcess-2' (uid balances) uses timers (onTimer), which the reference fold cannot judge; set judge.state['balances'] = 'off' and judge.output['ledger'] = 'off' to run it unjudged");
   });
 
+  test('a timer operator with its judging turned off runs, and what was not judged is counted, not passed', async () => {
+    const source = transfersModule({ keyed: `{
+        processElement(t, ctx, out) { out.collect(t); },
+        onTimer(ts, ctx, out) {},
+      }` }).replace("name: 'transfers',", "name: 'transfers', judge: { state: { balances: 'off' }, output: { ledger: 'off' } },");
+    const job = moduleDir('timers-off', source);
+    const r = await cli('explore', '--job', job, '--mode', 'aligned', '--runs', '10', '--seed', '3', '--out', join(tmp, 'out-off'));
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("aligned: a sink's output not judged in 10 run(s): 10 judging-off");
+    expect(r.stdout).toMatch(/aligned: final keyed state not judged in \d+ run\(s\): .*judging-off/);
+  });
+
   test.each([
     ['a missing file', (): string => join(tmp, 'nope', 'job.ts'), 'no such file'],
     ['a module that throws while loading', (): string => moduleDir('throws', 'throw new Error("boom at load");\n'), 'failed to load: boom at load'],

@@ -25,6 +25,7 @@ import { FoldUnsupportedError } from './FoldUnsupportedError.ts';
 import { flatMapOutputTag, keyedOutputTag, tagSegment } from './outputTag.ts';
 import { PlainKeyedStateStore } from './PlainKeyedStateStore.ts';
 import type { OperatorStateView } from './PlainKeyedStateStore.ts';
+import { foldSkipsOf } from '../sim/jobs/foldSkips.ts';
 
 export type { OperatorStateView } from './PlainKeyedStateStore.ts';
 
@@ -72,7 +73,7 @@ export interface FoldResult {
  *   or an exception from a user function (a bug in the job, not a violation).
  */
 export function referenceFold(graph: StreamGraph, options: FoldOptions = {}): FoldResult {
-  const fold = new Fold(graph, options.keep, false, options.skip);
+  const fold = new Fold(graph, options.keep, false, options.skip ?? foldSkipsOf(graph));
   fold.readTo(options.prefixes);
   return fold.result();
 }
@@ -114,7 +115,7 @@ export class PrefixFold {
    * @throws FoldUnsupportedError for a broadcast edge, Error for a bad skip (as {@link referenceFold}).
    */
   constructor(graph: StreamGraph, options: Pick<FoldOptions, 'skip'> = {}) {
-    this.fold = new Fold(graph, undefined, true, options.skip);
+    this.fold = new Fold(graph, undefined, true, options.skip ?? foldSkipsOf(graph));
   }
 
   /** Whether `prefixes` is at or past the cut read so far in every split (advanceTo can go there). */

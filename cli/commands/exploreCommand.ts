@@ -344,6 +344,9 @@ const COUNT_DEFINITIONS = {
   unfiredActions: 'actions (savepoints, stop-with-savepoint) whose time or protocol point the run never reached',
   knownStuck: 'runs whose stop-with-savepoint waits forever for a lost confirmation or abort, a known Flink 1.20 outcome: liveness did not judge them (not passes of it)',
   stateUnjudged: 'runs whose final keyed state no oracle judged (not passes of it); stateUnjudgedReasons splits them',
+  outputUnjudged: 'runs with a sink whose committed output no oracle compared (the job module turned its judging off; not passes of it); outputUnjudgedReasons splits them',
+  outputUnjudgedReasons: 'runs with an unjudged sink, per reason (judging-off: the job module set judge.output to off)',
+  statePartlyUnjudged: 'runs whose final keyed state was judged only for some keyed operators (the job module turned the others off)',
   operatorStateJudged: 'runs in which the operator-state oracle judged at least one restore of list or union state',
   operatorStateUnjudgedReasons: 'runs whose job has list- or union-state operators that the oracle could not judge, per reason (no-restore: nothing was restored; not passes of it)',
   rescales: 'rescale actions that fired: restored (a new job run started), failed (its stop failed or no checkpoint was retained), refused (the new run\'s restore was refused at submission)',
@@ -406,6 +409,11 @@ export function printReport(r: ExploreReport, io: Io, afterTable: readonly strin
   for (const [m, x] of Object.entries(r.modes)) {
     const reasons = Object.entries(x.stateUnjudgedReasons).map(([k, n]) => `${n} ${k}`);
     if (reasons.length > 0) io.out(`${m}: final keyed state not judged in ${x.stateUnjudged} run(s): ${reasons.join(', ')}\n`);
+    if ((x.outputUnjudged ?? 0) > 0) {
+      const why = Object.entries(x.outputUnjudgedReasons ?? {}).map(([k, n]) => `${n} ${k}`).join(', ');
+      io.out(`${m}: a sink's output not judged in ${x.outputUnjudged ?? 0} run(s): ${why}\n`);
+    }
+    if ((x.statePartlyUnjudged ?? 0) > 0) io.out(`${m}: keyed state judged only in part (operators turned off) in ${x.statePartlyUnjudged ?? 0} run(s)\n`);
     const opUnjudged = Object.entries(x.operatorStateUnjudgedReasons ?? {}).map(([k, n]) => `${n} ${k}`);
     const opJudged = x.operatorStateJudged ?? 0;
     if (opJudged > 0 || opUnjudged.length > 0) {

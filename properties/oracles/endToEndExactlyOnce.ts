@@ -16,7 +16,7 @@
  * different. (Exceptions mean a harness problem: a job F cannot fold, see referenceFold.)
  */
 import type { StreamGraph, StreamRecord } from '../../engine/index.ts';
-import { WORDCOUNT_OUTPUT_COMPARISON } from '../../sim/builtInOutputComparisons.ts';
+import { WORDCOUNT_OUTPUT_COMPARISON } from '../../sim/jobs/builtInOutputComparisons.ts';
 import { FLIGHTS_UIDS } from '../../sim/workloads/flights.ts';
 import type { FlightOutput } from '../../sim/workloads/flights.ts';
 import { WORDCOUNT_UIDS } from '../../sim/workloads/wordcount.ts';

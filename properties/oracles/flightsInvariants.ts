@@ -5,7 +5,7 @@
  * sequenceInvariants.ts with {@link FLIGHTS_SEQUENCE}; the engine's own final state is compared
  * with the fold's by compareKeyedState.)
  */
-import { FLIGHTS_OUTPUT_COMPARISON } from '../../sim/builtInOutputComparisons.ts';
+import { FLIGHTS_OUTPUT_COMPARISON } from '../../sim/jobs/builtInOutputComparisons.ts';
 import { AIRPORT_STATS_STATE, FLIGHTS_UIDS } from '../../sim/workloads/flights.ts';
 import type { AirportStats, FlightOutput } from '../../sim/workloads/flights.ts';
 import { canonicalString } from '../canonicalString.ts';

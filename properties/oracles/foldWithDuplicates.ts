@@ -17,6 +17,7 @@
  * copies a keyed stage's state counted again, which can differ from the output's
  * (stateFromEvidence.ts); there a record is kept only with exactly a kept tag.
  */
+import { foldSkipsOf } from '../../sim/jobs/foldSkips.ts';
 import type { StreamGraph, StreamNode, StreamRecord } from '../../engine/index.ts';
 import { referenceFold } from '../referenceFold.ts';
 import type { FoldResult } from '../referenceFold.ts';
@@ -92,7 +93,11 @@ export function foldWithDuplicates(
     if (tags === undefined) return true;
     return exactAt(node) ? tags.includes(r.tag) : tags.some((t) => leadsTo(r.tag, t));
   };
-  const fold = referenceFold({ ...graph, nodes } as StreamGraph, kept.size === 0 ? {} : { keep });
+  // The derived graph is another object: carry the operators F skips in the run's (foldSkips.ts).
+  const skip = foldSkipsOf(graph);
+  const fold = referenceFold({ ...graph, nodes } as StreamGraph, {
+    ...(kept.size === 0 ? {} : { keep }), ...(skip === undefined ? {} : { skip }),
+  });
   const rename = (r: StreamRecord): StreamRecord => {
     const o = origin.get(r.split);
     return o === undefined ? r : { ...r, split: o.split, offset: o.offset };

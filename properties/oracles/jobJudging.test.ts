@@ -3,7 +3,7 @@ import { splitSource, StreamExecutionEnvironment, twoPhaseCommitSink } from '../
 import type { DecodedCheckpoint, KeyedProcessFunction, StreamGraph } from '../../engine/index.ts';
 import {
   FLIGHTS_JUDGING, FLIGHTS_OUTPUT_COMPARISON, WORDCOUNT_JUDGING, WORDCOUNT_OUTPUT_COMPARISON,
-} from '../../sim/builtInOutputComparisons.ts';
+} from '../../sim/jobs/builtInOutputComparisons.ts';
 import type { JobJudging } from '../../sim/jobs/JobDefinition.ts';
 import type { RunResult } from '../../sim/run/RunResult.ts';
 import { RUN_SPEC_VERSION } from '../../sim/run/RunSpec.ts';

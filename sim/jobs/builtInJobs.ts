@@ -7,14 +7,15 @@
 import { consecutiveSplits, twoPhaseCommitSink } from '../../engine/index.ts';
 import type { SplitData } from '../../engine/index.ts';
 import {
-  buildFlightsPipeline, FLIGHTS_OUTPUT_COMPARISON, FLIGHTS_UIDS, selectFlights, type Flight,
+  buildFlightsPipeline, FLIGHTS_UIDS, selectFlights, type Flight,
 } from '../workloads/flights.ts';
 import {
   buildGeneratedPipeline, generatedSplits, validateGeneratedJobSpec, type GeneratedJobSpec,
 } from '../workloads/generatedJob.ts';
 import {
-  buildWordcountPipeline, WORDCOUNT_DEFAULT_SPLITS, WORDCOUNT_OUTPUT_COMPARISON, WORDCOUNT_TEXT, WORDCOUNT_UIDS,
+  buildWordcountPipeline, WORDCOUNT_DEFAULT_SPLITS, WORDCOUNT_TEXT, WORDCOUNT_UIDS,
 } from '../workloads/wordcount.ts';
+import { FLIGHTS_JUDGING, WORDCOUNT_JUDGING } from './builtInOutputComparisons.ts';
 import type { JobDefinition } from './JobDefinition.ts';
 
 /** Default parallelism of the flights job (DESIGN.md: the main job at parallelism 4). */
@@ -34,7 +35,7 @@ export function flightsDefinition(selection: { readonly from: number; readonly t
     parallelism: FLIGHTS_DEFAULT_PARALLELISM,
     input: consecutiveSplits(selectFlights(selection), splits ?? FLIGHTS_DEFAULT_SPLITS),
     build: (env, input) => buildFlightsPipeline(env, input, twoPhaseCommitSink(FLIGHTS_UIDS.sink)),
-    judge: { output: { [FLIGHTS_UIDS.sink]: FLIGHTS_OUTPUT_COMPARISON } },
+    judge: FLIGHTS_JUDGING,
   };
 }
 
@@ -49,7 +50,7 @@ export function wordcountDefinition(lines?: number, splits?: number): JobDefinit
     parallelism: WORDCOUNT_DEFAULT_PARALLELISM,
     input: consecutiveSplits(WORDCOUNT_TEXT.slice(0, lines ?? WORDCOUNT_TEXT.length), splits ?? WORDCOUNT_DEFAULT_SPLITS),
     build: (env, input) => buildWordcountPipeline(env, input, twoPhaseCommitSink(WORDCOUNT_UIDS.sink)),
-    judge: { output: { [WORDCOUNT_UIDS.sink]: WORDCOUNT_OUTPUT_COMPARISON } },
+    judge: WORDCOUNT_JUDGING,
   };
 }
 

@@ -16,7 +16,9 @@ import type {
   CheckpointConfig, ClusterConfiguration, RestartStrategy, StreamGraph,
 } from '../../engine/index.ts';
 import { createJobGraph } from '../../engine/index.ts';
-import { throwUserCodeViolation } from '../jobs/resolveJob.ts';
+import { registerFoldSkips } from '../jobs/foldSkips.ts';
+import { checkJudgeable } from '../jobs/judgeability.ts';
+import { resolveJob, throwUserCodeViolation } from '../jobs/resolveJob.ts';
 import { MiniCluster, type EngineAssertion } from '../MiniCluster.ts';
 import { SimInputError } from '../SimInputError.ts';
 import type { WorldOptions } from '../WorldOptions.ts';
@@ -53,6 +55,15 @@ const us = (ms: number): number => Math.round(ms * 1000);
  * is the job's graph as {@link expandRunSpecWithGraph} built it for this spec (it is not built
  * again).
  */
+/** `graph`, its fold skips recorded for a job module that turned judging off somewhere (foldSkips.ts). */
+function withFoldSkips(spec: ExpandedRunSpec, graph: StreamGraph): StreamGraph {
+  if (spec.job.kind === 'module') {
+    const { definition, label } = resolveJob(spec.job);
+    registerFoldSkips(graph, checkJudgeable(graph, definition.judge, label));
+  }
+  return graph;
+}
+
 export function runGraph(spec: ExpandedRunSpec, built?: StreamGraph,
   parallelism?: Readonly<Record<string, number>>): StreamGraph {
   const costsUs = Object.fromEntries(Object.entries(spec.costsMs).map(([uid, ms]) => [uid, us(ms)]));
@@ -64,10 +75,11 @@ export function runGraph(spec: ExpandedRunSpec, built?: StreamGraph,
       ...(spec.maxParallelism === undefined ? {} : { maxParallelism: spec.maxParallelism }),
     });
   } catch (e) {
+    if (e instanceof SimInputError) throw e;
     throw new SimInputError(`job: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
   const cp = spec.checkpoint;
-  if (cp.mode === 'none') return graph;
+  if (cp.mode === 'none') return withFoldSkips(spec, graph);
   const checkpointing: CheckpointConfig = {
     intervalMs: cp.intervalMs,
     mode: cp.mode === 'at-least-once' ? 'AT_LEAST_ONCE' : 'EXACTLY_ONCE',
@@ -78,7 +90,7 @@ export function runGraph(spec: ExpandedRunSpec, built?: StreamGraph,
     retained: cp.retained,
     externalizedCheckpointRetention: cp.retention,
   };
-  return { ...graph, checkpointing };
+  return withFoldSkips(spec, { ...graph, checkpointing });
 }
 
 function restartStrategy(s: RestartStrategySpec): RestartStrategy {
@@ -240,9 +252,11 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
   const lingering = world.transactionalStore.allTransactions()
     .filter((t) => t.status === 'open' || t.status === 'pre-committed')
     .map(({ id }) => transactionName(id));
+  const judging = resolveJob(expanded.job).definition.judge;
   return {
     spec: expanded,
     graph,
+    ...(judging === undefined ? {} : { judging }),
     traceHash: r.traceHash,
     trace: world.trace.events,
     ...(world.trace.dropped > 0 ? { traceDropped: world.trace.dropped } : {}),

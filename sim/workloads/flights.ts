@@ -176,21 +176,3 @@ export function buildFlightsPipeline(
     .process(airportStatsFunction, { name: 'airport-stats', uid: FLIGHTS_UIDS.stats, costUs: costs.statsCostUs })
     .sinkTo(sink, { name: 'flights-sink', uid: FLIGHTS_UIDS.sink, costUs: costs.sinkCostUs });
 }
-
-/**
- * How the oracles compare the flights job's output (a JobJudging OutputComparison): `seq`
- * depends on the order flights reach their airport's subtask, so per flight the rest of the
- * value must equal the reference fold's, and per origin the committed numbers must be exactly
- * 1..n.
- */
-export const FLIGHTS_OUTPUT_COMPARISON = Object.freeze({
-  name: 'flights seq per airport',
-  project: (v: unknown): unknown => {
-    const { flightId, origin, delay } = v as FlightOutput;
-    return { flightId, origin, delay };
-  },
-  sequence: Object.freeze({
-    key: (v: unknown): string => (v as FlightOutput).origin,
-    seq: (v: unknown): number => (v as FlightOutput).seq,
-  }),
-});

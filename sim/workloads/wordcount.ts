@@ -136,16 +136,3 @@ export function buildWordcountPipeline(env: StreamExecutionEnvironment, splits: 
     .process(countWords, { name: 'count', uid: WORDCOUNT_UIDS.count })
     .sinkTo(sink, { name: 'counts', uid: WORDCOUNT_UIDS.sink });
 }
-
-/**
- * How the oracles compare wordcount's output (a JobJudging OutputComparison): per word the
- * running counts must be exactly 1..n; which occurrence gets which count depends on arrival order.
- */
-export const WORDCOUNT_OUTPUT_COMPARISON = Object.freeze({
-  name: 'wordcount count per word',
-  project: (v: unknown): unknown => ({ word: (v as WordCountOutput).word }),
-  sequence: Object.freeze({
-    key: (v: unknown): string => (v as WordCountOutput).word,
-    seq: (v: unknown): number => (v as WordCountOutput).count,
-  }),
-});

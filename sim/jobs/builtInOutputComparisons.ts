@@ -9,11 +9,11 @@
  *
  * Here, in sim, because a JobDefinition (sim/jobs) may hold them and sim never imports properties.
  */
-import type { JobJudging, OutputComparison } from './jobs/JobDefinition.ts';
-import { FLIGHTS_UIDS } from './workloads/flights.ts';
-import type { FlightOutput } from './workloads/flights.ts';
-import { WORDCOUNT_UIDS } from './workloads/wordcount.ts';
-import type { WordCountOutput } from './workloads/wordcount.ts';
+import type { JobJudging, OutputComparison } from './JobDefinition.ts';
+import { FLIGHTS_UIDS } from '../workloads/flights.ts';
+import type { FlightOutput } from '../workloads/flights.ts';
+import { WORDCOUNT_UIDS } from '../workloads/wordcount.ts';
+import type { WordCountOutput } from '../workloads/wordcount.ts';
 
 /** Flights' output: per origin airport, `seq` from 1; flight id, origin and delay per identity. */
 export const FLIGHTS_OUTPUT_COMPARISON: OutputComparison = Object.freeze({
