@@ -104,7 +104,7 @@ describe('checkpoint-sim command line', () => {
     [['strat'], "unknown command 'strat' (Did you mean start?)"],
     [['--bogus'], "unknown option '--bogus'"],
     [['start', '--x'], "unknown option '--x'"],
-    [['explore', '--job', 'nope', '--runs', '1', '--seed', '1'], "unknown job 'nope' (jobs: flights, wordcount, generated)"],
+    [['explore', '--job', 'nope', '--runs', '1', '--seed', '1'], "unknown job 'nope' (jobs: flights, wordcount, generated, or a path to a job module such as ./job.ts)"],
     [['explore', '--mode', 'fast', '--runs', '1', '--seed', '1'], "unknown mode 'fast' (modes: aligned, at-least-once, none; or all for aligned and at-least-once)"],
     [['explore', '--mode', 'all,none', '--runs', '1', '--seed', '1'], "--mode takes one or more modes separated by commas, or 'all' alone, got 'all,none'"],
     [['explore', '--mode', 'aligned,aligned', '--runs', '1', '--seed', '1'], '--mode names aligned twice'],
@@ -453,7 +453,7 @@ describe('replay --json', () => {
   // field was accepted, and a spec error named neither the file nor that it is in the spec.
   test.each([
     [{ format: 'other' }, 'not a checkpoint-sim repro file (format is "other", not "checkpoint-sim-repro")'],
-    [{ note: 'mine' }, 'unknown repro field "note" (fields: format, formatVersion, checkpointSimVersion, property, expect, summary, traceHash, stage, fastCheck, fork, spec, scenario)'],
+    [{ note: 'mine' }, 'unknown repro field "note" (fields: format, formatVersion, checkpointSimVersion, property, expect, summary, traceHash, stage, fastCheck, fork, jobModule, spec, scenario)'],
     [{ specVersion: 1 }, 'spec: version 1 is not supported: this checkpoint-sim reads run spec version 6'],
     // The spec's version is refused before the envelope's fields, so an old file is named for what it is.
     [{ specVersion: 2, stage: 'halfway' }, 'spec: version 2 is not supported: this checkpoint-sim reads run spec version 6'],
