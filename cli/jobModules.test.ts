@@ -182,3 +182,23 @@ describe('run <spec.json> naming a module relative to the spec file', () => {
     expectOneLine(big.stderr, 'job.size must be in 1..300');
   });
 });
+
+describe('scenario run --file naming a module relative to the scenario file', () => {
+  test('runs the module under the scenario\'s steps and judges its expectations', async () => {
+    moduleDir('scenario', transfersModule());
+    const file = join(tmp, 'transfers.scenario.json');
+    writeFileSync(file, JSON.stringify({
+      version: RUN_SPEC_VERSION,
+      name: 'transfers-global-failure-after-checkpoint-2',
+      protects: 'A global failure once checkpoint 2 completes: the ledger commits every transfer once.',
+      job: { kind: 'module', path: './scenario/job.ts' },
+      steps: [{ at: { kind: 'jobmaster', checkpoint: 2, phase: 'completed' }, do: { type: 'global-failure' } }],
+      expect: [{ kind: 'restoredFrom', checkpoint: 2, nth: 1 }, { kind: 'jobStatus', status: 'FINISHED' }],
+      promise: 'exactly-once',
+    }));
+    const r = await cli('scenario', 'run', '--file', file, '--out', join(tmp, 'out-scenario'));
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('passed');
+    expect(r.code).toBe(0);
+  });
+});
