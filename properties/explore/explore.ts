@@ -5,9 +5,8 @@
  * engine assertion counts as failing only if it ends in an engine assertion at the same location
  * (another assertion is another bug). A sample of runs is simulated twice to prove determinism
  * (a mismatch is a harness failure, exit code 3; so is anything simulate or the judge throw,
- * which stops the search at once instead of being shrunk), and a
- * sample of completed checkpoints is forked into restore fan-out runs (oracle 2), which do not
- * count in the per-mode figures.
+ * which stops the search at once instead of being shrunk), and a sample of completed checkpoints
+ * is forked into restore fan-out runs (oracle 2), which do not count in the per-mode figures.
  *
  * The wall clock and file writing are handed in (STYLE.md: only cli/ and bench/ read real time),
  * as are simulate and the judge, so tests can inject a nondeterministic fake.
@@ -51,7 +50,6 @@ export interface Judgement {
 
 export type Simulate = (spec: RunSpec) => RunResult;
 export type Judge = (result: RunResult, expect: Expectation) => Judgement;
-
 /** The determinism self-check failed: the harness itself is broken (exit code 3). */
 export class HarnessError extends Error {
   override readonly name = 'HarnessError';
@@ -186,8 +184,7 @@ export interface FanOutSummary {
 }
 
 export interface ExploreReport {
-  /** The job as `--job` names it (exploreJobName). */
-  readonly job: string;
+  readonly job: string; // as `--job` names it (exploreJobName)
   readonly seed: number;
   readonly runsPerMode: number | null;
   /** The planted bugs switched on (sorted, distinct; empty for the correct engine). */
