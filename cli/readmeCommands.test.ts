@@ -45,3 +45,25 @@ describe('docs/explain.md', () => {
     expect(printed).toBe(shown);
   });
 });
+
+describe('README "Writing a job"', () => {
+  test('its example restores from a completed checkpoint and its own checks of the output pass', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const start = readme.indexOf('\n## Writing a job\n');
+    const block = /\n```ts\n([\s\S]*?)\n```\n/.exec(readme.slice(start))?.[1] ?? '';
+    expect(block).toContain('enableCheckpointing');
+    const file = join(mkdtempSync(join(tmpdir(), 'readme-job-')), 'job.ts');
+    writeFileSync(file, block);
+    const logs: string[] = [];
+    const log = console.log;
+    console.log = (...args: unknown[]) => { logs.push(args.join(' ')); };
+    try {
+      await import(file); // its asserts throw when the output is not the input counted once
+    } finally {
+      console.log = log;
+    }
+    expect(logs.join('\n')).toMatch(/^FINISHED: restored from checkpoint \d+, \d+ records committed exactly once/);
+  }, 60_000);
+});
