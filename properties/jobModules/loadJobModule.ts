@@ -64,7 +64,8 @@ const RESOLVE_HOOK = `
 let root;
 export async function initialize(data) { root = data.root; }
 export async function resolve(specifier, context, next) {
-  if (specifier === 'checkpoint-sim') return { url: root, shortCircuit: true };
+  // Resolved through the rest of the chain (tsx's resolve sets what its load needs for a .ts root).
+  if (specifier === 'checkpoint-sim') return next(root, context);
   return next(specifier, context);
 }
 `;
