@@ -11,7 +11,7 @@ import { buildGeneratedJob } from '../workloads/generatedJob.ts';
 import { wordcountJob } from '../workloads/wordcount.ts';
 import { defineJob } from './JobDefinition.ts';
 import { registerJobModule } from './jobModuleRegistry.ts';
-import { resolveJob } from './resolveJob.ts';
+import { jobJudgingOf, resolveJob } from './resolveJob.ts';
 
 /** A graph as data: every field but the functions, which are the same objects anyway. */
 const shape = (g: ReturnType<typeof flightsJob>): unknown => JSON.parse(JSON.stringify(g));
@@ -74,5 +74,13 @@ describe('a module job\'s input', () => {
   test('a module that was never loaded is one line saying to load it', () => {
     expect(() => resolveJob({ kind: 'module', path: '/virtual/none.ts' }))
       .toThrow('job module /virtual/none.ts is not loaded: await loadJobModule(path) before simulating a spec that names it');
+  });
+});
+
+describe('jobJudgingOf', () => {
+  test('is the definition\'s judge for every built-in kind', () => {
+    for (const job of [{ kind: 'flights' as const, selection: { from: 0, to: 10 } }, { kind: 'wordcount' as const }]) {
+      expect(jobJudgingOf(job)).toBe(resolveJob(job).definition.judge);
+    }
   });
 });

@@ -8,6 +8,7 @@ import type { SplitData } from '../../engine/index.ts';
 import type { JobSpec } from '../run/RunSpec.ts';
 import { SimInputError } from '../SimInputError.ts';
 import { flightsDefinition, generatedDefinition, wordcountDefinition } from './builtInJobs.ts';
+import { FLIGHTS_JUDGING, WORDCOUNT_JUDGING } from './builtInOutputComparisons.ts';
 import type { JobDefinition, JobInputGenerator } from './JobDefinition.ts';
 import { loadedJobModule, type LoadedJobModule } from './jobModuleRegistry.ts';
 import { UserCodeGuard } from './userCodeGuard.ts';
@@ -75,6 +76,19 @@ export function throwUserCodeViolation(job: JobSpec): void {
   if (job.kind !== 'module') return;
   const violation = moduleGuard(loadedJobModule(job.path, job.export)).violation;
   if (violation !== undefined) throw violation;
+}
+
+/**
+ * How the oracles judge `job` (its definition's `judge`), without building its input: read once
+ * per run, after it, so flights' data need not be selected and split again for it.
+ */
+export function jobJudgingOf(job: JobSpec): JobDefinition['judge'] {
+  switch (job.kind) {
+    case 'flights': return FLIGHTS_JUDGING;
+    case 'wordcount': return WORDCOUNT_JUDGING;
+    case 'generated': return undefined;
+    case 'module': return loadedJobModule(job.path, job.export).definition.judge;
+  }
 }
 
 /** Whether a definition's input is a generator. */

@@ -18,7 +18,7 @@ import type {
 import { createJobGraph } from '../../engine/index.ts';
 import { registerFoldSkips } from '../jobs/foldSkips.ts';
 import { checkJudgeable } from '../jobs/judgeability.ts';
-import { resolveJob, throwUserCodeViolation } from '../jobs/resolveJob.ts';
+import { jobJudgingOf, resolveJob, throwUserCodeViolation } from '../jobs/resolveJob.ts';
 import { MiniCluster, type EngineAssertion } from '../MiniCluster.ts';
 import { SimInputError } from '../SimInputError.ts';
 import type { WorldOptions } from '../WorldOptions.ts';
@@ -252,7 +252,7 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
   const lingering = world.transactionalStore.allTransactions()
     .filter((t) => t.status === 'open' || t.status === 'pre-committed')
     .map(({ id }) => transactionName(id));
-  const judging = resolveJob(expanded.job).definition.judge;
+  const judging = jobJudgingOf(expanded.job);
   return {
     spec: expanded,
     graph,
