@@ -10,7 +10,10 @@
  * What is public, and why:
  * - a run as data: `simulate(spec)` and the RunSpec format (docs/runspec.md) with its validation,
  *   defaults and version, and the RunResult it returns (times in ms);
- * - `judgeRun`: the standing oracles (docs/oracles.md), so a test can judge its own run;
+ * - `judgeRun` (also as `judge`): the standing oracles (docs/oracles.md), so a test can judge its own run;
+ * - `explore` (cli/library/explore.ts): the search of `checkpoint-sim explore` on a job module,
+ *   as an assertion for a user's test file, rejecting with an ExploreFailure that says how to
+ *   replay what it found;
  * - the job API of README "Writing a job": StreamExecutionEnvironment, sources, sinks, the
  *   function types, and MiniCluster, which runs such a job in the simulated world (times in µs);
  * - TwoPhaseCommitSinkFunction (Flink's class of that name), the base of a user's own
@@ -41,7 +44,8 @@ export { MARKS, MARK_NAMES } from './sim/marks.ts';
 export type { MarkName } from './sim/marks.ts';
 
 // Judging a run.
-export { judgeRun, ORACLE_NAMES } from './properties/oracles/judgeRun.ts';
+// `judge` is judgeRun under the name the library's three verbs share (explore, simulate, judge).
+export { judgeRun, judgeRun as judge, ORACLE_NAMES } from './properties/oracles/judgeRun.ts';
 export type {
   Counterexample, JudgeOptions, OracleName, RunVerdict,
 } from './properties/oracles/judgeRun.ts';
@@ -70,6 +74,14 @@ export type {
 } from './sim/jobs/JobDefinition.ts';
 export { loadJobModule } from './properties/jobModules/loadJobModule.ts';
 export type { LoadedJobModule } from './sim/jobs/jobModuleRegistry.ts';
+
+// Exploring a job module from a test file, as an assertion (docs/jobs.md, "From a test file").
+export { explore, ExploreFailure, LIBRARY_DEFAULT_RUNS } from './cli/library/explore.ts';
+export type { ExploreJobModule, ExploreJobOptions } from './cli/library/explore.ts';
+export { HarnessError } from './properties/explore/explore.ts';
+export type {
+  Counterexample as ExploreCounterexample, Expectation, ExploreReport, ModeSummary,
+} from './properties/explore/explore.ts';
 
 // Scenarios.
 export * from './scenarios/index.ts';

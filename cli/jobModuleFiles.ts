@@ -14,7 +14,7 @@ import type { ExploreJob } from '../properties/arbitraries/runSpecArbitrary.ts';
 import { loadJobModule } from '../properties/jobModules/loadJobModule.ts';
 import { moduleContentHash } from '../properties/jobModules/moduleContentHash.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
-import { UsageError } from './program.ts';
+import { UsageError } from './UsageError.ts';
 
 /** The built-in jobs a `--job` may name. */
 export const BUILT_IN_JOBS = ['flights', 'wordcount', 'generated'] as const;

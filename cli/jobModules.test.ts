@@ -11,58 +11,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { RUN_SPEC_VERSION } from '../sim/run/RunSpec.ts';
 import { expectOneLine, runCli as cli } from './testing/runCli.ts';
+import { COMMITS_IN_SNAPSHOT, moduleIn, transfersModule } from './testing/jobModuleFixtures.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'checkpoint-sim-modules-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/**
- * A transfers job: records {account, amount} → fee map → keyBy(account) → balance → sink.
- * `sink` is the sink expression; `extra` is spliced into the map function's body.
- */
-function transfersModule(options: { sink?: string; extra?: string; head?: string; keyed?: string } = {}): string {
-  return `import { defineJob, splitSource, twoPhaseCommitSink, TwoPhaseCommitSinkFunction } from 'checkpoint-sim';
-import { fee } from './fee.ts';
-${options.head ?? ''}
-export default defineJob({
-  name: 'transfers',
-  parallelism: 2,
-  input: {
-    maxSize: 300,
-    generate: (size) => Array.from({ length: 4 }, (_x, id) => ({
-      id, records: Array.from({ length: Math.ceil(size / 4) }, (_y, i) => ({ account: 'a' + ((i * 7 + id) % 5), amount: i % 9 })),
-    })),
-  },
-  build(env, splits) {
-    env.fromSource(splitSource(splits), { uid: 'transfers' })
-      .map((t) => { ${options.extra ?? ''} return { ...t, amount: fee(t.amount) }; }, { uid: 'fee' })
-      .keyBy((t) => t.account)
-      .process(${options.keyed ?? `{
-        processElement(t, ctx, out) {
-          const s = ctx.getState({ kind: 'value', name: 'balance' });
-          s.update((s.value() ?? 0) + t.amount);
-          out.collect({ account: t.account, amount: t.amount });
-        },
-      }`}, { uid: 'balances' })
-      .sinkTo(${options.sink ?? "twoPhaseCommitSink('ledger')"}, { uid: 'ledger' });
-  },
-});
-`;
-}
-
-/** A module directory (outside any project: a package.json saying ES modules, no node_modules) with fee.ts beside it. */
-function moduleDir(name: string, source: string): string {
-  const dir = join(tmp, name);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
-  writeFileSync(join(dir, 'fee.ts'), 'export function fee(x: number): number { return x * 100 - 1; }\n');
-  writeFileSync(join(dir, 'job.ts'), source);
-  return join(dir, 'job.ts');
-}
-
-/** A sink that makes its output visible in snapshotState: the classic two-phase-commit mistake. */
-const COMMITS_IN_SNAPSHOT = `twoPhaseCommitSink('ledger', () => new (class extends TwoPhaseCommitSinkFunction {
-  preCommit(txn) { txn.preCommit(); txn.commit(); }
-})())`;
+const moduleDir = (name: string, source: string): string => moduleIn(tmp, name, source);
 
 describe('explore --job <module>', () => {
   test('a correct job module: exit 0, restores above 0, nothing unjudged but what is said', async () => {

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { UsageError } from './program.ts';
+import { UsageError } from './UsageError.ts';
 
 /**
  * Creates `dir` (and its missing parents) if needed and proves it writable by writing and

@@ -6,7 +6,7 @@
 import { statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { prepareOutDir } from './outDir.ts';
-import { UsageError } from './program.ts';
+import { UsageError } from './UsageError.ts';
 
 export class OutputFile {
   private constructor(readonly flag: string, readonly given: string, readonly abs: string) {}

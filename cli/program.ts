@@ -13,6 +13,7 @@ import { PLANTED_BUG_CATALOGUE } from '../properties/plantedBugCatalogue.ts';
 import { addCommandHelp } from './commandHelp.ts';
 import { InvalidConfigurationError, InvalidJobError } from '../engine/index.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
+import { UsageError } from './UsageError.ts';
 import {
   BUILT_MODES, exploreOptions, formatDuration, MIN_TIME_BUDGET_MS, parseExploreFlags, runExplore, SEED_HELP,
   type ExploreFlags,
@@ -23,10 +24,7 @@ import { runOptions, runSpecFile, type RunFlags } from './commands/runCommand.ts
 import { scenarioCommands } from './commands/scenarioCommand.ts';
 import { runStart, START_OUT, type StartFlags } from './commands/startCommand.ts';
 
-/** Thrown for bad usage or bad input; printed as one line, exit code 2. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
+export { UsageError };
 
 /** The reason `checkpoint-sim` without a command gives, above the help. */
 export const NO_COMMAND = 'a command is needed (see the commands below)';

@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { withAbsoluteModulePath } from './jobModuleFiles.ts';
-import { UsageError } from './program.ts';
+import { UsageError } from './UsageError.ts';
 
 export function readJsonFile(path: string, kind: string): unknown {
   let text: string;

@@ -4,17 +4,17 @@
  * violation the counterexample (property, details, expanded configuration, decisive events and
  * the replay command). Exit codes: 0 no violation, 1 a violation, 2 bad usage, 3 harness failure.
  */
-import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { portableRepro } from '../../properties/jobModules/portableRepro.ts';
 import { dirname, join, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import { exploreJobFileName, type BuiltInJob, type ExploreJob } from '../../properties/arbitraries/runSpecArbitrary.ts';
+import type { BuiltInJob, ExploreJob } from '../../properties/arbitraries/runSpecArbitrary.ts';
+import { reproFileName } from '../../properties/explore/reproFileName.ts';
 import { PLANTED_BUG_IDS } from '../../engine/index.ts';
 import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
 import {
-  DEFAULT_RUNS_PER_MODE, explore, expectationOf, HarnessError, type Expectation, type ExploreReport, type Simulate,
+  DEFAULT_RUNS_PER_MODE, explore, HarnessError, type Expectation, type ExploreReport, type Simulate,
 } from '../../properties/explore/explore.ts';
 import type { Repro } from '../../properties/explore/Repro.ts';
 import { simulate } from '../../sim/run/simulate.ts';
@@ -65,6 +65,8 @@ export interface ExploreFlags {
   maxRecords?: string;
   maxParallelism?: string;
 }
+
+export { reproFileName };
 
 /** Parsed explore flags. @throws UsageError with a one-line reason. */
 export interface ExploreSettings {
@@ -363,31 +365,6 @@ function writeRepro(outDir: string, s: ExploreSettings, mode: RunMode, repro: Re
   const path = join(outDir, reproFileName(s, mode));
   writeFileSync(path, `${JSON.stringify(portableRepro(repro, dirname(resolve(path))), null, 2)}\n`);
   return path;
-}
-
-/**
- * The repro file's name: `repro-<job>-<mode>-<seed>`, then whatever else changes the search, so
- * runs with different flags in one --out directory keep their own files: `-expect-<promise>`
- * unless it is the mode's own, `-max-records-<n>`, `-max-parallelism-<n>`, and
- * `-mutant-<id>+<id>` (sorted, so the order given does not matter). Ids outside [a-z0-9-] or a
- * long list become `-mutants-<8 hex digits of their sha256>`, so the name stays a short,
- * safe file name and still tells different lists apart.
- */
-export function reproFileName(
-  s: Pick<ExploreSettings, 'job' | 'seed' | 'expect' | 'maxRecords' | 'maxParallelism'> & { readonly mutants: readonly string[] },
-  mode: RunMode,
-): string {
-  let name = `repro-${exploreJobFileName(s.job)}-${mode}-${s.seed}`;
-  if (s.expect !== undefined && s.expect !== expectationOf(mode)) name += `-expect-${s.expect}`;
-  if (s.maxRecords !== undefined) name += `-max-records-${s.maxRecords}`;
-  if (s.maxParallelism !== undefined) name += `-max-parallelism-${s.maxParallelism}`;
-  const mutants = [...new Set(s.mutants)].sort();
-  if (mutants.length > 0) {
-    const plain = mutants.join('+');
-    name += /^[a-z0-9-]+(\+[a-z0-9-]+)*$/.test(plain) && plain.length <= 120 ? `-mutant-${plain}`
-      : `-mutants-${createHash('sha256').update(mutants.join(',')).digest('hex').slice(0, 8)}`;
-  }
-  return `${name}.json`;
 }
 
 /**
