@@ -64,6 +64,8 @@ export class JobMaster {
   private readonly rm: ResourceManagerGatewayClient;
   private readonly gateways = new Map<RpcAddress, TaskExecutorGatewayClient>();
   private declared = -1;
+  /** Set when the job reached a globally terminal state and freed its slots: later offers are rejected. */
+  private resourcesReleased = false;
   private readonly env: EngineEnv;
   /** This JobMaster's RPC address (one per job run). */
   private readonly address: RpcAddress;
@@ -395,6 +397,13 @@ export class JobMaster {
    * ran in the old one.
    */
   private offerSlots(offers: readonly SlotOffer[]): string[] {
+    // After the job's terminal state Flink's JobMaster has stopped, and an offer to it fails, so
+    // the TaskExecutor frees the slots. Accepting here would keep a slot the ResourceManager
+    // allocated for the last failover (racing the terminal state) out of every later job run.
+    if (this.resourcesReleased) {
+      this.env.tracer.event('jm.slotsRejected', { count: offers.length, reason: 'job terminated' });
+      return [];
+    }
     const accepted: string[] = [];
     const replaced = [];
     for (const o of offers) {
@@ -434,6 +443,7 @@ export class JobMaster {
    * at the ResourceManager and every pooled slot is freed at its TaskExecutor.
    */
   private releaseResources(): void {
+    this.resourcesReleased = true;
     this.declareRequiredSlots(0);
     for (const s of [...this.slotPool.all()]) {
       this.slotPool.release(s);
