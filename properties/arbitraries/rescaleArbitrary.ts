@@ -40,21 +40,23 @@ export function rescaleArbitrary(o: { readonly spanMs: number; readonly maxParal
 
 /**
  * The rescale actions of `drawn` for a first run at `parallelism` (one number for every
- * operator), each at most `limit`: a second rescale fires after the first (a time trigger is
- * moved behind it; a point trigger names the new run's checkpoint, jobRun 2).
+ * operator), each at most `limit`: a second rescale fires in the run the first started (its point
+ * trigger names that run, jobRun 2; a drawn time becomes "when that run is RUNNING").
  */
 export function rescaleActions(drawn: readonly DrawnRescale[], parallelism: number, limit: number): Action[] {
   let p = parallelism;
-  let lastMs = 0;
   return drawn.map((r, i): Action => {
     p = Math.min(limit, Math.max(1, p + r.delta));
     let when = r.when;
-    if ('atMs' in when) {
-      const atMs = Math.max(when.atMs, lastMs + 100);
-      lastMs = atMs;
-      when = { atMs };
-    } else if (i > 0) {
-      when = { at: { ...when.at, jobRun: i + 1 } as typeof when.at };
+    if (i > 0) {
+      // The second rescale fires in the run the first one started, as a user's second rescale
+      // follows the first: when that run is RUNNING, or at its point (a drawn time would be a time of the
+      // whole history, and could fire in the first run while its stop or cancel is still under
+      // way: two rescales at once, whose cancel restores from a checkpoint older than the other's
+      // committed savepoint, duplicates the user caused, not the engine).
+      when = 'atMs' in when
+        ? { at: { kind: 'job', status: 'RUNNING', jobRun: i + 1 } }
+        : { at: { ...when.at, jobRun: i + 1 } as typeof when.at };
     }
     return {
       type: 'rescale', when, parallelism: p,
