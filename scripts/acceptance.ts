@@ -16,6 +16,9 @@
  * 5. (issue 12) `explore --job flights --mode all --runs 300 --seed 11` and `--job generated
  *    --seed 12` exit 0, report stateUnjudged and unfiredFaults per mode, restore in every mode,
  *    and leave the keyed state unjudged in at most 5% of the runs of the at-least-once modes.
+ * 6. (issue 18) `explore --job examples/ledger.ts --mode all --runs 200 --seed 41` exits 0 with
+ *    restores in every mode; its `#commitsInSnapshotJob` export exits 1 with a shrunk repro that
+ *    replays (cli/ledgerExample.test.ts replays one from another directory).
  * Repro paths are read from explore's JSON, never built from a file-name pattern.
  */
 import { readFileSync } from 'node:fs';
@@ -125,6 +128,14 @@ for (const [job, seed] of [['flights', '11'], ['generated', '12']] as const) {
     }
   }
 }
+
+// 6
+const ledger = await explore(['--job', 'examples/ledger.ts', '--mode', 'all', '--runs', '200', '--seed', '41', '--json']);
+check(ledger.code === 0 && ledger.json !== undefined && ledger.json.counterexamples.length === 0, `ledger example: exit ${ledger.code}, no violation`);
+for (const [mode, m] of Object.entries(ledger.json?.modes ?? {})) check(m.restores > 0, `ledger ${mode}: restores ${m.restores} above 0`);
+const buggy = await explore(['--job', 'examples/ledger.ts#commitsInSnapshotJob', '--mode', 'aligned', '--runs', '200', '--seed', '41', '--json']);
+const buggyRepro = buggy.json?.counterexamples[0]?.repro;
+check(buggy.code === 1 && buggyRepro !== undefined && await replays(buggyRepro), `ledger#commitsInSnapshotJob: exit ${buggy.code}, a repro that replays`);
 
 // 4
 for (const args of [['--job', 'nope'], ['--mode', 'fast'], ['--runs', '-1'], ['--bogus']]) {
