@@ -104,7 +104,8 @@ export async function loadFileJobModule(file: string, kind: 'spec' | 'repro' | '
       try {
         now = moduleContentHash(path);
       } catch {
-        throw new UsageError(`${file}: job module ${given}: no such file (${path})`);
+        throw new UsageError(`${file}: job module ${given}: no such file (${path}); a repro names its module relative to its `
+          + 'own folder: keep the two where they were to each other, or move them together');
       }
       if (now !== recorded) {
         throw new UsageError(`${file}: job module changed since this repro was written (${given}: content hash ${recorded.slice(0, 12)}, now ${now.slice(0, 12)})`);

@@ -59,6 +59,14 @@ describe('explore --job <module>', () => {
     const edited = await cli('replay', join(moved, 'out', 'repro.json'));
     expect(edited.code).toBe(2);
     expectOneLine(edited.stderr, 'job module changed since this repro was written');
+
+    // Moved without its module: the error says how a repro finds it.
+    mkdirSync(join(tmp, 'alone', 'out'), { recursive: true });
+    copyFileSync(join(moved, 'out', 'repro.json'), join(tmp, 'alone', 'out', 'repro.json'));
+    const alone = await cli('replay', join(tmp, 'alone', 'out', 'repro.json'));
+    expect(alone.code).toBe(2);
+    expectOneLine(alone.stderr, 'no such file');
+    expect(alone.stderr).toContain('a repro names its module relative to its own folder');
   });
 
   test('Math.random in a user function is the user\'s error: exit 2, naming the module and the function', async () => {
@@ -102,12 +110,16 @@ describe('explore --job <module>', () => {
     ['a missing file', (): string => join(tmp, 'nope', 'job.ts'), 'no such file'],
     ['a module that throws while loading', (): string => moduleDir('throws', 'throw new Error("boom at load");\n'), 'failed to load: boom at load'],
     ['a module exporting no job', (): string => moduleDir('nojob', 'export const x = 1;\n'), 'exports no JobDefinition'],
-    ['an unknown export', (): string => `${moduleDir('export', transfersModule())}#nope`, "no export 'nope' (exports: default)"],
+    ['an unknown export', (): string => `${moduleDir('export', transfersModule())}#nope`, "no export 'nope' (its JobDefinition exports: default)"],
+    // The error's place, not only "Transform failed with 1 error:" (tsx's esbuild from the CLI,
+    // vite's parser under vitest: both put the file, line and column on the following lines).
+    ['a module with a syntax error', (): string => moduleDir('syntax', 'export const = 1;\n'), 'failed to load: Transform failed with 1 error: '],
   ])('%s is bad input: exit 2, one line', async (_what, job, message) => {
     const r = await cli('explore', '--job', job(), '--mode', 'aligned', '--runs', '2', '--seed', '1', '--out', join(tmp, 'out-x'));
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expectOneLine(r.stderr, message);
+    if (message.includes('Transform failed')) expect(r.stderr).toMatch(/Transform failed with 1 error: .*syntax\/job\.ts.*:1:1[34]/);
   });
 
   test('an unknown job name lists the jobs and says a module path is allowed', async () => {

@@ -1,8 +1,8 @@
 /**
- * docs/jobs.md's examples as a reader copies them: the `totals.ts` module of "A job module" explores
- * clean in both modes with restores (its input keeps each account in one split, so its running
- * totals are what the reference fold computes), and the sink of "Sinks" compiles and holds as the
- * module's sink.
+ * docs/jobs.md's examples as a reader copies them: the `totals.ts` module of "A job module" passes
+ * the very command printed under it, in both modes with restores (its input keeps each account in
+ * one split, and it writes order-free values: a first version wrote running totals and failed at
+ * run 3, then in at-least-once mode), and the sink of "Sinks" holds as the module's sink.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,14 +22,14 @@ function write(dir: string, source: string): string {
   return join(tmp, dir, 'totals.ts');
 }
 
-/** The runs per mode and restores of `explore --job <file> --mode all --runs 30 --seed 41`. */
-async function exploreClean(file: string): Promise<void> {
-  const r = await runCli('explore', '--job', file, '--mode', 'all', '--runs', '30', '--seed', '41', '--json', '--out', join(tmp, 'out'));
+/** `explore --job <file> --mode all --runs <runs> --seed 41` exits 0 with restores in both modes. */
+async function exploreClean(file: string, runs: number): Promise<void> {
+  const r = await runCli('explore', '--job', file, '--mode', 'all', '--runs', String(runs), '--seed', '41', '--json', '--out', join(tmp, 'out'));
   expect(r.stderr).toBe('');
   expect(r.code, r.stdout.slice(0, 2000)).toBe(0);
   const modes = (JSON.parse(r.stdout) as { modes: Record<string, { runs: number; violations: number; restores: number }> }).modes;
   for (const m of ['aligned', 'at-least-once']) {
-    expect(modes[m]).toMatchObject({ runs: 30, violations: 0 });
+    expect(modes[m]).toMatchObject({ runs, violations: 0 });
     expect(modes[m]?.restores).toBeGreaterThan(0);
   }
 }
@@ -38,10 +38,11 @@ describe('docs/jobs.md', () => {
   const totals = blocks.find((b) => b.startsWith('// totals.ts')) ?? '';
   const sink = blocks.find((b) => b.includes('class BufferingSink')) ?? '';
 
-  test('its totals.ts explores clean in both modes, with restores', async () => {
+  test('its totals.ts passes the command printed under it (200 runs per mode, seed 41), with restores', async () => {
     expect(totals).toContain('export default defineJob(');
-    await exploreClean(write('totals', totals));
-  });
+    expect(doc).toContain('npx checkpoint-sim explore --job ./totals.ts --mode all --runs 200 --seed 41\n');
+    await exploreClean(write('totals', totals), 200);
+  }, 120_000);
 
   test('its BufferingSink, as totals.ts\'s sink, explores clean too', async () => {
     expect(sink).toContain("twoPhaseCommitSink('ledger', () => new BufferingSink())");
@@ -52,6 +53,6 @@ describe('docs/jobs.md', () => {
         `import { defineJob, splitSource } from 'checkpoint-sim';\n${imports.join('\n')}\n${body}`)
       .replace(".sinkTo(twoPhaseCommitSink('totals'), { uid: 'totals' })", ".sinkTo(twoPhaseCommitSink('ledger', () => new BufferingSink()), { uid: 'totals' })");
     expect(withSink).toContain('new BufferingSink()');
-    await exploreClean(write('buffering', withSink));
-  });
+    await exploreClean(write('buffering', withSink), 60);
+  }, 120_000);
 });

@@ -256,7 +256,14 @@ export function runExplore(
     bar = new cliProgress.SingleBar({ format: ' {mode} [{bar}] {value}/{total} runs | {duration_formatted}', stream: process.stderr },
       cliProgress.Presets.shades_classic);
   }
-  if (s.seedDrawn && !s.json) io.err(`explore: fast-check seed ${s.seed} (pass --seed ${s.seed} to repeat)\n`);
+  // The drawn seed is said once the first run has been judged (or at the end, or with a harness
+  // failure): bad input found by the first run (a job module that cannot be judged) stays one line.
+  let seedSaid = false;
+  const sayDrawnSeed = (): void => {
+    if (seedSaid) return;
+    seedSaid = true;
+    if (s.seedDrawn && !s.json) io.err(`explore: fast-check seed ${s.seed} (pass --seed ${s.seed} to repeat)\n`);
+  };
   let report: ExploreReport;
   try {
     report = explore({
@@ -276,6 +283,7 @@ export function runExplore(
       version,
       writeRepro: (mode, repro) => writeRepro(outDir, s, mode, repro),
       progress: (mode, done, total) => {
+        sayDrawnSeed();
         if (bar === undefined) return;
         if (mode !== barMode) {
           bar.stop();
@@ -289,12 +297,14 @@ export function runExplore(
   } catch (e) {
     bar?.stop();
     if (e instanceof HarnessError) {
+      sayDrawnSeed();
       io.err(`checkpoint-sim: harness failure: ${e.message}\n`);
       return { code: 3 };
     }
     throw e;
   }
   bar?.stop();
+  sayDrawnSeed();
   if (deps?.print === false) {
     // The caller prints.
   } else if (s.json) io.out(`${JSON.stringify(toJson(report))}\n`);

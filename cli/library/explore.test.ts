@@ -47,8 +47,10 @@ describe('explore (library)', () => {
       () => expect.fail('explore resolved on a sink that commits in snapshotState'), (e: unknown) => e);
     expect(failure).toBeInstanceOf(ExploreFailure);
     const f = failure as ExploreFailure;
-    expect(f.message).toMatch(/^explore .*job\.ts: end-to-end-exactly-once violated in mode aligned \(fast-check seed 41, path [\d:]+\)\n/);
-    expect(f.message).toMatch(/\n {2}repro: .*repro-job-aligned-41\.json\n {2}replay: npx checkpoint-sim replay .*repro-job-aligned-41\.json/);
+    expect(f.message).toMatch(/^explore .*job\.ts: end-to-end-exactly-once violated in mode aligned\n {2}end-to-end exactly-once violated: /);
+    // Which records, as the CLI prints them.
+    expect(f.message).toMatch(/\n {2}details:\n {4}expectedCount: \d+\n/);
+    expect(f.message).toMatch(/\n {2}repro: .*repro-job-aligned-41\.json\n {2}replay: npx checkpoint-sim replay .*repro-job-aligned-41\.json\n {2}fast-check: seed 41, path [\d:]+$/);
     const [c] = f.counterexamples;
     expect(c?.property).toBe('end-to-end-exactly-once');
     expect(existsSync(c?.repro ?? '')).toBe(true);

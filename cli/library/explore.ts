@@ -22,6 +22,7 @@ import type { ExploreJob } from '../../properties/arbitraries/runSpecArbitrary.t
 import { exploreJobName } from '../../properties/arbitraries/runSpecArbitrary.ts';
 import { formatExplanation } from '../../properties/explain/formatExplanation.ts';
 import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
+import { formatDetails } from '../../properties/explore/formatDetails.ts';
 import {
   explore as search, type Counterexample, type Expectation, type ExploreReport,
 } from '../../properties/explore/explore.ts';
@@ -247,14 +248,17 @@ function nameSeed(name: string): number {
 export function failureMessage(r: ExploreReport): string {
   const [first, ...rest] = r.counterexamples;
   if (first === undefined) return `explore ${r.job}: no violation`;
+  const details = formatDetails(first.violation.details, { indent: '    ' });
   const lines = [
-    `explore ${r.job}: ${first.property} violated in mode ${first.mode} (fast-check seed ${first.fastCheck.seed}, path ${first.fastCheck.path})`,
+    `explore ${r.job}: ${first.property} violated in mode ${first.mode}`,
     `  ${first.summary}`,
     `  shrunk to ${first.faults} fault(s), ${first.actions} action(s) and ${first.overrides} override(s)`
       + `${first.fork === undefined ? '' : `; found in the restore fan-out fork at checkpoint ${first.fork.checkpointId}`}`,
+    ...(details.length === 0 ? [] : ['  details:', ...details]),
     ...formatExplanation(first.explanation, '    ').map((l) => `  ${l}`),
     `  repro: ${first.repro}`,
     `  replay: ${first.replay}`,
+    `  fast-check: seed ${first.fastCheck.seed}, path ${first.fastCheck.path}`,
   ];
   for (const c of rest) lines.push(`also in mode ${c.mode}: ${c.property}: ${c.summary} (repro ${c.repro})`);
   return lines.join('\n');

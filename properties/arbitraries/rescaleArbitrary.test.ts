@@ -27,7 +27,7 @@ describe('rescaleActions', () => {
     fc.assert(fc.property(rescaleArbitrary({ spanMs: 400, maxParallelism: 4 }), fc.integer({ min: 1, max: 4 }), (rescales, p) => {
       for (const [i, a] of rescaleActions(rescales, p, 4).entries()) {
         if (i === 0) continue;
-        expect('at' in a.when && a.when.at.jobRun).toBe(i + 1);
+        expect('at' in a.when && (a.when.at as { readonly jobRun?: number }).jobRun).toBe(i + 1);
       }
     }), { seed: 7, numRuns: 300 });
   });

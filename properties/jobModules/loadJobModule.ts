@@ -111,7 +111,10 @@ export async function loadJobModule(path: string, exportName?: string, label = m
   try {
     namespace = await import(`${pathToFileURL(abs).href}?content=${hash.slice(0, 16)}`) as Record<string, unknown>;
   } catch (e) {
-    const message = (e instanceof Error ? e.message : String(e)).split('\n')[0];
+    // esbuild (through tsx) says "Transform failed with 1 error:" and puts the error, with its
+    // file, line and column, on the lines after: keep those, on one line.
+    const message = (e instanceof Error ? e.message : String(e)).split('\n').map((l) => l.trim()).filter((l) => l !== '')
+      .slice(0, 3).join(' ');
     throw new SimInputError(`job module ${label}: failed to load: ${message}`, { cause: e });
   }
   const { definition, name } = pickExport(namespace, exportName, label);
@@ -124,7 +127,10 @@ function pickExport(ns: Record<string, unknown>, exportName: string | undefined,
   const names = Object.keys(ns).sort();
   const listed = names.length === 0 ? 'none' : names.join(', ');
   if (exportName !== undefined) {
-    if (!(exportName in ns)) throw new SimInputError(`job module ${label}: no export '${exportName}' (exports: ${listed})`);
+    if (!(exportName in ns)) {
+      const jobs = names.filter((n) => isJobDefinition(ns[n]));
+      throw new SimInputError(`job module ${label}: no export '${exportName}' (its JobDefinition exports: ${jobs.length === 0 ? 'none' : jobs.join(', ')})`);
+    }
     const value = ns[exportName];
     if (!isJobDefinition(value)) {
       throw new SimInputError(`job module ${label}: export '${exportName}' is not a JobDefinition (an object with name, input and build)`);

@@ -7,7 +7,7 @@ import { referenceFold } from '../referenceFold.ts';
 import { collectSink, splitSource, StreamExecutionEnvironment, twoPhaseCommitSink } from '../../engine/index.ts';
 import { flightsJob } from '../../sim/workloads/flights.ts';
 import { WORD_COUNT_STATE, WORDCOUNT_UIDS, wordcountJob } from '../../sim/workloads/wordcount.ts';
-import { atLeastOnce, duplicatedInputs, duplicatesAfterKeyedState, judgeAtLeastOnce } from './atLeastOnce.ts';
+import { atLeastOnce, duplicatedInputs, duplicatesAfterKeyedState, judgeAtLeastOnce, replayHint } from './atLeastOnce.ts';
 import { clusterRunResult } from './testing/clusterRunResult.ts';
 import type { UnexplainedDuplicate } from './atLeastOnce.ts';
 import type { CommittedRecord } from './compareOutputs.ts';
@@ -337,5 +337,15 @@ describe('duplicatedInputs and foldWithDuplicates', () => {
       .toThrow('no input record 0:10000');
     expect(() => foldWithDuplicates(SAMPLE_GRAPH, [{ split: 77, offset: 0, copies: 1 }]))
       .toThrow('no input record 77:0');
+  });
+});
+
+describe('replayHint', () => {
+  test('only when values alone differ: the likeliest cause in a user\'s job, and the ways out', () => {
+    const none = { missingCount: 0, surplusCount: 0, stateDiffCount: 0, stateMissingCount: 0 };
+    expect(replayHint({ ...none, valueMismatchCount: 2 })).toMatch(/^ \(no record missing or extra, only values differ: .*judge the sink by identity, docs\/jobs\.md "Limitations"\)$/);
+    expect(replayHint({ ...none, valueMismatchCount: 2, surplusCount: 1 })).toBe('');
+    expect(replayHint({ ...none, valueMismatchCount: 2, stateDiffCount: 1 })).toBe('');
+    expect(replayHint({ ...none, valueMismatchCount: 0 })).toBe('');
   });
 });

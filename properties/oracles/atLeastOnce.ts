@@ -214,7 +214,7 @@ export function judgeAtLeastOnce(result: RunResult, options: AtLeastOnceOptions 
   if (problems.length > 0) {
     violations.push({
       property: 'at-least-once',
-      summary: `committed output or final state differ from F(all input + D): ${problems.join(', ')}${left === '' ? '' : `; ${left}`}`,
+      summary: `committed output or final state differ from F(all input + D): ${problems.join(', ')}${replayHint(counts)}${left === '' ? '' : `; ${left}`}`,
       details: {
         duplicatedInputs: duplicates.length,
         hiddenCandidates: hidden,
@@ -502,4 +502,21 @@ function restoresOf(result: RunResult): Restore[] {
   return result.trace
     .filter((e) => e.type === 'checkpoint.restored' || (none && e.type === 'scheduler.restarting'))
     .map((e) => ({ timeUs: e.timeUs, checkpointId: e.type === 'checkpoint.restored' ? Number(e.attrs['checkpointId']) : -1 }));
+}
+
+/**
+ * When only output values differ (no record missing or extra, the state explained), the likeliest
+ * cause in a user's job is a value computed from keyed state after a replay: in at-least-once mode
+ * a replayed record is applied to the state again, and what a later record's value reads depends
+ * on where the replay fell, which F(all input + D) cannot place. Said as a possibility, with the
+ * ways out (docs/jobs.md, Limitations).
+ */
+export function replayHint(c: Readonly<Record<string, number>>): string {
+  const onlyValues = (c['valueMismatchCount'] ?? 0) > 0
+    && Object.entries(c).every(([k, n]) => k === 'valueMismatchCount' || n === 0);
+  return onlyValues
+    ? ' (no record missing or extra, only values differ: a value computed from keyed state after a replay, such as a running '
+      + 'total, depends on where the replay fell, which the fold cannot predict in at-least-once mode; write order-free values '
+      + 'or judge the sink by identity, docs/jobs.md "Limitations")'
+    : '';
 }
