@@ -13,6 +13,7 @@ Examples:
   npx checkpoint-sim explore --job flights --mode all --runs 200 --seed 1
   npx checkpoint-sim explore --mode at-least-once --expect exactly-once --runs 500 --seed 3
   npx checkpoint-sim explore --mode aligned --mutant sink-commits-only-notified --runs 300 --seed 1
+  npx checkpoint-sim explore --job ./examples/ledger.ts --mode all --runs 200 --seed 41   # a job module of your own (docs/jobs.md)
 
 Exit codes:
   0  no violation in any mode
