@@ -31,14 +31,21 @@ export const JOB_FLAG_HELP = `the job: ${BUILT_IN_JOBS.join(', ')}, or a job mod
 export function parseJobFlag(value: string | undefined): ExploreJob {
   const v = value ?? 'flights';
   if ((BUILT_IN_JOBS as readonly string[]).includes(v)) return v as ExploreJob;
-  const hash = v.lastIndexOf('#');
-  const file = hash > 0 ? v.slice(0, hash) : v;
-  const exportName = hash > 0 ? v.slice(hash + 1) : undefined;
+  const { file, exportName } = splitModuleExport(v);
   if (file.includes('/') || file.includes('\\') || /\.(m|c)?(t|j)s$/.test(extname(file))) {
     if (exportName === '') throw new UsageError(`--job ${v}: name the export after #`);
     return { kind: 'module', path: resolve(file), ...(exportName === undefined ? {} : { export: exportName }) };
   }
   throw new UsageError(`unknown job '${v}' (jobs: ${BUILT_IN_JOBS.join(', ')}, or a path to a job module such as ./job.ts)`);
+}
+
+/**
+ * `path#export` split at its last `#` (one at the start is part of the path); `exportName` is
+ * undefined without a `#`, and '' for a `#` with nothing after it (the caller refuses that).
+ */
+export function splitModuleExport(value: string): { readonly file: string; readonly exportName: string | undefined } {
+  const hash = value.lastIndexOf('#');
+  return hash > 0 ? { file: value.slice(0, hash), exportName: value.slice(hash + 1) } : { file: value, exportName: undefined };
 }
 
 /**

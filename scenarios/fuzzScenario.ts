@@ -18,6 +18,7 @@
  */
 import fc from 'fast-check';
 import { defaultJudge } from '../properties/explore/defaultJudge.ts';
+import { nameSeed } from '../properties/explore/nameSeed.ts';
 import type { Judge, Simulate } from '../properties/explore/explore.ts';
 import type { RunResult, Violation } from '../sim/run/RunResult.ts';
 import type { RunSpec } from '../sim/run/RunSpec.ts';
@@ -70,12 +71,6 @@ const schedule: fc.Arbitrary<Schedule> = fc.record({
   overrides: fc.uniqueArray(fc.record({ decision: fc.nat(4000), alternative: fc.nat(3) }),
     { maxLength: 6, selector: (o) => o.decision }),
 });
-
-function nameSeed(name: string): number {
-  let h = 0;
-  for (let i = 0; i < name.length; i++) h = (Math.imul(h, 31) + name.charCodeAt(i)) | 0;
-  return h;
-}
 
 export function fuzzScenario(scenario: Scenario, o: FuzzOptions): FuzzReport {
   const { spec: base, steps, targets } = compileScenario(scenario);

@@ -14,8 +14,8 @@
  * replayCommand? }`; `failure.kind` is `oracle` (a standing oracle's property), `step` or
  * `expectation`.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { portableRepro } from '../properties/jobModules/portableRepro.ts';
+import { mkdirSync } from 'node:fs';
+import { writePortableRepro } from '../properties/jobModules/portableRepro.ts';
 import { join, relative, resolve } from 'node:path';
 import { expectationOf, type Judge, type Simulate } from '../properties/explore/explore.ts';
 import { REPRO_FORMAT_VERSION, type Repro } from '../properties/explore/Repro.ts';
@@ -119,7 +119,7 @@ export function writeScenarioRepro(outDir: string, file: string, repro: Repro): 
   const dir = resolve(outDir);
   mkdirSync(dir, { recursive: true });
   const path = join(dir, file);
-  writeFileSync(path, `${JSON.stringify(portableRepro(repro, dir), null, 2)}\n`);
+  writePortableRepro(path, repro);
   const rel = relative(process.cwd(), path);
   return rel.startsWith('..') ? path : rel;
 }

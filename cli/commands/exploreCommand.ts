@@ -4,9 +4,8 @@
  * violation the counterexample (property, details, expanded configuration, decisive events and
  * the replay command). Exit codes: 0 no violation, 1 a violation, 2 bad usage, 3 harness failure.
  */
-import { writeFileSync } from 'node:fs';
-import { portableRepro } from '../../properties/jobModules/portableRepro.ts';
-import { dirname, join, resolve } from 'node:path';
+import { writePortableRepro } from '../../properties/jobModules/portableRepro.ts';
+import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import type { BuiltInJob, ExploreJob } from '../../properties/arbitraries/runSpecArbitrary.ts';
@@ -14,7 +13,7 @@ import { reproFileName } from '../../properties/explore/reproFileName.ts';
 import { PLANTED_BUG_IDS } from '../../engine/index.ts';
 import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
 import {
-  DEFAULT_RUNS_PER_MODE, explore, HarnessError, type Expectation, type ExploreReport, type Simulate,
+  BUILT_MODES, DEFAULT_RUNS_PER_MODE, explore, HarnessError, type Expectation, type ExploreReport, type Simulate,
 } from '../../properties/explore/explore.ts';
 import type { Repro } from '../../properties/explore/Repro.ts';
 import { simulate } from '../../sim/run/simulate.ts';
@@ -28,8 +27,7 @@ import { prepareOutDir } from '../outDir.ts';
 import { JOB_FLAG_HELP, parseJobFlag } from '../jobModuleFiles.ts';
 import { UsageError, type Io } from '../program.ts';
 
-/** The modes built so far (unaligned and aligned-with-timeout come with a later issue). */
-export const BUILT_MODES: readonly RunMode[] = ['aligned', 'at-least-once'];
+export { BUILT_MODES };
 /** The jobs explore and compare generate runs of. */
 export const JOBS: readonly BuiltInJob[] = ['flights', 'wordcount', 'generated'];
 
@@ -373,7 +371,7 @@ const COUNT_DEFINITIONS = {
 
 function writeRepro(outDir: string, s: ExploreSettings, mode: RunMode, repro: Repro): string {
   const path = join(outDir, reproFileName(s, mode));
-  writeFileSync(path, `${JSON.stringify(portableRepro(repro, dirname(resolve(path))), null, 2)}\n`);
+  writePortableRepro(path, repro);
   return path;
 }
 

@@ -15,8 +15,7 @@
  * Real time is read here (the time budget, the report's wall time), as in cli/: the search itself
  * stays deterministic, the same options giving the same runs.
  */
-import { writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExploreJob } from '../../properties/arbitraries/runSpecArbitrary.ts';
 import { exploreJobName } from '../../properties/arbitraries/runSpecArbitrary.ts';
@@ -24,11 +23,12 @@ import { formatExplanation } from '../../properties/explain/formatExplanation.ts
 import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
 import { formatDetails } from '../../properties/explore/formatDetails.ts';
 import {
-  explore as search, type Counterexample, type Expectation, type ExploreReport,
+  BUILT_MODES, explore as search, type Counterexample, type Expectation, type ExploreReport,
 } from '../../properties/explore/explore.ts';
+import { nameSeed } from '../../properties/explore/nameSeed.ts';
 import { reproFileName } from '../../properties/explore/reproFileName.ts';
 import { loadJobModule } from '../../properties/jobModules/loadJobModule.ts';
-import { portableRepro } from '../../properties/jobModules/portableRepro.ts';
+import { writePortableRepro } from '../../properties/jobModules/portableRepro.ts';
 import { PLANTED_BUG_IDS } from '../../engine/index.ts';
 import { isJobDefinition } from '../../sim/jobs/JobDefinition.ts';
 import { AVAILABLE_MODES, type RunMode } from '../../sim/run/RunSpec.ts';
@@ -36,14 +36,9 @@ import { simulate } from '../../sim/run/simulate.ts';
 import { MAX_RUN_PARALLELISM } from '../../sim/run/validateRunSpec.ts';
 import { SimInputError } from '../../sim/SimInputError.ts';
 import { checkpointSimVersion } from '../../scenarios/checkpointSimVersion.ts';
+import { BUILT_IN_JOBS, splitModuleExport } from '../jobModuleFiles.ts';
 import { prepareOutDir } from '../outDir.ts';
 import { UsageError } from '../UsageError.ts';
-
-/** The built-in jobs the library explore also takes by name. */
-const BUILT_IN = ['flights', 'wordcount', 'generated'] as const;
-
-/** The checkpointing modes `modes: 'all'` means (the ones built so far). */
-const ALL_MODES: readonly RunMode[] = ['aligned', 'at-least-once'];
 
 /** Runs per mode when neither `runs` nor `timeBudgetMs` is given: a CI-sized default. */
 export const LIBRARY_DEFAULT_RUNS = 100;
@@ -95,10 +90,13 @@ export class ExploreFailure extends Error {
     message: string,
     /** The whole report (every mode's figures). */
     readonly report: ExploreReport,
-    /** The counterexamples, one per mode that found one; the first is in the message's first line. */
-    readonly counterexamples: readonly Counterexample[],
   ) {
     super(message);
+  }
+
+  /** The counterexamples, one per mode that found one; the first is in the message's first line. */
+  get counterexamples(): readonly Counterexample[] {
+    return this.report.counterexamples;
   }
 }
 
@@ -159,18 +157,18 @@ export async function explore(o: ExploreJobOptions): Promise<ExploreReport> {
     version: checkpointSimVersion(),
     writeRepro: (mode, repro) => {
       const path = join(outDir, reproFileName(naming, mode));
-      writeFileSync(path, `${JSON.stringify(portableRepro(repro, dirname(resolve(path))), null, 2)}\n`);
+      writePortableRepro(path, repro);
       return path;
     },
     ...(o.progress === undefined ? {} : { progress: o.progress }),
   });
-  if (report.counterexamples.length > 0) throw new ExploreFailure(failureMessage(report), report, report.counterexamples);
+  if (report.counterexamples.length > 0) throw new ExploreFailure(failureMessage(report), report);
   return report;
 }
 
 /** The job `given` names, its module loaded. @throws SimInputError. */
 async function loadJob(given: unknown): Promise<ExploreJob> {
-  if (typeof given === 'string' && (BUILT_IN as readonly string[]).includes(given)) return given as ExploreJob;
+  if (typeof given === 'string' && (BUILT_IN_JOBS as readonly string[]).includes(given)) return given as ExploreJob;
   if (isJobDefinition(given)) {
     throw new SimInputError('explore: job must be a job module\'s path (and export), not a JobDefinition: a repro names the module '
       + 'so that checkpoint-sim replay can load it in another process; move the defineJob(...) into its own file and pass '
@@ -189,7 +187,7 @@ async function loadJob(given: unknown): Promise<ExploreJob> {
     [path] = splitExport(g.path);
     exportName = g.export as string | undefined;
   } else {
-    throw new SimInputError(`explore: job must be a job module's path or file URL (or ${BUILT_IN.join(', ')}), got ${describe(given)}`);
+    throw new SimInputError(`explore: job must be a job module's path or file URL (or ${BUILT_IN_JOBS.join(', ')}), got ${describe(given)}`);
   }
   const abs = isAbsolute(path) ? path : resolve(path);
   await loadJobModule(abs, exportName, `${path}${exportName === undefined ? '' : `#${exportName}`}`);
@@ -205,14 +203,13 @@ function splitExport(p: string | URL): [string, string | undefined] {
     file.hash = '';
     return [fileURLToPath(file), exportName];
   }
-  const hash = p.lastIndexOf('#');
-  if (hash <= 0) return [p, undefined];
-  if (hash === p.length - 1) throw new SimInputError(`explore: job ${p}: name the export after #`);
-  return [p.slice(0, hash), p.slice(hash + 1)];
+  const { file, exportName } = splitModuleExport(p);
+  if (exportName === '') throw new SimInputError(`explore: job ${p}: name the export after #`);
+  return [file, exportName];
 }
 
 function modesOf(m: readonly RunMode[] | 'all' | undefined): RunMode[] {
-  if (m === undefined || m === 'all') return [...ALL_MODES];
+  if (m === undefined || m === 'all') return [...BUILT_MODES];
   if (!Array.isArray(m) || m.length === 0) throw new SimInputError(`explore: modes must be 'all' or a non-empty list of modes, got ${describe(m)}`);
   for (const mode of m) {
     if (!AVAILABLE_MODES.includes(mode)) {
@@ -235,13 +232,6 @@ function describe(v: unknown): string {
   if (typeof v === 'function') return 'a function';
   if (typeof v === 'object') return Array.isArray(v) ? 'an array' : 'an object';
   return JSON.stringify(v) ?? typeof v;
-}
-
-/** The default seed: a 32-bit hash of the job's name, so a plain rerun explores the same runs. */
-function nameSeed(name: string): number {
-  let h = 0;
-  for (let i = 0; i < name.length; i++) h = (Math.imul(h, 31) + name.charCodeAt(i)) | 0;
-  return h;
 }
 
 /** The failure's message: the first counterexample in full, the others by a line each. */

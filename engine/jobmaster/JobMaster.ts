@@ -64,8 +64,6 @@ export class JobMaster {
   private readonly rm: ResourceManagerGatewayClient;
   private readonly gateways = new Map<RpcAddress, TaskExecutorGatewayClient>();
   private declared = -1;
-  /** Set when the job reached a globally terminal state and freed its slots: later offers are rejected. */
-  private resourcesReleased = false;
   private readonly env: EngineEnv;
   /** This JobMaster's RPC address (one per job run). */
   private readonly address: RpcAddress;
@@ -141,7 +139,7 @@ export class JobMaster {
     }
     this.graph.addJobStatusListener((s) => {
       env.tracer.event('job.status', { status: s });
-      if (s === 'FINISHED' || s === 'FAILED' || s === 'CANCELED') {
+      if (isGloballyTerminal(s)) {
         this.heartbeats.stop();
         this.checkpointCoordinator?.shutdown(s);
         this.releaseResources();
@@ -400,7 +398,7 @@ export class JobMaster {
     // After the job's terminal state Flink's JobMaster has stopped, and an offer to it fails, so
     // the TaskExecutor frees the slots. Accepting here would keep a slot the ResourceManager
     // allocated for the last failover (racing the terminal state) out of every later job run.
-    if (this.resourcesReleased) {
+    if (isGloballyTerminal(this.graph.jobStatus)) {
       this.env.tracer.event('jm.slotsRejected', { count: offers.length, reason: 'job terminated' });
       return [];
     }
@@ -443,7 +441,6 @@ export class JobMaster {
    * at the ResourceManager and every pooled slot is freed at its TaskExecutor.
    */
   private releaseResources(): void {
-    this.resourcesReleased = true;
     this.declareRequiredSlots(0);
     for (const s of [...this.slotPool.all()]) {
       this.slotPool.release(s);
@@ -510,4 +507,9 @@ export class JobMaster {
 function snapshotOfMetadata(data: unknown): CompletedCheckpoint | undefined {
   const cp = (data as { checkpoint?: unknown } | null)?.checkpoint;
   return cp instanceof CompletedCheckpointClass ? cp : undefined;
+}
+
+/** FINISHED, FAILED or CANCELED: the job is over and its JobMaster stops (Flink's JobStatus#isGloballyTerminalState). */
+function isGloballyTerminal(s: JobStatus): boolean {
+  return s === 'FINISHED' || s === 'FAILED' || s === 'CANCELED';
 }

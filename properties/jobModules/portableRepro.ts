@@ -4,7 +4,8 @@
  * any working directory), and the module's content hash is recorded (`jobModule.hash`), so that
  * replaying it after the module changed is refused (cli/jobModuleFiles.ts).
  */
-import { isAbsolute, relative, sep } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { absoluteModulePath, findJobModule } from '../../sim/jobs/jobModuleRegistry.ts';
 import type { Repro } from '../explore/Repro.ts';
 
@@ -21,4 +22,9 @@ export function portableRepro(repro: Repro, fileDir: string): Repro {
     ...(module === undefined ? {} : { jobModule: { hash: module.hash } }),
     spec: { ...spec, job: { ...job, path } },
   };
+}
+
+/** Writes `repro` to the file `path` (pretty JSON), made portable for the file's directory. */
+export function writePortableRepro(path: string, repro: Repro): void {
+  writeFileSync(path, `${JSON.stringify(portableRepro(repro, dirname(resolve(path))), null, 2)}\n`);
 }
