@@ -9,7 +9,7 @@
  * tests with.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { consumerLockfile, type Lockfile } from './consumerLockfile.ts';
@@ -100,4 +100,21 @@ function exec(file: string, args: readonly string[], cwd: string, timeoutMs: num
         resolve({ code, stdout, stderr });
       });
   });
+}
+
+/** One test's outcome in the JSON report of a consumer's vitest run. */
+export interface VitestTestResult {
+  readonly title: string;
+  readonly status: string;
+  readonly failureMessages: readonly string[];
+}
+
+/**
+ * The tests of the consumer's vitest run `run`, from the JSON report it wrote to `reportFile`.
+ * @throws AssertionError (expect.fail) with the run's output when no report was written.
+ */
+export function vitestResults(reportFile: string, run: Exec, fail: (message: string) => never): VitestTestResult[] {
+  if (!existsSync(reportFile)) fail(`the consumer's vitest wrote no report (exit ${run.code}):\n${run.stdout}\n${run.stderr}`);
+  const report = JSON.parse(readFileSync(reportFile, 'utf8')) as { testResults: Array<{ assertionResults: VitestTestResult[] }> };
+  return report.testResults.flatMap((f) => f.assertionResults);
 }

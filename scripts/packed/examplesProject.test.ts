@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { consumerProject, type ConsumerProject } from './consumerProject.ts';
+import { consumerProject, vitestResults, type ConsumerProject } from './consumerProject.ts';
 import { packTarball } from './packTarball.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -56,12 +56,7 @@ describe('examples/, installed as a user would', () => {
   test('its test file passes: the ledger job keeps its promise, its planted bug is caught', async () => {
     const p = consumer();
     const run = await p.node(['node_modules/vitest/vitest.mjs', 'run', '--root', p.dir, '--reporter=json', '--outputFile.json=report.json'], 600_000);
-    const reportFile = join(p.dir, 'report.json');
-    if (!existsSync(reportFile)) expect.fail(`the example's vitest wrote no report (exit ${run.code}):\n${run.stdout}\n${run.stderr}`);
-    const report = JSON.parse(readFileSync(reportFile, 'utf8')) as {
-      testResults: Array<{ assertionResults: Array<{ title: string; status: string; failureMessages: string[] }> }>;
-    };
-    const results = report.testResults.flatMap((f) => f.assertionResults);
+    const results = vitestResults(join(p.dir, 'report.json'), run, expect.fail);
     expect(results.map((r) => [r.title, r.status, r.failureMessages.join('\n').slice(0, 2000)])).toEqual([
       ['keeps its promise in every mode, across restores', 'passed', ''],
       ['a sink that commits in snapshotState is caught, with a repro to replay', 'passed', ''],

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { simulate } from '../../sim/run/simulate.ts';
-import { consumerProject, type ConsumerProject } from './consumerProject.ts';
+import { consumerProject, vitestResults, type ConsumerProject } from './consumerProject.ts';
 import { packTarball, type PackedTarball } from './packTarball.ts';
 import { CONSUMER_SPEC, CONSUMER_TESTS, FAILING_REPRO, consumerFiles } from './consumerFiles.ts';
 
@@ -61,12 +61,7 @@ describe('the packed package', () => {
       'node_modules/vitest/vitest.mjs', 'run', '--root', p.dir,
       '--reporter=default', '--reporter=json', '--outputFile.json=report.json',
     ]);
-    const reportFile = join(p.dir, 'report.json');
-    if (!existsSync(reportFile)) expect.fail(`the consumer's vitest wrote no report (exit ${run.code}):\n${run.stdout}\n${run.stderr}`);
-    const report = JSON.parse(readFileSync(reportFile, 'utf8')) as {
-      testResults: Array<{ assertionResults: Array<{ title: string; status: string; failureMessages: string[] }> }>;
-    };
-    const results = report.testResults.flatMap((f) => f.assertionResults);
+    const results = vitestResults(join(p.dir, 'report.json'), run, expect.fail);
     const outcome = Object.fromEntries(results.map((r) => [r.title, r.status]));
     expect(outcome, `${run.stdout}\n${run.stderr}`).toEqual(
       Object.fromEntries(Object.entries(CONSUMER_TESTS).map(([title, t]) => [title, t.status])),
