@@ -23,6 +23,7 @@ import { replayOptions, runReplay, type ReplayFlags } from './commands/replayCom
 import { runOptions, runSpecFile, type RunFlags } from './commands/runCommand.ts';
 import { scenarioCommands } from './commands/scenarioCommand.ts';
 import { runStart, START_OUT, type StartFlags } from './commands/startCommand.ts';
+import { mutantsRunCommand } from './commands/mutantsCommand.ts';
 
 export { UsageError };
 
@@ -156,15 +157,19 @@ function buildProgram(io: Io): Program {
       exitCode = runStart(flags, io, packageVersion());
     });
 
-  program
+  const mutants = program
     .command('mutants')
-    .description('the planted bugs (Flink bugs re-created as switches; --mutant and a RunSpec\'s mutations take their ids)')
+    .description('the planted bugs (Flink bugs re-created as switches; --mutant and a RunSpec\'s mutations take their ids)');
+  mutants
     .command('list')
     .description('list every planted bug: its id, the Flink issue behind it, the engine file of its switch, what it does and what catches it')
     .option('--json', 'print one JSON array')
     .action((opts: { json?: boolean }) => {
       printPlantedBugs(io, opts.json === true);
     });
+  mutantsRunCommand(mutants, io, packageVersion(), (code) => {
+    exitCode = code;
+  });
 
   program
     .command('bench')

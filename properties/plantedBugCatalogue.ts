@@ -12,6 +12,11 @@ export interface PlantedBugInfo {
   readonly source: string;
   readonly what: string;
   readonly caughtBy: string;
+  /**
+   * Where `mutants run` searches for it (properties/mutants/mutantSearches.ts): the job and the
+   * mode in which its code runs. Absent: the generated jobs, aligned.
+   */
+  readonly search?: { readonly job: 'generated' | 'flights'; readonly mode: 'aligned' | 'at-least-once' };
 }
 
 export const PLANTED_BUG_CATALOGUE: readonly PlantedBugInfo[] = [
@@ -32,6 +37,8 @@ export const PLANTED_BUG_CATALOGUE: readonly PlantedBugInfo[] = [
   },
   {
     id: 'tracker-recreates-aborted', flinkIssue: 'FLINK-5285', source: 'engine/io/checkpointing/CheckpointBarrierTracker.ts',
+    // The barrier tracker handles barriers only in at-least-once mode.
+    search: { job: 'generated', mode: 'at-least-once' },
     what: 'in CheckpointBarrierTracker, a cancellation marker for an id the tracker has already handled creates a fresh aborted entry and sends the abort downstream again.',
     caughtBy: 'not caught by a search yet (docs/planted-bugs.md says why)',
   },
