@@ -22,6 +22,7 @@ import { jobJudgingOf, resolveJob, throwUserCodeViolation } from '../jobs/resolv
 import { MiniCluster, type EngineAssertion } from '../MiniCluster.ts';
 import { SimInputError } from '../SimInputError.ts';
 import type { WorldOptions } from '../WorldOptions.ts';
+import type { ChoicesReport } from '../World.ts';
 import { expandRunSpecWithGraph } from './expandRunSpec.ts';
 import { ActionPlan } from './ActionPlan.ts';
 import { FaultPlan } from './FaultPlan.ts';
@@ -128,6 +129,7 @@ function worldOptions(spec: ExpandedRunSpec, options: SimulateOptions, faults: F
   return {
     seed: spec.seed,
     overrides: spec.overrides,
+    ...(spec.pct === undefined ? {} : { pct: spec.pct }),
     healTimeUs: us(spec.healTimeMs),
     budgets: { maxEvents: spec.budgets.maxEvents, maxTimeUs: us(spec.budgets.maxTimeMs) },
     rpc: {
@@ -187,6 +189,20 @@ function checkFaultTasks(spec: ExpandedRunSpec, graph: StreamGraph): void {
         + '(it has no input channels: sources are triggered by RPC)');
     }
   }
+}
+
+/** The RunResult's view of the order decisions and the PCT schedule (RunResult.schedule). */
+function scheduleResult(c: ChoicesReport): RunResult['schedule'] {
+  return {
+    decisions: c.count,
+    orderDecisions: c.orderCount,
+    ...(c.pct === undefined ? {} : {
+      pct: {
+        changePoints: [...c.pct.changePoints], unusedChangePoints: [...c.pct.unusedChangePoints],
+        lanes: c.pct.lanes, differed: c.orderProposalsDiffering,
+      },
+    }),
+  };
 }
 
 /** The RunResult's view of an engine assertion: times in ms, as at every edge. */
@@ -277,6 +293,7 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
     lingeringTransactions: lingering,
     marks: Object.fromEntries(world.marks),
     unusedOverrides: world.choices.unusedOverrides,
+    schedule: scheduleResult(world.choices),
     faults: plan.log,
     unfiredFaults: plan.unfired(),
     actions: actionPlan.log,
