@@ -26,7 +26,7 @@ import type { ChoicesReport } from '../World.ts';
 import { expandRunSpecWithGraph } from './expandRunSpec.ts';
 import { ActionPlan } from './ActionPlan.ts';
 import { FaultPlan } from './FaultPlan.ts';
-import { faultTask, faultTaskPhase, INPUT_PHASES, messageFaultTasks } from './faultTasks.ts';
+import { faultHostTask, faultTask, faultTaskPhase, INPUT_PHASES, messageFaultTasks } from './faultTasks.ts';
 import { delayUs, faultWorldOptions, type FaultWorldOptions } from './faultWorldOptions.ts';
 import { tracesKeyedInputs } from './keyedInputEvidence.ts';
 import { checkpointStatsResult } from './checkpointStatsResult.ts';
@@ -155,7 +155,8 @@ function taskNames(graph: StreamGraph, vertices = createJobGraph(graph).vertices
 }
 
 /**
- * Checks that every protocol point and message fault naming a task (`<vertex>#<subtask>`) names
+ * Checks that every protocol point, message fault and crash or pause host naming a task
+ * (`<vertex>#<subtask>`) names
  * a subtask of the job's JobGraph (vertices are chains, so the names depend on chaining and parallelism, which
  * only the built graph knows). A point for a task that does not exist would never fire.
  * @throws SimInputError (one line) naming the fault (or action) and the tasks that exist.
@@ -169,7 +170,10 @@ function checkFaultTasks(spec: ExpandedRunSpec, graph: StreamGraph): void {
     const task = faultTask(f);
     return task === undefined ? [] : [{ path, task, phase: faultTaskPhase(f) ?? '' }];
   });
-  const messageEnds = spec.faults.flatMap((f, i) => messageFaultTasks(f).map((e) => ({ i, ...e })));
+  const messageEnds = spec.faults.flatMap((f, i) => [
+    ...messageFaultTasks(f).map((e) => ({ i, ...e })),
+    ...(faultHostTask(f) === undefined ? [] : [{ i, field: 'host', task: faultHostTask(f) as string }]),
+  ]);
   if (named.length === 0 && messageEnds.length === 0) return;
   const vertices = createJobGraph(graph).vertices;
   const tasks = taskNames(graph, vertices);
