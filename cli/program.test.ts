@@ -322,7 +322,7 @@ describe('explore summary: unjudged state', () => {
     unfiredFaults: 1, unfiredActions: 0, stateUnjudged: 2, stateUnjudgedReasons: { 'hidden-search-inconclusive': 2 }, marks: {},
   };
   const report: ExploreReport = {
-    job: 'generated', seed: 5, runsPerMode: 10, mutants: [], counterexamples: [], fanOut: { runs: 0, violations: 0, unfired: 0, rescaleRuns: 0, rescaleViolations: 0, rescaleUnfired: 0 },
+    job: 'generated', seed: 5, strategy: 'mixed', runsPerMode: 10, mutants: [], counterexamples: [], fanOut: { runs: 0, violations: 0, unfired: 0, rescaleRuns: 0, rescaleViolations: 0, rescaleUnfired: 0 },
     timing: { wallMs: 1000 },
     modes: { aligned: { ...mode, stateUnjudged: 0, stateUnjudgedReasons: {} }, 'at-least-once': mode },
   };
@@ -371,6 +371,12 @@ describe('repro file names', () => {
   test('default flags keep the short name', () => {
     expect(reproFileName(base, 'aligned')).toBe('repro-flights-aligned-3.json');
     expect(reproFileName({ ...base, expect: 'exactly-once' }, 'aligned')).toBe('repro-flights-aligned-3.json');
+    expect(reproFileName({ ...base, strategy: 'mixed' }, 'aligned')).toBe('repro-flights-aligned-3.json');
+  });
+
+  test('a strategy other than the default is in the name', () => {
+    expect(reproFileName({ ...base, strategy: 'targeted' }, 'aligned')).toBe('repro-flights-aligned-3-strategy-targeted.json');
+    expect(reproFileName({ ...base, strategy: 'pct', maxRecords: 50 }, 'at-least-once')).toBe('repro-flights-at-least-once-3-strategy-pct-max-records-50.json');
   });
 
   test('a non-default expectation, limits and mutants are in the name', () => {
@@ -418,7 +424,7 @@ describe('replay --json', () => {
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
   test('replay <file> --json prints one JSON object', async () => {
-    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
+    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', strategy: 'swarm', mutants: [], seed: 1, path: '0', maxRecords: 10 }).spec;
     const repro: Repro = {
       format: 'checkpoint-sim-repro', formatVersion: REPRO_FORMAT_VERSION, checkpointSimVersion: 'test',
       property: 'consistent-cut', expect: 'exactly-once', summary: 'x', traceHash: simulate(spec).traceHash,
@@ -437,7 +443,7 @@ describe('replay --json', () => {
 
   // Found by a fresh-eyes pass: a hand-edited property replayed as "a different property fails".
   test('a repro whose property names no oracle is bad input', async () => {
-    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
+    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', strategy: 'swarm', mutants: [], seed: 1, path: '0', maxRecords: 10 }).spec;
     const repro = {
       format: 'checkpoint-sim-repro', formatVersion: REPRO_FORMAT_VERSION, checkpointSimVersion: 'test',
       property: 'bogus', expect: 'exactly-once', summary: 'x', traceHash: 'unknown', stage: 'shrunk', spec,
@@ -453,7 +459,7 @@ describe('replay --json', () => {
   // field was accepted, and a spec error named neither the file nor that it is in the spec.
   test.each([
     [{ format: 'other' }, 'not a checkpoint-sim repro file (format is "other", not "checkpoint-sim-repro")'],
-    [{ note: 'mine' }, 'unknown repro field "note" (fields: format, formatVersion, checkpointSimVersion, property, expect, summary, traceHash, stage, fastCheck, fork, jobModule, spec, scenario)'],
+    [{ note: 'mine' }, 'unknown repro field "note" (fields: format, formatVersion, checkpointSimVersion, property, expect, summary, traceHash, stage, fastCheck, fork, strategy, jobModule, spec, scenario)'],
     [{ specVersion: 1 }, 'spec: version 1 is not supported: this checkpoint-sim reads run spec version 7'],
     // The spec's version is refused before the envelope's fields, so an old file is named for what it is.
     [{ specVersion: 2, stage: 'halfway' }, 'spec: version 2 is not supported: this checkpoint-sim reads run spec version 7'],
@@ -464,7 +470,7 @@ describe('replay --json', () => {
     [{ spec: [] }, 'repro field spec must be an object'],
     [{ formatVersion: 2 }, 'repro format version 2 is not supported (expected 1)'],
   ])('a repro with %j is bad input that names the file', async (edit, message) => {
-    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
+    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', strategy: 'swarm', mutants: [], seed: 1, path: '0', maxRecords: 10 }).spec;
     const { specVersion, ...envelope } = edit as { specVersion?: number };
     const repro = {
       format: 'checkpoint-sim-repro', formatVersion: REPRO_FORMAT_VERSION, checkpointSimVersion: 'test',
@@ -479,7 +485,7 @@ describe('replay --json', () => {
   });
 
   test('a repro with a $schema field (for editors) replays', async () => {
-    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
+    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', strategy: 'swarm', mutants: [], seed: 1, path: '0', maxRecords: 10 }).spec;
     const repro = {
       $schema: '../../schemas/repro.schema.json',
       format: 'checkpoint-sim-repro', formatVersion: REPRO_FORMAT_VERSION, checkpointSimVersion: 'test',
@@ -494,7 +500,7 @@ describe('replay --json', () => {
   });
 
   test('replay <file> says so when a different property fails than the one recorded', async () => {
-    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
+    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', strategy: 'swarm', mutants: [], seed: 1, path: '0', maxRecords: 10 }).spec;
     // A 1 ms budget ends the run before the job can: liveness fails, not the recorded property.
     const edited = { ...spec, budgets: { maxEvents: 5_000_000, maxTimeMs: 1 } };
     const repro: Repro = {
