@@ -3,9 +3,9 @@
  * `npx tsx scripts/fingerprint.ts [--runs N] [--verbose]`: the behaviour fingerprint of a fixed set
  * of runs. For each job (flights, wordcount, generated) and checkpointing mode (aligned,
  * at-least-once), N specs (default 30) are drawn from explore's arbitrary under the swarm
- * strategy with a fixed fast-check seed, simulated and judged; each run contributes its trace hash, event count and a digest of
- * its judgement (violated properties and summaries, duplicates). It prints one line per
- * job/mode and a final digest over all runs.
+ * strategy with a fixed fast-check seed, simulated and judged; each run contributes its trace
+ * hash, event count and a digest of its judgement (violated properties and summaries,
+ * duplicates). It prints one line per job/mode and a final digest over all runs.
  *
  * Why: a change meant to keep behaviour (a refactor, a speed-up) must leave the digest unchanged;
  * a change meant to alter behaviour says so in its commit. Real time is never read here.
