@@ -119,6 +119,9 @@ describe('checkpoint-sim command line', () => {
     [['explore', '--time-budget', '0.5', '--seed', '1'], "--time-budget must be at least 1 s (a number of seconds or a duration like 60s, 2m or 1500ms), got '0.5'"],
     [['explore', '--time-budget', '0', '--seed', '1'], "--time-budget must be at least 1 s (a number of seconds or a duration like 60s, 2m or 1500ms), got '0'"],
     [['explore', '--mutant', 'nope', '--seed', '1'], "--mutant: unknown planted bug 'nope' (planted bugs: "],
+    [['explore', '--strategy', 'nope', '--seed', '1'], "--strategy must be one of mixed, uniform, swarm, pct, targeted, got 'nope'"],
+    [['replay', '--seed', '1', '--path', '0', '--mode', 'aligned', '--strategy', 'random'], "--strategy must be one of mixed, uniform, swarm, pct, targeted, got 'random'"],
+    [['replay', 'package.json', '--strategy', 'pct'], 'replay <file> takes no --strategy; the repro file fixes it'],
     [['replay', '--seed', '1', '--path', '0', '--mode', 'aligned', '--mutant', 'nope'], "--mutant: unknown planted bug 'nope'"],
     [['start', '--time-budget', '999ms'], "--time-budget must be at least 1 s (a number of seconds or a duration like 60s, 2m or 1500ms), got '999ms'"],
     [['start', '--seed', '2147483648'], '--seed must be a 32-bit signed integer'],
@@ -578,8 +581,34 @@ describe('replay --json', () => {
     expect(r.stderr).toBe('');
     const json = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(json).toMatchObject({ seed: 1, path: '0', job: 'generated', mode: 'aligned', sameAsRecorded: null });
+    // Without --strategy, explore's default: mixed, and the strategy that drew run 0 under it.
+    const drawn = regenerateSpec({ job: 'generated', mode: 'aligned', strategy: 'mixed', mutants: [], seed: 1, path: '0', maxRecords: 10 });
+    expect(json['strategy']).toEqual({ explore: 'mixed', run: drawn.strategy });
+    expect(json['traceHash']).toBe(simulate(drawn.spec).traceHash);
     expect(typeof json['traceHash']).toBe('string');
     expect(Array.isArray(json['unfiredFaults'])).toBe(true);
+  });
+});
+
+describe('replay --seed --path --strategy', () => {
+  test('regenerates the run explore drew under that strategy', async () => {
+    for (const strategy of ['swarm', 'targeted', 'pct'] as const) {
+      const r = await cli('replay', '--seed', '2', '--path', '1', '--mode', 'aligned', '--job', 'generated', '--max-records', '10',
+        '--strategy', strategy, '--json');
+      expect(r.stderr).toBe('');
+      const json = JSON.parse(r.stdout) as Record<string, unknown>;
+      const drawn = regenerateSpec({ job: 'generated', mode: 'aligned', strategy, mutants: [], seed: 2, path: '1', maxRecords: 10 });
+      expect(json['strategy'], strategy).toEqual({ explore: strategy, run: strategy });
+      expect(json['traceHash'], strategy).toBe(simulate(drawn.spec).traceHash);
+    }
+  });
+});
+
+describe('explore --help names every strategy', () => {
+  test('--strategy and what each strategy draws', async () => {
+    const r = await cli('explore', '--help');
+    expect(r.stdout).toContain('--strategy <s>');
+    for (const s of ['mixed', 'uniform', 'swarm', 'pct', 'targeted']) expect(r.stdout).toMatch(new RegExp(`\\b${s}: `));
   });
 });
 
