@@ -254,11 +254,11 @@ export function failureMessage(r: ExploreReport): string {
     `  ${first.summary}`,
     `  shrunk to ${first.faults} fault(s), ${first.actions} action(s) and ${first.overrides} override(s)`
       + `${first.fork === undefined ? '' : `; found in the restore fan-out fork at checkpoint ${first.fork.checkpointId}`}`,
+    `  drawn by the ${first.strategy.run} strategy (explore's strategy: ${first.strategy.explore})`,
     ...(details.length === 0 ? [] : ['  details:', ...details]),
     ...formatExplanation(first.explanation, '    ').map((l) => `  ${l}`),
     `  repro: ${first.repro}`,
     `  replay: ${first.replay}`,
-    `  drawn by the ${first.strategy.run} strategy (strategy ${first.strategy.explore})`,
     `  fast-check: seed ${first.fastCheck.seed}, path ${first.fastCheck.path}`,
   ];
   for (const c of rest) lines.push(`also in mode ${c.mode}: ${c.property}: ${c.summary} (repro ${c.repro})`);
