@@ -58,7 +58,9 @@ export interface PctReport {
  */
 export function validatePctOptions(o: PctOptions): void {
   const cps: unknown = (o as { changePoints?: unknown } | null)?.changePoints;
-  if (!Array.isArray(cps)) throw new SimInputError('pct.changePoints must be an array of order-decision indices');
+  if (!Array.isArray(cps)) {
+    throw new SimInputError('pct.changePoints must be an array of order-decision indices');
+  }
   if (cps.length > MAX_PCT_CHANGE_POINTS) {
     throw new SimInputError(`pct.changePoints: at most ${MAX_PCT_CHANGE_POINTS}, got ${cps.length}`);
   }
@@ -66,7 +68,9 @@ export function validatePctOptions(o: PctOptions): void {
     if (typeof c !== 'number' || !Number.isSafeInteger(c) || c < 0) {
       throw new SimInputError(`pct.changePoints[${i}] must be a non-negative integer`);
     }
-    if (i > 0 && c <= (cps[i - 1] as number)) throw new SimInputError(`pct.changePoints[${i}] must be above the one before (ascending, distinct)`);
+    if (i > 0 && c <= (cps[i - 1] as number)) {
+      throw new SimInputError(`pct.changePoints[${i}] must be above the one before (ascending, distinct)`);
+    }
   });
 }
 

@@ -112,7 +112,9 @@ function targetDrawArbitrary(o: FaultArbitraryOptions): fc.Arbitrary<TargetDraw>
     atJobmaster: fc.boolean(),
     task: fc.constantFrom(...o.tasks),
     // Declines and aborts are sent only when something failed: with one fault they seldom are.
-    method: fc.oneof({ arbitrary: fc.constantFrom(...ALWAYS_SENT), weight: 4 }, { arbitrary: fc.constantFrom(...ON_FAILURE), weight: 1 }),
+    method: fc.oneof(
+      { arbitrary: fc.constantFrom(...ALWAYS_SENT), weight: 4 }, { arbitrary: fc.constantFrom(...ON_FAILURE), weight: 1 },
+    ),
     taskManager: fc.integer({ min: 1, max: o.taskManagers }).map((i) => `taskmanager-${i}`),
     operator: fc.constantFrom(...o.operators),
     ms: fc.integer({ min: 1, max: 300 }),
@@ -146,10 +148,12 @@ export function targetedFaults(draws: readonly TargetDraw[], lastCheckpoint: num
     // vertex, v0, is one in every job (sources come first in its order).
     const task = d.taskPhase === 'triggered' ? d.task.replace(/^v\d+#/, 'v0#') : d.task;
     const taskPoint: ProtocolPoint = { kind: 'task', checkpoint, phase: d.taskPhase, task };
-    const point: ProtocolPoint = d.atJobmaster ? { kind: 'jobmaster', checkpoint, phase: d.jobmasterPhase } : taskPoint;
+    const point: ProtocolPoint = d.atJobmaster
+      ? { kind: 'jobmaster', checkpoint, phase: d.jobmasterPhase } : taskPoint;
     const entry = TARGETABLE_FAULTS[d.kind] as TargetableFault;
     return entry.fault({
-      checkpoint, task, taskPoint, point, method: d.method, taskManager: d.taskManager, operator: d.operator, ms: d.ms,
+      checkpoint, task, taskPoint, point, method: d.method, taskManager: d.taskManager,
+      operator: d.operator, ms: d.ms,
     });
   });
 }
