@@ -61,7 +61,7 @@ describe('an engine assertion on the command line', () => {
     const line = /\n {2}fast-check: seed (-?\d+), path (\S+) \(before unfired faults were dropped\): (npx checkpoint-sim replay .+)\n/.exec(r.stdout);
     expect(line).not.toBeNull();
     const [, seed, path, command] = line ?? [];
-    expect(command).toBe(`npx checkpoint-sim replay --seed ${seed ?? ''} --path ${path ?? ''} --mode aligned --job wordcount`);
+    expect(command).toBe(`npx checkpoint-sim replay --seed ${seed ?? ''} --path ${path ?? ''} --mode aligned --job wordcount --strategy mixed`);
     const again = await planted(wheel, () => cli(...(command ?? '').split(' ').slice(2)));
     expect(again.code).toBe(1);
     expect(again.stdout).toContain('planted: count got wheel');

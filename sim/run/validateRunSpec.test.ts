@@ -146,7 +146,7 @@ describe('validateRunSpec', () => {
     ['a missing budget', { ...base(), budgets: { maxEvents: 10 } },
       'budgets.maxTimeMs: missing'],
     ['a fault at an unknown host', { ...base(), faults: [{ ...tm1Crash, host: 'taskmanager-2' }] },
-      'faults[0].host: unknown host "taskmanager-2" (hosts: jobmanager, taskmanager-1)'],
+      'faults[0].host: unknown host "taskmanager-2" (hosts: jobmanager, taskmanager-1; or a task <vertex>#<subtask>, for the TaskManager that runs it)'],
     ['a JobManager crash', { ...base(), faults: [{ ...tm1Crash, host: 'jobmanager' }] },
       'faults[0].host: no JobManager crash until HA exists'],
     ['an unknown fault type', { ...base(), faults: [{ type: 'meteor' }] },
