@@ -70,7 +70,8 @@ describe('an engine assertion on the command line', () => {
   test('replay reproduces it, same trace hash, and exits 1; without the planted bug it holds', async () => {
     const r = await planted(wheel, () => cli('replay', file));
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('recorded property engine-assertion\n');
+    // The repro says which strategy drew the run (explore's default, mixed, drew it by one of the four).
+    expect(r.stdout).toMatch(/recorded property engine-assertion; drawn by the (uniform|swarm|pct|targeted) strategy \(explore --strategy mixed\)\n/);
     expect(r.stdout).toMatch(/trace hash [0-9a-f]{16} \(same as recorded\)\n/);
     expect(r.stdout).toContain('the property still fails: engine-assertion: planted: count got wheel\n');
     // The explanation starts from the assertion, which is in its timeline.

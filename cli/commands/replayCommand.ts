@@ -148,7 +148,8 @@ export function replayFile(path: string, io: Io, json = false, print: PrintOptio
   const title = `replay ${basename(path)}`;
   if (json) {
     io.out(`${JSON.stringify({
-      repro: path, recordedProperty: repro.property, recordedTraceHash: repro.traceHash, fork: repro.fork?.checkpointId ?? null,
+      repro: path, recordedProperty: repro.property, recordedTraceHash: repro.traceHash, strategy: repro.strategy ?? null,
+      fork: repro.fork?.checkpointId ?? null,
       forkRescale: repro.fork?.rescale === true,
       ...outcomeJson(outcome, print),
     })}\n`);
@@ -157,7 +158,8 @@ export function replayFile(path: string, io: Io, json = false, print: PrintOptio
     return outcome.stillFails ? 1 : 0;
   }
   io.out(`replay ${path}: recorded property ${repro.property}${repro.fork === undefined ? ''
-    : ` (a restore fan-out fork${repro.fork.rescale === true ? ' across a rescale' : ''} at checkpoint ${repro.fork.checkpointId})`}\n`);
+    : ` (a restore fan-out fork${repro.fork.rescale === true ? ' across a rescale' : ''} at checkpoint ${repro.fork.checkpointId})`}`
+    + `${repro.strategy === undefined ? '' : `; drawn by the ${repro.strategy.run} strategy (explore --strategy ${repro.strategy.explore})`}\n`);
   const code = printOutcome(outcome, io, print, repro.property);
   tracing?.write(io, traceMeta(outcome.result), false);
   diagram?.(io, outcome, title, false);
