@@ -7,6 +7,9 @@
  * (a mismatch is a harness failure, exit code 3; so is anything simulate or the judge throw,
  * which stops the search at once instead of being shrunk), and a sample of completed checkpoints
  * is forked into restore fan-out runs (oracle 2), which do not count in the per-mode figures.
+ * Runs are drawn by a search strategy (ExploreStrategy.ts, default mixed): the report counts per
+ * mode the runs each strategy drew and says which run found the first violation, how long after
+ * the mode's start, and which strategy drew it; a counterexample and its repro name the strategy.
  *
  * The wall clock and file writing are handed in (STYLE.md: only cli/ and bench/ read real time),
  * as are simulate and the judge, so tests can inject a nondeterministic fake.
