@@ -119,6 +119,9 @@ describe('checkpoint-sim command line', () => {
     [['explore', '--time-budget', '0.5', '--seed', '1'], "--time-budget must be at least 1 s (a number of seconds or a duration like 60s, 2m or 1500ms), got '0.5'"],
     [['explore', '--time-budget', '0', '--seed', '1'], "--time-budget must be at least 1 s (a number of seconds or a duration like 60s, 2m or 1500ms), got '0'"],
     [['explore', '--mutant', 'nope', '--seed', '1'], "--mutant: unknown planted bug 'nope' (planted bugs: "],
+    [['explore', '--strategy', 'nope', '--seed', '1'], "--strategy must be one of mixed, uniform, swarm, pct, targeted, got 'nope'"],
+    [['replay', '--seed', '1', '--path', '0', '--mode', 'aligned', '--strategy', 'random'], "--strategy must be one of mixed, uniform, swarm, pct, targeted, got 'random'"],
+    [['replay', 'package.json', '--strategy', 'pct'], 'replay <file> takes no --strategy; the repro file fixes it'],
     [['replay', '--seed', '1', '--path', '0', '--mode', 'aligned', '--mutant', 'nope'], "--mutant: unknown planted bug 'nope'"],
     [['start', '--time-budget', '999ms'], "--time-budget must be at least 1 s (a number of seconds or a duration like 60s, 2m or 1500ms), got '999ms'"],
     [['start', '--seed', '2147483648'], '--seed must be a 32-bit signed integer'],
@@ -322,7 +325,7 @@ describe('explore summary: unjudged state', () => {
     unfiredFaults: 1, unfiredActions: 0, stateUnjudged: 2, stateUnjudgedReasons: { 'hidden-search-inconclusive': 2 }, marks: {},
   };
   const report: ExploreReport = {
-    job: 'generated', seed: 5, runsPerMode: 10, mutants: [], counterexamples: [], fanOut: { runs: 0, violations: 0, unfired: 0, rescaleRuns: 0, rescaleViolations: 0, rescaleUnfired: 0 },
+    job: 'generated', seed: 5, strategy: 'mixed', runsPerMode: 10, mutants: [], counterexamples: [], fanOut: { runs: 0, violations: 0, unfired: 0, rescaleRuns: 0, rescaleViolations: 0, rescaleUnfired: 0 },
     timing: { wallMs: 1000 },
     modes: { aligned: { ...mode, stateUnjudged: 0, stateUnjudgedReasons: {} }, 'at-least-once': mode },
   };
@@ -371,6 +374,12 @@ describe('repro file names', () => {
   test('default flags keep the short name', () => {
     expect(reproFileName(base, 'aligned')).toBe('repro-flights-aligned-3.json');
     expect(reproFileName({ ...base, expect: 'exactly-once' }, 'aligned')).toBe('repro-flights-aligned-3.json');
+    expect(reproFileName({ ...base, strategy: 'mixed' }, 'aligned')).toBe('repro-flights-aligned-3.json');
+  });
+
+  test('a strategy other than the default is in the name', () => {
+    expect(reproFileName({ ...base, strategy: 'targeted' }, 'aligned')).toBe('repro-flights-aligned-3-strategy-targeted.json');
+    expect(reproFileName({ ...base, strategy: 'pct', maxRecords: 50 }, 'at-least-once')).toBe('repro-flights-at-least-once-3-strategy-pct-max-records-50.json');
   });
 
   test('a non-default expectation, limits and mutants are in the name', () => {
@@ -418,7 +427,7 @@ describe('replay --json', () => {
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
   test('replay <file> --json prints one JSON object', async () => {
-    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
+    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', strategy: 'swarm', mutants: [], seed: 1, path: '0', maxRecords: 10 }).spec;
     const repro: Repro = {
       format: 'checkpoint-sim-repro', formatVersion: REPRO_FORMAT_VERSION, checkpointSimVersion: 'test',
       property: 'consistent-cut', expect: 'exactly-once', summary: 'x', traceHash: simulate(spec).traceHash,
@@ -437,7 +446,7 @@ describe('replay --json', () => {
 
   // Found by a fresh-eyes pass: a hand-edited property replayed as "a different property fails".
   test('a repro whose property names no oracle is bad input', async () => {
-    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
+    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', strategy: 'swarm', mutants: [], seed: 1, path: '0', maxRecords: 10 }).spec;
     const repro = {
       format: 'checkpoint-sim-repro', formatVersion: REPRO_FORMAT_VERSION, checkpointSimVersion: 'test',
       property: 'bogus', expect: 'exactly-once', summary: 'x', traceHash: 'unknown', stage: 'shrunk', spec,
@@ -453,10 +462,10 @@ describe('replay --json', () => {
   // field was accepted, and a spec error named neither the file nor that it is in the spec.
   test.each([
     [{ format: 'other' }, 'not a checkpoint-sim repro file (format is "other", not "checkpoint-sim-repro")'],
-    [{ note: 'mine' }, 'unknown repro field "note" (fields: format, formatVersion, checkpointSimVersion, property, expect, summary, traceHash, stage, fastCheck, fork, jobModule, spec, scenario)'],
-    [{ specVersion: 1 }, 'spec: version 1 is not supported: this checkpoint-sim reads run spec version 6'],
+    [{ note: 'mine' }, 'unknown repro field "note" (fields: format, formatVersion, checkpointSimVersion, property, expect, summary, traceHash, stage, fastCheck, fork, strategy, jobModule, spec, scenario)'],
+    [{ specVersion: 1 }, 'spec: version 1 is not supported: this checkpoint-sim reads run spec version 7'],
     // The spec's version is refused before the envelope's fields, so an old file is named for what it is.
-    [{ specVersion: 2, stage: 'halfway' }, 'spec: version 2 is not supported: this checkpoint-sim reads run spec version 6'],
+    [{ specVersion: 2, stage: 'halfway' }, 'spec: version 2 is not supported: this checkpoint-sim reads run spec version 7'],
     [{ stage: 'halfway' }, 'repro field stage must be one of unshrunk, shrunk, got "halfway"'],
     [{ fastCheck: { seed: 1 } }, 'repro field fastCheck.path must be a string, got undefined'],
     [{ summary: 5 }, 'repro field summary must be a string, got 5'],
@@ -464,7 +473,7 @@ describe('replay --json', () => {
     [{ spec: [] }, 'repro field spec must be an object'],
     [{ formatVersion: 2 }, 'repro format version 2 is not supported (expected 1)'],
   ])('a repro with %j is bad input that names the file', async (edit, message) => {
-    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
+    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', strategy: 'swarm', mutants: [], seed: 1, path: '0', maxRecords: 10 }).spec;
     const { specVersion, ...envelope } = edit as { specVersion?: number };
     const repro = {
       format: 'checkpoint-sim-repro', formatVersion: REPRO_FORMAT_VERSION, checkpointSimVersion: 'test',
@@ -479,7 +488,7 @@ describe('replay --json', () => {
   });
 
   test('a repro with a $schema field (for editors) replays', async () => {
-    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
+    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', strategy: 'swarm', mutants: [], seed: 1, path: '0', maxRecords: 10 }).spec;
     const repro = {
       $schema: '../../schemas/repro.schema.json',
       format: 'checkpoint-sim-repro', formatVersion: REPRO_FORMAT_VERSION, checkpointSimVersion: 'test',
@@ -494,7 +503,7 @@ describe('replay --json', () => {
   });
 
   test('replay <file> says so when a different property fails than the one recorded', async () => {
-    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
+    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', strategy: 'swarm', mutants: [], seed: 1, path: '0', maxRecords: 10 }).spec;
     // A 1 ms budget ends the run before the job can: liveness fails, not the recorded property.
     const edited = { ...spec, budgets: { maxEvents: 5_000_000, maxTimeMs: 1 } };
     const repro: Repro = {
@@ -522,7 +531,7 @@ describe('replay --json', () => {
     /** A repro of a small flights run with `faults` and this time budget. */
     const reproFile = (name: string, maxTimeMs: number): string => {
       const spec: RunSpec = {
-        version: 6, seed: 's1', job: { kind: 'flights', selection: { from: 0, to: 40 } }, parallelism: 2,
+        version: 7, seed: 's1', job: { kind: 'flights', selection: { from: 0, to: 40 } }, parallelism: 2,
         checkpoint: { mode: 'aligned', intervalMs: 20 }, faults, healTimeMs: 100,
         budgets: { maxEvents: 1_000_000, maxTimeMs }, overrides: [{ decision: 999_999_999, alternative: 1 }], mutations: [],
       };
@@ -572,8 +581,34 @@ describe('replay --json', () => {
     expect(r.stderr).toBe('');
     const json = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(json).toMatchObject({ seed: 1, path: '0', job: 'generated', mode: 'aligned', sameAsRecorded: null });
+    // Without --strategy, explore's default: mixed, and the strategy that drew run 0 under it.
+    const drawn = regenerateSpec({ job: 'generated', mode: 'aligned', strategy: 'mixed', mutants: [], seed: 1, path: '0', maxRecords: 10 });
+    expect(json['strategy']).toEqual({ explore: 'mixed', run: drawn.strategy });
+    expect(json['traceHash']).toBe(simulate(drawn.spec).traceHash);
     expect(typeof json['traceHash']).toBe('string');
     expect(Array.isArray(json['unfiredFaults'])).toBe(true);
+  });
+});
+
+describe('replay --seed --path --strategy', () => {
+  test('regenerates the run explore drew under that strategy', async () => {
+    for (const strategy of ['swarm', 'targeted', 'pct'] as const) {
+      const r = await cli('replay', '--seed', '2', '--path', '1', '--mode', 'aligned', '--job', 'generated', '--max-records', '10',
+        '--strategy', strategy, '--json');
+      expect(r.stderr).toBe('');
+      const json = JSON.parse(r.stdout) as Record<string, unknown>;
+      const drawn = regenerateSpec({ job: 'generated', mode: 'aligned', strategy, mutants: [], seed: 2, path: '1', maxRecords: 10 });
+      expect(json['strategy'], strategy).toEqual({ explore: strategy, run: strategy });
+      expect(json['traceHash'], strategy).toBe(simulate(drawn.spec).traceHash);
+    }
+  });
+});
+
+describe('explore --help names every strategy', () => {
+  test('--strategy and what each strategy draws', async () => {
+    const r = await cli('explore', '--help');
+    expect(r.stdout).toContain('--strategy <s>');
+    for (const s of ['mixed', 'uniform', 'swarm', 'pct', 'targeted']) expect(r.stdout).toMatch(new RegExp(`\\b${s}: `));
   });
 });
 

@@ -60,3 +60,12 @@ describe('describeFault', () => {
     expect(new Set(cases.map(([f]) => f.type))).toEqual(new Set(FAULT_TYPES));
   });
 });
+
+test('a crash or pause naming a task says it is that task\'s host', () => {
+  expect(describeFault({ type: 'crash', host: 'v1#0', when: { at: { kind: 'task', checkpoint: 3, phase: 'acked', task: 'v1#0' } } }))
+    .toBe('crash the host of v1#0 at checkpoint 3 acked on v1#0');
+  expect(describeFault({ type: 'pause', host: 'v0#1', durationMs: 40, when: { atMs: 12 } }))
+    .toBe('pause the host of v0#1 for 40 ms at 12 ms');
+  expect(describeFault({ type: 'pause', host: 'taskmanager-2', durationMs: 40, when: { atMs: 12 } }))
+    .toBe('pause taskmanager-2 for 40 ms at 12 ms');
+});

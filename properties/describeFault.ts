@@ -50,15 +50,18 @@ export function describeTrigger(when: FaultTrigger): string {
 
 const forMs = (ms: number | undefined): string => (ms === undefined ? '' : ` for ${ms} ms`);
 
+/** A crash's or pause's host: `taskmanager-1`, or `the host of v1#0` when it names a task. */
+const hostOf = (host: string): string => (/^v\d+#\d+$/.test(host) ? `the host of ${host}` : host);
+
 /** The fault, with its trigger when it has one (world-setting faults hold from the start). */
 export function describeFault(fault: Fault): string {
   switch (fault.type) {
     case 'crash':
-      return `crash ${fault.host}${forMs(fault.downMs)} ${describeTrigger(fault.when)}`;
+      return `crash ${hostOf(fault.host)}${forMs(fault.downMs)} ${describeTrigger(fault.when)}`;
     case 'global-failure':
       return `global failure ${describeTrigger(fault.when)}`;
     case 'pause':
-      return `pause ${fault.host}${forMs(fault.durationMs)} ${describeTrigger(fault.when)}`;
+      return `pause ${hostOf(fault.host)}${forMs(fault.durationMs)} ${describeTrigger(fault.when)}`;
     case 'partition': {
       const link = fault.oneWay === true ? `${fault.a} -> ${fault.b} (one way)` : `${fault.a} <-> ${fault.b}`;
       return `partition ${link}${forMs(fault.durationMs)} ${describeTrigger(fault.when)}`;

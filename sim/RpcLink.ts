@@ -58,8 +58,14 @@ export class RpcLink<T> extends QueueEntry {
     private readonly ctx: SimContext,
     readonly target: T,
     private readonly deliver: (target: T, m: RpcMessage) => void,
+    /** `rpc:<from address>-><to address>`: the link's name for a priority schedule. */
+    private readonly lane = 'rpc',
   ) {
     super();
+  }
+
+  laneKey(): string {
+    return this.lane;
   }
 
   /** Queues `m` to arrive `latencyUs` from now, but never before earlier messages. */

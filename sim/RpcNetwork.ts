@@ -237,7 +237,7 @@ export class RpcNetwork {
   private link(src: AddressSlot, to: RpcAddress): RpcLink<AddressSlot> {
     let link = src.links.get(to);
     if (link === undefined) {
-      link = new RpcLink(this.ctx, this.slot(to), (dst, m) => this.arrive(dst, m));
+      link = new RpcLink(this.ctx, this.slot(to), (dst, m) => this.arrive(dst, m), `rpc:${src.address}->${to}`);
       src.links.set(to, link);
     }
     return link;

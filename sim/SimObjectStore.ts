@@ -150,7 +150,8 @@ export class SimObjectStore implements ObjectStore {
         if (outcome.ok) future.complete(outcome.value as T);
         else future.completeExceptionally(outcome.error);
       });
-    }, begin, ctx.trace);
+    // Its lane for a priority schedule: the store's answers to the thread that waits for them.
+    }, begin, ctx.trace, `store:${o.on.name}`);
     ctx.queue.push(entry, ctx.clock.nowUs + latency, PRIORITY_NORMAL);
     return future;
   }

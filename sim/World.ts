@@ -19,6 +19,8 @@ import { ExecutorSlowdowns } from './ExecutorSlowdowns.ts';
 import { harnessAssert } from './harnessAssert.ts';
 import { InvariantChecks } from './InvariantChecks.ts';
 import { Partitions } from './Partitions.ts';
+import { PctScheduler } from './PctScheduler.ts';
+import type { PctReport } from './PctScheduler.ts';
 import { RandomStreams } from './RandomStreams.ts';
 import { MessageFaults } from './MessageFaults.ts';
 import { SimMetricGroups } from './SimMetricGroups.ts';
@@ -54,6 +56,12 @@ export interface RunResult {
 /** What the choice source reports. */
 export interface ChoicesReport {
   readonly count: number;
+  /** Order decisions among them. */
+  readonly orderCount: number;
+  /** Order decisions where the PCT schedule proposed another candidate than the seeded draw. */
+  readonly orderProposalsDiffering: number;
+  /** What the PCT schedule did, when the run has one. */
+  readonly pct: PctReport | undefined;
   readonly unusedOverrides: readonly Override[];
   readonly log: readonly DecisionRecord[];
 }
@@ -72,6 +80,8 @@ export class World {
   private readonly maxEvents: number;
   private readonly maxTimeUs: number;
   private readonly checkInvariants: boolean;
+  /** The PCT schedule of the order decisions, when the options ask for one. */
+  private readonly pct: PctScheduler | undefined;
   private eventCount = 0;
   private stopRequested = false;
   private running = false;
@@ -95,8 +105,9 @@ export class World {
     });
     const hashing = trace.hashing;
     const healTimeUs = options.healTimeUs ?? Number.POSITIVE_INFINITY;
+    const streams = new RandomStreams(options.seed);
     const choices = new ChoiceSource({
-      streams: new RandomStreams(options.seed),
+      streams,
       overrides: options.overrides ?? [],
       healTimeUs,
       nowUs: () => this.clock.nowUs,
@@ -106,7 +117,15 @@ export class World {
         hashing.word(value);
       },
     });
-    const queue = new EventQueue((n) => choices.order('order', n));
+    const pct = options.pct === undefined ? undefined : new PctScheduler(streams.stream('pct'), options.pct);
+    this.pct = pct;
+    const queue = new EventQueue(pct === undefined ? (n) => choices.order('order', n) : (n, ties) => {
+      // The schedule proposes, an override may still decide; the lane that runs is the one a
+      // change point drops.
+      const j = choices.order('order', n, pct.propose(n, ties));
+      pct.taken(ties.candidate(j));
+      return j;
+    });
     this.ctx = { clock: this.clock, queue, trace, choices, healTimeUs, slowdowns: this.slowdowns };
     this.rpcNet = new RpcNetwork(this.ctx, this.partitions, options.rpc ?? { defaultLatency: DEFAULT_RPC_LATENCY },
       this.messageFaults);
@@ -151,7 +170,10 @@ export class World {
   /** Decisions made so far, overrides not reached, and the (bounded) decision log. */
   get choices(): ChoicesReport {
     const c = this.ctx.choices;
-    return { count: c.count, unusedOverrides: c.unusedOverrides(), log: c.log };
+    return {
+      count: c.count, orderCount: c.orderCount, orderProposalsDiffering: c.orderProposalsDiffering,
+      pct: this.pct?.report(), unusedOverrides: c.unusedOverrides(), log: c.log,
+    };
   }
 
   /** Host ids in the order added. */
@@ -284,7 +306,7 @@ export class World {
     const entry = new OneShotEntry(() => {
       this.ctx.trace.record('sim', 'sim.action', { label });
       fn();
-    });
+    }, -1, undefined, `sim:${label}`);
     this.ctx.queue.push(entry, timeUs, PRIORITY_SIM);
   }
 

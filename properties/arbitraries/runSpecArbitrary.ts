@@ -15,7 +15,9 @@ import {
 } from '../../sim/run/RunSpec.ts';
 import { createJobGraph } from '../../engine/index.ts';
 import { expandRunSpec } from '../../sim/run/expandRunSpec.ts';
-import { faultTask, faultTaskPhase, INPUT_PHASES, messageFaultTasks, withFaultTask } from '../../sim/run/faultTasks.ts';
+import {
+  faultHostTask, faultTask, faultTaskPhase, INPUT_PHASES, messageFaultTasks, withFaultTask,
+} from '../../sim/run/faultTasks.ts';
 import { runGraph } from '../../sim/run/simulate.ts';
 import { buildJobGraph } from '../../sim/run/RunJob.ts';
 import { loadedJobModule } from '../../sim/jobs/jobModuleRegistry.ts';
@@ -23,6 +25,10 @@ import { inputSizeRange, resolveJob } from '../../sim/jobs/resolveJob.ts';
 import { rescaleActions, rescaleArbitrary, type DrawnRescale } from './rescaleArbitrary.ts';
 import { actionPlanArbitrary, type ActionPlan } from './actionArbitrary.ts';
 import { faultPlanArbitrary } from './faultArbitrary.ts';
+import type { RunStrategy } from './ExploreStrategy.ts';
+import { pctScheduleArbitrary } from './pctScheduleArbitrary.ts';
+import { targetedFaults, targetedPlanArbitrary, type TargetDraw } from './targetedFaultArbitrary.ts';
+import { uniformFaultPlanArbitrary } from './uniformFaultPlanArbitrary.ts';
 import { generatedJobArbitrary } from './generatedJobArbitrary.ts';
 
 /**
@@ -62,6 +68,11 @@ export interface RunSpecArbitraryOptions {
    * `savepoints`, off keeps the draw and drops the actions.
    */
   readonly rescales?: boolean;
+  /**
+   * How the run's faults and schedule are drawn (ExploreStrategy.ts); default `swarm`, which
+   * draws exactly what this arbitrary drew before strategies existed.
+   */
+  readonly strategy?: RunStrategy;
 }
 
 /** Virtual time the job should span, ms: long enough for about ten checkpoint intervals. */
@@ -138,9 +149,7 @@ function jobArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<JobSpec> {
  */
 export function withSourcePacing(spec: RunSpec): RunSpec {
   const { network: _n, costsMs: _c, ...rest } = spec;
-  const nodes = runGraph(expandRunSpec({ ...rest, faults: [] })).nodes;
-  const sourceUid = spec.job.kind === 'module' ? moduleSourceUid(nodes) : SOURCE_UID[spec.job.kind];
-  const sourceParallelism = nodes.find((n) => n.uid === sourceUid)?.parallelism ?? 1;
+  const { nodes, sourceUid, sourceParallelism } = sourceOf(rest);
   const pacing = sourcePacing(recordsOf(spec.job), sourceParallelism, spec.checkpoint.intervalMs);
   const { recordsPerBuffer: _old, ...networkRest } = spec.network ?? {};
   const network = {
@@ -153,6 +162,28 @@ export function withSourcePacing(spec: RunSpec): RunSpec {
     costsMs[n.uid] = isSource ? pacing.sourceCostMs : pacing.operatorCostMs;
   }
   return { ...rest, ...(Object.keys(network).length === 0 ? {} : { network }), costsMs };
+}
+
+/** The run graph's nodes of `spec`'s job, its (first) source's uid and that source's parallelism. */
+function sourceOf(spec: RunSpec): { nodes: ReturnType<typeof runGraph>['nodes']; sourceUid: string; sourceParallelism: number } {
+  const nodes = runGraph(expandRunSpec({ ...spec, faults: [] })).nodes;
+  const sourceUid = spec.job.kind === 'module' ? moduleSourceUid(nodes) : SOURCE_UID[spec.job.kind];
+  return { nodes, sourceUid, sourceParallelism: nodes.find((n) => n.uid === sourceUid)?.parallelism ?? 1 };
+}
+
+/**
+ * The id of the last checkpoint a run of the paced `spec` (withSourcePacing) is expected to
+ * complete when nothing goes wrong: its source reads its input in about (records per source
+ * subtask x the source's cost) and a checkpoint completes every interval, plus the one its
+ * finishing tasks wait for. At least 1. An estimate (measured on explore's runs: the true last
+ * is this one, or one to three more when slow operators or restores lengthen the run); the
+ * targeted strategy aims at checkpoints around it.
+ */
+export function expectedLastCheckpoint(spec: RunSpec): number {
+  const { sourceUid, sourceParallelism } = sourceOf(spec);
+  const costMs = spec.costsMs?.[sourceUid] ?? 0;
+  const spanMs = Math.ceil(recordsOf(spec.job) / sourceParallelism) * costMs;
+  return Math.max(1, Math.floor(spanMs / spec.checkpoint.intervalMs) + 1);
 }
 
 /**
@@ -262,7 +293,7 @@ const OPERATOR_PLACEHOLDERS = ['op0', 'op1', 'op2', 'op3', 'op4', 'op5'];
  */
 function fitToJob(spec: RunSpec): RunSpec {
   const actions = spec.actions ?? [];
-  const hasTask = spec.faults.some((f) => faultTask(f) !== undefined || messageFaultTasks(f).length > 0)
+  const hasTask = spec.faults.some((f) => faultTask(f) !== undefined || messageFaultTasks(f).length > 0 || faultHostTask(f) !== undefined)
     || actions.some((a) => faultTask(a) !== undefined);
   const hasOperator = spec.faults.some((f) => f.type === 'slow-task');
   if (!hasTask && !hasOperator) return spec;
@@ -289,8 +320,11 @@ function fitToJob(spec: RunSpec): RunSpec {
   };
   const faults = spec.faults.map((f): Fault => {
     const task = faultTask(f);
-    const fitted = task === undefined ? f : withBarrierPhaseIfPossible(
+    const pointed = task === undefined ? f : withBarrierPhaseIfPossible(
       withFaultTask(f, fitTask(task, faultTaskPhase(f))), withInputs.length > 0);
+    // A host named by a task is aimed as the point's task is (the same placeholder, the same task).
+    const hostTask = faultHostTask(pointed);
+    const fitted = hostTask === undefined ? pointed : { ...pointed, host: fitTask(hostTask, faultTaskPhase(f)) } as Fault;
     if (fitted.type === 'message') {
       // Checkpoints are triggered on source tasks only (CheckpointPlan.tasksToTrigger).
       const fitEnd = (t: string): string => (fitted.method === 'triggerCheckpoint' ? fitSourceTask(t) : fitTask(t, undefined));
@@ -337,6 +371,17 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
       });
     });
   const tasks = Array.from({ length: maxP }, (_x, i) => [`v0#${i}`, `v1#${i}`]).flat();
+  const strategy = o.strategy ?? 'swarm';
+  const faultOptions = {
+    taskManagers: maxTaskManagers, healTimeMs, tasks, operators: OPERATOR_PLACEHOLDERS, maxFaults: o.maxFaults ?? 6,
+  };
+  // The fault plan is the strategy's (ExploreStrategy.ts); targeted faults are drawn as targets,
+  // resolved in specOf once the run's expected last checkpoint is known. pct and targeted draw
+  // one field more, last, so that swarm's draws stay exactly what they were before strategies.
+  const faults = strategy === 'uniform' ? uniformFaultPlanArbitrary(faultOptions)
+    : strategy === 'targeted' ? fc.constant<Fault[]>([]) : faultPlanArbitrary(faultOptions);
+  const extra = strategy === 'pct' ? { pct: pctScheduleArbitrary() }
+    : strategy === 'targeted' ? { targets: targetedPlanArbitrary(faultOptions) } : {};
   return fc.record({
     seed,
     job: jobArbitrary(o),
@@ -347,9 +392,7 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
     // The output flusher's interval (execution.buffer-timeout): with 0 every record leaves at
     // once, which is what lets an at-least-once snapshot take in records behind a barrier.
     bufferTimeoutMs: fc.constantFrom(2, 0, 0.5),
-    faults: faultPlanArbitrary({
-      taskManagers: maxTaskManagers, healTimeMs, tasks, operators: OPERATOR_PLACEHOLDERS, maxFaults: o.maxFaults ?? 6,
-    }),
+    faults,
     overrides,
     // Generated jobs only: run every operator at its shape's own parallelism (rescaling edges
     // between stages of different parallelism) instead of one for all. Drawn after the others, so
@@ -361,13 +404,10 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
     }),
     // Rescales: drawn last, like the savepoints; shrinks toward none.
     rescales: rescaleArbitrary({ spanMs: TARGET_SPAN_MS, maxParallelism: maxP }),
-  }).map((base): RunSpec => withSourcePacing(fitToJob(specOf(base))));
+    ...extra,
+  }).map((base): RunSpec => withSourcePacing(fitToJob(specOf(base as DrawnBase))));
 
-  function specOf(base: {
-    seed: string; job: RunSpec['job']; parallelism: number; intervalMs: number; maxConcurrent: number;
-    tolerableFailures: number; bufferTimeoutMs: number; faults: Fault[]; overrides: RunSpec['overrides'];
-    shapeParallelism: boolean; actionPlan: ActionPlan; rescales: DrawnRescale[];
-  }): RunSpec {
+  function specOf(base: DrawnBase): RunSpec {
     const job = base.job;
     // `{}`: every operator at its default, which for a generated job is its shape's.
     const ownParallelism = base.shapeParallelism && job.kind === 'generated';
@@ -385,6 +425,23 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
     const largest = Math.max(parallelism, ...drawn.map((a) => (a.type === 'rescale' && typeof a.parallelism === 'number' ? a.parallelism : 1)));
     const taskManagers = Math.ceil(largest / 2);
     const actions = [...(plan.actions.length === 0 ? [] : fitActions(plan.actions, taskManagers, parallelism)), ...rescales];
+    const spec = draftSpec(base, { job, parallelism, ownParallelism, taskManagers, plan, actions, rescales });
+    if (base.targets === undefined) return spec;
+    // The run's pacing decides how many checkpoints it takes, and so where its last few are.
+    const last = expectedLastCheckpoint(withSourcePacing(spec));
+    const targeted = targetedFaults(base.targets, last);
+    // The last checkpoints come after the usual heal time (60% of the span), when faults no
+    // longer fire: a targeted run heals two intervals after its expected last checkpoint.
+    const healTimeMs = Math.max(spec.healTimeMs, (last + 2) * spec.checkpoint.intervalMs);
+    return { ...spec, faults: [...fitFaults(targeted, taskManagers, parallelism), ...spec.faults], healTimeMs };
+  }
+
+  /** The spec of `base` with its parts decided (specOf); the strategy's drawn faults fitted. */
+  function draftSpec(base: DrawnBase, d: {
+    job: RunSpec['job']; parallelism: number; ownParallelism: boolean; taskManagers: number; plan: ActionPlan;
+    actions: Action[]; rescales: Action[];
+  }): RunSpec {
+    const { job, parallelism, ownParallelism, taskManagers, plan, actions, rescales } = d;
     return {
       version: RUN_SPEC_VERSION,
       seed: base.seed,
@@ -408,8 +465,27 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
       budgets: { maxEvents: 5_000_000, maxTimeMs: TARGET_SPAN_MS * 30 },
       overrides: base.overrides,
       mutations: [...(o.mutations ?? [])],
+      ...(base.pct === undefined ? {} : { pct: base.pct }),
     };
   }
+}
+
+/** What runSpecArbitrary's record draws (its `pct` and `targets` only for those strategies). */
+interface DrawnBase {
+  readonly seed: string;
+  readonly job: RunSpec['job'];
+  readonly parallelism: number;
+  readonly intervalMs: number;
+  readonly maxConcurrent: number;
+  readonly tolerableFailures: number;
+  readonly bufferTimeoutMs: number;
+  readonly faults: Fault[];
+  readonly overrides: RunSpec['overrides'];
+  readonly shapeParallelism: boolean;
+  readonly actionPlan: ActionPlan;
+  readonly rescales: DrawnRescale[];
+  readonly pct?: NonNullable<RunSpec['pct']>;
+  readonly targets?: TargetDraw[];
 }
 
 /**

@@ -44,6 +44,10 @@
  * it: the confirmations of checkpoint n go out in the task that completes n, so a fault armed at
  * `checkpoint n completed` first sees those of n + 1 (aim at n with `checkpoint: n` instead).
  *
+ * A crash or pause may name a task `<vertex>#<subtask>` as its host: it acts on the TaskManager
+ * that subtask was last deployed to (its `task.deploying` event's host) when the fault fires, and
+ * is logged `skipped` (and stays unfired) when the subtask was never deployed by then.
+ *
  * Task events carry `{ checkpointId, task }` with `task` an attempt id
  * `<vertex>#<subtask>@<attempt>`; a point's `task` matches any attempt of that subtask.
  *
@@ -247,6 +251,8 @@ export class FaultPlan {
   private readonly open = new Map<string, Episode>();
   /** The releases of held messages that go on at the heal time (logged there). */
   private readonly releasesAtHeal: (() => void)[] = [];
+  /** The TaskManager each subtask `<vertex>#<subtask>` was last deployed to (followTaskHosts). */
+  private readonly taskHosts = new Map<string, string>();
 
   /**
    * @param faults the spec's faults (validated).
@@ -303,8 +309,30 @@ export class FaultPlan {
    */
   private readonly untouched = new Set<number>();
 
+  /**
+   * `f`, a crash or pause naming a task `<vertex>#<subtask>` as its host, aimed at the
+   * TaskManager that subtask was last deployed to (any job run), or undefined when it never was;
+   * any other fault as it is.
+   */
+  private withTaskHost(f: Fault): Fault | undefined {
+    if ((f.type !== 'crash' && f.type !== 'pause') || !TASK_NAME.test(f.host)) return f;
+    const host = this.taskHosts.get(f.host);
+    return host === undefined ? undefined : { ...f, host };
+  }
+
+  /** Follows where each subtask is deployed, when a crash or pause names a task as its host. */
+  private followTaskHosts(): void {
+    if (!this.faults.some((f) => (f.type === 'crash' || f.type === 'pause') && TASK_NAME.test(f.host))) return;
+    this.world.onTrace(() => true, (e) => {
+      // `task` is an attempt id, `<vertex>#<subtask>@<attempt>`, recorded on the TaskManager's host.
+      const attempt = String(e.attrs['task']);
+      this.taskHosts.set(attempt.slice(0, attempt.lastIndexOf('@')), e.host);
+    }, { types: ['task.deploying'] });
+  }
+
   /** Schedules every fault and the heal. Call once, before the run. */
   install(): void {
+    this.followTaskHosts();
     const settings: number[] = [];
     this.faults.forEach((f, i) => {
       if (f.type === 'message' && f.when === undefined) this.armMessage(i, f);
@@ -336,10 +364,16 @@ export class FaultPlan {
   }
 
   private fire(index: number): void {
-    const f = this.faults[index] as Fault;
-    if (f.type === 'message') {
+    const fault = this.faults[index] as Fault;
+    if (fault.type === 'message') {
       // Its trigger arms it; it fires when it acts on a message.
-      this.armMessage(index, f);
+      this.armMessage(index, fault);
+      return;
+    }
+    const f = this.withTaskHost(fault);
+    if (f === undefined) {
+      // A crash or pause of a task's host, a task never deployed yet: nothing to act on.
+      this.note(index, 'skipped');
       return;
     }
     this.fired.add(index);

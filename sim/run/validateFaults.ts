@@ -1,7 +1,8 @@
 /**
  * validateFaults: the fault-plan part of validateRunSpec's checks after parsing, on faults the
  * schema (schema/faultSchema.ts) accepted. What the schema cannot know: a fault must name
- * existing hosts (`jobmanager`, `taskmanager-1..N`) and operator uids, never crash the JobManager
+ * existing hosts (`jobmanager`, `taskmanager-1..N`; a crash or pause may name a task instead, for
+ * the TaskManager that runs it) and operator uids, never crash the JobManager
  * (no HA yet), partition two different hosts, fire by time before the heal time, and filter
  * messages in ways some RPC of its method can match. (Tasks named `<vertex>#<subtask>` are
  * checked against the job graph by simulate's checkFaultTasks: only the built graph knows them.)
@@ -37,11 +38,11 @@ export function validateFaults(faults: readonly Fault[], ctx: FaultContext): rea
 function validateFault(f: Fault, path: string, ctx: FaultContext): void {
   switch (f.type) {
     case 'crash':
-      requireHost(f.host, at(path, 'host'), ctx);
+      requireHostOrTask(f.host, at(path, 'host'), ctx);
       if (f.host === JOB_MANAGER_HOST) fail(`${at(path, 'host')}: no JobManager crash until HA exists`);
       break;
     case 'pause':
-      requireHost(f.host, at(path, 'host'), ctx);
+      requireHostOrTask(f.host, at(path, 'host'), ctx);
       break;
     case 'partition':
       requireHost(f.a, at(path, 'a'), ctx);
@@ -92,6 +93,18 @@ function checkTrigger(when: FaultTrigger, path: string, ctx: FaultContext): void
   if ('atMs' in when && when.atMs >= ctx.healTimeMs) {
     fail(`${at(path, 'atMs')}: must be before healTimeMs (${ctx.healTimeMs}), got ${when.atMs}: `
       + 'faults stop at the heal time');
+  }
+}
+
+/**
+ * A crash's or pause's host: a host, or a task `<vertex>#<subtask>` standing for the TaskManager
+ * it runs on when the fault fires (FaultPlan; simulate checks that the job has the task).
+ */
+function requireHostOrTask(host: string, path: string, ctx: FaultContext): void {
+  if (TASK_NAME.test(host)) return;
+  if (!ctx.hosts.includes(host)) {
+    fail(`${path}: unknown host ${JSON.stringify(host)} (hosts: ${ctx.hosts.join(', ')}; or a task <vertex>#<subtask>, `
+      + 'for the TaskManager that runs it)');
   }
 }
 

@@ -126,6 +126,7 @@ export function clusterRunResult(o: ClusterRunOptions): { cluster: MiniCluster; 
       .filter((t) => t.status === 'open' || t.status === 'pre-committed').map(show),
     marks: Object.fromEntries(cluster.world.marks),
     unusedOverrides: [],
+    schedule: { decisions: cluster.world.choices.count, orderDecisions: cluster.world.choices.orderCount },
     faults: [],
     unfiredFaults: [],
     actions: [],

@@ -154,6 +154,11 @@ export const faultTriggerSchema = z.union([
   .meta({ id: 'faultTrigger', description: 'When the fault fires: { "atMs": t } or { "at": <protocol point> } (once).' });
 
 const host = z.string().meta({ description: 'A host: jobmanager or taskmanager-1..N.' });
+/** A crash's or pause's host, which may name a task for the TaskManager that runs it (FaultPlan). */
+const hostOrTask = z.string().meta({
+  description: 'A host (jobmanager, taskmanager-1..N), or a task <vertex>#<subtask>: the TaskManager it was last deployed to '
+    + 'when the fault fires.',
+});
 const durationMs = msField().meta({ description: 'How long, ms.' });
 const factor = atLeastField(1, MAX_SLOWDOWN_FACTOR);
 const rpcKind = oneOfField(asTuple(RPC_KINDS), { one: 'RPC kind', many: 'kinds' });
@@ -161,10 +166,10 @@ const probability = probabilityField().meta({ description: 'Probability in [0, 1
 
 /** Each fault's fields, in the order messages list them. `when` last-but-one where it was. */
 const faultShapes = {
-  crash: { type: z.literal('crash'), host, when: faultTriggerSchema,
+  crash: { type: z.literal('crash'), host: hostOrTask, when: faultTriggerSchema,
     downMs: msField().meta({ description: 'Restart after this long (ms); absent: at the heal time.' }).exactOptional() },
   globalFailure: { type: z.literal('global-failure'), when: faultTriggerSchema },
-  pause: { type: z.literal('pause'), host, when: faultTriggerSchema, durationMs },
+  pause: { type: z.literal('pause'), host: hostOrTask, when: faultTriggerSchema, durationMs },
   partition: { type: z.literal('partition'), a: host, b: host,
     oneWay: z.boolean().meta({ description: 'Only a to b.' }).exactOptional(), when: faultTriggerSchema, durationMs },
   rpcLoss: { type: z.literal('rpc-loss'), kind: rpcKind, probability },
