@@ -84,6 +84,12 @@ export interface ExploreOptions {
   readonly judge: Judge;
   /** How runs are drawn (ExploreStrategy.ts); default `mixed`. */
   readonly strategy?: ExploreStrategy;
+  /**
+   * Whether a counterexample is shrunk (default true). Off, the first violating run is reported as
+   * it was drawn: for measuring how fast a search finds a bug (`mutants run --compare-strategies`),
+   * where shrinking would only cost time.
+   */
+  readonly shrink?: boolean;
   /** Real milliseconds, from cli/. */
   readonly clock: () => number;
   /** Writes (or overwrites) the repro of `mode`'s counterexample; returns its path. */
@@ -339,6 +345,7 @@ function exploreMode(
     seed: o.seed,
     numRuns: runs,
     ...(deadline === Number.POSITIVE_INFINITY ? {} : { interruptAfterTimeLimit: Math.max(1, deadline - o.clock()) }),
+    ...(o.shrink === false ? { endOnFailure: true } : {}),
   });
   if (harnessFailure !== undefined) throw harnessFailure.error;
   if (!details.failed || details.counterexample === null) return { summary, counterexample: undefined };
@@ -349,8 +356,9 @@ function exploreMode(
   }
   const fastCheck = { seed: details.seed, path: details.counterexamplePath ?? '' };
   // Written before the runs below, so what fast-check shrank is on disk whatever they do.
-  reproPath = o.writeRepro(mode, { ...repro(o, { spec: e0.spec, strategy: drawn.strategy }, e0.result, e0.violation, 'shrunk', e0.fork), fastCheck });
-  const e = smallerCounterexample(o, e0, expect);
+  const stage = o.shrink === false ? 'unshrunk' : 'shrunk';
+  reproPath = o.writeRepro(mode, { ...repro(o, { spec: e0.spec, strategy: drawn.strategy }, e0.result, e0.violation, stage, e0.fork), fastCheck });
+  const e = o.shrink === false ? e0 : smallerCounterexample(o, e0, expect);
   const { violation, result, spec: shrunk } = e;
   if (violation === undefined) throw new HarnessError('unreachable: the kept counterexample holds');
   // Made smaller, a fork's spec still ends with the fork's fault (it fired): still the fork.

@@ -5,13 +5,15 @@
  * caught bug, the shrunk repro read back from its file and replayed, so a scoreboard never
  * reports a counterexample that does not reproduce.
  *
- * What a kill costs is counted up to the first violation, before shrinking: the runs fast-check
- * generated and judged, and the wall time from the search's start to the end of that run.
- * Shrinking is the explorer's own cost of explaining, not of finding.
+ * What a kill costs is counted up to the first violation, before shrinking (explore's
+ * `firstViolation`): the runs fast-check generated and judged, and the wall time from the
+ * search's start to the end of that run's judgement. Shrinking is the explorer's cost of
+ * explaining, not of finding.
  */
 import { readFileSync } from 'node:fs';
 import type { RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
 import type { ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
+import { DEFAULT_EXPLORE_STRATEGY, type ExploreStrategy, type RunStrategy } from '../arbitraries/ExploreStrategy.ts';
 import { explore, type Counterexample, type Judge, type Simulate } from '../explore/explore.ts';
 import { parseRepro, type Repro } from '../explore/Repro.ts';
 import { replayRepro } from '../explore/replay.ts';
@@ -50,6 +52,9 @@ export interface MutantScore {
    * null when not killed.
    */
   readonly replays: boolean | null;
+  /** The strategy of the search, and the one that drew the violating run (under `mixed`, one of the others). */
+  readonly strategy: ExploreStrategy;
+  readonly killedBy: RunStrategy | null;
   /** Where it was searched. */
   readonly job: string;
   readonly mode: RunMode;
@@ -65,6 +70,13 @@ export interface ScoreOptions {
   readonly seed: number;
   /** Wall-clock budget of the search, ms (the runs to the first violation; shrinking is extra). */
   readonly timeBudgetMs: number;
+  /** How runs are drawn; default explore's (`mixed`). */
+  readonly strategy?: ExploreStrategy;
+  /**
+   * Whether the counterexample is shrunk and its repro replayed (default true). Off, only whether
+   * and how fast the bug was caught is measured (the strategy table), and the repro fields are null.
+   */
+  readonly shrink?: boolean;
   readonly simulate: Simulate;
   readonly judge: Judge;
   /** Real milliseconds, from cli/. */
@@ -83,43 +95,37 @@ export interface ScoreOptions {
  */
 export function scoreMutant(search: MutantSearch, o: ScoreOptions): MutantScore {
   const started = o.clock();
-  // The end of the latest judged run: the progress callback runs once per judged run, before
-  // the run's verdict decides whether the search goes on, so the last one seen when the search
-  // stops at a violation is that violating run.
-  let runs = 0;
-  let lastRunEnd = started;
+  const strategy = o.strategy ?? DEFAULT_EXPLORE_STRATEGY;
   const report = explore({
     job: search.job,
     modes: [search.mode],
     mutants: [search.id],
     timeBudgetMs: o.timeBudgetMs,
     seed: o.seed,
+    strategy,
+    ...(o.shrink === false ? { shrink: false } : {}),
     simulate: o.simulate,
     judge: o.judge,
     clock: o.clock,
     version: o.version,
     writeRepro: (_mode, repro) => o.writeRepro(search, repro),
-    progress: (_mode, done) => {
-      runs = done;
-      lastRunEnd = o.clock();
-      o.progress?.(done);
-    },
+    ...(o.progress === undefined ? {} : { progress: (_mode: RunMode, done: number) => o.progress?.(done) }),
   });
-  const base = {
-    id: search.id, job: report.job, mode: search.mode, seed: o.seed, runs: report.modes[search.mode]?.runs ?? runs,
-  };
+  const summary = report.modes[search.mode];
+  const first = summary?.firstViolation;
+  const base = { id: search.id, strategy, job: report.job, mode: search.mode, seed: o.seed, runs: summary?.runs ?? 0 };
   const c = report.counterexamples[0];
-  if (c === undefined) {
-    return {
-      ...base, killed: false, runsToKill: null, msToKill: null, property: null, shrunkFaults: null, shrunkActions: null,
-      shrunkOverrides: null, shrunkRecords: null, replay: null, replays: null, wallMs: Math.round(o.clock() - started),
-    };
+  const none = {
+    property: null, shrunkFaults: null, shrunkActions: null, shrunkOverrides: null, shrunkRecords: null, replay: null, replays: null,
+  };
+  if (c === undefined || first === undefined) {
+    return { ...base, ...none, killed: false, killedBy: null, runsToKill: null, msToKill: null, wallMs: Math.round(o.clock() - started) };
   }
+  const kill = { killed: true, killedBy: first.strategy, runsToKill: first.run, msToKill: first.ms };
+  if (o.shrink === false) return { ...base, ...none, ...kill, property: c.property, wallMs: Math.round(o.clock() - started) };
   return {
     ...base,
-    killed: true,
-    runsToKill: base.runs,
-    msToKill: Math.round(lastRunEnd - started),
+    ...kill,
     property: c.property,
     shrunkFaults: c.faults + c.actions,
     shrunkActions: c.actions,
