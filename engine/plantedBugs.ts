@@ -8,9 +8,11 @@ import { TRACKER_RECREATES_ABORTED } from './io/checkpointing/CheckpointBarrierT
 import { ALIGNED_RESUME_IMMEDIATELY } from './io/checkpointing/SingleCheckpointBarrierHandler.ts';
 import { RESTORE_HANDLE_REPLACES } from './state/HeapKeyedStateBackend.ts';
 import { SINK_COMMITS_ONLY_NOTIFIED } from './streaming/sinks/TwoPhaseCommitSinkOperator.ts';
+import { SINK_REQUIRES_NOTIFIED_PENDING } from './streaming/sinks/TwoPhaseCommitSinkOperator.ts';
 
 /** The ids of every planted bug, sorted. */
 export const PLANTED_BUG_IDS: readonly string[] = Object.freeze([
   ALIGNED_RESUME_IMMEDIATELY, RESTORE_HANDLE_REPLACES, SINK_COMMITS_ONLY_NOTIFIED, TRACKER_RECREATES_ABORTED,
+  SINK_REQUIRES_NOTIFIED_PENDING,
   ...Object.values(PLANTED_BUGS),
 ].sort());

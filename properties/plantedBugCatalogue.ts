@@ -26,6 +26,11 @@ export const PLANTED_BUG_CATALOGUE: readonly PlantedBugInfo[] = [
     caughtBy: 'end-to-end-exactly-once (records never committed) or storage-invariants (transactions left pre-committed)',
   },
   {
+    id: 'sink-requires-notified-pending', flinkIssue: 'FLINK-10377', source: 'engine/streaming/sinks/TwoPhaseCommitSinkOperator.ts',
+    what: 'notifyCheckpointComplete(n) throws (failing the task) when no transaction is pending for exactly n: after the final checkpoint\'s notification to a finished sink is lost, the next checkpoint\'s notification finds none for its id.',
+    caughtBy: 'the failover attribution (an unattributed failover: the sink task\'s exception has no fault on its cause chain); output and state stay exactly once',
+  },
+  {
     id: 'restore-handle-replaces', flinkIssue: 'FLINK-4731', source: 'engine/state/HeapKeyedStateBackend.ts',
     what: 'a heap keyed backend restored from several snapshots (a scale-in hands a subtask the key groups of several old subtasks) keeps only the last one: each snapshot replaces what the previous ones restored.',
     caughtBy: 'a scale-in: the consistent cut of the new run\'s first checkpoint, and the end-to-end output, miss the key groups of all but one old subtask (properties/suites/mutants.prop.test.ts; explore draws rescales)',

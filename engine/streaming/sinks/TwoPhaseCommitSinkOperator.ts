@@ -43,7 +43,8 @@
  *
  * Planted bug `sink-commits-only-notified` (mutants.md 47's relative): a completion commits only
  * the transaction pending for exactly that checkpoint, so a lost or reordered notification leaves
- * earlier transactions uncommitted.
+ * earlier transactions uncommitted. Planted bug `sink-requires-notified-pending` (47, FLINK-10377):
+ * a completion with no transaction pending for exactly its id throws and fails the task.
  *
  * @see org.apache.flink.streaming.api.functions.sink.legacy.TwoPhaseCommitSinkFunction
  * @see org.apache.flink.connector.kafka.sink.KafkaWriter (abortLingeringTransactions),
@@ -71,6 +72,14 @@ import { functionSteps, storeSteps, type TransactionSteps } from './TransactionS
 
 /** The planted-bug switch of this sink. */
 export const SINK_COMMITS_ONLY_NOTIFIED = 'sink-commits-only-notified';
+
+/**
+ * Planted bug 47 (FLINK-10377): notifyCheckpointComplete(n) requires a transaction pending for
+ * exactly n (mutants.md's form; Flink's checkState asked for any pending one) and throws
+ * otherwise, which fails the task. A finished sink pre-commits nothing at later checkpoints, so
+ * when its final checkpoint's notification is lost, the next notification finds none for its id.
+ */
+export const SINK_REQUIRES_NOTIFIED_PENDING = 'sink-requires-notified-pending';
 
 /** The operator list state holding the sink's transactions. */
 export const TWO_PHASE_COMMIT_SINK_STATE = 'TwoPhaseCommitSinkState';
@@ -331,6 +340,11 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
    * each; if commits fail, all are still attempted and the first error is rethrown.
    */
   override notifyCheckpointComplete(checkpointId: number): void {
+    if (this.ctx.env.bugs.has(SINK_REQUIRES_NOTIFIED_PENDING)
+      && !this.pending.some(([c]) => c === checkpointId)) {
+      // Planted bug 47 (FLINK-10377): a precondition, not an assertion: it fails the task.
+      throw new Error(`checkpoint ${checkpointId} completed, but no transaction pending for it`);
+    }
     const onlyExact = this.ctx.env.bugs.has(SINK_COMMITS_ONLY_NOTIFIED);
     const due = this.pending.filter(([c]) => (onlyExact ? c === checkpointId : c <= checkpointId));
     if (due.length === 0) return;
