@@ -26,6 +26,11 @@ export const PLANTED_BUG_CATALOGUE: readonly PlantedBugInfo[] = [
     caughtBy: 'end-to-end-exactly-once (records never committed) or storage-invariants (transactions left pre-committed)',
   },
   {
+    id: 'async-snapshot-reads-live', flinkIssue: 'FLINK-9269', source: 'engine/streaming/operators/StreamOperator.ts',
+    what: 'the synchronous part of a snapshot keeps references to the live keyed and operator state instead of a frozen copy, and the async part writes that state as it is when its write ends, so records processed after the barrier reach the checkpoint.',
+    caughtBy: 'consistent-cut (the checkpoint\'s state counts records its source positions have not read), end-to-end-exactly-once after a restore from it (they are counted twice), at-least-once in that mode',
+  },
+  {
     id: 'sink-requires-notified-pending', flinkIssue: 'FLINK-10377', source: 'engine/streaming/sinks/TwoPhaseCommitSinkOperator.ts',
     what: 'notifyCheckpointComplete(n) throws (failing the task) when no transaction is pending for exactly n: after the final checkpoint\'s notification to a finished sink is lost, the next checkpoint\'s notification finds none for its id.',
     caughtBy: 'the failover attribution (an unattributed failover: the sink task\'s exception has no fault on its cause chain); output and state stay exactly once',

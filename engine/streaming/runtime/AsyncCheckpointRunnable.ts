@@ -74,7 +74,9 @@ export class AsyncCheckpointRunnable {
       return env.objectStore.put(path, s.data, s.sizeBytes, asyncExecutor).thenApply((): OperatorSubtaskStateHandle => ({
         operatorUid: s.operatorUid,
         handle: { path, sizeBytes: s.sizeBytes },
-        data: s.data,
+        // Planted bug 23: a snapshot that kept the live state is what the write serialized, and
+        // the write reads the state until it ends: the live state now, at the write's end.
+        data: s.readWhenWritten === undefined ? s.data : s.readWhenWritten(),
       }));
     });
     // Wait for every write, failed or not, so cleanup knows what exists.

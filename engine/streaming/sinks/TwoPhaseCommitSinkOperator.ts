@@ -67,7 +67,9 @@ import { AbstractStreamOperator } from '../operators/AbstractStreamOperator.ts';
 import {
   operatorStateElements, operatorSubtaskState, readRestoredState,
 } from '../operators/OperatorSubtaskState.ts';
-import type { OperatorSnapshot, StreamOperatorContext } from '../operators/StreamOperator.ts';
+import {
+  withLiveRead, type OperatorSnapshot, type StreamOperatorContext,
+} from '../operators/StreamOperator.ts';
 import { functionSteps, storeSteps, type TransactionSteps } from './TransactionSteps.ts';
 
 /** The planted-bug switch of this sink. */
@@ -326,12 +328,20 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
       parallelism: this.ctx.parallelism,
     });
     this.state.update([element]);
-    const handle = this.stateBackend.snapshot(
-      `${this.ctx.taskName}/${this.uid}/chk-${checkpointId}`);
+    const handleId = `${this.ctx.taskName}/${this.uid}/chk-${checkpointId}`;
+    const sizeBytes = 32 * (1 + this.pending.length);
+    // Planted bug 23 (FLINK-9263): the async part reads the sink's list state when it runs.
+    return withLiveRead(this.ctx.env.bugs, this.backendSnapshot(handleId, sizeBytes),
+      () => this.backendSnapshot(handleId, sizeBytes));
+  }
+
+  /** A frozen copy of the sink's state backend now, as one handle `handleId`. */
+  private backendSnapshot(handleId: string, sizeBytes: number): OperatorSnapshot {
+    const handle = this.stateBackend.snapshot(handleId);
     return {
       operatorUid: this.uid,
       data: operatorSubtaskState({ managedOperatorState: handle === null ? [] : [handle] }),
-      sizeBytes: 32 * (1 + this.pending.length),
+      sizeBytes,
     };
   }
 
