@@ -31,6 +31,11 @@ export const PLANTED_BUG_CATALOGUE: readonly PlantedBugInfo[] = [
     caughtBy: 'consistent-cut (the checkpoint\'s state counts records its source positions have not read), end-to-end-exactly-once after a restore from it (they are counted twice), at-least-once in that mode',
   },
   {
+    id: 'ack-before-durable', flinkIssue: null, source: 'engine/streaming/runtime/AsyncCheckpointRunnable.ts',
+    what: 'a classic mistake: the task acknowledges a checkpoint as its asynchronous part starts, with the handles of state files not written yet, and only traces a write that then fails.',
+    caughtBy: 'storage-invariants: a completed checkpoint names files whose writes failed (not restorable; a restore from it fails forever, liveness), or a write acknowledged early lands after the aborted or subsumed checkpoint was cleaned up (a leaked file)',
+  },
+  {
     id: 'sink-requires-notified-pending', flinkIssue: 'FLINK-10377', source: 'engine/streaming/sinks/TwoPhaseCommitSinkOperator.ts',
     what: 'notifyCheckpointComplete(n) throws (failing the task) when no transaction is pending for exactly n: after the final checkpoint\'s notification to a finished sink is lost, the next checkpoint\'s notification finds none for its id.',
     caughtBy: 'the failover attribution (an unattributed failover: the sink task\'s exception has no fault on its cause chain); output and state stay exactly once',
