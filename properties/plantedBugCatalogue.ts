@@ -36,6 +36,11 @@ export const PLANTED_BUG_CATALOGUE: readonly PlantedBugInfo[] = [
     caughtBy: 'storage-invariants: a completed checkpoint names files whose writes failed (not restorable; a restore from it fails forever, liveness), or a write acknowledged early lands after the aborted or subsumed checkpoint was cleaned up (a leaked file)',
   },
   {
+    id: 'sink-commits-in-snapshot', flinkIssue: null, source: 'engine/streaming/sinks/TwoPhaseCommitSinkOperator.ts',
+    what: 'a classic mistake: the built-in two-phase-commit sink commits the transaction it pre-commits in snapshotState, before the checkpoint completed, instead of on its completion notification.',
+    caughtBy: 'end-to-end-exactly-once (surplus records: a failover before the checkpoint completed replays output already committed), or liveness when the restore\'s abort of the transaction open at the restored checkpoint, committed since, is refused every time',
+  },
+  {
     id: 'sink-requires-notified-pending', flinkIssue: 'FLINK-10377', source: 'engine/streaming/sinks/TwoPhaseCommitSinkOperator.ts',
     what: 'notifyCheckpointComplete(n) throws (failing the task) when no transaction is pending for exactly n: after the final checkpoint\'s notification to a finished sink is lost, the next checkpoint\'s notification finds none for its id.',
     caughtBy: 'the failover attribution (an unattributed failover: the sink task\'s exception has no fault on its cause chain); output and state stay exactly once',

@@ -9,8 +9,8 @@ import { RoundRobinOperatorStateRepartitioner } from '../../state/RoundRobinOper
 import { operatorSubtaskState, readRestoredState } from '../operators/OperatorSubtaskState.ts';
 import type { OperatorSnapshot } from '../operators/StreamOperator.ts';
 import {
-  SINK_COMMITS_ONLY_NOTIFIED, SINK_REQUIRES_NOTIFIED_PENDING, TwoPhaseCommitSinkOperator,
-  type TransactionalSinkRecord,
+  SINK_COMMITS_IN_SNAPSHOT, SINK_COMMITS_ONLY_NOTIFIED, SINK_REQUIRES_NOTIFIED_PENDING,
+  TwoPhaseCommitSinkOperator, type TransactionalSinkRecord,
 } from './TwoPhaseCommitSinkOperator.ts';
 
 function sink(options: {
@@ -96,6 +96,17 @@ describe('TwoPhaseCommitSinkOperator', () => {
     expect(() => op.notifyCheckpointComplete(5)).toThrow('checkpoint 5 completed, but no transaction pending for it');
     expect(committedValues(env)).toEqual([42]);
     expect(op.transactions().pending.map(([c]) => c)).toEqual([4]);
+  });
+
+  test('planted classic mistake sink-commits-in-snapshot: the snapshot commits what it pre-commits; the notification commits nothing more', () => {
+    const { op, env } = sink({ env: createTestingOperatorEnv({ bugs: [SINK_COMMITS_IN_SNAPSHOT] }) });
+    write(op, 42); op.snapshotState(1);
+    expect(committedValues(env)).toEqual([42]);
+    write(op, 43);
+    op.notifyCheckpointAborted(1);
+    op.notifyCheckpointComplete(1);
+    expect(committedValues(env)).toEqual([42]);
+    expect(op.transactions().pending).toEqual([]);
   });
 
   test('an aborted checkpoint keeps its transaction pending for the next completion', () => {

@@ -44,7 +44,8 @@
  * Planted bug `sink-commits-only-notified` (mutants.md 47's relative): a completion commits only
  * the transaction pending for exactly that checkpoint, so a lost or reordered notification leaves
  * earlier transactions uncommitted. Planted bug `sink-requires-notified-pending` (47, FLINK-10377):
- * a completion with no transaction pending for exactly its id throws and fails the task.
+ * a completion with no transaction pending for exactly its id throws and fails the task. Planted
+ * classic mistake `sink-commits-in-snapshot`: the snapshot commits the transaction it pre-commits.
  *
  * @see org.apache.flink.streaming.api.functions.sink.legacy.TwoPhaseCommitSinkFunction
  * @see org.apache.flink.connector.kafka.sink.KafkaWriter (abortLingeringTransactions),
@@ -82,6 +83,14 @@ export const SINK_COMMITS_ONLY_NOTIFIED = 'sink-commits-only-notified';
  * when its final checkpoint's notification is lost, the next notification finds none for its id.
  */
 export const SINK_REQUIRES_NOTIFIED_PENDING = 'sink-requires-notified-pending';
+
+/**
+ * Planted classic mistake: the sink commits its transaction in snapshotState, right after the
+ * pre-commit, instead of when the checkpoint's completion is notified, so output becomes visible
+ * for a checkpoint that may never complete and is written again by the replay after a restore.
+ * The transaction stays pending as usual (its later commit is a no-op).
+ */
+export const SINK_COMMITS_IN_SNAPSHOT = 'sink-commits-in-snapshot';
 
 /** The operator list state holding the sink's transactions. */
 export const TWO_PHASE_COMMIT_SINK_STATE = 'TwoPhaseCommitSinkState';
@@ -318,6 +327,11 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
     if (current !== undefined) {
       this.steps.preCommit(current, checkpointId);
       this.trace('sink.pre-committed', current, { checkpoint: checkpointId });
+      if (this.ctx.env.bugs.has(SINK_COMMITS_IN_SNAPSHOT)) {
+        // The planted mistake: visible at snapshot time, before the checkpoint is complete.
+        this.steps.commit(current);
+        this.trace('sink.committed', current, { checkpoint: checkpointId, notified: -1 });
+      }
       this.pending.push([checkpointId, current]);
       this.current = this.finished ? undefined : this.beginTransaction();
     }
