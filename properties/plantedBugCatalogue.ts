@@ -41,6 +41,11 @@ export const PLANTED_BUG_CATALOGUE: readonly PlantedBugInfo[] = [
     caughtBy: 'end-to-end-exactly-once (surplus records: a failover before the checkpoint completed replays output already committed), or liveness when the restore\'s abort of the transaction open at the restored checkpoint, committed since, is refused every time',
   },
   {
+    id: 'restore-from-uncompleted', flinkIssue: null, source: 'engine/checkpoint/CheckpointPlantedBugs.ts',
+    what: 'a classic mistake: a restore uses the newest checkpoint even if it never completed: an aborted checkpoint newer than every completed one, with some tasks\' state acknowledged, is kept with its files and restored from, the other tasks starting with no state.',
+    caughtBy: 'end-to-end-exactly-once (records lost with the state of the tasks that had not acknowledged) and consistent-cut (the next checkpoint counts from that mixed state)',
+  },
+  {
     id: 'sink-requires-notified-pending', flinkIssue: 'FLINK-10377', source: 'engine/streaming/sinks/TwoPhaseCommitSinkOperator.ts',
     what: 'notifyCheckpointComplete(n) throws (failing the task) when no transaction is pending for exactly n: after the final checkpoint\'s notification to a finished sink is lost, the next checkpoint\'s notification finds none for its id.',
     caughtBy: 'the failover attribution (an unattributed failover: the sink task\'s exception has no fault on its cause chain); output and state stay exactly once',

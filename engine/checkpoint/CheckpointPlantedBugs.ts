@@ -1,6 +1,7 @@
 /**
  * The planted-bug switches of the JobManager side of checkpointing (mutants.md entries 3, 4, 5,
- * 7, 8). Each is off unless a run's `mutations` name it; code checks `env.bugs.has(id)`.
+ * 7, 8, and the classic mistake of restoring a checkpoint that never completed). Each is off
+ * unless a run's `mutations` name it; code checks `env.bugs.has(id)`.
  */
 export const PLANTED_BUGS = {
   /** 3 (FLINK-17351): CHECKPOINT_EXPIRED is not counted by the failure manager. */
@@ -29,4 +30,10 @@ export const PLANTED_BUGS = {
   lateAckStateLeak: 'late-ack-state-leak',
   /** 8 (FLINK-5660): disposal clears the state list before handing it to the discarder. */
   disposeClearsBeforeDiscard: 'dispose-clears-before-discard',
+  /**
+   * A classic mistake: a restore uses the newest checkpoint even if it never completed. An aborted
+   * checkpoint newer than the latest completed one, with some tasks' state acknowledged, is kept
+   * (its files too) and restored from, with no state for the tasks that had not acknowledged.
+   */
+  restoreFromUncompleted: 'restore-from-uncompleted',
 } as const;
