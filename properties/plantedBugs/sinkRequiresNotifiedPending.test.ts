@@ -92,4 +92,28 @@ describe(`planted bug ${BUG}`, () => {
     expect(taskFailures(r)).toEqual([]);
     expect(r.traceHash).toBe(simulate(spec([], [])).traceHash);
   });
+
+  test('a sink subtask deployed as finished hears of no completion (Flink\'s FinishedOperatorChain), so even with the bug on it cannot fail', () => {
+    // Source subtask 1 has an empty split: its chain (source, map, sink) finishes early. After a
+    // global failover it is deployed as finished; its sink never initialized its state, and
+    // the notifications of the checkpoints it takes part in must not reach it.
+    const finishedEarly = {
+      ...spec([], []),
+      job: {
+        kind: 'generated',
+        spec: {
+          records: [Array.from({ length: 40 }, (_x, i) => i), []],
+          stages: [{ kind: 'map', fn: 0, parallelism: 2, rebalance: false }],
+          sourceParallelism: 2, sinkParallelism: 2, maxParallelism: 128,
+        },
+      },
+      faults: [{ type: 'global-failure', when: { atMs: 100 } }],
+      healTimeMs: 500,
+    } as RunSpec;
+    const correct = simulate(finishedEarly);
+    expect(correct.trace.some((e) => e.type === 'checkpoint.taskNotified' && e.attrs['task'] === 'v0#1@1')).toBe(true);
+    const planted = simulate({ ...finishedEarly, mutations: [BUG] });
+    expect(taskFailures(planted)).toEqual([]);
+    expect(planted.traceHash).toBe(correct.traceHash);
+  });
 });
