@@ -12,7 +12,11 @@ export const PLANTED_BUGS = {
   fmCountPastCheckpoints: 'fm-count-past-checkpoints',
   /** 5 (FLINK-13593): a task-level failure fails the job without checking the attempt. */
   declineAnyAttempt: 'decline-any-attempt',
-  /** 7a (FLINK-40482): tasks-to-wait-for computed by "is terminal" instead of "is FINISHED". */
+  /**
+   * 7a (FLINK-40482): once some task FINISHED, tasks-to-wait-for computed by "is terminal" instead
+   * of "is FINISHED" (Flink 1.20's Execution.isFinished); reached by a savepoint asked for while
+   * the job restarts.
+   */
   planTerminalAsFinished: 'plan-terminal-as-finished',
   /**
    * 7b (FLINK-10712): failover keeps pending checkpoints (neither the RESTARTING stop's
@@ -23,7 +27,7 @@ export const PLANTED_BUGS = {
   /**
    * 7a, second form (FLINK-40482: a checkpoint that waits for too few acks): a pending checkpoint
    * is fully acknowledged with one task's ack still missing. The first form,
-   * `plan-terminal-as-finished`, is latent once every failover goes RESTARTING, as in Flink.
+   * `plan-terminal-as-finished`, needs a savepoint during a failover; this one no fault at all.
    */
   pendingCompletesOneAckShort: 'pending-completes-one-ack-short',
   /** 8 (FLINK-5063): state of late or unknown acks is dropped without being discarded. */

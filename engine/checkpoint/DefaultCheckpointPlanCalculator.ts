@@ -5,8 +5,8 @@
  * unfinished ones only, and trigger each running subtask none of whose predecessors still runs.
  *
  * @see org.apache.flink.runtime.checkpoint.DefaultCheckpointPlanCalculator (reference 1.5)
- * Planted bug `plan-terminal-as-finished` (mutants.md 7a): any terminal task counts as finished,
- * so a FAILED or CANCELED task is left out of the tasks to wait for.
+ * Planted bug `plan-terminal-as-finished` (mutants.md 7a): once some task FINISHED, any terminal
+ * task counts as finished, so a FAILED or CANCELED task is left out of the tasks to wait for.
  */
 import type { EngineEnv } from '../api/EngineEnv.ts';
 import { isTerminal } from '../taskexecutor/ExecutionState.ts';

@@ -8,7 +8,7 @@
  * @see org.apache.flink.streaming.api.operators.StreamOperator, OneInputStreamOperator,
  *      BoundedOneInput, org.apache.flink.streaming.api.operators.SourceOperator
  */
-import type { EngineEnv } from '../../api/EngineEnv.ts';
+import type { EngineEnv, PlantedBugs } from '../../api/EngineEnv.ts';
 import type { Executor } from '../../api/Executor.ts';
 import type { TaskIOMetricGroup } from '../../api/MetricGroups.ts';
 import type { StopMode } from '../../checkpoint/CheckpointBarrier.ts';
@@ -96,7 +96,7 @@ export const ASYNC_SNAPSHOT_READS_LIVE = 'async-snapshot-reads-live';
  * `taken`, or with planted bug {@link ASYNC_SNAPSHOT_READS_LIVE} on in `bugs`, `taken` whose
  * async part writes the `data` of what `read` returns when its write ends (the live state then).
  */
-export function withLiveRead(bugs: { has(id: string): boolean }, taken: OperatorSnapshot,
+export function withLiveRead(bugs: PlantedBugs, taken: OperatorSnapshot,
   read: () => OperatorSnapshot): OperatorSnapshot {
   return bugs.has(ASYNC_SNAPSHOT_READS_LIVE) ? { ...taken, readWhenWritten: () => read().data } : taken;
 }

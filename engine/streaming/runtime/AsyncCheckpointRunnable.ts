@@ -3,7 +3,8 @@
  * the object store on the task's async snapshot thread, then acknowledges the checkpoint with
  * the file handles. A failure declines the checkpoint (CHECKPOINT_ASYNC_EXCEPTION, counted) if
  * the task still runs; close() (an abort notification or task shutdown) discards it and
- * suppresses the report.
+ * suppresses the report. Planted: `ack-before-durable` (the acknowledgement before the writes,
+ * here) and `async-snapshot-reads-live` (a snapshot's data read when its write ends).
  *
  * @see org.apache.flink.streaming.runtime.tasks.AsyncCheckpointRunnable
  * Invariants: RUNNING -> COMPLETED or DISCARDED exactly once; reports at most once.
