@@ -82,7 +82,7 @@ export const PLANTED_BUG_CATALOGUE: readonly PlantedBugInfo[] = [
   {
     id: 'sink-requires-notified-pending', flinkIssue: 'FLINK-10377', source: 'engine/streaming/sinks/TwoPhaseCommitSinkOperator.ts',
     what: 'notifyCheckpointComplete(n) throws (failing the task) when no transaction is pending for exactly n: after the final checkpoint\'s notification to a finished sink is lost, the next checkpoint\'s notification finds none for its id.',
-    caughtBy: 'the failover attribution (an unattributed failover: the sink task\'s exception has no fault on its cause chain); output and state stay exactly once',
+    caughtBy: 'the failover attribution (an unattributed failover: the sink task\'s exception has no fault on its cause chain); output and state stay exactly once; rarely storage-invariants (the final transaction left pre-committed when the throwing notification should have committed it and no restore follows)',
   },
   {
     id: 'restore-handle-replaces', flinkIssue: 'FLINK-4731', source: 'engine/state/HeapKeyedStateBackend.ts',
