@@ -8,7 +8,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { RunResult } from '../../sim/run/RunResult.ts';
-import type { RunSpec } from '../../sim/run/RunSpec.ts';
+import { RUN_SPEC_VERSION, type RunSpec } from '../../sim/run/RunSpec.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import { judgeRun } from '../oracles/judgeRun.ts';
 
@@ -16,7 +16,7 @@ const BUG = 'ack-before-durable';
 
 function spec(mutations: string[], restoreFrom2 = false): RunSpec {
   return {
-    version: 6, seed: 'ack',
+    version: RUN_SPEC_VERSION, seed: 'ack',
     job: { kind: 'flights', selection: { from: 0, to: 200 }, splits: 4 },
     parallelism: 2,
     checkpoint: { mode: 'aligned', intervalMs: 20 },

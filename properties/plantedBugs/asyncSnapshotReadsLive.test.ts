@@ -8,7 +8,7 @@
  * state that already holds them.
  */
 import { describe, expect, test } from 'vitest';
-import type { RunSpec } from '../../sim/run/RunSpec.ts';
+import { RUN_SPEC_VERSION, type RunSpec } from '../../sim/run/RunSpec.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import { judgeRun } from '../oracles/judgeRun.ts';
 
@@ -16,7 +16,7 @@ const BUG = 'async-snapshot-reads-live';
 
 function spec(mutations: string[], withRestore = false): RunSpec {
   return {
-    version: 6, seed: 'a23',
+    version: RUN_SPEC_VERSION, seed: 'a23',
     job: { kind: 'flights', selection: { from: 0, to: 200 }, splits: 4 },
     parallelism: 2,
     checkpoint: { mode: 'aligned', intervalMs: 20 },

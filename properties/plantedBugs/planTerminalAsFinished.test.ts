@@ -10,7 +10,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { RunResult } from '../../sim/run/RunResult.ts';
-import type { Action, RunSpec } from '../../sim/run/RunSpec.ts';
+import { RUN_SPEC_VERSION, type Action, type RunSpec } from '../../sim/run/RunSpec.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import { defaultJudge } from '../explore/defaultJudge.ts';
 import { expectationOf } from '../explore/explore.ts';
@@ -26,7 +26,7 @@ const ON_RESTARTING = { at: { kind: 'job', status: 'RESTARTING', nth: 1 } } as c
  */
 function spec(action: Action, mutations: string[], pauseMs = 100): RunSpec {
   return {
-    version: 6, seed: 'plan-terminal-as-finished',
+    version: RUN_SPEC_VERSION, seed: 'plan-terminal-as-finished',
     job: {
       kind: 'generated',
       spec: {

@@ -9,7 +9,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { RunResult } from '../../sim/run/RunResult.ts';
-import type { RunSpec } from '../../sim/run/RunSpec.ts';
+import { RUN_SPEC_VERSION, type RunSpec } from '../../sim/run/RunSpec.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import { judgeRun } from '../oracles/judgeRun.ts';
 
@@ -17,7 +17,7 @@ const BUG = 'restore-from-uncompleted';
 
 function spec(mutations: string[]): RunSpec {
   return {
-    version: 6, seed: 'rfu',
+    version: RUN_SPEC_VERSION, seed: 'rfu',
     job: { kind: 'flights', selection: { from: 0, to: 200 }, splits: 4 },
     parallelism: 2,
     checkpoint: { mode: 'aligned', intervalMs: 20 },

@@ -9,7 +9,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { RunResult } from '../../sim/run/RunResult.ts';
-import type { RunSpec } from '../../sim/run/RunSpec.ts';
+import { RUN_SPEC_VERSION, type RunSpec } from '../../sim/run/RunSpec.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import { judgeRun } from '../oracles/judgeRun.ts';
 
@@ -18,7 +18,7 @@ const BUG = 'sink-commits-in-snapshot';
 /** A global failover right after the sink task `v1#0` took its snapshot of `checkpoint`. */
 function spec(mutations: string[], checkpoint: number): RunSpec {
   return {
-    version: 6, seed: 'cis',
+    version: RUN_SPEC_VERSION, seed: 'cis',
     job: { kind: 'flights', selection: { from: 0, to: 200 }, splits: 4 },
     parallelism: 2,
     checkpoint: { mode: 'aligned', intervalMs: 20 },

@@ -11,7 +11,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { RunResult } from '../../sim/run/RunResult.ts';
-import type { Fault, RunSpec } from '../../sim/run/RunSpec.ts';
+import { RUN_SPEC_VERSION, type Fault, type RunSpec } from '../../sim/run/RunSpec.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import { defaultJudge } from '../explore/defaultJudge.ts';
 import { expectationOf } from '../explore/explore.ts';
@@ -24,7 +24,7 @@ const FINAL = 4;
 
 function spec(faults: Fault[], mutations: string[]): RunSpec {
   return {
-    version: 6, seed: 'b47',
+    version: RUN_SPEC_VERSION, seed: 'b47',
     job: {
       kind: 'generated',
       spec: {
