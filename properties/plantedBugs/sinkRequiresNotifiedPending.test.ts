@@ -7,7 +7,9 @@
  * upstream FINISHED), its snapshot pre-commits nothing (no transaction after finish), and that
  * checkpoint's notification finds nothing pending for its id. The task fails and its region fails
  * over, restored from that checkpoint, whose sink state still holds the final transaction, so the
- * output stays exactly once: a spurious failover, which no fault caused.
+ * output stays exactly once: a spurious failover, which no fault caused. The final checkpoint
+ * failing after the sink's snapshot, or the final snapshot being a savepoint's (no task hears of a
+ * savepoint's completion), leave the final transaction waiting the same way.
  */
 import { describe, expect, test } from 'vitest';
 import type { RunResult } from '../../sim/run/RunResult.ts';
@@ -22,7 +24,7 @@ const SINK_TASK = 'v1#0';
 /** The final checkpoint of the fault-free run (pinned by the first test). */
 const FINAL = 4;
 
-function spec(faults: Fault[], mutations: string[]): RunSpec {
+function spec(faults: Fault[], mutations: string[], more: Partial<RunSpec> = {}): RunSpec {
   return {
     version: RUN_SPEC_VERSION, seed: 'b47',
     job: {
@@ -37,6 +39,7 @@ function spec(faults: Fault[], mutations: string[]): RunSpec {
     checkpoint: { mode: 'aligned', intervalMs: 20, maxConcurrent: 1, tolerableFailures: 0 },
     restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
     faults, healTimeMs: 2000, budgets: { maxEvents: 2_000_000, maxTimeMs: 30_000 }, overrides: [], mutations,
+    ...more,
   } as RunSpec;
 }
 
@@ -86,6 +89,37 @@ describe(`planted bug ${BUG}`, () => {
     const ofOutputAndState = /^(consistent-cut|end-to-end-exactly-once|storage-invariants|liveness|operator-state|engine-assertion)/;
     expect(violations(r).filter((v) => ofOutputAndState.test(v))).toEqual([]);
   });
+
+  // The other ways the final transaction's checkpoint goes without a completion notification,
+  // which explore's shrunk counterexamples took (a failed store operation, a savepoint): the sink
+  // task waits for the next checkpoint, which it takes alone and pre-commits nothing for.
+  const otherWays: readonly (readonly [string, Fault[], Partial<RunSpec>, number, (r: RunResult) => boolean])[] = [
+    // The input ends at 62 ms; checkpoint 4 would come at 70 ms. A savepoint asked for between gets
+    // id 4, and Flink notifies no task of a savepoint's completion (only of checkpoints and
+    // synchronous savepoints: CheckpointCoordinator.cleanupAfterCompletedCheckpoint).
+    ['the sink\'s final snapshot is a savepoint\'s, whose completion no task is told of', [],
+      { actions: [{ type: 'savepoint', when: { atMs: 65 } }] }, FINAL,
+      (r) => r.trace.some((e) => e.type === 'checkpoint.completed' && e.attrs['checkpointId'] === FINAL && e.attrs['savepoint'] === true)],
+    // Every state write of checkpoint 4 fails: the tasks decline it after the sink pre-committed
+    // its final transaction for it (one tolerable failure, so no failover follows the decline).
+    ['the final checkpoint fails after the sink\'s snapshot', [{ type: 'async-snapshot-failure', probability: 1, checkpoint: FINAL }],
+      { checkpoint: { mode: 'aligned', intervalMs: 20, maxConcurrent: 1, tolerableFailures: 1 } }, FINAL,
+      (r) => r.trace.some((e) => e.type === 'checkpoint.aborted' && e.attrs['checkpointId'] === FINAL)],
+  ];
+  for (const [why, faults, more, last, premise] of otherWays) {
+    test(`reached when ${why}: the correct sink commits the final transaction at the next notification, the planted one fails`, () => {
+      const correct = simulate(spec(faults, [], more));
+      expect(premise(correct)).toBe(true);
+      expect(correct.trace.some((e) => e.type === 'sink.pre-committed' && e.attrs['checkpoint'] === last)).toBe(true);
+      expect(taskFailures(correct)).toEqual([]);
+      expect(correct.trace.find((e) => e.type === 'sink.committed' && e.attrs['checkpoint'] === last)?.attrs['notified']).toBe(last + 1);
+      expect(violations(correct)).toEqual([]);
+      const planted = simulate(spec(faults, [BUG], more));
+      expect(taskFailures(planted)).toEqual([`${SINK_TASK}@0: checkpoint ${last + 1} completed, but no transaction pending for it`]);
+      expect(planted.restores).toBe(1);
+      expect(planted.jobStatus).toBe('FINISHED');
+    });
+  }
 
   test('planted, without the lost notification: every notification finds its own transaction and nothing fails', () => {
     const r = simulate(spec([], [BUG]));
