@@ -65,8 +65,15 @@ describe('checkpoint-sim command line', () => {
     const r = await cli('mutants', 'list');
     expect(r.code).toBe(0);
     for (const id of PLANTED_BUG_IDS) expect(r.stdout).toMatch(new RegExp(`^${id}( \\(FLINK-\\d+\\))?  engine/\\S+\\.ts$`, 'm'));
-    const json = JSON.parse((await cli('mutants', 'list', '--json')).stdout) as { id: string; source: string }[];
+    const listed = JSON.parse((await cli('mutants', 'list', '--json')).stdout) as {
+      planted: { id: string; source: string }[]; notPlanted: { flinkIssues: string[]; whyNot: string }[];
+    };
+    const json = listed.planted;
     expect(json.map((b) => b.id).sort()).toEqual([...PLANTED_BUG_IDS].sort());
+    // The catalogue's bugs that are not planted, with the reason, in both forms.
+    expect(listed.notPlanted.map((b) => b.flinkIssues)).toEqual([['FLINK-6996', 'FLINK-5701']]);
+    expect(listed.notPlanted[0]?.whyNot).toMatch(/asynchronous sink writes/);
+    expect(r.stdout).toMatch(/^not planted \(the engine lacks what they need\):\nFLINK-6996, FLINK-5701\n {2}.+\n {2}why not: it needs asynchronous sink writes/m);
     // Each source file exists and names the id (the switch lives there).
     for (const b of json) expect(readFileSync(new URL(`../${b.source}`, import.meta.url), 'utf8')).toContain(`'${b.id}'`);
     // And docs/planted-bugs.md has a section for each.

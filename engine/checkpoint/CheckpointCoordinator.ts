@@ -126,7 +126,7 @@ export class CheckpointCoordinator {
     });
     this.periodic = new PeriodicCheckpointScheduler(env, ctx.timerExecutor, this.config.intervalUs,
       this.config.minPauseUs, () => this.triggerCheckpoint(true));
-    this.restorer = new CheckpointRestorer(ctx, this.store, this.masterHooks);
+    this.restorer = new CheckpointRestorer(ctx, this.store, this.masterHooks, false, () => this.state.newestUncompleted);
     env.invariants.register('checkpoint-coordinator', () => this.checkInvariants());
   }
 
@@ -218,6 +218,7 @@ export class CheckpointCoordinator {
       for (const h of this.masterHooks) h.close();
       this.decider.abortAll(new CheckpointException('CHECKPOINT_COORDINATOR_SHUTDOWN'));
       this.abortPendingCheckpoints('CHECKPOINT_COORDINATOR_SHUTDOWN');
+      this.outcomes.discardNewestUncompleted();
       this.store.shutdown(jobStatus, () => undefined);
     });
   }

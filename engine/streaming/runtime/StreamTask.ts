@@ -272,8 +272,7 @@ export class StreamTask {
   }
 
   /**
-   * notifyCheckpointAborted as a MAX_PRIORITY mail; catches up on a lost completion first
-   * (reference 2.2).
+   * notifyCheckpointAborted as a MAX_PRIORITY mail; catches up on a lost completion first (2.2).
    */
   notifyCheckpointAbortAsync(checkpointId: number, latestCompletedId: number): void {
     this.mailbox.put({
@@ -286,7 +285,7 @@ export class StreamTask {
         // The mail fails the task: its region restarts, as the stop failed (StreamTask).
         if (this.finalCheckpoint.isCurrentSyncSavepoint(checkpointId)) throw new Error('Stop-with-savepoint failed.');
         this.checkpointCoordinator.notifyCheckpointAborted(checkpointId);
-        this.chain?.notifyCheckpointAborted(checkpointId);
+        if (!this.finishedOnRestore) this.chain?.notifyCheckpointAborted(checkpointId);
       },
     });
   }
@@ -583,7 +582,8 @@ export class StreamTask {
     if (notified === undefined) return;
     if (notified.skipped) this.env.tracer.mark('notify-complete-skipped', { checkpointId, task: this.tdd.attemptId });
     this.env.tracer.event('checkpoint.taskNotified', { checkpointId, task: this.tdd.attemptId });
-    this.chain?.notifyCheckpointComplete(checkpointId);
+    // Deployed as finished, the operators were never initialized: Flink's FinishedOperatorChain.
+    if (!this.finishedOnRestore) this.chain?.notifyCheckpointComplete(checkpointId);
     this.maybeFinishTask();
   }
 
