@@ -26,6 +26,7 @@ import { expandRunSpecWithGraph } from './expandRunSpec.ts';
 import { ActionPlan } from './ActionPlan.ts';
 import { FaultPlan } from './FaultPlan.ts';
 import { faultTask, faultTaskPhase, INPUT_PHASES, messageFaultTasks } from './faultTasks.ts';
+import { checkChannelEventTasks } from './inputChannels.ts';
 import { delayUs, faultWorldOptions, type FaultWorldOptions } from './faultWorldOptions.ts';
 import { tracesKeyedInputs } from './keyedInputEvidence.ts';
 import { checkpointStatsResult } from './checkpointStatsResult.ts';
@@ -154,7 +155,8 @@ function taskNames(graph: StreamGraph, vertices = createJobGraph(graph).vertices
 
 /**
  * Checks that every protocol point and message fault naming a task (`<vertex>#<subtask>`) names
- * a subtask of the job's JobGraph (vertices are chains, so the names depend on chaining and parallelism, which
+ * a subtask of the job's JobGraph, and that every channel-event fault names a channel it has
+ * (inputChannels.ts) (vertices are chains, so the names depend on chaining and parallelism, which
  * only the built graph knows). A point for a task that does not exist would never fire.
  * @throws SimInputError (one line) naming the fault (or action) and the tasks that exist.
  */
@@ -168,8 +170,11 @@ function checkFaultTasks(spec: ExpandedRunSpec, graph: StreamGraph): void {
     return task === undefined ? [] : [{ path, task, phase: faultTaskPhase(f) ?? '' }];
   });
   const messageEnds = spec.faults.flatMap((f, i) => messageFaultTasks(f).map((e) => ({ i, ...e })));
-  if (named.length === 0 && messageEnds.length === 0) return;
-  const vertices = createJobGraph(graph).vertices;
+  const channelEvents = spec.faults.some((f) => f.type === 'channel-event');
+  if (named.length === 0 && messageEnds.length === 0 && !channelEvents) return;
+  const jobGraph = createJobGraph(graph);
+  checkChannelEventTasks(spec.faults, jobGraph);
+  const vertices = jobGraph.vertices;
   const tasks = taskNames(graph, vertices);
   for (const { i, field, task } of messageEnds) {
     if (!tasks.includes(task)) {
