@@ -6,12 +6,15 @@
  */
 import fc from 'fast-check';
 import { CHECKPOINT_RPC_METHODS, rpcTaskSide, type RpcKind } from '../../engine/index.ts';
-import type { Fault, FaultTrigger, MessageFault, ProtocolPoint } from '../../sim/run/RunSpec.ts';
+import type {
+  ChannelEventFault, Fault, FaultTrigger, MessageFault, ProtocolPoint,
+} from '../../sim/run/RunSpec.ts';
+import { CHANNEL_EVENT_TARGETS } from './fitChannelEvent.ts';
 
 /** The fault families a swarm switches on or off. */
 export const FAULT_FAMILIES = [
   'crash', 'global-failure', 'pause', 'partition', 'rpc-loss', 'rpc-delay', 'store-failure',
-  'store-unknown-outcome', 'slow-store', 'async-snapshot-failure', 'slow-task', 'message',
+  'store-unknown-outcome', 'slow-store', 'async-snapshot-failure', 'slow-task', 'message', 'channel-event',
 ] as const;
 
 /** The checkpoint protocol's RPCs, which message faults aim at four times in five. */
@@ -107,6 +110,40 @@ function messageFaultArbitrary(o: FaultArbitraryOptions, when: fc.Arbitrary<Faul
   });
 }
 
+/**
+ * A channel-event fault: a barrier (two times in three) or a cancellation marker, the checkpoint
+ * filter half the time, the receiving task and (half the time) the sending one as placeholders
+ * `v<a>#<b>` that fitChannelEvent aims at the job's channels (`to` ranges over
+ * CHANNEL_EVENT_TARGETS placeholder vertices), optional trigger. The hold is short (1..50 ms: one
+ * channel late against its siblings within a checkpoint) or long (51..500 ms: beyond an interval,
+ * so the checkpoints behind the event can expire and the task, told of the abort before the
+ * barrier comes, sends cancellation markers downstream). Shrinks toward a barrier, no filter,
+ * nth 1, 1 ms, no trigger.
+ */
+function channelEventFaultArbitrary(o: FaultArbitraryOptions, when: fc.Arbitrary<FaultTrigger>): fc.Arbitrary<ChannelEventFault> {
+  const subtasks = Math.max(1, ...o.tasks.map((t) => Number(/#(\d+)$/.exec(t)?.[1] ?? 0) + 1));
+  const targets = Array.from({ length: CHANNEL_EVENT_TARGETS * subtasks },
+    (_x, i) => `v${Math.floor(i / subtasks)}#${i % subtasks}`);
+  return fc.record({
+    // Markers flow only where a checkpoint was aborted before its barrier came: barriers twice as often.
+    event: fc.oneof({ withCrossShrink: true }, { weight: 2, arbitrary: fc.constant('barrier' as const) },
+      { weight: 1, arbitrary: fc.constant('cancellation' as const) }),
+    checkpoint: fc.option(fc.integer({ min: 1, max: 8 }), { nil: undefined, freq: 2 }),
+    to: fc.constantFrom(...targets),
+    from: fc.option(fc.constantFrom(...o.tasks), { nil: undefined, freq: 2 }),
+    nth: fc.integer({ min: 0, max: 5 }).map((i) => Math.max(1, i - 1)),
+    delayMs: fc.oneof({ withCrossShrink: true }, fc.integer({ min: 1, max: 50 }), fc.integer({ min: 51, max: 500 })),
+    when: fc.option(when, { nil: undefined, freq: 2 }),
+  }).map((r): ChannelEventFault => ({
+    type: 'channel-event', event: r.event, to: r.to, delayMs: r.delayMs,
+    ...(r.checkpoint === undefined ? {} : { checkpoint: r.checkpoint }),
+    ...(r.from === undefined ? {} : { from: r.from }),
+    // One checkpoint's event of one channel comes once: only the 1st can match.
+    ...(r.nth === 1 || (r.checkpoint !== undefined && r.from !== undefined) ? {} : { nth: r.nth }),
+    ...(r.when === undefined ? {} : { when: r.when }),
+  }));
+}
+
 /** One fault of `family`. */
 export function faultOfFamily(family: FaultFamily, o: FaultArbitraryOptions): fc.Arbitrary<Fault> {
   const tm = fc.integer({ min: 1, max: o.taskManagers }).map((i) => `taskmanager-${i}`);
@@ -142,6 +179,8 @@ export function faultOfFamily(family: FaultFamily, o: FaultArbitraryOptions): fc
       return fc.record({ type: fc.constant('async-snapshot-failure' as const), probability });
     case 'message':
       return messageFaultArbitrary(o, when);
+    case 'channel-event':
+      return channelEventFaultArbitrary(o, when);
     case 'slow-task':
       // Back pressure: 10 or 100 times the per-record cost of one operator's task for a while.
       return fc.record({

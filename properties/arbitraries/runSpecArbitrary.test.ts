@@ -5,6 +5,7 @@ import { runGraph, simulate } from '../../sim/run/simulate.ts';
 import { createJobGraph } from '../../engine/index.ts';
 import type { Fault } from '../../sim/run/RunSpec.ts';
 import { validateRunSpec } from '../../sim/run/validateRunSpec.ts';
+import { inputChannelsOf } from '../../sim/run/inputChannels.ts';
 import { faultOfFamily } from './faultArbitrary.ts';
 import { runSpecArbitrary, sourcePacing, withSourcePacing } from './runSpecArbitrary.ts';
 
@@ -164,5 +165,39 @@ describe('message faults in generated runs', () => {
       .toEqual({ type: 'message', action: 'lose', method: 'triggerCheckpoint', to: 'v0#0' });
     expect(shrunk((f) => f.type === 'message' && (f.nth ?? 1) > 2 && f.when !== undefined))
       .toEqual({ type: 'message', action: 'lose', method: 'triggerCheckpoint', nth: 3, when: expect.anything() });
+  });
+});
+
+describe('channel-event faults in generated runs', () => {
+  const specs = fc.sample(runSpecArbitrary({ job: 'generated', mode: 'at-least-once' }), { seed: 11, numRuns: 400 });
+  const faults = specs.flatMap((spec) => spec.faults.filter((f) => f.type === 'channel-event').map((f) => ({ spec, f })));
+
+  test('name channels the job has, mostly into tasks with two or more input channels', () => {
+    expect(faults.length).toBeGreaterThan(40);
+    let fanIn = 0;
+    for (const { spec, f } of faults) {
+      if (f.type !== 'channel-event') continue;
+      expect(() => validateRunSpec(spec)).not.toThrow();
+      const graph = createJobGraph(runGraph(expandRunSpec(spec)));
+      const into = inputChannelsOf(graph, f.to);
+      expect(into.length).toBeGreaterThan(0);
+      if (f.from !== undefined) expect(into).toContain(f.from);
+      if (into.length >= 2) fanIn++;
+    }
+    expect(fanIn / faults.length).toBeGreaterThan(0.6);
+    for (const event of ['barrier', 'cancellation']) expect(faults.some(({ f }) => f.type === 'channel-event' && f.event === event)).toBe(true);
+    expect(faults.some(({ f }) => f.type === 'channel-event' && f.delayMs > 100)).toBe(true);
+  });
+
+  test('a job with no task with inputs draws none (the fault is dropped)', () => {
+    const chains = specs.filter((s) => createJobGraph(runGraph(expandRunSpec(s))).vertices.every((v) => v.isSource));
+    expect(chains.length).toBeGreaterThan(0);
+    for (const s of chains) expect(s.faults.filter((f) => f.type === 'channel-event')).toEqual([]);
+  });
+
+  test('shrink toward a barrier, no filters, nth 1, 1 ms and no trigger', () => {
+    const arb = faultOfFamily('channel-event', { taskManagers: 2, healTimeMs: 600, tasks: ['v0#0', 'v1#1'], operators: ['op0'] });
+    const out = fc.check(fc.property(arb, () => false), { seed: 3, numRuns: 100 });
+    expect(out.counterexample?.[0]).toEqual({ type: 'channel-event', event: 'barrier', to: 'v0#0', delayMs: 1 });
   });
 });

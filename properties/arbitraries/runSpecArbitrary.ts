@@ -23,6 +23,7 @@ import { inputSizeRange, resolveJob } from '../../sim/jobs/resolveJob.ts';
 import { rescaleActions, rescaleArbitrary, type DrawnRescale } from './rescaleArbitrary.ts';
 import { actionPlanArbitrary, type ActionPlan } from './actionArbitrary.ts';
 import { faultPlanArbitrary } from './faultArbitrary.ts';
+import { fitChannelEvent } from './fitChannelEvent.ts';
 import { generatedJobArbitrary } from './generatedJobArbitrary.ts';
 
 /**
@@ -227,6 +228,9 @@ function fitFaults(faults: readonly Fault[], taskManagers: number, parallelism: 
       case 'global-failure':
       case 'slow-task':
         return [{ ...f, when: when(f.when) }];
+      case 'channel-event':
+        // Its channel is aimed at the job's in fitToJob (fitChannelEvent).
+        return [f.when === undefined ? f : { ...f, when: when(f.when) }];
       case 'message':
         return [{
           ...f,
@@ -254,7 +258,8 @@ const OPERATOR_PLACEHOLDERS = ['op0', 'op1', 'op2', 'op3', 'op4', 'op5'];
 /**
  * Points faults at tasks and operators the spec's job really has. Faults are drawn before the
  * job is known: task protocol points and message faults' `from` / `to` against `v<i>#<j>`
- * names, slow tasks against `op<k>`. The
+ * names, slow tasks against `op<k>`, channel-event faults' `to` / `from` against placeholders
+ * that fitChannelEvent aims at the job's channels (dropping the fault in a job without any). The
  * JobGraph decides which vertices exist (chaining) and their parallelism, so a drawn `v<i>#<j>`
  * becomes vertex `i mod V`, subtask `j mod p` of that vertex; `op<k>` becomes the uid of the
  * job's operator `k mod N` (in StreamGraph order). (A point for a task or an operator that does
@@ -262,13 +267,14 @@ const OPERATOR_PLACEHOLDERS = ['op0', 'op1', 'op2', 'op3', 'op4', 'op5'];
  */
 function fitToJob(spec: RunSpec): RunSpec {
   const actions = spec.actions ?? [];
-  const hasTask = spec.faults.some((f) => faultTask(f) !== undefined || messageFaultTasks(f).length > 0)
-    || actions.some((a) => faultTask(a) !== undefined);
+  const hasTask = spec.faults.some((f) => faultTask(f) !== undefined || messageFaultTasks(f).length > 0
+    || f.type === 'channel-event') || actions.some((a) => faultTask(a) !== undefined);
   const hasOperator = spec.faults.some((f) => f.type === 'slow-task');
   if (!hasTask && !hasOperator) return spec;
   // The graph does not depend on the faults, and the drawn ones are not valid yet.
   const graph = runGraph(expandRunSpec({ ...spec, faults: [] }));
-  const vertices = hasTask ? createJobGraph(graph).vertices : [];
+  const jobGraph = hasTask ? createJobGraph(graph) : undefined;
+  const vertices = jobGraph?.vertices ?? [];
   // Barrier phases happen only on tasks with inputs: such a point aims at those vertices.
   const withInputs = vertices.filter((v) => !v.isSource);
   const fitTask = (t: string, phase: string | undefined): string => {
@@ -287,17 +293,21 @@ function fitToJob(spec: RunSpec): RunSpec {
     const m = /^op(\d+)$/.exec(uid);
     return m === null ? uid : graph.nodes[Number(m[1]) % graph.nodes.length]?.uid ?? uid;
   };
-  const faults = spec.faults.map((f): Fault => {
+  const faults = spec.faults.flatMap((f): Fault[] => {
     const task = faultTask(f);
     const fitted = task === undefined ? f : withBarrierPhaseIfPossible(
       withFaultTask(f, fitTask(task, faultTaskPhase(f))), withInputs.length > 0);
+    if (fitted.type === 'channel-event') {
+      const aimed = jobGraph === undefined ? undefined : fitChannelEvent(fitted, jobGraph);
+      return aimed === undefined ? [] : [aimed];
+    }
     if (fitted.type === 'message') {
       // Checkpoints are triggered on source tasks only (CheckpointPlan.tasksToTrigger).
       const fitEnd = (t: string): string => (fitted.method === 'triggerCheckpoint' ? fitSourceTask(t) : fitTask(t, undefined));
       const ends = Object.fromEntries(messageFaultTasks(fitted).map((e) => [e.field, fitEnd(e.task)]));
-      return { ...fitted, ...ends };
+      return [{ ...fitted, ...ends }];
     }
-    return fitted.type === 'slow-task' ? { ...fitted, operator: fitOperator(fitted.operator) } : fitted;
+    return [fitted.type === 'slow-task' ? { ...fitted, operator: fitOperator(fitted.operator) } : fitted];
   });
   // An action's point is aimed like a fault's: through a stand-in fault with the same trigger.
   const fitAction = (a: Action): Action => {
