@@ -201,3 +201,34 @@ describe('channel-event faults in generated runs', () => {
     expect(out.counterexample?.[0]).toEqual({ type: 'channel-event', event: 'barrier', to: 'v0#0', delayMs: 1 });
   });
 });
+
+describe('drawn checkpoint timeouts', () => {
+  test('wordcount and job modules keep the default', () => {
+    const specs = fc.sample(runSpecArbitrary({ job: 'wordcount', mode: 'aligned' }), { seed: 8, numRuns: 50 });
+    expect(specs.every((s) => s.checkpoint.timeoutMs === undefined)).toBe(true);
+  });
+
+  test('are the default, 4 or 2 intervals (at most 1 s), each drawn often', () => {
+    const specs = fc.sample(runSpecArbitrary({ job: 'generated', mode: 'aligned' }), { seed: 8, numRuns: 300 });
+    const kinds = new Map<string, number>();
+    for (const s of specs) {
+      const t = s.checkpoint.timeoutMs;
+      const kind = t === undefined ? 'default' : t === Math.min(1000, 4 * s.checkpoint.intervalMs) ? '4' : t === 2 * s.checkpoint.intervalMs ? '2' : `other ${t}`;
+      kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+    }
+    expect([...kinds.keys()].sort()).toEqual(['2', '4', 'default']);
+    for (const n of kinds.values()) expect(n).toBeGreaterThan(60);
+  });
+
+  // Why two intervals raise no false alarm: without faults, no checkpoint of a paced run takes
+  // that long, so after the heal time checkpoints complete again.
+  test.each(['generated', 'flights'] as const)('the shortest (2 intervals) expires no checkpoint of a fault-free %s run', (job) => {
+    const specs = fc.sample(runSpecArbitrary({ job, mode: 'aligned', maxFaults: 0, maxRecords: 400, savepoints: false, rescales: false }),
+      { seed: 12, numRuns: 10 });
+    for (const spec of specs) {
+      const r = simulate({ ...spec, checkpoint: { ...spec.checkpoint, timeoutMs: 2 * spec.checkpoint.intervalMs } });
+      expect(r.checkpoints.completed.length).toBeGreaterThan(0);
+      expect(r.checkpoints.aborted['CHECKPOINT_EXPIRED'] ?? 0).toBe(0);
+    }
+  });
+});
