@@ -2,7 +2,8 @@
  * fast-check arbitraries of faults, with swarm testing (FoundationDB): each run switches whole
  * fault families on or off and pushes the ones that are on hard. Everything shrinks toward no
  * faults, earlier checkpoints and simpler shapes; a message fault toward `lose` (rather than
- * `delay` or `hold`), no filters, `nth` 1, shorter delays and no trigger.
+ * `delay` or `hold`), no filters, `nth` 1, shorter delays and no trigger. A checkpoint counted back
+ * from the run's last (a placeholder, fromLastCheckpoint.ts) shrinks toward the last.
  */
 import fc from 'fast-check';
 import { CHECKPOINT_RPC_METHODS, rpcTaskSide, type RpcKind } from '../../engine/index.ts';
@@ -10,6 +11,7 @@ import type {
   ChannelEventFault, Fault, FaultTrigger, MessageFault, ProtocolPoint,
 } from '../../sim/run/RunSpec.ts';
 import { CHANNEL_EVENT_TARGETS } from './fitChannelEvent.ts';
+import { checkpointArbitrary, MAX_BACK } from './fromLastCheckpoint.ts';
 
 /** The fault families a swarm switches on or off. */
 export const FAULT_FAMILIES = [
@@ -42,8 +44,14 @@ export interface FaultArbitraryOptions {
   readonly maxFaults?: number;
 }
 
+/**
+ * When a fault (or an action) fires: at a time before the heal time, or at a protocol point. A
+ * task or jobmaster point's checkpoint is drawn from the start (1..12) two times in three, else
+ * as a placeholder counted back from the run's last checkpoint (fromLastCheckpoint.ts), which
+ * runSpecArbitrary resolves.
+ */
 export function triggerArbitrary(o: FaultArbitraryOptions): fc.Arbitrary<FaultTrigger> {
-  const checkpoint = fc.integer({ min: 1, max: 12 });
+  const checkpoint = checkpointArbitrary(12, { fromStart: 2, fromLast: 1 });
   const taskPoint: fc.Arbitrary<ProtocolPoint> = fc.record({
     kind: fc.constant('task' as const),
     checkpoint,
@@ -73,19 +81,58 @@ export function triggerArbitrary(o: FaultArbitraryOptions): fc.Arbitrary<FaultTr
 }
 
 /**
- * A message fault: a protocol method four times in five, the checkpoint filter only for a method
- * about a checkpoint, a task filter only on the side the method names one (tasks are the
- * placeholders fitToJob aims at the job's), optional trigger. Each part shrinks toward the
- * simplest: `lose`, no filter, nth 1, a delay or hold of 1 ms, no trigger.
+ * A message fault: one in four aimed at the messages of the run's last checkpoints
+ * (lastCheckpointMessageArbitrary); the others a protocol method four times in five, the
+ * checkpoint filter only for a method about a checkpoint, a task filter only on the side the
+ * method names one (tasks are the placeholders fitToJob aims at the job's), optional trigger.
+ * Each part shrinks toward the simplest: `lose`, no filter, nth 1, a delay or hold of 1 ms, no
+ * trigger.
  */
 function messageFaultArbitrary(o: FaultArbitraryOptions, when: fc.Arbitrary<FaultTrigger>): fc.Arbitrary<MessageFault> {
+  // One in four aims at the protocol messages of the run's last checkpoints; shrinking may move
+  // such a fault to the general draw.
+  return fc.oneof({ withCrossShrink: true },
+    { weight: 3, arbitrary: anyMessageFaultArbitrary(o, when) },
+    { weight: 1, arbitrary: lastCheckpointMessageArbitrary(o) });
+}
+
+/**
+ * A message fault on the messages of one of the run's last checkpoints (a placeholder counted
+ * back from the last, fromLastCheckpoint.ts): its completion notification two times in three
+ * (what finishing tasks wait for, and what a two-phase-commit sink commits on), else its trigger
+ * or an acknowledgement; lose, delay or hold; to (or from) one task half the time; the first
+ * matching message, armed from the start.
+ */
+function lastCheckpointMessageArbitrary(o: FaultArbitraryOptions): fc.Arbitrary<MessageFault> {
   return fc.record({
-    method: fc.oneof({ arbitrary: fc.constantFrom(...PROTOCOL_METHODS), weight: 4 },
+    method: fc.oneof({ weight: 2, arbitrary: fc.constant('confirmCheckpoint') },
+      { weight: 1, arbitrary: fc.constantFrom('triggerCheckpoint', 'acknowledgeCheckpoint') }),
+    action: fc.constantFrom('lose' as const, 'delay' as const, 'hold' as const),
+    checkpoint: fc.integer({ min: -MAX_BACK, max: 0 }),
+    task: fc.option(fc.constantFrom(...o.tasks), { nil: undefined, freq: 2 }),
+    ms: fc.integer({ min: 1, max: 100 }),
+    holdToHeal: fc.boolean(),
+  }).map((r): MessageFault => {
+    const side = rpcTaskSide(r.method);
+    return {
+      type: 'message', action: r.action, method: r.method, checkpoint: r.checkpoint,
+      ...(side === undefined || r.task === undefined ? {} : { [side]: r.task }),
+      ...(r.action === 'delay' ? { delayMs: r.ms } : {}),
+      ...(r.action === 'hold' && !r.holdToHeal ? { durationMs: r.ms } : {}),
+    };
+  });
+}
+
+function anyMessageFaultArbitrary(o: FaultArbitraryOptions, when: fc.Arbitrary<FaultTrigger>): fc.Arbitrary<MessageFault> {
+  return fc.record({
+    method: fc.oneof({ withCrossShrink: true }, { arbitrary: fc.constantFrom(...PROTOCOL_METHODS), weight: 4 },
       { arbitrary: fc.constantFrom(...OTHER_METHODS), weight: 1 }),
     action: fc.constantFrom('lose' as const, 'delay' as const, 'hold' as const),
     // Each filter is on half the time (nil one time in `freq`; fast-check's default is on four times in five,
     // and a fault with every filter on rarely meets its message).
-    checkpoint: fc.option(fc.integer({ min: 1, max: 8 }), { nil: undefined, freq: 2 }),
+    // From the start (1..8) two times in three, else counted back from the run's last checkpoint
+    // (a placeholder runSpecArbitrary resolves: fromLastCheckpoint.ts).
+    checkpoint: fc.option(checkpointArbitrary(8, { fromStart: 2, fromLast: 1 }), { nil: undefined, freq: 2 }),
     task: fc.option(fc.constantFrom(...o.tasks), { nil: undefined, freq: 2 }),
     // nth 1 half the time, else 2..4; drawn as one integer so that it shrinks toward 1.
     nth: fc.integer({ min: 0, max: 5 }).map((i) => Math.max(1, i - 1)),
