@@ -159,36 +159,78 @@ function anyMessageFaultArbitrary(o: FaultArbitraryOptions, when: fc.Arbitrary<F
 
 /**
  * A channel-event fault: a barrier (two times in three) or a cancellation marker, the checkpoint
- * filter half the time, the receiving task and (half the time) the sending one as placeholders
- * `v<a>#<b>` that fitChannelEvent aims at the job's channels (`to` ranges over
- * CHANNEL_EVENT_TARGETS placeholder vertices), optional trigger. The hold is short (1..50 ms: one
- * channel late against its siblings within a checkpoint) or long (51..500 ms: beyond an interval,
- * so the checkpoints behind the event can expire and the task, told of the abort before the
- * barrier comes, sends cancellation markers downstream). Shrinks toward a barrier, no filter,
- * nth 1, 1 ms, no trigger.
+ * filter half the time (an early one), the receiving task and (half the time) the sending one as
+ * placeholders `v<a>#<b>` that fitChannelEvent aims at the job's channels (`to` ranges over
+ * CHANNEL_EVENT_TARGETS placeholder vertices), optional trigger. A marker's hold is short
+ * (1..50 ms): where markers of several checkpoints reach a task on several channels, one late
+ * channel makes them cross. A barrier's hold is short one time in three (one channel late
+ * against its siblings within a checkpoint), else long: two to four checkpoint timeouts and an
+ * interval (a placeholder fitChannelEvent resolves), so the checkpoints behind the barrier expire
+ * and the task, told of each abort before its barrier comes, sends cancellation markers
+ * downstream in their place (with the default timeout a long hold lasts to the heal time).
+ * Shrinks toward a barrier, no filter, nth 1, 1 ms, no trigger.
  */
 function channelEventFaultArbitrary(o: FaultArbitraryOptions, when: fc.Arbitrary<FaultTrigger>): fc.Arbitrary<ChannelEventFault> {
   const subtasks = Math.max(1, ...o.tasks.map((t) => Number(/#(\d+)$/.exec(t)?.[1] ?? 0) + 1));
   const targets = Array.from({ length: CHANNEL_EVENT_TARGETS * subtasks },
     (_x, i) => `v${Math.floor(i / subtasks)}#${i % subtasks}`);
+  const short = fc.integer({ min: 1, max: 50 });
   return fc.record({
     // Markers flow only where a checkpoint was aborted before its barrier came: barriers twice as often.
     event: fc.oneof({ withCrossShrink: true }, { weight: 2, arbitrary: fc.constant('barrier' as const) },
       { weight: 1, arbitrary: fc.constant('cancellation' as const) }),
-    checkpoint: fc.option(fc.integer({ min: 1, max: 8 }), { nil: undefined, freq: 2 }),
+    // An early checkpoint: a long hold must end by the heal time (600 ms, 3 to 12 intervals).
+    checkpoint: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined, freq: 2 }),
     to: fc.constantFrom(...targets),
     from: fc.option(fc.constantFrom(...o.tasks), { nil: undefined, freq: 2 }),
     nth: fc.integer({ min: 0, max: 5 }).map((i) => Math.max(1, i - 1)),
-    delayMs: fc.oneof({ withCrossShrink: true }, fc.integer({ min: 1, max: 50 }), fc.integer({ min: 51, max: 500 })),
+    shortMs: short,
+    // A long hold: the placeholder -k for k checkpoint timeouts and one interval (k = 2..4).
+    barrierMs: fc.oneof({ withCrossShrink: true }, { weight: 1, arbitrary: short },
+      { weight: 2, arbitrary: fc.integer({ min: -4, max: -2 }) }),
     when: fc.option(when, { nil: undefined, freq: 2 }),
   }).map((r): ChannelEventFault => ({
-    type: 'channel-event', event: r.event, to: r.to, delayMs: r.delayMs,
+    type: 'channel-event', event: r.event, to: r.to, delayMs: r.event === 'barrier' ? r.barrierMs : r.shortMs,
     ...(r.checkpoint === undefined ? {} : { checkpoint: r.checkpoint }),
     ...(r.from === undefined ? {} : { from: r.from }),
     // One checkpoint's event of one channel comes once: only the 1st can match.
     ...(r.nth === 1 || (r.checkpoint !== undefined && r.from !== undefined) ? {} : { nth: r.nth }),
     ...(r.when === undefined ? {} : { when: r.when }),
   }));
+}
+
+/**
+ * A marker race, the schedule of FLINK-5285 (mutants.md 31): a barrier of checkpoint 1 or 2 held
+ * on a channel of the first vertex with inputs, for three or four checkpoint timeouts and an
+ * interval, so the checkpoints behind it expire (at least three: a task remembers only the
+ * latest aborted ids, maxConcurrent of them, and the ones more than that below it) and its task
+ * sends cancellation markers in their place; and a marker held 5..50 ms on a channel of the last
+ * vertex whose subtasks read two or more channels, where the markers of consecutive checkpoints
+ * meet on several channels, so that they cross. (Placeholders: fitChannelEvent aims `v0#<b>` at
+ * those vertices and resolves the hold.)
+ */
+function markerRaceArbitrary(o: FaultArbitraryOptions): fc.Arbitrary<ChannelEventFault[]> {
+  const subtasks = Math.max(1, ...o.tasks.map((t) => Number(/#(\d+)$/.exec(t)?.[1] ?? 0) + 1));
+  return fc.record({
+    checkpoint: fc.integer({ min: 1, max: 2 }),
+    timeouts: fc.integer({ min: 3, max: 4 }),
+    held: fc.nat({ max: subtasks - 1 }),
+    crossed: fc.nat({ max: subtasks - 1 }),
+    markerMs: fc.integer({ min: 5, max: 50 }),
+  }).map((r): ChannelEventFault[] => [
+    { type: 'channel-event', event: 'barrier', checkpoint: r.checkpoint, to: `v0#${r.held}`, delayMs: -r.timeouts },
+    { type: 'channel-event', event: 'cancellation', to: `v0#${r.crossed}`, delayMs: r.markerMs },
+  ]);
+}
+
+/**
+ * The faults of a family that is on: one to three of {@link faultOfFamily}; for channel-event
+ * faults, one time in two a marker race instead.
+ */
+function familyFaultsArbitrary(family: FaultFamily, o: FaultArbitraryOptions): fc.Arbitrary<Fault[]> {
+  const some = fc.array(faultOfFamily(family, o), { minLength: 1, maxLength: 3 });
+  if (family !== 'channel-event') return some;
+  return fc.oneof({ withCrossShrink: true }, { weight: 1, arbitrary: some }, { weight: 1, arbitrary: markerRaceArbitrary(o) });
 }
 
 /** One fault of `family`. */
@@ -238,7 +280,8 @@ export function faultOfFamily(family: FaultFamily, o: FaultArbitraryOptions): fc
 }
 
 /**
- * A swarm fault plan: each family is off or on with one to three faults (families on are pushed
+ * A swarm fault plan: each family is off or on with one to three faults (a channel-event family
+ * sometimes with a marker race instead: familyFaultsArbitrary) (families on are pushed
  * hard instead of every family a little). Built per family without `chain` (which shrinks
  * poorly), so it shrinks toward families off and fewer faults.
  */
@@ -246,7 +289,7 @@ export function faultPlanArbitrary(o: FaultArbitraryOptions): fc.Arbitrary<Fault
   const max = o.maxFaults ?? 6;
   // A family is on in one run out of five; `on` shrinks toward 0, i.e. toward the family off.
   const perFamily = Object.fromEntries(FAULT_FAMILIES.map((f) => [
-    f, fc.record({ on: fc.integer({ min: 0, max: 4 }), faults: fc.array(faultOfFamily(f, o), { minLength: 1, maxLength: 3 }) })
+    f, fc.record({ on: fc.integer({ min: 0, max: 4 }), faults: familyFaultsArbitrary(f, o) })
       .map((r) => (r.on === 4 ? r.faults : null)),
   ])) as Record<FaultFamily, fc.Arbitrary<Fault[] | null>>;
   return fc.record(perFamily).map((byFamily) => FAULT_FAMILIES.flatMap((f) => byFamily[f] ?? []).slice(0, max));

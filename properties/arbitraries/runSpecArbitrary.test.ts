@@ -189,6 +189,31 @@ describe('channel-event faults in generated runs', () => {
     expect(faults.some(({ f }) => f.type === 'channel-event' && f.delayMs > 100)).toBe(true);
   });
 
+  test('a long barrier hold lasts two to four checkpoint timeouts and an interval, and the heal time moves past it', () => {
+    const long = faults.filter(({ f }) => f.type === 'channel-event' && f.event === 'barrier' && f.delayMs > 50);
+    expect(long.length).toBeGreaterThan(20);
+    for (const { spec, f } of long) {
+      if (f.type !== 'channel-event') continue;
+      const cp = spec.checkpoint;
+      expect([2, 3, 4].map((k) => k * (cp.timeoutMs ?? 1000) + cp.intervalMs)).toContain(f.delayMs);
+      expect(spec.healTimeMs).toBeGreaterThanOrEqual(((f.checkpoint ?? 1) + 1) * cp.intervalMs + f.delayMs);
+    }
+  });
+
+  test('a marker race holds a barrier of the first task with inputs and a marker where the markers meet', () => {
+    const races = specs.filter((spec) => {
+      const graph = createJobGraph(runGraph(expandRunSpec(spec)));
+      const first = graph.vertices.find((v) => !v.isSource)?.id;
+      const fanIn = graph.vertices.filter((v) => inputChannelsOf(graph, `${v.id}#0`).length >= 2).map((v) => v.id);
+      const held = spec.faults.some((f) => f.type === 'channel-event' && f.event === 'barrier' && f.to.startsWith(`${first}#`)
+        && f.delayMs >= 3 * (spec.checkpoint.timeoutMs ?? 1000));
+      const crossed = spec.faults.some((f) => f.type === 'channel-event' && f.event === 'cancellation' && f.delayMs >= 5
+        && f.delayMs <= 50 && f.to.startsWith(`${fanIn[fanIn.length - 1]}#`));
+      return held && crossed;
+    });
+    expect(races.length).toBeGreaterThan(5);
+  });
+
   test('a job with no task with inputs draws none (the fault is dropped)', () => {
     const chains = specs.filter((s) => createJobGraph(runGraph(expandRunSpec(s))).vertices.every((v) => v.isSource));
     expect(chains.length).toBeGreaterThan(0);

@@ -11,7 +11,8 @@ import { FLIGHTS_FILE_SIZE } from '../../sim/workloads/flights.ts';
 import { GENERATED_JOB_LIMITS } from '../../sim/workloads/generatedJob.ts';
 import { WORDCOUNT_TEXT, WORDCOUNT_UIDS } from '../../sim/workloads/wordcount.ts';
 import {
-  RUN_SPEC_VERSION, type Action, type Fault, type FaultTrigger, type JobSpec, type RunMode, type RunSpec,
+  RUN_SPEC_VERSION, type Action, type ChannelEventFault, type Fault, type FaultTrigger, type JobSpec, type RunMode,
+  type RunSpec,
 } from '../../sim/run/RunSpec.ts';
 import { createJobGraph } from '../../engine/index.ts';
 import { expandRunSpec } from '../../sim/run/expandRunSpec.ts';
@@ -280,7 +281,8 @@ const OPERATOR_PLACEHOLDERS = ['op0', 'op1', 'op2', 'op3', 'op4', 'op5'];
  * Points faults at tasks and operators the spec's job really has. Faults are drawn before the
  * job is known: task protocol points and message faults' `from` / `to` against `v<i>#<j>`
  * names, slow tasks against `op<k>`, channel-event faults' `to` / `from` against placeholders
- * that fitChannelEvent aims at the job's channels (dropping the fault in a job without any). The
+ * that fitChannelEvent aims at the job's channels (dropping the fault in a job without any); the
+ * heal time moves past the end of a long channel hold (longHoldEndMs). The
  * JobGraph decides which vertices exist (chaining) and their parallelism, so a drawn `v<i>#<j>`
  * becomes vertex `i mod V`, subtask `j mod p` of that vertex; `op<k>` becomes the uid of the
  * job's operator `k mod N` (in StreamGraph order). (A point for a task or an operator that does
@@ -314,12 +316,14 @@ function fitToJob(spec: RunSpec): RunSpec {
     const m = /^op(\d+)$/.exec(uid);
     return m === null ? uid : graph.nodes[Number(m[1]) % graph.nodes.length]?.uid ?? uid;
   };
+  const holdEndsMs: number[] = [];
   const faults = spec.faults.flatMap((f): Fault[] => {
     const task = faultTask(f);
     const fitted = task === undefined ? f : withBarrierPhaseIfPossible(
       withFaultTask(f, fitTask(task, faultTaskPhase(f))), withInputs.length > 0);
     if (fitted.type === 'channel-event') {
-      const aimed = jobGraph === undefined ? undefined : fitChannelEvent(fitted, jobGraph);
+      const aimed = jobGraph === undefined ? undefined : fitChannelEvent(fitted, jobGraph, spec.checkpoint);
+      if (aimed !== undefined && fitted.delayMs < 0) holdEndsMs.push(longHoldEndMs(aimed, spec.checkpoint.intervalMs));
       return aimed === undefined ? [] : [aimed];
     }
     if (fitted.type === 'message') {
@@ -338,7 +342,19 @@ function fitToJob(spec: RunSpec): RunSpec {
     const fitted = withBarrierPhaseIfPossible(withFaultTask(standIn, fitTask(task, faultTaskPhase(a))), withInputs.length > 0);
     return { ...a, when: (fitted as Extract<Fault, { type: 'global-failure' }>).when };
   };
-  return { ...spec, faults, ...(actions.length === 0 ? {} : { actions: actions.map(fitAction) }) };
+  // A long channel hold ends before the heal time, which it would otherwise cut short (faults stop there).
+  const healTimeMs = Math.max(spec.healTimeMs, ...holdEndsMs);
+  return { ...spec, faults, ...(actions.length === 0 ? {} : { actions: actions.map(fitAction) }), healTimeMs };
+}
+
+/**
+ * When a long channel hold (k checkpoint timeouts and an interval, fitChannelEvent) ends, ms: its
+ * checkpoint's barrier comes about `checkpoint` intervals into the run (the first one's, when it
+ * names none), then the hold, then an interval for the checkpoints behind it to expire. A hold
+ * armed by a trigger starts later and may still be cut by the heal time.
+ */
+function longHoldEndMs(f: ChannelEventFault, intervalMs: number): number {
+  return ((f.checkpoint ?? 1) + 1) * intervalMs + f.delayMs;
 }
 
 /**
