@@ -282,8 +282,9 @@ export function faultOfFamily(family: FaultFamily, o: FaultArbitraryOptions): fc
 /**
  * A swarm fault plan: each family is off or on with one to three faults (a channel-event family
  * sometimes with a marker race instead: familyFaultsArbitrary) (families on are pushed
- * hard instead of every family a little). Built per family without `chain` (which shrinks
- * poorly), so it shrinks toward families off and fewer faults.
+ * hard instead of every family a little), at most `maxFaults` in all (capFaultsPerFamily). Built
+ * per family without `chain` (which shrinks poorly), so it shrinks toward families off and fewer
+ * faults.
  */
 export function faultPlanArbitrary(o: FaultArbitraryOptions): fc.Arbitrary<Fault[]> {
   const max = o.maxFaults ?? 6;
@@ -292,5 +293,28 @@ export function faultPlanArbitrary(o: FaultArbitraryOptions): fc.Arbitrary<Fault
     f, fc.record({ on: fc.integer({ min: 0, max: 4 }), faults: familyFaultsArbitrary(f, o) })
       .map((r) => (r.on === 4 ? r.faults : null)),
   ])) as Record<FaultFamily, fc.Arbitrary<Fault[] | null>>;
-  return fc.record(perFamily).map((byFamily) => FAULT_FAMILIES.flatMap((f) => byFamily[f] ?? []).slice(0, max));
+  return fc.record(perFamily).map((byFamily) => capFaultsPerFamily(FAULT_FAMILIES.map((f) => byFamily[f] ?? []), max));
+}
+
+/**
+ * The faults of `families` (one list per family, in FAULT_FAMILIES order), at most `max` in all,
+ * in family order: each family keeps its first fault before any keeps its second, and so on.
+ * (Cutting the concatenation instead dropped the families late in the list, the message and
+ * channel-event faults, from about half the runs that switched them on.)
+ */
+export function capFaultsPerFamily(families: readonly (readonly Fault[])[], max: number): Fault[] {
+  const kept = families.map(() => 0);
+  let total = 0;
+  for (let round = 0; total < max; round++) {
+    let any = false;
+    families.forEach((faults, i) => {
+      if (total < max && round < faults.length) {
+        kept[i] = round + 1;
+        total++;
+        any = true;
+      }
+    });
+    if (!any) break;
+  }
+  return families.flatMap((faults, i) => faults.slice(0, kept[i]));
 }
