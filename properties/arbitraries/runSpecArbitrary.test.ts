@@ -200,6 +200,24 @@ describe('channel-event faults in generated runs', () => {
     }
   });
 
+  // Each expiry counts against the tolerable failures (CheckpointFailureManager): with fewer, the
+  // job failed over before the hold ended, and its task never sent the markers it holds for.
+  test('a run with a long hold tolerates the checkpoints that expire behind it', () => {
+    const held = specs.filter((spec) => spec.faults.some((f) => f.type === 'channel-event' && f.event === 'barrier' && f.delayMs > 50));
+    expect(held.length).toBeGreaterThan(20);
+    for (const spec of held) {
+      const cp = spec.checkpoint;
+      for (const f of spec.faults) {
+        if (f.type !== 'channel-event' || f.event !== 'barrier') continue;
+        const expiries = (Math.ceil(f.delayMs / (cp.timeoutMs ?? 1000)) + 1) * (cp.maxConcurrent ?? 1);
+        expect(cp.tolerableFailures).toBeGreaterThanOrEqual(expiries);
+      }
+    }
+    // Without a long hold the drawn value stays.
+    const others = specs.filter((spec) => !held.includes(spec));
+    expect(new Set(others.map((s) => s.checkpoint.tolerableFailures))).toEqual(new Set([0, 1, 10]));
+  });
+
   test('a marker race holds a barrier of the first task with inputs and a marker where the markers meet', () => {
     const races = specs.filter((spec) => {
       const graph = createJobGraph(runGraph(expandRunSpec(spec)));

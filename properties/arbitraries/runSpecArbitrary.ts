@@ -15,7 +15,7 @@ import {
   type RunSpec,
 } from '../../sim/run/RunSpec.ts';
 import { createJobGraph } from '../../engine/index.ts';
-import { expandRunSpec } from '../../sim/run/expandRunSpec.ts';
+import { DEFAULT_CHECKPOINT, expandRunSpec } from '../../sim/run/expandRunSpec.ts';
 import { faultTask, faultTaskPhase, INPUT_PHASES, messageFaultTasks, withFaultTask } from '../../sim/run/faultTasks.ts';
 import { runGraph } from '../../sim/run/simulate.ts';
 import { buildJobGraph } from '../../sim/run/RunJob.ts';
@@ -344,7 +344,22 @@ function fitToJob(spec: RunSpec): RunSpec {
   };
   // A long channel hold ends before the heal time, which it would otherwise cut short (faults stop there).
   const healTimeMs = Math.max(spec.healTimeMs, ...holdEndsMs);
-  return { ...spec, faults, ...(actions.length === 0 ? {} : { actions: actions.map(fitAction) }), healTimeMs };
+  const checkpoint = holdEndsMs.length === 0 ? spec.checkpoint : withLongHoldTolerance(spec.checkpoint, faults);
+  return { ...spec, faults, ...(actions.length === 0 ? {} : { actions: actions.map(fitAction) }), healTimeMs, checkpoint };
+}
+
+/**
+ * `checkpoint` with enough tolerable failures for the expiries of its long channel holds. A
+ * barrier held k timeouts makes about k + 1 checkpoints expire (maxConcurrent times that), and
+ * Flink's CheckpointFailureManager counts each: with fewer tolerable failures the job fails over
+ * before the hold ends, its tasks are cancelled, and the held task never sends the cancellation
+ * markers the hold is there for (a failover on expiries is what slow stores and tasks draw).
+ */
+function withLongHoldTolerance(checkpoint: RunSpec['checkpoint'], faults: readonly Fault[]): RunSpec['checkpoint'] {
+  const timeoutMs = checkpoint.timeoutMs ?? DEFAULT_CHECKPOINT.timeoutMs;
+  const expiries = Math.max(0, ...faults.map((f) => (f.type === 'channel-event' && f.event === 'barrier'
+    ? Math.ceil(f.delayMs / timeoutMs) + 1 : 0))) * (checkpoint.maxConcurrent ?? DEFAULT_CHECKPOINT.maxConcurrent);
+  return { ...checkpoint, tolerableFailures: Math.max(checkpoint.tolerableFailures ?? DEFAULT_CHECKPOINT.tolerableFailures, expiries) };
 }
 
 /**
