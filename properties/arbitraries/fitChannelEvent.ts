@@ -11,7 +11,10 @@
  *   upstream abort meet on several channels); 1 and 2, any vertex whose subtasks read two or
  *   more input channels, where one channel can be late relative to another (what a barrier
  *   handler's interleavings need), by `b`; 3, any vertex with inputs, by `b`. A job without a
- *   vertex that reads two or more takes any vertex with inputs. Then subtask `b mod parallelism`.
+ *   vertex that reads two or more takes any vertex with inputs. A placeholder vertex `a` of
+ *   {@link PAIR_TARGET} (a pair race's) is the first vertex with inputs whose subtasks' markers
+ *   meet on two channels of one task right below (parallelism two or more, an all-to-all edge
+ *   out), else as 0. Then subtask `b mod parallelism`.
  * - `from`: one of the channels into `to` (inputChannels.ts), the `(a * 4 + b)`-th modulo their
  *   number.
  *
@@ -29,6 +32,9 @@ type JobGraph = ReturnType<typeof createJobGraph>;
 
 /** How many placeholder vertices a drawn `to` ranges over (see the file comment). */
 export const CHANNEL_EVENT_TARGETS = 4;
+
+/** The placeholder vertex of a pair race's holds (see the file comment). */
+export const PAIR_TARGET = CHANNEL_EVENT_TARGETS;
 
 const PLACEHOLDER = /^v(\d+)#(\d+)$/;
 
@@ -48,11 +54,13 @@ export function fitChannelEvent(f: ChannelEventFault, graph: JobGraph,
   const to = PLACEHOLDER.exec(f.to);
   const a = Number(to?.[1] ?? 0);
   const b = Number(to?.[2] ?? 0);
-  const kind = a % CHANNEL_EVENT_TARGETS;
+  const kind = a === PAIR_TARGET ? 0 : a % CHANNEL_EVENT_TARGETS;
   const among = kind < CHANNEL_EVENT_TARGETS - 1 && fanIn.length > 0 ? fanIn : withInputs;
   const first = f.event === 'barrier' ? withInputs.find((v) => markersMeetBelow(graph, v.id)) ?? withInputs[0]
     : among[among.length - 1];
-  const vertex = (kind === 0 ? first : among[b % among.length]) ?? withInputs[0];
+  const pair = a === PAIR_TARGET ? withInputs.find((v) => v.parallelism >= 2
+    && graph.edges.some((e) => e.source === v.id && e.partitioner !== 'forward')) : undefined;
+  const vertex = pair ?? (kind === 0 ? first : among[b % among.length]) ?? withInputs[0];
   if (vertex === undefined) return undefined;
   const task = `${vertex.id}#${b % vertex.parallelism}`;
   const { from: drawnFrom, ...drawn } = f;

@@ -189,13 +189,13 @@ describe('channel-event faults in generated runs', () => {
     expect(faults.some(({ f }) => f.type === 'channel-event' && f.delayMs > 100)).toBe(true);
   });
 
-  test('a long barrier hold lasts two to four checkpoint timeouts and an interval, and the heal time moves past it', () => {
+  test('a long barrier hold lasts two to five checkpoint timeouts and an interval, and the heal time moves past it', () => {
     const long = faults.filter(({ f }) => f.type === 'channel-event' && f.event === 'barrier' && f.delayMs > 50);
     expect(long.length).toBeGreaterThan(20);
     for (const { spec, f } of long) {
       if (f.type !== 'channel-event') continue;
       const cp = spec.checkpoint;
-      expect([2, 3, 4].map((k) => k * (cp.timeoutMs ?? 1000) + cp.intervalMs)).toContain(f.delayMs);
+      expect([2, 3, 4, 5].map((k) => k * (cp.timeoutMs ?? 1000) + cp.intervalMs)).toContain(f.delayMs);
       expect(spec.healTimeMs).toBeGreaterThanOrEqual(((f.checkpoint ?? 1) + 1) * cp.intervalMs + f.delayMs);
     }
   });
@@ -216,6 +216,25 @@ describe('channel-event faults in generated runs', () => {
     // Without a long hold the drawn value stays.
     const others = specs.filter((spec) => !held.includes(spec));
     expect(new Set(others.map((s) => s.checkpoint.tolerableFailures))).toEqual(new Set([0, 1, 10]));
+  });
+
+  test('a pair race holds the same barrier into two subtasks of a vertex whose markers meet right below, a timeout apart', () => {
+    const races = specs.flatMap((spec) => {
+      const graph = createJobGraph(runGraph(expandRunSpec(spec)));
+      const pair = graph.vertices.find((v) => !v.isSource && v.parallelism >= 2
+        && graph.edges.some((e) => e.source === v.id && e.partitioner !== 'forward'));
+      const holds = spec.faults.filter((f) => f.type === 'channel-event' && f.event === 'barrier'
+        && pair !== undefined && f.to.startsWith(`${pair.id}#`) && f.delayMs >= 3 * (spec.checkpoint.timeoutMs ?? 1000));
+      return holds.length === 2 ? [{ spec, holds }] : [];
+    });
+    expect(races.length).toBeGreaterThan(5);
+    for (const { spec, holds } of races) {
+      const [a, b] = holds;
+      if (a?.type !== 'channel-event' || b?.type !== 'channel-event') continue;
+      expect(a.to).not.toBe(b.to);
+      expect(a.checkpoint).toBe(b.checkpoint);
+      expect(b.delayMs - a.delayMs).toBe(spec.checkpoint.timeoutMs ?? 1000);
+    }
   });
 
   test('a marker race holds a barrier of the first task with inputs and a marker where the markers meet', () => {

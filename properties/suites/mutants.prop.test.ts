@@ -15,7 +15,7 @@ import type { Action, CheckpointSpec, Fault, RunMode, RunSpec } from '../../sim/
 import { createJobGraph } from '../../engine/index.ts';
 import { expandRunSpec } from '../../sim/run/expandRunSpec.ts';
 import { runGraph, simulate } from '../../sim/run/simulate.ts';
-import { fitChannelEvent } from '../arbitraries/fitChannelEvent.ts';
+import { fitChannelEvent, PAIR_TARGET } from '../arbitraries/fitChannelEvent.ts';
 import { runSpecArbitrary, withSourcePacing, type ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
 import { explainRun } from '../explain/explainRun.ts';
 import { formatExplanation } from '../explain/formatExplanation.ts';
@@ -41,8 +41,9 @@ interface TargetOptions {
 
 /**
  * `faults` with each channel-event fault's placeholder `to` / `from` aimed at `spec`'s channels
- * (fitChannelEvent: `to: 'v0#0'` is the first vertex whose subtasks read two or more channels),
- * and dropped in a job without a channel.
+ * (fitChannelEvent: for a barrier `to: 'v0#0'` is the first vertex whose markers can meet further
+ * down, `v<PAIR_TARGET>#<b>` a vertex whose subtasks' markers meet right below), and dropped in a
+ * job without a channel.
  */
 function aimedAtChannels(spec: RunSpec, faults: readonly Fault[]): Fault[] {
   if (!faults.some((f) => f.type === 'channel-event')) return [...faults];
@@ -119,19 +120,23 @@ const NO_TOLERANCE: Partial<CheckpointSpec> = { tolerableFailures: 0 };
  * downstream instead (SubtaskCheckpointCoordinatorImpl.checkpointState). Two levels further
  * down, each task reads the markers of consecutive checkpoints on two channels, whose order
  * between the channels varies (in one plan a marker is held on purpose): a marker of an older
- * checkpoint arriving after a newer one's is a trailing marker for the correct tracker.
+ * checkpoint arriving after a newer one's is a trailing marker for the correct tracker. In the
+ * third plan (a pair race) two subtasks of one vertex are held, 350 and 450 ms: a task right
+ * below reads the second one's markers after the first one's.
  */
 const CROSSED_MARKERS: readonly (readonly Fault[])[] = [
   [{ type: 'channel-event', event: 'barrier', checkpoint: 2, to: 'v0#0', delayMs: 400 }],
   [{ type: 'channel-event', event: 'barrier', checkpoint: 2, to: 'v0#0', delayMs: 400 },
     { type: 'channel-event', event: 'cancellation', to: 'v1#0', delayMs: 20 }],
+  [{ type: 'channel-event', event: 'barrier', checkpoint: 2, to: `v${PAIR_TARGET}#0`, delayMs: 350 },
+    { type: 'channel-event', event: 'barrier', checkpoint: 2, to: `v${PAIR_TARGET}#1`, delayMs: 450 }],
 ];
 
 const CASES: readonly MutantCase[] = [
   {
     bug: 'tracker-recreates-aborted',
-    why: 'a barrier held past the checkpoint timeout makes its task send cancellation markers, which cross on the two '
-      + 'channels of a task two levels down: a late marker for a checkpoint already aborted re-creates it and aborts it again',
+    why: 'a barrier held past the checkpoint timeout makes its task send cancellation markers, which cross on two '
+      + 'channels of a task further down: a late marker for a checkpoint already aborted re-creates it and aborts it again',
     arbitrary: targeted({
       job: 'generated', mode: 'at-least-once', minParallelism: 2, faultPlans: CROSSED_MARKERS,
       checkpoint: { intervalMs: 50, timeoutMs: 100, maxConcurrent: 1 },
