@@ -54,6 +54,11 @@ describe('describeFault', () => {
         'delay the 1st acknowledgeCheckpoint from v0#1 by 30 ms'],
       [{ type: 'message', action: 'hold', method: 'requestHeartbeat', to: 'taskmanager-1' },
         'hold the 1st requestHeartbeat to taskmanager-1 until the heal time'],
+      [{ type: 'channel-event', event: 'cancellation', checkpoint: 3, from: 'v1#1', to: 'v2#0', delayMs: 80 },
+        'delay the 1st cancellation marker of checkpoint 3 from v1#1 to v2#0 by 80 ms'],
+      [{ type: 'channel-event', event: 'barrier', to: 'v1#0', nth: 2, delayMs: 30, jobRun: 2,
+        when: { at: { kind: 'jobmaster', checkpoint: 2, phase: 'completed' } } },
+      'delay the 2nd barrier of job run 2 to v1#0 by 30 ms armed at checkpoint 2 completed on the jobmaster'],
     ];
     for (const [fault, text] of cases) expect(describeFault(fault)).toBe(text);
     // Every fault type is covered above.

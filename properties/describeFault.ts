@@ -4,7 +4,9 @@
  * (probability 0.5)`. Pure and total over the Fault union (the compiler checks every case), so
  * replay and reports can name a fault the same way. Times are in ms, as a RunSpec has them.
  */
-import type { Action, Fault, FaultTrigger, MessageFault, ProtocolPoint } from '../sim/run/RunSpec.ts';
+import type {
+  Action, ChannelEventFault, Fault, FaultTrigger, MessageFault, ProtocolPoint,
+} from '../sim/run/RunSpec.ts';
 
 /** `1st`, `2nd`, `3rd`, `4th`, ..., `11th`, `12th`, `13th`, `21st`. */
 function ordinal(n: number): string {
@@ -83,7 +85,22 @@ export function describeFault(fault: Fault): string {
       return `slow-store${fault.checkpoint === undefined ? '' : ` of checkpoint ${fault.checkpoint}`} (${fault.factor}x)`;
     case 'message':
       return describeMessageFault(fault);
+    case 'channel-event':
+      return describeChannelEventFault(fault);
   }
+}
+
+/**
+ * `delay the 1st cancellation marker of checkpoint 3 from v1#1 to v2#0 by 80 ms`, `delay the 2nd
+ * barrier to v1#0 by 30 ms armed at checkpoint 2 completed on the jobmaster`.
+ */
+function describeChannelEventFault(f: ChannelEventFault): string {
+  const what = f.event === 'barrier' ? 'barrier' : 'cancellation marker';
+  const of = f.checkpoint === undefined ? '' : ` of checkpoint ${f.checkpoint}`;
+  const run = f.jobRun === undefined ? '' : ` of job run ${f.jobRun}`;
+  const from = f.from === undefined ? '' : ` from ${f.from}`;
+  const when = f.when === undefined ? '' : ` armed ${describeTrigger(f.when)}`;
+  return `delay the ${ordinal(f.nth ?? 1)} ${what}${of}${run}${from} to ${f.to} by ${f.delayMs} ms${when}`;
 }
 
 /**

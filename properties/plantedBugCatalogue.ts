@@ -98,7 +98,7 @@ export const PLANTED_BUG_CATALOGUE: readonly PlantedBugInfo[] = [
     // The barrier tracker handles barriers only in at-least-once mode.
     search: { job: 'generated', mode: 'at-least-once' },
     what: 'in CheckpointBarrierTracker, a cancellation marker for an id the tracker has already handled creates a fresh aborted entry and sends the abort downstream again.',
-    caughtBy: 'not caught by a search yet (docs/planted-bugs.md says why)',
+    caughtBy: 'protocol-invariants (abort-once-per-task: a task aborts a checkpoint twice) in at-least-once mode, when cancellation markers of two checkpoints cross on two input channels: a barrier held on one channel past the checkpoint timeout (a channel-event fault) makes its task send markers in place of barriers',
   },
   {
     id: 'fm-ignore-expired', flinkIssue: 'FLINK-17351', source: 'engine/checkpoint/CheckpointPlantedBugs.ts',

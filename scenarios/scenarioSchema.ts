@@ -46,7 +46,10 @@ const action = z.discriminatedUnion('type', [
  * so they always act). A fault with a trigger belongs in `steps`, where every step must fire; in
  * `config.faults` one that never fired would pass the scenario untested.
  */
-const WORLD_SETTING_TYPES = faultSchema.options.map((o) => o.shape.type.value).filter((t) => !STEP_ACTION_TYPES.includes(t));
+/** Action faults a scenario takes neither as a step nor in config (channel-event: not a step kind yet). */
+const NOT_IN_SCENARIOS: readonly string[] = ['channel-event'];
+const WORLD_SETTING_TYPES = faultSchema.options.map((o) => o.shape.type.value)
+  .filter((t) => !STEP_ACTION_TYPES.includes(t) && !NOT_IN_SCENARIOS.includes(t));
 const worldSetting = z.discriminatedUnion('type', faultSchema.options
   .filter((o) => WORLD_SETTING_TYPES.includes(o.shape.type.value)) as unknown as typeof faultSchema.options, {
   error: (iss) => (iss.code === 'invalid_union' && typeof (iss.input as { type?: unknown } | undefined)?.type === 'string'

@@ -3,7 +3,9 @@
  * netty stack: FIFO per direction, a normal payload needs one credit, a priority payload none,
  * every item's latency a delay decision. A crash of either end's host or a partition between
  * the hosts (either direction) breaks the connection at once: every live end that has not closed
- * gets `onError('broken')` once, on its executor, and nothing more is delivered.
+ * gets `onError('broken')` once, on its executor, and nothing more is delivered. Channel-event
+ * faults (ChannelEventFaults.ts) may delay a checkpoint event a producer sends before the heal
+ * time; the lane's FIFO order then holds what follows it on that channel behind it.
  *
  * @see org.apache.flink.runtime.io.network.netty.CreditBasedPartitionRequestClientHandler
  */
@@ -12,6 +14,7 @@ import type {
   Cancellable, ConsumerEnd, ConsumerHandlers, DataNetwork, DelayDistribution, Executor, HostId,
   ProducerEnd, ProducerHandlers, SendOptions,
 } from '../engine/api/index.ts';
+import type { ChannelEventFaults } from './ChannelEventFaults.ts';
 import { DataConnection } from './DataConnection.ts';
 import type { DataEnd, DataItem, DataItemHandler } from './DataConnection.ts';
 import type { Partitions } from './Partitions.ts';
@@ -35,6 +38,8 @@ export class SimDataNetwork implements DataItemHandler {
       readonly partitions: Partitions;
       readonly latency: DelayDistribution;
       readonly host: (id: HostId) => SimHost | undefined;
+      /** Targeted faults on one channel's checkpoint events, armed by the fault plan. */
+      readonly channelEvents?: ChannelEventFaults;
     },
   ) {}
 
@@ -102,9 +107,30 @@ export class SimDataNetwork implements DataItemHandler {
     };
   }
 
-  private send(c: DataConnection, dir: 'up' | 'down', item: DataItem): void {
+  /** Queues `item` on `c`'s lane `dir` with a drawn latency, plus `extraUs` (a channel-event fault). */
+  private send(c: DataConnection, dir: 'up' | 'down', item: DataItem, extraUs = 0): void {
     const latency = this.ctx.choices.delay('net.latency', this.deps.latency);
-    (dir === 'up' ? c.up : c.down).enqueue(item, latency);
+    (dir === 'up' ? c.up : c.down).enqueue(item, latency + extraUs);
+  }
+
+  /**
+   * Sends a producer's payload, after the armed channel-event faults saw it. A fault that acts
+   * records its `fault` event, which becomes the delayed item's cause (so an explanation reaches
+   * the fault); the producer's task keeps its own cause for whatever it does next.
+   */
+  private sendPayload(c: DataConnection, payload: unknown, priority: boolean): void {
+    const faults = this.deps.channelEvents;
+    const nowUs = this.ctx.clock.nowUs;
+    const executor = c.consumer.executor;
+    if (faults === undefined || !faults.active || nowUs >= this.ctx.healTimeUs || executor === undefined) {
+      this.send(c, 'down', { dueUs: 0, kind: 'payload', payload, priority });
+      return;
+    }
+    const trace = this.ctx.trace;
+    const cause = trace.cause;
+    const extraUs = faults.onSend({ key: c.key, consumerExecutor: executor.name, payload }, nowUs, this.ctx.healTimeUs);
+    this.send(c, 'down', { dueUs: 0, kind: 'payload', payload, priority }, extraUs);
+    trace.cause = cause;
   }
 
   private closeEnd(c: DataConnection, end: DataEnd<unknown>, dir: 'up' | 'down'): void {
@@ -243,7 +269,7 @@ export class SimDataNetwork implements DataItemHandler {
           if (!(c.credit > 0)) assert(false, `send without credit on connection ${c.key}`);
           c.credit--;
         }
-        this.send(c, 'down', { dueUs: 0, kind: 'payload', payload, priority });
+        this.sendPayload(c, payload, priority);
       },
       close: () => this.closeEnd(c, p, 'down'),
     });

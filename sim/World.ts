@@ -23,6 +23,7 @@ import { PctScheduler } from './PctScheduler.ts';
 import type { PctReport } from './PctScheduler.ts';
 import { RandomStreams } from './RandomStreams.ts';
 import { MessageFaults } from './MessageFaults.ts';
+import { ChannelEventFaults } from './ChannelEventFaults.ts';
 import { SimMetricGroups } from './SimMetricGroups.ts';
 import { RpcNetwork } from './RpcNetwork.ts';
 import { SimDataNetwork } from './SimDataNetwork.ts';
@@ -93,6 +94,8 @@ export class World {
   readonly slowdowns = new ExecutorSlowdowns();
   /** Targeted faults on single RPC messages, armed by the fault plan (MessageFaults.ts). */
   readonly messageFaults = new MessageFaults();
+  /** Targeted faults on one data channel's checkpoint events, armed by the fault plan (ChannelEventFaults.ts). */
+  readonly channelEventFaults = new ChannelEventFaults();
   /** What tasks report through the metrics port: source reads, back-pressure waits. */
   readonly metrics = new SimMetricGroups();
 
@@ -133,6 +136,7 @@ export class World {
       partitions: this.partitions,
       latency: options.network?.latency ?? DEFAULT_NETWORK_LATENCY,
       host: (id) => this.hosts.get(id)?.host,
+      channelEvents: this.channelEventFaults,
     });
     this.objectStore = new SimObjectStore(this.ctx, options.objectStore ?? { latency: DEFAULT_STORE_LATENCY });
     this.transactionalStore = new SimTransactionalStore(trace, this.clock);

@@ -55,6 +55,7 @@ export const MARKS = {
   'message-lost': 'a message fault lost its RPC',
   'message-delayed': 'a message fault delayed its RPC',
   'message-held': 'a message fault held its RPC',
+  'channel-event-delayed': 'a channel-event fault delayed a barrier or cancellation marker on one input channel',
   // The action plan (sim/run/ActionPlan.ts): what only the end of the run can tell.
   'stop-with-savepoint-stuck': 'a stop-with-savepoint can never end: its tasks wait for a lost confirmation or abort (known in Flink 1.20)',
   'rescale-up': 'a rescale started a job run in which some operator runs at a higher parallelism',

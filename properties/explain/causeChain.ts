@@ -76,7 +76,7 @@ function silenceCause(index: EventIndex, e: TraceEvent): ChainStep | undefined {
     const triggered = index.ofType('checkpoint.triggered').find((t) => t.attrs.checkpointId === id);
     const from = triggered?.seq ?? 0;
     const found = latestBefore(index, e.seq, from, (x) => x.type === 'host.crash' || x.type === 'host.pause'
-      || (x.type === 'fault' && x.attrs.type === 'message' && x.attrs.checkpoint === id)
+      || (x.type === 'fault' && (x.attrs.type === 'message' || x.attrs.type === 'channel-event') && x.attrs.checkpoint === id)
       || (x.type === 'rpc.drop' && aboutCheckpoint(index, x, id)));
     if (found !== undefined) return { event: found, inferred: `checkpoint ${String(id)} missed acknowledgements after this` };
     const setting = activeSettingFault(index, e.seq, [...RPC_SETTINGS, 'slow-store', 'store-failure', 'store-unknown-outcome']);

@@ -62,6 +62,11 @@ const DESCRIBERS: Readonly<Record<string, Describer>> = {
     const f = c.faults[e.attrs.index as number];
     const what = f === undefined ? `fault ${str(e.attrs.index)}` : describeFault(f);
     if (e.attrs.type === 'message') return `fault ${str(e.attrs.index)} ${str(e.attrs.action)}s ${describeRpc(e.attrs.id, c)} (${what})`;
+    if (e.attrs.type === 'channel-event') {
+      const event = e.attrs.event === 'barrier' ? 'barrier' : 'cancellation marker';
+      return `fault ${str(e.attrs.index)} delays the ${event} of checkpoint ${str(e.attrs.checkpoint)} on the channel `
+        + `${str(e.attrs.from)} -> ${str(e.attrs.to)} until ${(Number(e.attrs.releaseUs) / 1000).toFixed(3)} ms (${what})`;
+    }
     const a = e.attrs.action;
     const action = a === undefined || a === e.attrs.type || FIRES.has(str(a)) ? 'fires' : `${str(a)}s`;
     return `fault ${str(e.attrs.index)} ${action}: ${what}`;

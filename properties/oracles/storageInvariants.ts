@@ -20,7 +20,9 @@
  * - `no-lingering-transactions` (only once the job ended): the same rule for sink transactions
  *   left open or pre-committed; a history that ended with a cancel may leave pre-committed ones
  *   (of the checkpoints the cancel aborted: Flink leaves them to the transaction timeout of the
- *   external system), never open ones (the sink's close aborts them).
+ *   external system), never open ones (the sink's close aborts them); one that ended with a
+ *   finished stop-with-savepoint may leave those of savepoints taken after the stop's synchronous
+ *   savepoint (a savepoint's completion commits nothing, and no later checkpoint came).
  *
  * What "touched" means is in faultsTouching.ts.
  */
@@ -109,7 +111,15 @@ export function storageInvariants(result: RunResult, options: StorageOptions = {
   // A history that ended with a cancel leaves the transactions pre-committed for the checkpoints
   // the cancel aborted: Flink leaves them to the external system's transaction timeout.
   const cancelled = result.jobStatus === 'CANCELED' ? preCommittedAtEnd(result) : new Set<string>();
-  const lingering = result.lingeringTransactions.filter((t) => !touched().transaction(t) && !inSavepoint.has(t) && !cancelled.has(t));
+  // A history that ended with a finished stop-with-savepoint leaves pre-committed the transactions
+  // of the savepoints its run took after the stop's synchronous savepoint (a higher id): Flink's
+  // coordinator notifies no task of a savepoint's completion (only of checkpoints and synchronous
+  // savepoints), so only a later checkpoint's notification would commit them, and the stop's is of
+  // an older id; the task then ends, and they are left to the external system's timeout.
+  const afterStop = stop?.kind === 'finished' && stop.savepoint !== undefined
+    ? preCommittedAfter(result, stop.savepoint.checkpointId) : new Set<string>();
+  const lingering = result.lingeringTransactions.filter((t) => !touched().transaction(t) && !inSavepoint.has(t)
+    && !cancelled.has(t) && !afterStop.has(t));
   if (lingering.length > 0) {
     violations.push({
       property: 'storage-invariants',
@@ -133,6 +143,20 @@ function preCommittedAtEnd(result: RunResult): Set<string> {
     if (e.type === 'txn.preCommit' || e.type === 'txn.commit' || e.type === 'txn.abort') state.set(String(e.attrs['txn']), e.type);
   }
   return new Set([...state].filter(([, last]) => last === 'txn.preCommit').map(([txn]) => txn));
+}
+
+/**
+ * The transactions the sink pre-committed for a checkpoint (or savepoint) id above `id` of the
+ * history's latest job run (`sink.pre-committed` events), by name.
+ */
+function preCommittedAfter(result: RunResult, id: number): Set<string> {
+  const run = result.jobRuns.length;
+  const out = new Set<string>();
+  for (const e of result.trace) {
+    if (e.type !== 'sink.pre-committed' || jobRunOf(e.attrs) !== run || Number(e.attrs['checkpoint']) <= id) continue;
+    out.add(`${String(e.attrs['sink'])}#${String(e.attrs['subtask'])}@${String(e.attrs['attempt'])}/e${String(e.attrs['epoch'])}`);
+  }
+  return out;
 }
 
 /**

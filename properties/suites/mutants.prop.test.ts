@@ -14,7 +14,10 @@ import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import type { Action, CheckpointSpec, Fault, RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
-import { simulate } from '../../sim/run/simulate.ts';
+import { createJobGraph } from '../../engine/index.ts';
+import { expandRunSpec } from '../../sim/run/expandRunSpec.ts';
+import { runGraph, simulate } from '../../sim/run/simulate.ts';
+import { fitChannelEvent, PAIR_TARGET } from '../arbitraries/fitChannelEvent.ts';
 import { runSpecArbitrary, withSourcePacing, type ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
 import { explainRun } from '../explain/explainRun.ts';
 import { formatExplanation } from '../explain/formatExplanation.ts';
@@ -41,6 +44,22 @@ interface TargetOptions {
 }
 
 /**
+ * `faults` with each channel-event fault's placeholder `to` / `from` aimed at `spec`'s channels
+ * (fitChannelEvent: for a barrier `to: 'v0#0'` is the first vertex whose markers can meet further
+ * down, `v<PAIR_TARGET>#<b>` a vertex whose subtasks' markers meet right below), and dropped in a
+ * job without a channel.
+ */
+function aimedAtChannels(spec: RunSpec, faults: readonly Fault[]): Fault[] {
+  if (!faults.some((f) => f.type === 'channel-event')) return [...faults];
+  const graph = createJobGraph(runGraph(expandRunSpec({ ...spec, faults: [] })));
+  return faults.flatMap((f): Fault[] => {
+    if (f.type !== 'channel-event') return [f];
+    const aimed = fitChannelEvent(f, graph, spec.checkpoint);
+    return aimed === undefined ? [] : [aimed];
+  });
+}
+
+/**
  * runSpecArbitrary's runs (at most 300 records) with one of `faultPlans`, no overrides, and the
  * source paced for the parallelism and interval set here.
  */
@@ -51,12 +70,13 @@ function targeted(o: TargetOptions): fc.Arbitrary<RunSpec> {
     fc.constantFrom(...o.faultPlans),
   ).map(([spec, faults]): RunSpec => {
     const p = Math.max(o.minParallelism ?? 1, typeof spec.parallelism === 'number' ? spec.parallelism : 1);
-    // Paced again: the source's pacing depends on the parallelism and interval set here.
-    return withSourcePacing({
-      ...spec, parallelism: p, taskManagers: Math.ceil(p / 2), faults: [...faults], overrides: [],
+    const base: RunSpec = {
+      ...spec, parallelism: p, taskManagers: Math.ceil(p / 2), faults: [], overrides: [],
       checkpoint: { ...spec.checkpoint, ...o.checkpoint },
       ...(o.actions === undefined ? {} : { actions: [...o.actions] }),
-    });
+    };
+    // Paced again: the source's pacing depends on the parallelism and interval set here.
+    return withSourcePacing({ ...base, faults: aimedAtChannels(base, faults) });
   });
 }
 
@@ -102,7 +122,36 @@ const FM_RUNS = 100;
 /** With 0 tolerable failures, the first counted failure must fail the job over. */
 const NO_TOLERANCE: Partial<CheckpointSpec> = { tolerableFailures: 0 };
 
+/**
+ * FLINK-5285's schedule: a barrier held on one channel of a task with two or more input channels
+ * for 400 ms, with a 100 ms timeout and a checkpoint every 50 ms, so the checkpoints behind it
+ * expire; the task is told of each abort before its barrier comes and sends cancellation markers
+ * downstream instead (SubtaskCheckpointCoordinatorImpl.checkpointState). Two levels further
+ * down, each task reads the markers of consecutive checkpoints on two channels, whose order
+ * between the channels varies (in one plan a marker is held on purpose): a marker of an older
+ * checkpoint arriving after a newer one's is a trailing marker for the correct tracker. In the
+ * third plan (a pair race) two subtasks of one vertex are held, 350 and 450 ms: a task right
+ * below reads the second one's markers after the first one's.
+ */
+const CROSSED_MARKERS: readonly (readonly Fault[])[] = [
+  [{ type: 'channel-event', event: 'barrier', checkpoint: 2, to: 'v0#0', delayMs: 400 }],
+  [{ type: 'channel-event', event: 'barrier', checkpoint: 2, to: 'v0#0', delayMs: 400 },
+    { type: 'channel-event', event: 'cancellation', to: 'v1#0', delayMs: 20 }],
+  [{ type: 'channel-event', event: 'barrier', checkpoint: 2, to: `v${PAIR_TARGET}#0`, delayMs: 350 },
+    { type: 'channel-event', event: 'barrier', checkpoint: 2, to: `v${PAIR_TARGET}#1`, delayMs: 450 }],
+];
+
 const CASES: readonly MutantCase[] = [
+  {
+    bug: 'tracker-recreates-aborted',
+    why: 'a barrier held past the checkpoint timeout makes its task send cancellation markers, which cross on two '
+      + 'channels of a task further down: a late marker for a checkpoint already aborted re-creates it and aborts it again',
+    arbitrary: targeted({
+      job: 'generated', mode: 'at-least-once', minParallelism: 2, faultPlans: CROSSED_MARKERS,
+      checkpoint: { intervalMs: 50, timeoutMs: 100, maxConcurrent: 1 },
+    }),
+    caughtBy: ['protocol-invariants'],
+  },
   {
     bug: 'restore-handle-replaces',
     why: 'flights aligned at parallelism >= 2, rescaled to 1 after checkpoint 2: the one new subtask restores the key groups of every old subtask and keeps only the last one\'s',
@@ -274,8 +323,6 @@ for (const c of CASES) {
     expect(without.runs).toBe(runs);
   });
 }
-
-test.todo('mutant tracker-recreates-aborted: not reached (needs crossed cancellation markers from two upstream channels); abort-once-per-task (oracle 5) would catch it');
 
 /**
  * sink-requires-notified-pending fails the sink's task over and nothing else: output and state

@@ -48,6 +48,12 @@
  * that subtask was last deployed to (its `task.deploying` event's host) when the fault fires, and
  * is logged `skipped` (and stays unfired) when the subtask was never deployed by then.
  *
+ * Channel-event faults (`type: 'channel-event'`) are armed like message faults, in
+ * sim/ChannelEventFaults.ts; one fires when it delays its event, logged `delay` with a `fault`
+ * event carrying the `event`, its `checkpoint`, the channel's task attempts `from` and `to` and
+ * the `releaseUs` (mark `channel-event-delayed`); the delayed event's delivery has that `fault`
+ * event as its cause. One that never met its event before the heal time is unfired.
+ *
  * Task events carry `{ checkpointId, task }` with `task` an attempt id
  * `<vertex>#<subtask>@<attempt>`; a point's `task` matches any attempt of that subtask.
  *
@@ -65,11 +71,12 @@
  */
 import type { FaultWorldOptions } from './faultWorldOptions.ts';
 import { jobRun, jobRunOf, rpcMethodNamed } from '../../engine/index.ts';
+import type { ChannelEventActed } from '../ChannelEventFaults.ts';
 import type { MessageActed, MessageAction, MessageEnd } from '../MessageFaults.ts';
 import type { MiniCluster } from '../MiniCluster.ts';
 import type { TraceEvent } from '../Trace.ts';
 import type { World } from '../World.ts';
-import type { Action, Fault, FaultTrigger, MessageFault, ProtocolPoint } from './RunSpec.ts';
+import type { Action, ChannelEventFault, Fault, FaultTrigger, MessageFault, ProtocolPoint } from './RunSpec.ts';
 import { actionOrigin, pointSavepoint, savepointActionIndex } from './savepointPoints.ts';
 import { TASK_NAME } from './validateFaults.ts';
 
@@ -221,9 +228,9 @@ function whenSavepointPointReached(world: World, point: ProtocolPoint, actionInd
   );
 }
 
-/** An action fault (one that fires, or stays unfired): a triggered fault or a message fault. */
+/** An action fault (one that fires, or stays unfired): a triggered, message or channel-event fault. */
 function isAction(f: Fault): boolean {
-  return 'when' in f || f.type === 'message';
+  return 'when' in f || f.type === 'message' || f.type === 'channel-event';
 }
 
 /** The mark each action of a message fault records. */
@@ -336,6 +343,7 @@ export class FaultPlan {
     const settings: number[] = [];
     this.faults.forEach((f, i) => {
       if (f.type === 'message' && f.when === undefined) this.armMessage(i, f);
+      else if (f.type === 'channel-event' && f.when === undefined) this.armChannelEvent(i, f);
       else if ('when' in f && f.when !== undefined) this.arm(i, f.when);
       else settings.push(i);
     });
@@ -374,6 +382,10 @@ export class FaultPlan {
     if (f === undefined) {
       // A crash or pause of a task's host, a task never deployed yet: nothing to act on.
       this.note(index, 'skipped');
+      return;
+    }
+    if (f.type === 'channel-event') {
+      this.armChannelEvent(index, f);
       return;
     }
     this.fired.add(index);
@@ -487,6 +499,38 @@ export class FaultPlan {
     });
     const mark = MESSAGE_MARKS[action];
     if (mark !== undefined) this.world.trace.mark('sim', mark, { index });
+  }
+
+  /**
+   * Arms channel-event fault `index` in the World's ChannelEventFaults: from now on it counts
+   * matching events; when it delays one it fires and is logged.
+   */
+  private armChannelEvent(index: number, f: ChannelEventFault): void {
+    // Checkpoint ids start again in every job run: a filter naming one is about run 1 unless it says.
+    const run = f.jobRun ?? (f.checkpoint === undefined ? undefined : 1);
+    const filter = {
+      event: f.event, to: f.to, nth: f.nth ?? 1,
+      ...(f.checkpoint === undefined ? {} : { checkpoint: f.checkpoint }),
+      ...(f.from === undefined ? {} : { from: f.from }),
+      ...(run === undefined ? {} : { inRun: (attempt: string) => this.jobRunOfAttempt(attempt) === run }),
+    };
+    this.world.channelEventFaults.arm(filter, Math.round(f.delayMs * 1000), (acted: ChannelEventActed) => {
+      this.fired.add(index);
+      this.records.push({ fault: index, type: 'channel-event', action: 'delay', timeMs: this.world.nowUs / 1000 });
+      this.world.trace.record('sim', 'fault', {
+        index, type: 'channel-event', action: 'delay', event: acted.event, checkpoint: acted.checkpoint,
+        from: acted.from, to: acted.to, releaseUs: acted.releaseUs,
+      });
+      this.world.trace.mark('sim', 'channel-event-delayed', { index });
+    });
+  }
+
+  /** The job run (1, 2, ...) whose attempts include `attempt` (`<vertex>#<subtask>@<n>`). */
+  private jobRunOfAttempt(attempt: string): number {
+    const n = Number(attempt.slice(attempt.lastIndexOf('@') + 1));
+    let run = 1;
+    for (const jm of this.cluster.jobMasters) if (jm.run.firstAttemptNumber <= n) run = jm.run.index;
+    return run;
   }
 
   /** A world-setting fault starts (its settings are in the World already). */

@@ -102,6 +102,17 @@ export type Fault = DeepReadonly<z.infer<typeof faultSchema>>;
  */
 export type MessageFault = Extract<Fault, { readonly type: 'message' }>;
 
+/**
+ * A targeted fault on one data channel: delays the `nth` (default 1) checkpoint barrier or
+ * CancelCheckpointMarker (`event`) of checkpoint `checkpoint` (any, when absent) that task `to`
+ * receives, on its channel from task `from` (any channel into `to`, when absent), counted from
+ * when the fault is armed (time 0, or when `when` fires). The event and everything behind it on
+ * that channel wait `delayMs` (at most until the heal time); the task's other channels go on.
+ * `jobRun`: only tasks of that job run (absent: run 1 when `checkpoint` is given, else any). See
+ * sim/ChannelEventFaults.ts.
+ */
+export type ChannelEventFault = Extract<Fault, { readonly type: 'channel-event' }>;
+
 /** What a message fault does to the RPC it acts on. */
 export type MessageFaultAction = MessageFault['action'];
 

@@ -27,6 +27,7 @@ import { expandRunSpecWithGraph } from './expandRunSpec.ts';
 import { ActionPlan } from './ActionPlan.ts';
 import { FaultPlan } from './FaultPlan.ts';
 import { faultHostTask, faultTask, faultTaskPhase, INPUT_PHASES, messageFaultTasks } from './faultTasks.ts';
+import { checkChannelEventTasks } from './inputChannels.ts';
 import { delayUs, faultWorldOptions, type FaultWorldOptions } from './faultWorldOptions.ts';
 import { tracesKeyedInputs } from './keyedInputEvidence.ts';
 import { checkpointStatsResult } from './checkpointStatsResult.ts';
@@ -156,8 +157,9 @@ function taskNames(graph: StreamGraph, vertices = createJobGraph(graph).vertices
 
 /**
  * Checks that every protocol point, message fault and crash or pause host naming a task
- * (`<vertex>#<subtask>`) names
- * a subtask of the job's JobGraph (vertices are chains, so the names depend on chaining and parallelism, which
+ * (`<vertex>#<subtask>`) names a subtask of the job's JobGraph, and that every channel-event
+ * fault names a channel it has (inputChannels.ts) (vertices are chains, so the names depend on
+ * chaining and parallelism, which
  * only the built graph knows). A point for a task that does not exist would never fire.
  * @throws SimInputError (one line) naming the fault (or action) and the tasks that exist.
  */
@@ -174,8 +176,11 @@ function checkFaultTasks(spec: ExpandedRunSpec, graph: StreamGraph): void {
     ...messageFaultTasks(f).map((e) => ({ i, ...e })),
     ...(faultHostTask(f) === undefined ? [] : [{ i, field: 'host', task: faultHostTask(f) as string }]),
   ]);
-  if (named.length === 0 && messageEnds.length === 0) return;
-  const vertices = createJobGraph(graph).vertices;
+  const channelEvents = spec.faults.some((f) => f.type === 'channel-event');
+  if (named.length === 0 && messageEnds.length === 0 && !channelEvents) return;
+  const jobGraph = createJobGraph(graph);
+  checkChannelEventTasks(spec.faults, jobGraph);
+  const vertices = jobGraph.vertices;
   const tasks = taskNames(graph, vertices);
   for (const { i, field, task } of messageEnds) {
     if (!tasks.includes(task)) {

@@ -148,11 +148,11 @@ describe('validateRunSpec', () => {
       'faults[0].host: no JobManager crash until HA exists'],
     ['an unknown fault type', { ...base(), faults: [{ type: 'meteor' }] },
       'faults[0].type: must be one of crash, global-failure, pause, partition, rpc-loss, rpc-delay, store-failure, '
-      + 'store-unknown-outcome, slow-store, async-snapshot-failure, slow-task, message, got "meteor"'],
+      + 'store-unknown-outcome, slow-store, async-snapshot-failure, slow-task, message, channel-event, got "meteor"'],
     // A field the file leaves out is `missing`, not the reason its check gives for undefined.
     ['a fault without type', { ...base(), faults: [{ host: 'taskmanager-1', when: { atMs: 10 } }] },
       'faults[0].type: missing (types: crash, global-failure, pause, partition, rpc-loss, rpc-delay, store-failure, '
-      + 'store-unknown-outcome, slow-store, async-snapshot-failure, slow-task, message)'],
+      + 'store-unknown-outcome, slow-store, async-snapshot-failure, slow-task, message, channel-event)'],
     ['a crash without host', { ...base(), faults: [{ type: 'crash', when: { atMs: 10 } }] }, 'faults[0].host: missing'],
     ['a message fault without method', { ...base(), faults: [{ type: 'message', action: 'lose' }] }, 'faults[0].method: missing'],
     ['a misspelt host in a fault at a point',

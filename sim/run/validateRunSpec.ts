@@ -151,7 +151,7 @@ function checkRescales(s: RunSpec, uids: readonly string[], first: ParallelismBy
 }
 
 /**
- * A point or message fault naming a job run the spec can never have (each rescale action starts
+ * A point, message or channel-event fault naming a job run the spec can never have (each rescale action starts
  * at most one more run) would only ever show as never fired: it is bad input.
  */
 function checkJobRuns(s: RunSpec): void {
@@ -168,7 +168,7 @@ function checkJobRuns(s: RunSpec): void {
   };
   s.faults.forEach((f, i) => {
     check(pointRun('when' in f ? f.when : undefined), `faults[${i}].when.at.jobRun`);
-    if (f.type === 'message') check(f.jobRun, `faults[${i}].jobRun`);
+    if (f.type === 'message' || f.type === 'channel-event') check(f.jobRun, `faults[${i}].jobRun`);
   });
   actions.forEach((a, i) => check(pointRun(a.when), `actions[${i}].when.at.jobRun`));
 }

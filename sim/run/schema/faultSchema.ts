@@ -249,6 +249,40 @@ function checkMessageFault(f: { action: string; delayMs?: number; durationMs?: n
   }
 }
 
+/** A task named `<vertex>#<subtask>` (channel-event faults' `to` and `from`). */
+function taskNameField(description: string): z.ZodString {
+  const reason = because((v) => `must name a task as <vertex>#<subtask> (e.g. v1#0), got ${describe(v)}`);
+  return z.string(reason).regex(TASK_NAME, reason).meta({ description });
+}
+
+/** The checkpoint events a channel-event fault may delay. */
+export const CHANNEL_EVENTS = ['barrier', 'cancellation'] as const;
+
+const channelEventShape = {
+  type: z.literal('channel-event'),
+  event: oneOfField(CHANNEL_EVENTS).meta({
+    description: 'barrier: a checkpoint barrier; cancellation: a CancelCheckpointMarker.',
+  }),
+  checkpoint: checkpointId.meta({ description: 'Only events of this checkpoint id; absent: any.' }).exactOptional(),
+  to: taskNameField('The receiving task <vertex>#<subtask> (one with input channels).'),
+  from: taskNameField('Only the channel from this upstream task <vertex>#<subtask>; absent: any channel into to.')
+    .exactOptional(),
+  jobRun: jobRunField,
+  nth: intField(1).meta({ description: 'Acts on the n-th matching event (default 1), counted from when the fault is armed.' })
+    .exactOptional(),
+  delayMs: delayMsField().meta({ description: 'How long the event (and what follows it on its channel) waits, ms (> 0).' }),
+  when: faultTriggerSchema.meta({ description: 'Counting starts when this fires; absent: from time 0.' }).exactOptional(),
+} as const;
+
+/** A channel-event fault: delays one barrier or cancellation marker on one input channel. */
+export const channelEventFaultSchema = z.strictObject(channelEventShape).superRefine((f, ctx) => {
+  if (f.delayMs === 0) ctx.addIssue({ code: 'custom', path: ['delayMs'], message: delayReason(f.delayMs) });
+}).meta({
+  title: 'channel-event fault',
+  description: 'Delays the n-th checkpoint barrier or cancellation marker that task `to` receives (from `from`): it and '
+    + 'everything behind it on that channel wait delayMs, the other channels go on.',
+});
+
 /** A message fault: lose, delay or hold the n-th RPC of a method that matches the filters. */
 export const messageFaultSchema = z.strictObject(messageShape).superRefine(checkMessageFault)
   .meta({ title: 'message fault', description: 'Acts on the n-th RPC of `method` matching the filters.' });
@@ -265,7 +299,7 @@ function build<K extends keyof typeof faultShapes>(key: K) {
 export const faultSchema = z.discriminatedUnion('type', [
   build('crash'), build('globalFailure'), build('pause'), build('partition'), build('rpcLoss'), build('rpcDelay'),
   build('storeFailure'), build('storeUnknownOutcome'), build('slowStore'), build('asyncSnapshotFailure'),
-  build('slowTask'), messageFaultSchema,
+  build('slowTask'), messageFaultSchema, channelEventFaultSchema,
 ]).meta({ description: 'One fault. Every fault stops at the heal time.' });
 
 function buildAction<K extends keyof typeof faultShapes>(key: K) {
@@ -285,4 +319,6 @@ export const faultActionSchema = z.discriminatedUnion('type', [
 ]).meta({ description: 'A fault without `when`: a scenario step fires it.' });
 
 /** Every fault type, in the order messages list them. */
-export const FAULT_TYPE_NAMES = [...Object.values(faultShapes).map((s) => s.type.value), messageShape.type.value];
+export const FAULT_TYPE_NAMES = [
+  ...Object.values(faultShapes).map((s) => s.type.value), messageShape.type.value, channelEventShape.type.value,
+];
