@@ -18,6 +18,7 @@ export const MARKS = {
   'checkpoint-lock-contended': 'a coordinator step waited for the CheckpointCoordinator lock another thread held',
   'checkpoint-subsumed': 'a completed checkpoint subsumed an older pending one',
   'coordinator-notify-skipped': 'an operator coordinator was told of a checkpoint its valve never saw',
+  'coordinator-checkpoint-after-abort': 'a coordinator finished its snapshot of a checkpoint that was aborted after its gateways were marked: the holder could not close them',
   'event-valve-held': 'an operator coordinator\'s event valve held an event while a checkpoint was being taken',
   'io.partition.backpressured': 'a result partition ran out of buffers (back pressure)',
   'io.priority-event-overtook-data': 'a priority event (a barrier sent ahead) overtook buffered data in a partition',

@@ -84,8 +84,9 @@ describe('OperatorCoordinatorHolder: a notification for a checkpoint a gateway n
   test('an abort that overtook its queued trigger, after a real checkpoint, skips the gateways and '
     + 'the coordinator (Flink\'s gateway throws "unseen checkpoint"), without an assertion', () => {
     const t = holder();
-    // Checkpoint 1 runs for real: marked, snapshotted, closed, completed.
+    // Checkpoint 1 runs for real: marked, snapshotted, closed (a main-thread mail), completed.
     t.h.checkpointCoordinator(1);
+    t.check();
     t.h.notifyCheckpointComplete(1);
     // Checkpoint 2 was aborted before its coordinator step ran, so no gateway ever marked it.
     expect(() => t.h.notifyCheckpointAborted(2)).not.toThrow();
@@ -95,6 +96,7 @@ describe('OperatorCoordinatorHolder: a notification for a checkpoint a gateway n
     expect(t.skipped()).toEqual([{ operator: 'src', checkpointId: 2, subtask: 0, notification: 'aborted' }]);
     // Later checkpoints still work, and notify the coordinator.
     const three = t.h.checkpointCoordinator(3);
+    t.check();
     t.h.notifyCheckpointComplete(3);
     t.check();
     expect(three.isDone() && !three.isCompletedExceptionally()).toBe(true);
@@ -127,6 +129,7 @@ describe('OperatorCoordinatorHolder: a notification for a checkpoint a gateway n
     const t = holder();
     t.h.checkpointCoordinator(5);
     const held = t.send(1, 'split-for-1');
+    t.check();
     t.restart(t.vertices[0] as ExecutionVertex);
     t.h.subtaskReset(0, 4);
     t.h.notifyCheckpointAborted(5);
@@ -134,6 +137,7 @@ describe('OperatorCoordinatorHolder: a notification for a checkpoint a gateway n
     // Subtask 1 never snapshots 5 (say its trigger was lost): its gateway stays closed for 5, and
     // checkpoint 6, which closes after the held event was sent, waits for it.
     const six = t.h.checkpointCoordinator(6);
+    t.check();
     t.h.handleEventFromOperator(1, 0, { type: 'AcknowledgeCheckpointEvent', checkpointId: 6 });
     t.check();
     expect(t.te.events()).toEqual([]);
@@ -228,6 +232,7 @@ describe('OperatorCoordinatorHolder: the coordinator checkpoint', () => {
     expect(() => f.getNow()).toThrow(/Cannot close gateway/);
     // Nothing is left closed: events pass.
     void t.send(0, 'after');
+    t.check();
     expect(t.te.events()).toEqual(['after']);
   });
 
