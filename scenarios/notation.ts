@@ -46,6 +46,7 @@ function action(a: StepAction): string {
     case 'partition': return `partition(${q(a.a)}, ${q(a.b)}, { durationMs: ${a.durationMs}${a.oneWay === undefined ? '' : `, oneWay: ${a.oneWay}`} })`;
     case 'global-failure': return 'globalFailure()';
     case 'slow-task': return `slowTask(${q(a.operator)}, ${a.factor}, ${a.durationMs})`;
+    case 'coordinator-stall': return `coordinatorStall(${a.durationMs}${a.operator === undefined ? '' : `, ${q(a.operator)}`})`;
     case 'message': {
       const args = a.action === 'delay' ? `, ${a.delayMs ?? '?'}` : a.action === 'hold' && a.durationMs !== undefined ? `, ${a.durationMs}` : '';
       let s = `${a.action}(${q(a.method)}${args})`;

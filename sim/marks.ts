@@ -51,6 +51,7 @@ export const MARKS = {
   pause: 'a pause fault fired',
   'global-failure': 'a global-failure fault fired',
   'slow-task': 'a slow-task fault fired',
+  'coordinator-stall': 'a coordinator-stall fault queued enumerator work on a coordinator thread',
   'rpc-delay': 'an rpc-delay fault was in force',
   'slow-store': 'a slow-store fault was in force',
   'message-lost': 'a message fault lost its RPC',

@@ -12,7 +12,17 @@ import type { Fault, FaultTrigger, MessageFault, ProtocolPoint } from '../../sim
 export const FAULT_FAMILIES = [
   'crash', 'global-failure', 'pause', 'partition', 'rpc-loss', 'rpc-delay', 'store-failure',
   'store-unknown-outcome', 'slow-store', 'async-snapshot-failure', 'slow-task', 'message',
+  'coordinator-stall',
 ] as const;
+
+/**
+ * A drawn coordinator stall's `durationMs` is in thousandths of the run's checkpoint timeout (1000
+ * is one timeout): the timeout is drawn with the rest of the spec, so runSpecArbitrary scales the
+ * stall to it where it assembles the spec. Short stalls (up to half a timeout) delay a
+ * checkpoint's coordinator snapshot and the split assignments behind it; long ones (one to four
+ * timeouts) make a checkpoint expire, unless the heal time cuts them first.
+ */
+export const STALL_DURATION_PER_TIMEOUT = 1000;
 
 /** The checkpoint protocol's RPCs, which message faults aim at four times in five. */
 const PROTOCOL_METHODS = [
@@ -148,7 +158,34 @@ export function faultOfFamily(family: FaultFamily, o: FaultArbitraryOptions): fc
         type: fc.constant('slow-task' as const), operator: fc.constantFrom(...o.operators),
         factor: fc.constantFrom(10, 100), when, durationMs: fc.integer({ min: 1, max: 300 }),
       });
+    case 'coordinator-stall':
+      return coordinatorStallArbitrary(when);
   }
+}
+
+/**
+ * A coordinator stall: aimed three times in five at a checkpoint's trigger or at its coordinators'
+ * snapshot (the snapshot, or the notifications and split requests after it, then wait), else at
+ * any trigger; a short or a long duration (see {@link STALL_DURATION_PER_TIMEOUT}); the job's first
+ * source or, half the time, a source placeholder `src<k>` that fitToJob aims at the job's sources.
+ * Shrinks toward the first source, a checkpoint's trigger of checkpoint 1 and the shortest stall.
+ */
+function coordinatorStallArbitrary(when: fc.Arbitrary<FaultTrigger>): fc.Arbitrary<Fault> {
+  // Checkpoints 1 to 6: a run takes about five (its input spans about a second, at intervals of
+  // 50 to 200 ms), so a stall aimed at a later one mostly never fires.
+  const atCheckpoint: fc.Arbitrary<FaultTrigger> = fc.record({
+    checkpoint: fc.integer({ min: 1, max: 6 }),
+    phase: fc.constantFrom('triggered' as const, 'coordinators-snapshotted' as const),
+  }).map(({ checkpoint, phase }) => ({ at: { kind: 'jobmaster' as const, checkpoint, phase } }));
+  const per = STALL_DURATION_PER_TIMEOUT;
+  return fc.record({
+    source: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined, freq: 2 }),
+    when: fc.oneof({ arbitrary: atCheckpoint, weight: 3 }, { arbitrary: when, weight: 2 }),
+    durationMs: fc.oneof(fc.integer({ min: 1, max: per / 2 }), fc.integer({ min: per, max: 4 * per })),
+  }).map((r): Fault => ({
+    type: 'coordinator-stall', ...(r.source === undefined ? {} : { operator: `src${r.source}` }),
+    when: r.when, durationMs: r.durationMs,
+  }));
 }
 
 /**

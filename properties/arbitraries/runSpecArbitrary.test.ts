@@ -6,7 +6,7 @@ import { createJobGraph } from '../../engine/index.ts';
 import type { Fault } from '../../sim/run/RunSpec.ts';
 import { validateRunSpec } from '../../sim/run/validateRunSpec.ts';
 import { faultOfFamily } from './faultArbitrary.ts';
-import { runSpecArbitrary, sourcePacing, withSourcePacing } from './runSpecArbitrary.ts';
+import { runSpecArbitrary, sourcePacing, withSourcePacing, withStallsScaled } from './runSpecArbitrary.ts';
 
 describe('runSpecArbitrary', () => {
   // Found by a fresh-eyes pass: `explore --job generated --max-parallelism 16` stopped with exit 2,
@@ -164,5 +164,37 @@ describe('message faults in generated runs', () => {
       .toEqual({ type: 'message', action: 'lose', method: 'triggerCheckpoint', to: 'v0#0' });
     expect(shrunk((f) => f.type === 'message' && (f.nth ?? 1) > 2 && f.when !== undefined))
       .toEqual({ type: 'message', action: 'lose', method: 'triggerCheckpoint', nth: 3, when: expect.anything() });
+  });
+});
+
+describe('coordinator stalls in generated runs', () => {
+  const specs = fc.sample(runSpecArbitrary({ job: 'generated', mode: 'aligned', maxRecords: 200 }), { seed: 8, numRuns: 300 });
+  const stalls = specs.flatMap((spec) => spec.faults.flatMap((f) => (f.type === 'coordinator-stall' ? [[spec, f] as const] : [])));
+
+  test('name a source of the job or none, aim mostly at a checkpoint\'s coordinator step, and are valid', () => {
+    expect(stalls.length).toBeGreaterThan(20);
+    for (const [spec, f] of stalls) {
+      expect(() => validateRunSpec(spec)).not.toThrow();
+      if (f.operator !== undefined) {
+        expect(runGraph(expandRunSpec(spec)).nodes.filter((n) => n.spec.kind === 'source').map((n) => n.uid)).toContain(f.operator);
+      }
+    }
+    expect(stalls.some(([, f]) => f.operator === undefined) && stalls.some(([, f]) => f.operator !== undefined)).toBe(true);
+    const atCheckpoint = stalls.filter(([, f]) => 'at' in f.when && f.when.at.kind === 'jobmaster'
+      && (f.when.at.phase === 'triggered' || f.when.at.phase === 'coordinators-snapshotted'));
+    expect(atCheckpoint.length / stalls.length).toBeGreaterThan(0.5);
+  });
+
+  test('last up to half a checkpoint timeout or one to four timeouts of the spec\'s own timeout (1 s by default)', () => {
+    const durations = stalls.map(([, f]) => f.durationMs);
+    expect(durations.every((d) => (d >= 1 && d <= 500) || (d >= 1000 && d <= 4000))).toBe(true);
+    expect(durations.some((d) => d > 1000)).toBe(true);
+    // Scaled where the spec is assembled: the same draws under a 200 ms timeout last a fifth.
+    const [spec] = stalls[0] ?? [];
+    if (spec === undefined) throw new Error('no stall drawn');
+    const raw = { ...spec, checkpoint: { ...spec.checkpoint, timeoutMs: 200 } };
+    const scaled = withStallsScaled(raw);
+    expect(scaled.faults.map((f) => (f.type === 'coordinator-stall' ? f.durationMs : 0)))
+      .toEqual(raw.faults.map((f) => (f.type === 'coordinator-stall' ? Math.round(f.durationMs * 200) / 1000 : 0)));
   });
 });

@@ -14,7 +14,7 @@ import {
   RUN_SPEC_VERSION, type Action, type Fault, type FaultTrigger, type JobSpec, type RunMode, type RunSpec,
 } from '../../sim/run/RunSpec.ts';
 import { createJobGraph } from '../../engine/index.ts';
-import { expandRunSpec } from '../../sim/run/expandRunSpec.ts';
+import { DEFAULT_CHECKPOINT, expandRunSpec } from '../../sim/run/expandRunSpec.ts';
 import { faultTask, faultTaskPhase, INPUT_PHASES, messageFaultTasks, withFaultTask } from '../../sim/run/faultTasks.ts';
 import { runGraph } from '../../sim/run/simulate.ts';
 import { buildJobGraph } from '../../sim/run/RunJob.ts';
@@ -22,7 +22,7 @@ import { loadedJobModule } from '../../sim/jobs/jobModuleRegistry.ts';
 import { inputSizeRange, resolveJob } from '../../sim/jobs/resolveJob.ts';
 import { rescaleActions, rescaleArbitrary, type DrawnRescale } from './rescaleArbitrary.ts';
 import { actionPlanArbitrary, type ActionPlan } from './actionArbitrary.ts';
-import { faultPlanArbitrary } from './faultArbitrary.ts';
+import { faultPlanArbitrary, STALL_DURATION_PER_TIMEOUT } from './faultArbitrary.ts';
 import { generatedJobArbitrary } from './generatedJobArbitrary.ts';
 
 /**
@@ -226,6 +226,7 @@ function fitFaults(faults: readonly Fault[], taskManagers: number, parallelism: 
       }
       case 'global-failure':
       case 'slow-task':
+      case 'coordinator-stall':
         return [{ ...f, when: when(f.when) }];
       case 'message':
         return [{
@@ -254,17 +255,17 @@ const OPERATOR_PLACEHOLDERS = ['op0', 'op1', 'op2', 'op3', 'op4', 'op5'];
 /**
  * Points faults at tasks and operators the spec's job really has. Faults are drawn before the
  * job is known: task protocol points and message faults' `from` / `to` against `v<i>#<j>`
- * names, slow tasks against `op<k>`. The
+ * names, slow tasks against `op<k>`, coordinator stalls against `src<k>`. The
  * JobGraph decides which vertices exist (chaining) and their parallelism, so a drawn `v<i>#<j>`
  * becomes vertex `i mod V`, subtask `j mod p` of that vertex; `op<k>` becomes the uid of the
- * job's operator `k mod N` (in StreamGraph order). (A point for a task or an operator that does
- * not exist is refused as bad input.)
+ * job's operator `k mod N` (in StreamGraph order), `src<k>` the uid of its source `k mod S`. (A point
+ * for a task or an operator that does not exist is refused as bad input.)
  */
 function fitToJob(spec: RunSpec): RunSpec {
   const actions = spec.actions ?? [];
   const hasTask = spec.faults.some((f) => faultTask(f) !== undefined || messageFaultTasks(f).length > 0)
     || actions.some((a) => faultTask(a) !== undefined);
-  const hasOperator = spec.faults.some((f) => f.type === 'slow-task');
+  const hasOperator = spec.faults.some((f) => f.type === 'slow-task' || (f.type === 'coordinator-stall' && f.operator !== undefined));
   if (!hasTask && !hasOperator) return spec;
   // The graph does not depend on the faults, and the drawn ones are not valid yet.
   const graph = runGraph(expandRunSpec({ ...spec, faults: [] }));
@@ -287,6 +288,11 @@ function fitToJob(spec: RunSpec): RunSpec {
     const m = /^op(\d+)$/.exec(uid);
     return m === null ? uid : graph.nodes[Number(m[1]) % graph.nodes.length]?.uid ?? uid;
   };
+  const sourceUids = graph.nodes.filter((n) => n.spec.kind === 'source').map((n) => n.uid);
+  const fitSource = (uid: string): string => {
+    const m = /^src(\d+)$/.exec(uid);
+    return m === null ? uid : sourceUids[Number(m[1]) % sourceUids.length] ?? uid;
+  };
   const faults = spec.faults.map((f): Fault => {
     const task = faultTask(f);
     const fitted = task === undefined ? f : withBarrierPhaseIfPossible(
@@ -297,6 +303,7 @@ function fitToJob(spec: RunSpec): RunSpec {
       const ends = Object.fromEntries(messageFaultTasks(fitted).map((e) => [e.field, fitEnd(e.task)]));
       return { ...fitted, ...ends };
     }
+    if (fitted.type === 'coordinator-stall' && fitted.operator !== undefined) return { ...fitted, operator: fitSource(fitted.operator) };
     return fitted.type === 'slow-task' ? { ...fitted, operator: fitOperator(fitted.operator) } : fitted;
   });
   // An action's point is aimed like a fault's: through a stand-in fault with the same trigger.
@@ -361,7 +368,7 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
     }),
     // Rescales: drawn last, like the savepoints; shrinks toward none.
     rescales: rescaleArbitrary({ spanMs: TARGET_SPAN_MS, maxParallelism: maxP }),
-  }).map((base): RunSpec => withSourcePacing(fitToJob(specOf(base))));
+  }).map((base): RunSpec => withSourcePacing(fitToJob(withStallsScaled(specOf(base)))));
 
   function specOf(base: {
     seed: string; job: RunSpec['job']; parallelism: number; intervalMs: number; maxConcurrent: number;
@@ -410,6 +417,19 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
       mutations: [...(o.mutations ?? [])],
     };
   }
+}
+
+/**
+ * `spec` with each coordinator stall's `durationMs`, drawn in thousandths of a checkpoint timeout
+ * (faultArbitrary's STALL_DURATION_PER_TIMEOUT), turned into ms of this spec's checkpoint timeout
+ * (its default when the spec names none), rounded to whole µs.
+ */
+export function withStallsScaled(spec: RunSpec): RunSpec {
+  if (!spec.faults.some((f) => f.type === 'coordinator-stall')) return spec;
+  const timeoutMs = spec.checkpoint.timeoutMs ?? DEFAULT_CHECKPOINT.timeoutMs;
+  const faults = spec.faults.map((f): Fault => (f.type !== 'coordinator-stall' ? f
+    : { ...f, durationMs: Math.round((f.durationMs / STALL_DURATION_PER_TIMEOUT) * timeoutMs * 1000) / 1000 }));
+  return { ...spec, faults };
 }
 
 /**

@@ -58,3 +58,19 @@ describe('causeChain through the coordinator thread', () => {
     expect(chain.at(-1)).toBe('checkpoint.triggered');
   });
 });
+
+describe('causeChain of an expiry behind a busy coordinator thread', () => {
+  test('a checkpoint that expired while its coordinator snapshot waited for a coordinator stall goes back to the stall', () => {
+    const stalled = simulate({
+      ...SPEC, checkpoint: { mode: 'aligned', intervalMs: 20, timeoutMs: 60, tolerableFailures: 10 }, healTimeMs: 400,
+      faults: [{ type: 'coordinator-stall', when: { at: { kind: 'jobmaster', checkpoint: 2, phase: 'triggered' } }, durationMs: 100 }],
+    });
+    const stalledIndex = new EventIndex(stalled.trace);
+    const expired = stalledIndex.ofType('checkpoint.aborted').find((e) => e.attrs.checkpointId === 2);
+    expect(expired?.attrs.reason).toBe('CHECKPOINT_EXPIRED');
+    const chain = causeChain(stalledIndex, expired as TraceEvent);
+    expect(chain.map((s) => s.event.type)).toEqual(['checkpoint.aborted', 'fault']);
+    expect(chain[1]?.event.attrs).toMatchObject({ type: 'coordinator-stall', action: 'stall' });
+    expect(chain[1]?.inferred).toBe('checkpoint 2 waited for a busy coordinator thread');
+  });
+});

@@ -48,13 +48,15 @@
  * `<vertex>#<subtask>@<attempt>`; a point's `task` matches any attempt of that subtask.
  *
  * Every fault action records a `fault` event on host `sim` (`{ index, type, action }`) and a
- * mark: `crash` and `partition` (the World's), `pause`, `global-failure`, `slow-task`; the
+ * mark: `crash` and `partition` (the World's), `pause`, `global-failure`, `slow-task`,
+ * `coordinator-stall` (logged `stall`, then `end` when its work has run or the heal time cut it); the
  * world-setting faults record `start` and `end` events, and the World marks each injected
  * occurrence (`rpc-lost`, `store-failed`, `store-unknown-outcome`, `async-snapshot-failed`) or,
  * for slowness, the fault once (`rpc-delay`, `slow-store`).
  *
  * Invariants: each fault fires at most once; at the heal time every crashed host restarts,
- * every paused host resumes, every partition heals and every slow task ends; a fault's own end
+ * every paused host resumes, every partition heals, every slow task ends and every coordinator
+ * stall's work ends; a fault's own end
  * (after `downMs` or `durationMs`) applies only if no later fault of the same kind on the same
  * host (or pair) started since (the later one takes over the end). A crash of a host that is
  * already down, a pause of a paused host and so on change nothing but the end time.
@@ -75,7 +77,7 @@ export interface FaultRecord {
   readonly fault: number;
   readonly type: Fault['type'];
   /**
-   * `crash`, `restart`, `pause`, `resume`, `partition`, `heal`, `global-failure`, `slow`,
+   * `crash`, `restart`, `pause`, `resume`, `partition`, `heal`, `global-failure`, `slow`, `stall`,
    * `start`, `end`, `skipped`; for message faults `lose`, `delay`, `hold`, `release`.
    */
   readonly action: string;
@@ -375,9 +377,41 @@ export class FaultPlan {
           index, endAction: 'end', end: this.slowTask(f.operator, f.factor),
         }, f.durationMs);
         return;
+      case 'coordinator-stall':
+        this.note(index, 'stall', 'coordinator-stall');
+        this.stallCoordinator(index, f.operator, f.durationMs);
+        return;
       default:
         return;
     }
+  }
+
+  /**
+   * Queues `durationMs` of enumerator work on the coordinator thread of source `operatorUid`
+   * (absent: the first source) of the current job run: one task that keeps the thread busy, so
+   * everything queued behind it waits (SourceCoordinatorContext's single thread). It is logged
+   * `end` when it has run, or at the heal time, which cuts it short if it is still running (or
+   * still queued: then it takes a microsecond).
+   */
+  private stallCoordinator(index: number, operatorUid: string | undefined, durationMs: number): void {
+    const holders = this.cluster.jobManagerProcess.jobMaster.coordinators;
+    const holder = operatorUid === undefined ? holders[0] : holders.find((h) => h.operatorUid === operatorUid);
+    if (holder === undefined) return; // validated: every job has a source, and the uid is one
+    const key = `stall:${index}`;
+    const done = (): void => {
+      const episode = this.open.get(key);
+      if (episode !== undefined) this.endEpisode(key, episode);
+    };
+    const executor = holder.coordinatorExecutor;
+    const durationUs = Math.round(durationMs * 1000);
+    if (durationUs === 0) {
+      this.open.set(key, { index, endAction: 'end', end: () => undefined });
+      executor.execute('coordinator-stall', done);
+      return;
+    }
+    // Paid a microsecond at a time, so the heal time can cut it exactly.
+    const work = executor.executePreemptible('coordinator-stall', 1, durationUs, done);
+    this.open.set(key, { index, endAction: 'end', end: () => work.preempt() });
   }
 
   /**

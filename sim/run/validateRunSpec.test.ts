@@ -56,17 +56,17 @@ describe('validateRunSpec', () => {
       + 'slotsPerTaskManager, costsMs, network, storeLatency, heartbeat, jobManager, checkpoint, restartStrategy, faults, actions, '
       + 'healTimeMs, budgets, overrides, mutations)'],
     ['a version mismatch (a repro of the format before jobManager.ioPoolSize)', { ...base(), version: 1 },
-      'version 1 is not supported: this checkpoint-sim reads run spec version 6'],
+      'version 1 is not supported: this checkpoint-sim reads run spec version 7'],
     // The version is checked before any field, so an old file never gets a field error instead.
     ['an old version with a field it did not have', { ...base(), version: 2, jobManager: { mainThreads: 2 } },
-      'version 2 is not supported: this checkpoint-sim reads run spec version 6'],
+      'version 2 is not supported: this checkpoint-sim reads run spec version 7'],
     ['no version', { ...base(), version: undefined },
-      'version is missing: this checkpoint-sim reads run spec version 6'],
+      'version is missing: this checkpoint-sim reads run spec version 7'],
     // "version "4" is not supported: ... reads version 4" read as a contradiction.
     ['a version that is no number', { ...base(), version: '4' }, 'version: must be the number 6, got the string "4"'],
     ['a version that is null', { ...base(), version: null }, 'version: must be the number 6, got null'],
     ['a version of another number', { ...base(), version: 2 },
-      'version 2 is not supported: this checkpoint-sim reads run spec version 6'],
+      'version 2 is not supported: this checkpoint-sim reads run spec version 7'],
     ['a misspelt field (named rather than the field it leaves missing)',
       (({ healTimeMs, ...rest }) => ({ ...rest, healtimeMs: healTimeMs }))(base()),
       'run spec: unknown field "healtimeMs" (fields: $schema, version, seed, job, parallelism, maxParallelism, '
@@ -151,11 +151,11 @@ describe('validateRunSpec', () => {
       'faults[0].host: no JobManager crash until HA exists'],
     ['an unknown fault type', { ...base(), faults: [{ type: 'meteor' }] },
       'faults[0].type: must be one of crash, global-failure, pause, partition, rpc-loss, rpc-delay, store-failure, '
-      + 'store-unknown-outcome, slow-store, async-snapshot-failure, slow-task, message, got "meteor"'],
+      + 'store-unknown-outcome, slow-store, async-snapshot-failure, slow-task, coordinator-stall, message, got "meteor"'],
     // A field the file leaves out is `missing`, not the reason its check gives for undefined.
     ['a fault without type', { ...base(), faults: [{ host: 'taskmanager-1', when: { atMs: 10 } }] },
       'faults[0].type: missing (types: crash, global-failure, pause, partition, rpc-loss, rpc-delay, store-failure, '
-      + 'store-unknown-outcome, slow-store, async-snapshot-failure, slow-task, message)'],
+      + 'store-unknown-outcome, slow-store, async-snapshot-failure, slow-task, coordinator-stall, message)'],
     ['a crash without host', { ...base(), faults: [{ type: 'crash', when: { atMs: 10 } }] }, 'faults[0].host: missing'],
     ['a message fault without method', { ...base(), faults: [{ type: 'message', action: 'lose' }] }, 'faults[0].method: missing'],
     ['a misspelt host in a fault at a point',

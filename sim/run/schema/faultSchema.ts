@@ -181,6 +181,13 @@ const faultShapes = {
   },
   slowTask: { type: z.literal('slow-task'), operator: z.string().meta({ description: 'An operator uid.' }), factor,
     when: faultTriggerSchema, durationMs },
+  coordinatorStall: {
+    type: z.literal('coordinator-stall'),
+    operator: z.string().meta({ description: 'A source operator uid (its coordinator); absent: the job\'s first source.' })
+      .exactOptional(),
+    when: faultTriggerSchema,
+    durationMs: msField().meta({ description: 'How long the enumerator work keeps the coordinator thread busy, ms (it ends at the heal time at the latest).' }),
+  },
 } as const;
 
 const faultHelp: Record<keyof typeof faultShapes, string> = {
@@ -195,6 +202,8 @@ const faultHelp: Record<keyof typeof faultShapes, string> = {
   slowStore: 'Object store latencies (of checkpoint `checkpoint`\'s files only, when given) are multiplied by this factor.',
   asyncSnapshotFailure: 'A task\'s snapshot file write (of checkpoint `checkpoint` only, when given) fails with this probability; the task declines.',
   slowTask: 'The task running this operator works at 1/factor of its rate for durationMs.',
+  coordinatorStall: 'The coordinator thread of source `operator` is busy with enumerator work for durationMs: split '
+    + 'requests, its checkpoint snapshots and notifications queue behind it.',
 };
 
 /** The RPC methods a message fault may name (the engine's, which are Flink's), then the aliases. */
@@ -260,7 +269,7 @@ function build<K extends keyof typeof faultShapes>(key: K) {
 export const faultSchema = z.discriminatedUnion('type', [
   build('crash'), build('globalFailure'), build('pause'), build('partition'), build('rpcLoss'), build('rpcDelay'),
   build('storeFailure'), build('storeUnknownOutcome'), build('slowStore'), build('asyncSnapshotFailure'),
-  build('slowTask'), messageFaultSchema,
+  build('slowTask'), build('coordinatorStall'), messageFaultSchema,
 ]).meta({ description: 'One fault. Every fault stops at the heal time.' });
 
 function buildAction<K extends keyof typeof faultShapes>(key: K) {
@@ -276,7 +285,8 @@ function buildAction<K extends keyof typeof faultShapes>(key: K) {
 export const faultActionSchema = z.discriminatedUnion('type', [
   buildAction('crash'), buildAction('globalFailure'), buildAction('pause'), buildAction('partition'),
   buildAction('rpcLoss'), buildAction('rpcDelay'), buildAction('storeFailure'), buildAction('storeUnknownOutcome'),
-  buildAction('slowStore'), buildAction('asyncSnapshotFailure'), buildAction('slowTask'), messageActionSchema,
+  buildAction('slowStore'), buildAction('asyncSnapshotFailure'), buildAction('slowTask'), buildAction('coordinatorStall'),
+  messageActionSchema,
 ]).meta({ description: 'A fault without `when`: a scenario step fires it.' });
 
 /** Every fault type, in the order messages list them. */
