@@ -6,8 +6,8 @@
 import { describe, expect, test } from 'vitest';
 import { expectOneLine, runCli } from './testing/runCli.ts';
 
-// Run 28 of explore's seed 5 with this mutant: it holds; its fork at checkpoint 2 fails.
-const PATH = '28';
+// Run 23 of explore's seed 5 with this mutant: it holds; its fork at checkpoint 2 fails.
+const PATH = '23';
 const RUN = ['replay', '--seed', '5', '--path', PATH, '--mode', 'aligned', '--job', 'wordcount', '--mutant', 'sink-commits-only-notified'];
 
 describe('replay --fork', () => {
@@ -18,10 +18,10 @@ describe('replay --fork', () => {
     expect(fork.code).toBe(1);
     expect(fork.stdout).toContain(`replay seed 5 path ${PATH} fork 2 (wordcount, aligned)\n`);
     // The planted sink commits only the notified checkpoint's transaction: after the fork's restore
-    // from 2, checkpoint 16 is subsumed by 17 (max concurrent 2) and never notified, so the records
-    // of its pre-committed transaction are never committed.
+    // from 2, checkpoint 3 fails to write its metadata (a store failure) and is never notified, so
+    // the records of its pre-committed transaction are never committed.
     expect(fork.stdout).toContain('the property still fails: end-to-end-exactly-once');
-    expect(fork.stdout).toContain('checkpoint 16 aborted (CHECKPOINT_SUBSUMED)');
+    expect(fork.stdout).toContain('checkpoint 3 aborted (FINALIZE_CHECKPOINT_FAILURE)');
     const json = JSON.parse((await runCli(...RUN, '--fork', '2', '--json')).stdout) as {
       fork: number; stillFails: boolean; unfiredFaults: unknown[]; explanation: { faultsFired: number };
     };

@@ -12,8 +12,14 @@ import type { Fault, FaultTrigger, MessageFault, ProtocolPoint } from '../../sim
 export const FAULT_FAMILIES = [
   'crash', 'global-failure', 'pause', 'partition', 'rpc-loss', 'rpc-delay', 'store-failure',
   'store-unknown-outcome', 'slow-store', 'async-snapshot-failure', 'slow-task', 'message',
-  'coordinator-stall',
 ] as const;
+
+/**
+ * Fault families drawn apart from {@link FAULT_FAMILIES}, by {@link lateFaultPlanArbitrary}, after
+ * every other field of a spec (runSpecArbitrary): adding one changed no draw of the others, so
+ * every run without them stays the run it was. Swarmed the same way (on in one run out of five).
+ */
+export const LATE_FAULT_FAMILIES = ['coordinator-stall'] as const;
 
 /**
  * A drawn coordinator stall's `durationMs` is in thousandths of the run's checkpoint timeout (1000
@@ -31,7 +37,7 @@ const PROTOCOL_METHODS = [
 ] as const;
 /** Other RPCs whose loss or delay the protocol must survive (heartbeats, deployment, task states). */
 const OTHER_METHODS = ['requestHeartbeat', 'heartbeatFromTaskManager', 'updateTaskExecutionState', 'submitTask', 'cancelTask'] as const;
-export type FaultFamily = (typeof FAULT_FAMILIES)[number];
+export type FaultFamily = (typeof FAULT_FAMILIES)[number] | (typeof LATE_FAULT_FAMILIES)[number];
 
 /** RPC kinds faults may target (deployment and registration loss only slow recovery down). */
 const TARGET_KINDS: readonly RpcKind[] = [
@@ -195,10 +201,23 @@ function coordinatorStallArbitrary(when: fc.Arbitrary<FaultTrigger>): fc.Arbitra
  */
 export function faultPlanArbitrary(o: FaultArbitraryOptions): fc.Arbitrary<Fault[]> {
   const max = o.maxFaults ?? 6;
+  return swarm(FAULT_FAMILIES, o).map((faults) => faults.slice(0, max));
+}
+
+/**
+ * The swarm plan of {@link LATE_FAULT_FAMILIES}, drawn apart (see there); not capped by
+ * `maxFaults`, which the main plan fills first.
+ */
+export function lateFaultPlanArbitrary(o: FaultArbitraryOptions): fc.Arbitrary<Fault[]> {
+  return swarm(LATE_FAULT_FAMILIES, o);
+}
+
+/** Each of `families` off, or on with one to three faults; shrinks toward off and fewer. */
+function swarm(families: readonly FaultFamily[], o: FaultArbitraryOptions): fc.Arbitrary<Fault[]> {
   // A family is on in one run out of five; `on` shrinks toward 0, i.e. toward the family off.
-  const perFamily = Object.fromEntries(FAULT_FAMILIES.map((f) => [
+  const perFamily = Object.fromEntries(families.map((f) => [
     f, fc.record({ on: fc.integer({ min: 0, max: 4 }), faults: fc.array(faultOfFamily(f, o), { minLength: 1, maxLength: 3 }) })
       .map((r) => (r.on === 4 ? r.faults : null)),
-  ])) as Record<FaultFamily, fc.Arbitrary<Fault[] | null>>;
-  return fc.record(perFamily).map((byFamily) => FAULT_FAMILIES.flatMap((f) => byFamily[f] ?? []).slice(0, max));
+  ])) as Record<string, fc.Arbitrary<Fault[] | null>>;
+  return fc.record(perFamily).map((byFamily) => families.flatMap((f) => byFamily[f] ?? []));
 }

@@ -22,7 +22,7 @@ import { loadedJobModule } from '../../sim/jobs/jobModuleRegistry.ts';
 import { inputSizeRange, resolveJob } from '../../sim/jobs/resolveJob.ts';
 import { rescaleActions, rescaleArbitrary, type DrawnRescale } from './rescaleArbitrary.ts';
 import { actionPlanArbitrary, type ActionPlan } from './actionArbitrary.ts';
-import { faultPlanArbitrary, STALL_DURATION_PER_TIMEOUT } from './faultArbitrary.ts';
+import { faultPlanArbitrary, lateFaultPlanArbitrary, STALL_DURATION_PER_TIMEOUT } from './faultArbitrary.ts';
 import { generatedJobArbitrary } from './generatedJobArbitrary.ts';
 
 /**
@@ -368,12 +368,14 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
     }),
     // Rescales: drawn last, like the savepoints; shrinks toward none.
     rescales: rescaleArbitrary({ spanMs: TARGET_SPAN_MS, maxParallelism: maxP }),
+    // Coordinator stalls (LATE_FAULT_FAMILIES): drawn last, like the rescales; shrinks toward none.
+    lateFaults: lateFaultPlanArbitrary({ taskManagers: maxTaskManagers, healTimeMs, tasks, operators: OPERATOR_PLACEHOLDERS }),
   }).map((base): RunSpec => withSourcePacing(fitToJob(withStallsScaled(specOf(base)))));
 
   function specOf(base: {
     seed: string; job: RunSpec['job']; parallelism: number; intervalMs: number; maxConcurrent: number;
     tolerableFailures: number; bufferTimeoutMs: number; faults: Fault[]; overrides: RunSpec['overrides'];
-    shapeParallelism: boolean; actionPlan: ActionPlan; rescales: DrawnRescale[];
+    shapeParallelism: boolean; actionPlan: ActionPlan; rescales: DrawnRescale[]; lateFaults: Fault[];
   }): RunSpec {
     const job = base.job;
     // `{}`: every operator at its default, which for a generated job is its shape's.
@@ -409,7 +411,7 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
         ...(rescales.some((a) => a.type === 'rescale' && a.via === 'cancel') ? { retention: 'RETAIN_ON_CANCELLATION' as const } : {}),
       },
       restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
-      faults: [...fitFaults(base.faults, taskManagers, parallelism), ...plan.raceFaults],
+      faults: [...fitFaults(base.faults, taskManagers, parallelism), ...plan.raceFaults, ...fitFaults(base.lateFaults, taskManagers, parallelism)],
       ...(actions.length === 0 ? {} : { actions }),
       healTimeMs,
       budgets: { maxEvents: 5_000_000, maxTimeMs: TARGET_SPAN_MS * 30 },
