@@ -63,8 +63,8 @@ describe('validateRunSpec', () => {
     ['no version', { ...base(), version: undefined },
       'version is missing: this checkpoint-sim reads run spec version 7'],
     // "version "4" is not supported: ... reads version 4" read as a contradiction.
-    ['a version that is no number', { ...base(), version: '4' }, 'version: must be the number 6, got the string "4"'],
-    ['a version that is null', { ...base(), version: null }, 'version: must be the number 6, got null'],
+    ['a version that is no number', { ...base(), version: '4' }, `version: must be the number ${RUN_SPEC_VERSION}, got the string "4"`],
+    ['a version that is null', { ...base(), version: null }, `version: must be the number ${RUN_SPEC_VERSION}, got null`],
     ['a version of another number', { ...base(), version: 2 },
       'version 2 is not supported: this checkpoint-sim reads run spec version 7'],
     ['a misspelt field (named rather than the field it leaves missing)',
