@@ -14,8 +14,8 @@ const TASK_BUILDERS: Record<string, string> = {
   'async-done': 'asyncDoneOn', acked: 'ackSentBy', 'ack-received': 'ackReceived', notified: 'notified',
 };
 const JOB_MASTER_BUILDERS: Record<string, string> = {
-  triggered: 'triggered', 'coordinators-snapshotted': 'coordinatorsSnapshotted', completed: 'completed',
-  notified: 'notificationsSent',
+  triggered: 'triggered', 'coordinators-snapshotted': 'coordinatorsSnapshotted', acknowledged: 'fullyAcknowledged',
+  completed: 'completed', notified: 'notificationsSent',
 };
 
 /** `checkpoint(3)`, or `savepoint(1)` for a point naming the first savepoint step. */

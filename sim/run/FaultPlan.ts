@@ -19,6 +19,7 @@
  * | task notified | `checkpoint.taskNotified` (the task received the completion notification) |
  * | jobmaster triggered | `checkpoint.triggered` |
  * | jobmaster coordinators-snapshotted | `checkpoint.coordinatorsSnapshotted` |
+ * | jobmaster acknowledged | the `checkpoint.acknowledged` of the last task its `checkpoint.plan` waits for (FullyAcknowledged.ts) |
  * | jobmaster completed | `checkpoint.completed` |
  * | jobmaster notified | `checkpoint.notifiedComplete` |
  * | sink pre-committed | the n-th `txn.preCommit` of the transactional store |
@@ -68,6 +69,7 @@ import type { MiniCluster } from '../MiniCluster.ts';
 import type { TraceEvent } from '../Trace.ts';
 import type { World } from '../World.ts';
 import type { Action, Fault, FaultTrigger, MessageFault, ProtocolPoint } from './RunSpec.ts';
+import { FULLY_ACKNOWLEDGED_EVENTS, FullyAcknowledged } from './FullyAcknowledged.ts';
 import { actionOrigin, pointSavepoint, savepointActionIndex } from './savepointPoints.ts';
 import { TASK_NAME } from './validateFaults.ts';
 
@@ -91,7 +93,7 @@ const TASK_EVENTS = {
 } as const;
 const JOB_MASTER_EVENTS = {
   triggered: 'checkpoint.triggered', 'coordinators-snapshotted': 'checkpoint.coordinatorsSnapshotted',
-  completed: 'checkpoint.completed', notified: 'checkpoint.notifiedComplete',
+  acknowledged: 'checkpoint.acknowledged', completed: 'checkpoint.completed', notified: 'checkpoint.notifiedComplete',
 } as const;
 const SINK_EVENTS = { 'pre-committed': 'txn.preCommit', committed: 'txn.commit' } as const;
 
@@ -113,7 +115,8 @@ export function pointOccurrence(point: ProtocolPoint): number {
 
 /**
  * True if `e` is (one occurrence of) `point`; sink, restore and job points also need the n-th
- * occurrence. A point naming a savepoint (`savepoint: n`) matches only events of `savepointId`,
+ * occurrence, and a `jobmaster acknowledged` point the ack that left nothing to wait for
+ * ({@link completingAckFilter}). A point naming a savepoint (`savepoint: n`) matches only events of `savepointId`,
  * the checkpoint id that savepoint got (savepointPoints.ts); without it, none.
  */
 export function matchesPoint(point: ProtocolPoint, e: TraceEvent, savepointId?: number): boolean {
@@ -150,6 +153,25 @@ function matchesJobRun(point: ProtocolPoint, e: TraceEvent): boolean {
 }
 
 /**
+ * The events a watch of `point` reads besides its own type: the plans, for `jobmaster acknowledged`.
+ */
+function watchedTypes(point: ProtocolPoint): string[] {
+  const own = pointEventType(point);
+  return point.kind === 'jobmaster' && point.phase === 'acknowledged' ? [...new Set([own, ...FULLY_ACKNOWLEDGED_EVENTS])] : [own];
+}
+
+/**
+ * A filter to call on every watched event of `point`, in trace order, before matching it: for
+ * `jobmaster acknowledged` true only at the ack that completes a checkpoint (it keeps the plans'
+ * state), for any other point always true.
+ */
+function completingAckFilter(point: ProtocolPoint): (e: TraceEvent) => boolean {
+  if (point.kind !== 'jobmaster' || point.phase !== 'acknowledged') return () => true;
+  const acks = new FullyAcknowledged();
+  return (e) => ((FULLY_ACKNOWLEDGED_EVENTS as readonly string[]).includes(e.type) ? acks.observe(e) : true);
+}
+
+/**
  * Calls `reached` once, when `point` is reached the n-th time it needs (pointOccurrence): right
  * after the task that recorded the point's trace event, or at time 0 for a job point the cluster
  * reached while it booted (the job enters RUNNING before any plan is installed: that entry
@@ -173,7 +195,8 @@ export function whenPointReached(cluster: MiniCluster, point: ProtocolPoint, lab
     return;
   }
   let done = false;
-  const unsubscribe = world.onTrace((e) => matchesPoint(point, e), () => {
+  const completing = completingAckFilter(point);
+  const unsubscribe = world.onTrace((e) => completing(e) && matchesPoint(point, e), () => {
     // Handlers run after the task that recorded the events, so one task that reaches the point
     // several times (a sink committing many epochs in one step) calls several: only the first
     // past `nth` counts (a fault or an action fires at most once).
@@ -183,7 +206,7 @@ export function whenPointReached(cluster: MiniCluster, point: ProtocolPoint, lab
     done = true;
     unsubscribe();
     reached();
-  }, { types: [pointEventType(point)] });
+  }, { types: watchedTypes(point) });
 }
 
 /**
@@ -201,9 +224,10 @@ function whenSavepointPointReached(world: World, point: ProtocolPoint, actionInd
   const isTrigger = (e: TraceEvent): boolean => e.type === 'checkpoint.triggered' && e.attrs['origin'] === origin;
   let id: number | undefined;
   let done = false;
+  const completing = completingAckFilter(point);
   const unsubscribe = world.onTrace(
     // Until the id is known, every event of the phase's type may be the one (its handler decides).
-    (e) => isTrigger(e) || (e.type === type && (id === undefined || e.attrs['checkpointId'] === id)),
+    (e) => completing(e) && (isTrigger(e) || (e.type === type && (id === undefined || e.attrs['checkpointId'] === id))),
     (e) => {
       if (done) return;
       if (id === undefined) {
@@ -215,7 +239,7 @@ function whenSavepointPointReached(world: World, point: ProtocolPoint, actionInd
       unsubscribe();
       reached();
     },
-    { types: [...new Set(['checkpoint.triggered', type])] },
+    { types: [...new Set(['checkpoint.triggered', ...watchedTypes(point)])] },
   );
 }
 

@@ -26,7 +26,8 @@ export const MAX_SLOWDOWN_FACTOR = 1e6;
 export const TASK_PHASES = [
   'triggered', 'first-barrier', 'aligned', 'sync-done', 'async-done', 'acked', 'ack-received', 'notified',
 ] as const;
-export const JOB_MASTER_PHASES = ['triggered', 'coordinators-snapshotted', 'completed', 'notified'] as const;
+/** `acknowledged`: every task in the checkpoint's plan acknowledged (its `_metadata` write begins). */
+export const JOB_MASTER_PHASES = ['triggered', 'coordinators-snapshotted', 'acknowledged', 'completed', 'notified'] as const;
 export const SINK_PHASES = ['pre-committed', 'committed'] as const;
 /**
  * The JobStatus values (Flink's names) a job of this model enters, the ones a `job` point can
