@@ -5,7 +5,8 @@
  * `_metadata` is written under the coordinator lock, before `checkpoint.completed`.
  */
 import { describe, expect, test } from 'vitest';
-import type { TraceAttrs, TraceEvent } from '../Trace.ts';
+import type { TraceAttrs } from '../../engine/api/index.ts';
+import type { TraceEvent } from '../Trace.ts';
 import { FullyAcknowledged } from './FullyAcknowledged.ts';
 import { RUN_SPEC_VERSION, type Action, type Fault, type RunSpec } from './RunSpec.ts';
 import { simulate } from './simulate.ts';
