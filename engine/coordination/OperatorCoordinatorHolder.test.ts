@@ -7,7 +7,7 @@ import { TestingScheduler } from '../testing/TestingScheduler.ts';
 import { TestingTracer } from '../testing/TestingTracer.ts';
 import type { CompletableFuture } from '../util/CompletableFuture.ts';
 import type { OperatorCoordinator, SubtaskGateway } from './OperatorCoordinator.ts';
-import { OperatorCoordinatorHolder } from './OperatorCoordinatorHolder.ts';
+import { COORDINATOR_EVENTS_BYPASS_VALVE, OperatorCoordinatorHolder } from './OperatorCoordinatorHolder.ts';
 import { TestingTaskExecutorGateway } from './testing/TestingTaskExecutorGateway.ts';
 
 /**
@@ -46,10 +46,13 @@ const VERTEX: JobVertex = {
 };
 
 /** A holder of a 2-subtask source with both first attempts ready; nothing has run yet. */
-function holder(options: { holdSnapshots?: boolean } = {}) {
+function holder(options: { holdSnapshots?: boolean; bugs?: readonly string[] } = {}) {
   const scheduler = new TestingScheduler();
   const tracer = new TestingTracer();
-  const env = createTestingEngineEnv({ host: hostId('jobmanager'), clock: scheduler, executors: scheduler, tracer });
+  const bugs = new Set(options.bugs ?? []);
+  const env = createTestingEngineEnv({
+    host: hostId('jobmanager'), clock: scheduler, executors: scheduler, tracer, bugs: { has: (id) => bugs.has(id) },
+  });
   const te = new TestingTaskExecutorGateway();
   const failed: string[] = [];
   const c = recordingCoordinator(options.holdSnapshots ?? false);
@@ -234,6 +237,27 @@ describe('OperatorCoordinatorHolder: the coordinator checkpoint', () => {
     void t.send(0, 'after');
     t.check();
     expect(t.te.events()).toEqual(['after']);
+  });
+
+  test('planted coordinator-events-bypass-valve (FLINK-16986): an event sent after the snapshot goes out before the subtask\'s own snapshot', () => {
+    for (const bugs of [[], [COORDINATOR_EVENTS_BYPASS_VALVE]]) {
+      const t = holder({ bugs });
+      const f = t.h.checkpointCoordinator(1);
+      t.check();
+      // The snapshot of 1 is taken and the gateways closed; the coordinator assigns a split now.
+      void t.send(0, 'split-after-snapshot');
+      t.check();
+      if (bugs.length === 0) {
+        // Held until subtask 0 acknowledges 1 (its barrier came and it snapshotted).
+        expect(t.te.events()).toEqual([]);
+        expect(t.tracer.marks.map((m) => m.type)).toContain('event-valve-held');
+        t.h.handleEventFromOperator(0, 0, { type: 'AcknowledgeCheckpointEvent', checkpointId: 1 });
+      } else {
+        expect(t.tracer.marks.map((m) => m.type)).not.toContain('event-valve-held');
+      }
+      expect(t.te.events()).toEqual(['split-after-snapshot']);
+      expect(f.getNow()).toBe('state 1');
+    }
   });
 
   test('abortCurrentTriggering reopens the latest marked checkpoint of every gateway', () => {

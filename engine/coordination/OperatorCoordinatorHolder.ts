@@ -42,6 +42,12 @@ import type { OperatorCoordinator, SubtaskGateway } from './OperatorCoordinator.
 import { createCoordinator } from '../streaming/operators/OperatorFactory.ts';
 import { SubtaskEventValve } from './SubtaskEventValve.ts';
 
+/**
+ * Planted bug FLINK-16986 (and FLINK-28606, its wider window): events the coordinator sends after
+ * its snapshot of a checkpoint are not held back until the subtask has taken its own snapshot.
+ */
+export const COORDINATOR_EVENTS_BYPASS_VALVE = 'coordinator-events-bypass-valve';
+
 /** What the holder needs from the JobMaster. */
 export interface HolderServices {
   gateway(taskExecutor: RpcAddress): TaskExecutorGateway;
@@ -346,7 +352,11 @@ export class OperatorCoordinatorHolder {
     };
     const onHeld = (checkpointId: number): void =>
       this.env.tracer.mark('event-valve-held', { operator: this.operatorUid, subtask, checkpointId });
-    const entry: GatewayEntry = { attempt: undefined, valve: new SubtaskEventValve(subtask, send, onHeld) };
+    // Planted FLINK-16986: without the valve's hold, an event sent after the coordinator's snapshot
+    // can reach the subtask before its barrier, so the subtask's snapshot has its effect (a split)
+    // and the coordinator's does not: after a restore from that checkpoint both hold the split.
+    const holds = !this.env.bugs.has(COORDINATOR_EVENTS_BYPASS_VALVE);
+    const entry: GatewayEntry = { attempt: undefined, valve: new SubtaskEventValve(subtask, send, onHeld, holds) };
     this.gateways.set(subtask, entry);
   }
 

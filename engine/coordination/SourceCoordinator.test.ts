@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { CompletableFuture } from '../util/CompletableFuture.ts';
 import { createTestingOperatorEnv,
   type TestingOperatorEnv } from '../streaming/operators/testing/TestingOperatorEnv.ts';
-import { SourceCoordinator } from './SourceCoordinator.ts';
+import { SourceCoordinator, SPLITS_RETURNED_AT_FAILURE } from './SourceCoordinator.ts';
 import { requestSplitEvent, type SourceEvent } from './SourceEvent.ts';
 import type { SplitEnumeratorState } from './SplitEnumerator.ts';
 import { TestingSubtaskGateway } from './testing/TestingSubtaskGateway.ts';
@@ -17,8 +17,8 @@ interface Fixture {
  * A started coordinator of `splits` splits with every first attempt ready. Its calls only queue
  * work on the coordinator thread: {@link run} runs it.
  */
-function started(splits = 6, parallelism = 2): Fixture {
-  const env = createTestingOperatorEnv();
+function started(splits = 6, parallelism = 2, bugs: readonly string[] = []): Fixture {
+  const env = createTestingOperatorEnv({ bugs });
   const coordinator = new SourceCoordinator({
     env, operatorUid: 'source-0', splitIds: Array.from({ length: splits },
       (_, i) => i), parallelism, executor: env.scheduler.get('coordinator'),
@@ -139,6 +139,35 @@ describe('SourceCoordinator', () => {
     expect(f.coordinator.enumeratorState()).toEqual(
       { unassigned: [{ splitId: 1, offset: 0 }], assigned: [0] });
     expect(f.env.trace.marks).toEqual([]);
+  });
+
+  test('planted splits-returned-at-failure (FLINK-20290): the failure returns splits of a checkpoint the coordinator was not yet told of', () => {
+    // Split 0 went to reader 1 before checkpoint 4's coordinator snapshot; 4 completed, but its
+    // notification has not reached the coordinator when reader 1 fails; the reader restores from 4.
+    const failover = (bugs: readonly string[]) => {
+      const f = started(2, 2, bugs);
+      request(f, 1);
+      checkpoint(f, 4);
+      f.coordinator.executionAttemptFailed(1, 0, new Error('crash'));
+      run(f);
+      const atFailure = f.coordinator.enumeratorState().unassigned.map((x) => x.splitId);
+      f.coordinator.notifyCheckpointComplete(4);
+      f.coordinator.subtaskReset(1, 4);
+      run(f);
+      return { atFailure, after: f.coordinator.enumeratorState().unassigned.map((x) => x.splitId), f };
+    };
+    const correct = failover([]);
+    // The reader's checkpoint-4 state holds split 0: it stays assigned, at the failure and the reset.
+    expect(correct.atFailure).toEqual([1]);
+    expect(correct.after).toEqual([1]);
+    expect(correct.f.env.trace.marks).toEqual([]);
+    const planted = failover([SPLITS_RETURNED_AT_FAILURE]);
+    // Returned at the failure against the last notified checkpoint (none): split 0 will be read twice.
+    expect(planted.atFailure).toEqual([0, 1]);
+    expect(planted.after).toEqual([0, 1]);
+    expect(planted.f.env.trace.marks).toEqual([
+      { type: 'splits-returned', attrs: { source: 'source-0', subtask: 1, checkpoint: -1, splits: '0' } },
+    ]);
   });
 
   test('requests of a failed attempt are ignored; the new attempt gets the returned split', () => {

@@ -37,10 +37,19 @@ import { assert } from '../util/assert.ts';
 import type { CompletableFuture } from '../util/CompletableFuture.ts';
 import type { OperatorCoordinator, SubtaskGateway } from './OperatorCoordinator.ts';
 import {
-  addSplitEvent, isSourceEvent, noMoreSplitsEvent, type SourceEvent,
+  addSplitEvent, isSourceEvent, noMoreSplitsEvent, type SourceEvent, type SourceSplit,
 } from './SourceEvent.ts';
 import { SplitAssignmentTracker } from './SplitAssignmentTracker.ts';
 import { SplitEnumerator, type SplitEnumeratorState } from './SplitEnumerator.ts';
+
+/**
+ * Planted bug FLINK-20290 (fixed by FLINK-20396): a failed reader's splits go back to the
+ * enumerator at its failure, against the latest checkpoint the coordinator was notified of.
+ */
+export const SPLITS_RETURNED_AT_FAILURE = 'splits-returned-at-failure';
+
+/** A subtask restored to no checkpoint (OperatorCoordinator.NO_CHECKPOINT). */
+const NO_CHECKPOINT = -1;
 
 /** Constructor options of {@link SourceCoordinator}. */
 export interface SourceCoordinatorOptions {
@@ -212,6 +221,11 @@ export class SourceCoordinator implements OperatorCoordinator {
     const splits = this.tracker.getAndRemoveUncheckpointedAssignment(subtask, checkpointId);
     this.env.tracer.event('source.subtask-reset',
       { source: this.uid, subtask, checkpoint: checkpointId, returned: splits.length });
+    this.addSplitsBack(subtask, checkpointId, splits);
+  }
+
+  /** Hands `splits`, taken from `subtask` (returned against `checkpointId`), back to the enumerator. */
+  private addSplitsBack(subtask: number, checkpointId: number, splits: readonly SourceSplit[]): void {
     if (splits.length === 0) return;
     this.enumerator.addSplitsBack(splits, subtask);
     this.env.tracer.mark('splits-returned', {
@@ -229,6 +243,14 @@ export class SourceCoordinator implements OperatorCoordinator {
     this.runInEventLoop('attempt-failed', () => {
       this.failedAttempt.set(subtask, Math.max(attemptNumber, this.failedAttempt.get(subtask) ?? -1));
       if (this.gateways.get(subtask)?.attemptNumber === attemptNumber) this.gateways.delete(subtask);
+      // Planted FLINK-20290: Flink before FLINK-20396 returned a failed reader's splits here, at its
+      // failure, as everything the tracker still held: whatever was assigned after the latest
+      // checkpoint the coordinator had been notified of, not after the checkpoint the reader will
+      // restore. A checkpoint that completes (or whose notification is still on its way) by then
+      // holds some of those splits in the reader's own state too: they are read twice.
+      if (this.env.bugs.has(SPLITS_RETURNED_AT_FAILURE)) {
+        this.addSplitsBack(subtask, NO_CHECKPOINT, this.tracker.getAndRemoveUncheckpointedAssignment(subtask, NO_CHECKPOINT));
+      }
     });
   }
 

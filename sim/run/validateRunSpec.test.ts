@@ -139,10 +139,10 @@ describe('validateRunSpec', () => {
       'restartStrategy.attempts: must be an integer >= 0, got -1'],
     ['a negative heal time', { ...base(), healTimeMs: -1 }, 'healTimeMs: must be a number of ms >= 0, got -1'],
     ['an unknown planted bug', { ...base(), mutations: ['sink-commits-only-notified', 'no-such-bug'] },
-      'mutations[1]: unknown planted bug "no-such-bug" (planted bugs: aligned-resume-immediately, '
+      'mutations[1]: unknown planted bug "no-such-bug" (planted bugs: aligned-resume-immediately, coordinator-events-bypass-valve, '
       + 'decline-any-attempt, dispose-clears-before-discard, failover-keeps-pending, fm-count-past-checkpoints, '
       + 'fm-ignore-expired, fm-success-before-store, late-ack-state-leak, pending-completes-one-ack-short, plan-terminal-as-finished, '
-      + 'restore-handle-replaces, sink-commits-only-notified, tracker-recreates-aborted)'],
+      + 'restore-handle-replaces, sink-commits-only-notified, splits-returned-at-failure, tracker-recreates-aborted)'],
     ['a missing budget', { ...base(), budgets: { maxEvents: 10 } },
       'budgets.maxTimeMs: missing'],
     ['a fault at an unknown host', { ...base(), faults: [{ ...tm1Crash, host: 'taskmanager-2' }] },
