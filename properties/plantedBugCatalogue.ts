@@ -83,7 +83,7 @@ export const PLANTED_BUG_CATALOGUE: readonly PlantedBugInfo[] = [
   {
     id: 'splits-returned-at-failure', flinkIssue: 'FLINK-20290', source: 'engine/coordination/SourceCoordinator.ts',
     what: 'a failed reader\'s splits go back to the enumerator at its failure, as everything the split assignment tracker still holds (assigned after the latest checkpoint the coordinator was notified of as complete), not at its reset against the checkpoint it restores.',
-    caughtBy: 'consistent-cut (a later checkpoint counts the returned split\'s records twice) or end-to-end-exactly-once: a TaskManager crash while a checkpoint\'s _metadata is written, so that the reader restores from the checkpoint it failed before',
+    caughtBy: 'consistent-cut (a later checkpoint counts the returned split\'s records twice) or end-to-end-exactly-once: a TaskManager crash while a checkpoint\'s _metadata is written (explore\'s crash-at-completion faults), so that the reader restores from the checkpoint it failed before',
   },
   {
     id: 'coordinator-events-bypass-valve', flinkIssue: 'FLINK-16986', source: 'engine/coordination/OperatorCoordinatorHolder.ts',

@@ -198,3 +198,36 @@ describe('coordinator stalls in generated runs', () => {
       .toEqual(raw.faults.map((f) => (f.type === 'coordinator-stall' ? Math.round(f.durationMs * 200) / 1000 : 0)));
   });
 });
+
+describe('crashes at completion in generated runs', () => {
+  const specs = fc.sample(runSpecArbitrary({ job: 'generated', mode: 'aligned', maxRecords: 200 }), { seed: 8, numRuns: 300 });
+  const atAcknowledged = (f: Fault): number | undefined =>
+    (f.type === 'crash' && 'at' in f.when && f.when.at.kind === 'jobmaster' && f.when.at.phase === 'acknowledged'
+      ? f.when.at.checkpoint : undefined);
+  const drawn = specs.filter((spec) => spec.faults.some((f) => atAcknowledged(f) !== undefined));
+
+  test('crash a TaskManager when checkpoint 1 (mostly) to 4 is fully acknowledged, and are valid', () => {
+    // On in one run out of five.
+    expect(drawn.length).toBeGreaterThan(30);
+    expect(drawn.length).toBeLessThan(90);
+    const checkpoints = drawn.flatMap((spec) => spec.faults.map(atAcknowledged).filter((c) => c !== undefined));
+    expect(checkpoints.every((c) => c >= 1 && c <= 4)).toBe(true);
+    expect(checkpoints.filter((c) => c === 1).length / checkpoints.length).toBeGreaterThan(0.5);
+    for (const spec of drawn) expect(() => validateRunSpec(spec)).not.toThrow();
+  });
+
+  test('slow their checkpoint\'s store ten times, mostly, and each checkpoint once', () => {
+    let slowed = 0;
+    let crashes = 0;
+    for (const spec of drawn) {
+      const aimed = new Set(spec.faults.map(atAcknowledged).filter((c) => c !== undefined));
+      crashes += aimed.size;
+      const slows = spec.faults.flatMap((f) => (f.type === 'slow-store' && f.checkpoint !== undefined && f.factor === 10 && aimed.has(f.checkpoint)
+        ? [f.checkpoint] : []));
+      expect(new Set(slows).size).toBe(slows.length);
+      slowed += slows.length;
+    }
+    expect(slowed / crashes).toBeGreaterThan(0.6);
+    expect(slowed).toBeLessThan(crashes);
+  });
+});

@@ -368,7 +368,8 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
     }),
     // Rescales: drawn last, like the savepoints; shrinks toward none.
     rescales: rescaleArbitrary({ spanMs: TARGET_SPAN_MS, maxParallelism: maxP }),
-    // Coordinator stalls (LATE_FAULT_FAMILIES): drawn last, like the rescales; shrinks toward none.
+    // Coordinator stalls and crashes at completion (LATE_FAULT_FAMILIES): drawn last, like the
+    // rescales; shrinks toward none.
     lateFaults: lateFaultPlanArbitrary({ taskManagers: maxTaskManagers, healTimeMs, tasks, operators: OPERATOR_PLACEHOLDERS }),
   }).map((base): RunSpec => withSourcePacing(fitToJob(withStallsScaled(specOf(base)))));
 
