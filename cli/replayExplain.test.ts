@@ -22,6 +22,7 @@ describe('replay --fork', () => {
     // The planted sink commits only the notified checkpoint's transaction: the stop's synchronous savepoint
     // is notified, checkpoint 5 (aborted by the stop) never is, so its records are never committed.
     expect(fork.stdout).toContain('the property still fails: end-to-end-exactly-once');
+    expect(fork.stdout).toContain('checkpoint 3 aborted (FINALIZE_CHECKPOINT_FAILURE)');
     const json = JSON.parse((await runCli(...RUN, '--fork', '2', '--json')).stdout) as {
       fork: number; stillFails: boolean; unfiredFaults: unknown[]; explanation: { faultsFired: number };
     };

@@ -70,6 +70,8 @@ export function describeFault(fault: Fault): string {
     }
     case 'slow-task':
       return `slow task of ${fault.operator} (${fault.factor}x)${forMs(fault.durationMs)} ${describeTrigger(fault.when)}`;
+    case 'coordinator-stall':
+      return `coordinator stall of ${fault.operator ?? 'the first source'}${forMs(fault.durationMs)} ${describeTrigger(fault.when)}`;
     case 'rpc-loss':
       return `rpc-loss of ${fault.kind} RPCs (probability ${fault.probability})`;
     case 'rpc-delay': {

@@ -161,4 +161,14 @@ export const PLANTED_BUG_CATALOGUE: readonly PlantedBugInfo[] = [
     what: 'aborting a pending checkpoint clears its state list before handing the list to the discarder, so the acknowledged state files stay behind.',
     caughtBy: 'storage-invariants (leaked files) or protocol-invariants',
   },
+  {
+    id: 'splits-returned-at-failure', flinkIssue: 'FLINK-20290', source: 'engine/coordination/SourceCoordinator.ts',
+    what: 'a failed reader\'s splits go back to the enumerator at its failure, as everything the split assignment tracker still holds (assigned after the latest checkpoint the coordinator was notified of as complete), not at its reset against the checkpoint it restores.',
+    caughtBy: 'consistent-cut (a later checkpoint counts the returned split\'s records twice) or end-to-end-exactly-once: a TaskManager crash while a checkpoint\'s _metadata is written (explore\'s crash-at-completion faults), so that the reader restores from the checkpoint it failed before',
+  },
+  {
+    id: 'coordinator-events-bypass-valve', flinkIssue: 'FLINK-16986', source: 'engine/coordination/OperatorCoordinatorHolder.ts',
+    what: 'events the coordinator sends after its snapshot of a checkpoint are not held until the subtask has taken its own snapshot, so a split assigned after the coordinator\'s snapshot can be in the reader\'s.',
+    caughtBy: 'consistent-cut: the checkpoint holds a split both in a reader\'s state and among the enumerator\'s unassigned splits',
+  },
 ];

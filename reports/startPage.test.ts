@@ -50,7 +50,7 @@ describe('startPage', () => {
     expect(article?.querySelector('pre.replay')?.textContent).toBe(cx.replay);
     // The violation's details, as the terminal prints them: the state that differs, key by key.
     expect(article?.querySelector('pre.details')?.textContent).toBe(cx.detailLines.join('\n'));
-    expect(cx.detailLines).toContain('stateDiffCount: 27');
+    expect(cx.detailLines).toContain('stateDiffCount: 26');
     expect(cx.detailLines.some((l) => /^ {2}- operator airport-stats, state stats, key DTW, expected \{"count":47,.*\}, actual \{"count":48,/.test(l))).toBe(true);
     expect(cx.detailLines).toContain('  ... 10 more (the replay command with --json has them all)');
     expect(readComparePage(startPage({ ...input, counterexamples: [{ ...cx, detailLines: [] }] })).document.querySelector('pre.details')).toBeNull();

@@ -30,7 +30,7 @@ const markName = z.enum(MARK_NAMES);
 const point = protocolPointSchema;
 
 /** The fault types a step may fire: those with a trigger in a RunSpec (world settings go in config.faults). */
-const STEP_ACTION_TYPES: readonly string[] = ['crash', 'global-failure', 'pause', 'partition', 'slow-task', 'message'];
+const STEP_ACTION_TYPES: readonly string[] = ['crash', 'global-failure', 'pause', 'partition', 'slow-task', 'coordinator-stall', 'message'];
 
 /**
  * What a step does (Scenario.ts StepAction): a triggered fault without `when`, or an action on the

@@ -1,7 +1,7 @@
 /**
  * The JobMaster of one job: its RPC endpoint, the ExecutionGraph and scheduler, the slot pool,
  * heartbeats to the TaskExecutors it uses, and the OperatorCoordinators. All of it runs on the
- * JobMaster main thread.
+ * JobMaster main thread, except the coordinators' own work, each on its coordinator thread.
  *
  * A TaskExecutor that misses its heartbeats is lost (mark `taskmanager-lost`): its slots leave
  * the pool, then every attempt in them fails, which triggers a failover; restarted attempts are
@@ -103,7 +103,7 @@ export class JobMaster {
         const ev = this.graph.vertex(vertexId, subtask);
         this.scheduler.handleTaskFailure(ev.current, cause);
       },
-    });
+    }, run.executorPrefix);
     this.scheduler = new DefaultScheduler({
       env,
       run,
@@ -143,6 +143,9 @@ export class JobMaster {
         this.heartbeats.stop();
         this.checkpointCoordinator?.shutdown(s);
         this.releaseResources();
+        // The JobMaster stops (SchedulerBase.closeAsync disposes the coordinators): work still
+        // queued on the coordinator threads is dropped.
+        for (const c of this.coordinators) c.close();
       }
     });
     env.invariants.register(run.index === 1 ? 'JobMaster' : `JobMaster ${run.jobId}`, () => {

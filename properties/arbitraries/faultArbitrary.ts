@@ -19,6 +19,22 @@ export const FAULT_FAMILIES = [
   'store-unknown-outcome', 'slow-store', 'async-snapshot-failure', 'slow-task', 'message', 'channel-event',
 ] as const;
 
+/**
+ * Fault families drawn apart from {@link FAULT_FAMILIES}, by {@link lateFaultPlanArbitrary}, after
+ * every other field of a spec (runSpecArbitrary): adding one changed no draw of the others, so
+ * every run without them stays the run it was. Swarmed the same way (on in one run out of five).
+ */
+export const LATE_FAULT_FAMILIES = ['coordinator-stall', 'crash-at-completion'] as const;
+
+/**
+ * A drawn coordinator stall's `durationMs` is in thousandths of the run's checkpoint timeout (1000
+ * is one timeout): the timeout is drawn with the rest of the spec, so runSpecArbitrary scales the
+ * stall to it where it assembles the spec. Short stalls (up to half a timeout) delay a
+ * checkpoint's coordinator snapshot and the split assignments behind it; long ones (one to four
+ * timeouts) make a checkpoint expire, unless the heal time cuts them first.
+ */
+export const STALL_DURATION_PER_TIMEOUT = 1000;
+
 /** The checkpoint protocol's RPCs, which message faults aim at four times in five. */
 const PROTOCOL_METHODS = [
   'triggerCheckpoint', 'acknowledgeCheckpoint', 'declineCheckpoint', 'confirmCheckpoint', 'abortCheckpoint',
@@ -26,7 +42,7 @@ const PROTOCOL_METHODS = [
 ] as const;
 /** Other RPCs whose loss or delay the protocol must survive (heartbeats, deployment, task states). */
 const OTHER_METHODS = ['requestHeartbeat', 'heartbeatFromTaskManager', 'updateTaskExecutionState', 'submitTask', 'cancelTask'] as const;
-export type FaultFamily = (typeof FAULT_FAMILIES)[number];
+export type FaultFamily = (typeof FAULT_FAMILIES)[number] | (typeof LATE_FAULT_FAMILIES)[number];
 
 /** RPC kinds faults may target (deployment and registration loss only slow recovery down). */
 const TARGET_KINDS: readonly RpcKind[] = [
@@ -260,9 +276,13 @@ function pairRaceArbitrary(subtasks: number): fc.Arbitrary<ChannelEventFault[]> 
 
 /**
  * The faults of a family that is on: one to three of {@link faultOfFamily}; for channel-event
- * faults, one time in two a marker race instead.
+ * faults, one time in two a marker race instead; for crash-at-completion, one to three crashes,
+ * each with its slowed store (faultsOfFamily), a checkpoint slowed once.
  */
 function familyFaultsArbitrary(family: FaultFamily, o: FaultArbitraryOptions): fc.Arbitrary<Fault[]> {
+  if (family === 'crash-at-completion') {
+    return fc.array(faultsOfFamily(family, o), { minLength: 1, maxLength: 3 }).map((fs) => withoutRepeatedSlowStores(fs.flat()));
+  }
   const some = fc.array(faultOfFamily(family, o), { minLength: 1, maxLength: 3 });
   if (family !== 'channel-event') return some;
   return fc.oneof({ withCrossShrink: true }, { weight: 1, arbitrary: some }, { weight: 1, arbitrary: markerRaceArbitrary(o) });
@@ -311,7 +331,70 @@ export function faultOfFamily(family: FaultFamily, o: FaultArbitraryOptions): fc
         type: fc.constant('slow-task' as const), operator: fc.constantFrom(...o.operators),
         factor: fc.constantFrom(10, 100), when, durationMs: fc.integer({ min: 1, max: 300 }),
       });
+    case 'coordinator-stall':
+      return coordinatorStallArbitrary(when);
+    case 'crash-at-completion':
+      // Two faults (faultsOfFamily); as one, the crash alone.
+      return crashAtCompletionArbitrary(tm).map((faults) => faults[0] as Fault);
   }
+}
+
+/** One draw of `family`: one fault, or for crash-at-completion the crash and its slowed store. */
+export function faultsOfFamily(family: FaultFamily, o: FaultArbitraryOptions): fc.Arbitrary<Fault[]> {
+  if (family === 'crash-at-completion') {
+    return crashAtCompletionArbitrary(fc.integer({ min: 1, max: o.taskManagers }).map((i) => `taskmanager-${i}`));
+  }
+  return faultOfFamily(family, o).map((f) => [f]);
+}
+
+/**
+ * A TaskManager crash as a checkpoint completes: when checkpoint `k` is fully acknowledged (the
+ * `jobmaster acknowledged` point: the coordinator starts writing its `_metadata`, under its lock),
+ * three times in four with `k`'s storage slowed ten times (`slow-store` of `k`), so that the write
+ * outlasts the time the JobMaster takes to learn of the crash (a broken data connection seen on
+ * another TaskManager, about a millisecond, or else the heartbeat timeout). The failed tasks
+ * then reach the coordinators before the completion's notification does, and the restart restores
+ * `k`: FLINK-20290's window. (Slowed a hundred times, `k`'s task state writes make it expire
+ * before it is fully acknowledged.) `k` is the first checkpoint two times in three, since a generated
+ * job's readers take their splits as they start, so those assignments are in the first coordinator
+ * snapshot; else 2 to 4, since later ones mostly complete after the heal time, where a crash is
+ * skipped. Shrinks toward checkpoint 1, the shortest downtime and the crash alone.
+ */
+function crashAtCompletionArbitrary(tm: fc.Arbitrary<string>): fc.Arbitrary<Fault[]> {
+  return fc.record({
+    host: tm,
+    checkpoint: fc.oneof({ arbitrary: fc.constant(1), weight: 2 }, { arbitrary: fc.integer({ min: 2, max: 4 }), weight: 1 }),
+    downMs: fc.integer({ min: 1, max: 200 }),
+    slowStore: fc.option(fc.constant(10), { nil: undefined, freq: 4 }),
+  }).map(({ host, checkpoint, downMs, slowStore }): Fault[] => [
+    { type: 'crash', host, downMs, when: { at: { kind: 'jobmaster', checkpoint, phase: 'acknowledged' } } },
+    ...(slowStore === undefined ? [] : [{ type: 'slow-store' as const, factor: slowStore, checkpoint }]),
+  ]);
+}
+
+/**
+ * A coordinator stall: aimed three times in five at a checkpoint's trigger or at its coordinators'
+ * snapshot (the snapshot, or the notifications and split requests after it, then wait), else at
+ * any trigger; a short or a long duration (see {@link STALL_DURATION_PER_TIMEOUT}); the job's first
+ * source or, half the time, a source placeholder `src<k>` that fitToJob aims at the job's sources.
+ * Shrinks toward the first source, a checkpoint's trigger of checkpoint 1 and the shortest stall.
+ */
+function coordinatorStallArbitrary(when: fc.Arbitrary<FaultTrigger>): fc.Arbitrary<Fault> {
+  // Checkpoints 1 to 6: a run takes about five (its input spans about a second, at intervals of
+  // 50 to 200 ms), so a stall aimed at a later one mostly never fires.
+  const atCheckpoint: fc.Arbitrary<FaultTrigger> = fc.record({
+    checkpoint: fc.integer({ min: 1, max: 6 }),
+    phase: fc.constantFrom('triggered' as const, 'coordinators-snapshotted' as const),
+  }).map(({ checkpoint, phase }) => ({ at: { kind: 'jobmaster' as const, checkpoint, phase } }));
+  const per = STALL_DURATION_PER_TIMEOUT;
+  return fc.record({
+    source: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined, freq: 2 }),
+    when: fc.oneof({ arbitrary: atCheckpoint, weight: 3 }, { arbitrary: when, weight: 2 }),
+    durationMs: fc.oneof(fc.integer({ min: 1, max: per / 2 }), fc.integer({ min: per, max: 4 * per })),
+  }).map((r): Fault => ({
+    type: 'coordinator-stall', ...(r.source === undefined ? {} : { operator: `src${r.source}` }),
+    when: r.when, durationMs: r.durationMs,
+  }));
 }
 
 /**
@@ -352,4 +435,31 @@ export function capFaultsPerFamily(families: readonly (readonly Fault[])[], max:
     if (!any) break;
   }
   return families.flatMap((faults, i) => faults.slice(0, kept[i]));
+}
+
+/**
+ * The swarm plan of {@link LATE_FAULT_FAMILIES}, drawn apart (see there) and per family as
+ * faultPlanArbitrary's; not capped by `maxFaults`, which the main plan fills first.
+ */
+export function lateFaultPlanArbitrary(o: FaultArbitraryOptions): fc.Arbitrary<Fault[]> {
+  const perFamily = Object.fromEntries(LATE_FAULT_FAMILIES.map((f) => [
+    f, fc.record({ on: fc.integer({ min: 0, max: 4 }), faults: familyFaultsArbitrary(f, o) })
+      .map((r) => (r.on === 4 ? r.faults : null)),
+  ])) as Record<string, fc.Arbitrary<Fault[] | null>>;
+  return fc.record(perFamily).map((byFamily) => LATE_FAULT_FAMILIES.flatMap((f) => byFamily[f] ?? []));
+}
+
+/**
+ * `faults` without a `slow-store` of a checkpoint an earlier one already slows: two
+ * crash-at-completion draws aimed at one checkpoint would multiply its slowdown (ten times ten),
+ * and its task state writes would then make it expire before it is fully acknowledged.
+ */
+function withoutRepeatedSlowStores(faults: Fault[]): Fault[] {
+  const slowed = new Set<number>();
+  return faults.filter((f) => {
+    if (f.type !== 'slow-store' || f.checkpoint === undefined) return true;
+    if (slowed.has(f.checkpoint)) return false;
+    slowed.add(f.checkpoint);
+    return true;
+  });
 }

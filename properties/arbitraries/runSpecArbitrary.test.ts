@@ -7,7 +7,7 @@ import type { Fault } from '../../sim/run/RunSpec.ts';
 import { validateRunSpec } from '../../sim/run/validateRunSpec.ts';
 import { inputChannelsOf } from '../../sim/run/inputChannels.ts';
 import { faultOfFamily } from './faultArbitrary.ts';
-import { runSpecArbitrary, sourcePacing, withSourcePacing } from './runSpecArbitrary.ts';
+import { runSpecArbitrary, sourcePacing, withSourcePacing, withStallsScaled } from './runSpecArbitrary.ts';
 
 describe('runSpecArbitrary', () => {
   // Found by a fresh-eyes pass: `explore --job generated --max-parallelism 16` stopped with exit 2,
@@ -292,5 +292,71 @@ describe('drawn checkpoint timeouts', () => {
       expect(r.checkpoints.completed.length).toBeGreaterThan(0);
       expect(r.checkpoints.aborted['CHECKPOINT_EXPIRED'] ?? 0).toBe(0);
     }
+  });
+});
+
+describe('coordinator stalls in generated runs', () => {
+  const specs = fc.sample(runSpecArbitrary({ job: 'generated', mode: 'aligned', maxRecords: 200 }), { seed: 8, numRuns: 300 });
+  const stalls = specs.flatMap((spec) => spec.faults.flatMap((f) => (f.type === 'coordinator-stall' ? [[spec, f] as const] : [])));
+
+  test('name a source of the job or none, aim mostly at a checkpoint\'s coordinator step, and are valid', () => {
+    expect(stalls.length).toBeGreaterThan(20);
+    for (const [spec, f] of stalls) {
+      expect(() => validateRunSpec(spec)).not.toThrow();
+      if (f.operator !== undefined) {
+        expect(runGraph(expandRunSpec(spec)).nodes.filter((n) => n.spec.kind === 'source').map((n) => n.uid)).toContain(f.operator);
+      }
+    }
+    expect(stalls.some(([, f]) => f.operator === undefined) && stalls.some(([, f]) => f.operator !== undefined)).toBe(true);
+    const atCheckpoint = stalls.filter(([, f]) => 'at' in f.when && f.when.at.kind === 'jobmaster'
+      && (f.when.at.phase === 'triggered' || f.when.at.phase === 'coordinators-snapshotted'));
+    expect(atCheckpoint.length / stalls.length).toBeGreaterThan(0.5);
+  });
+
+  test('last up to half a checkpoint timeout or one to four timeouts of the spec\'s own timeout (1 s by default)', () => {
+    // In thousandths of the spec's timeout (drawn: 1 s, or 4 or 2 intervals).
+    const durations = stalls.map(([spec, f]) => Math.round((f.durationMs * 1000) / (spec.checkpoint.timeoutMs ?? 1000)));
+    expect(durations.every((d) => (d >= 1 && d <= 500) || (d >= 1000 && d <= 4000))).toBe(true);
+    expect(durations.some((d) => d > 1000)).toBe(true);
+    // Scaled where the spec is assembled: the same draws under a 200 ms timeout last a fifth.
+    const [spec] = stalls[0] ?? [];
+    if (spec === undefined) throw new Error('no stall drawn');
+    const raw = { ...spec, checkpoint: { ...spec.checkpoint, timeoutMs: 200 } };
+    const scaled = withStallsScaled(raw);
+    expect(scaled.faults.map((f) => (f.type === 'coordinator-stall' ? f.durationMs : 0)))
+      .toEqual(raw.faults.map((f) => (f.type === 'coordinator-stall' ? Math.round(f.durationMs * 200) / 1000 : 0)));
+  });
+});
+
+describe('crashes at completion in generated runs', () => {
+  const specs = fc.sample(runSpecArbitrary({ job: 'generated', mode: 'aligned', maxRecords: 200 }), { seed: 8, numRuns: 300 });
+  const atAcknowledged = (f: Fault): number | undefined =>
+    (f.type === 'crash' && 'at' in f.when && f.when.at.kind === 'jobmaster' && f.when.at.phase === 'acknowledged'
+      ? f.when.at.checkpoint : undefined);
+  const drawn = specs.filter((spec) => spec.faults.some((f) => atAcknowledged(f) !== undefined));
+
+  test('crash a TaskManager when checkpoint 1 (mostly) to 4 is fully acknowledged, and are valid', () => {
+    // On in one run out of five.
+    expect(drawn.length).toBeGreaterThan(30);
+    expect(drawn.length).toBeLessThan(90);
+    const checkpoints = drawn.flatMap((spec) => spec.faults.map(atAcknowledged).filter((c) => c !== undefined));
+    expect(checkpoints.every((c) => c >= 1 && c <= 4)).toBe(true);
+    expect(checkpoints.filter((c) => c === 1).length / checkpoints.length).toBeGreaterThan(0.5);
+    for (const spec of drawn) expect(() => validateRunSpec(spec)).not.toThrow();
+  });
+
+  test('slow their checkpoint\'s store ten times, mostly, and each checkpoint once', () => {
+    let slowed = 0;
+    let crashes = 0;
+    for (const spec of drawn) {
+      const aimed = new Set(spec.faults.map(atAcknowledged).filter((c) => c !== undefined));
+      crashes += aimed.size;
+      const slows = spec.faults.flatMap((f) => (f.type === 'slow-store' && f.checkpoint !== undefined && f.factor === 10 && aimed.has(f.checkpoint)
+        ? [f.checkpoint] : []));
+      expect(new Set(slows).size).toBe(slows.length);
+      slowed += slows.length;
+    }
+    expect(slowed / crashes).toBeGreaterThan(0.6);
+    expect(slowed).toBeLessThan(crashes);
   });
 });

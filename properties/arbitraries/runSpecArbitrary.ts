@@ -25,7 +25,7 @@ import { loadedJobModule } from '../../sim/jobs/jobModuleRegistry.ts';
 import { inputSizeRange, resolveJob } from '../../sim/jobs/resolveJob.ts';
 import { rescaleActions, rescaleArbitrary, type DrawnRescale } from './rescaleArbitrary.ts';
 import { actionPlanArbitrary, type ActionPlan } from './actionArbitrary.ts';
-import { faultPlanArbitrary } from './faultArbitrary.ts';
+import { faultPlanArbitrary, lateFaultPlanArbitrary, STALL_DURATION_PER_TIMEOUT } from './faultArbitrary.ts';
 import type { RunStrategy } from './ExploreStrategy.ts';
 import { pctScheduleArbitrary } from './pctScheduleArbitrary.ts';
 import { targetedFaults, targetedPlanArbitrary, type TargetDraw } from './targetedFaultArbitrary.ts';
@@ -169,7 +169,8 @@ export function withSourcePacing(spec: RunSpec): RunSpec {
 
 /** The run graph's nodes of `spec`'s job, its (first) source's uid and that source's parallelism. */
 function sourceOf(spec: RunSpec): { nodes: ReturnType<typeof runGraph>['nodes']; sourceUid: string; sourceParallelism: number } {
-  const nodes = runGraph(expandRunSpec({ ...spec, faults: [] })).nodes;
+  // Faults and actions may still hold placeholders (fromLastCheckpoint.ts) this estimate resolves.
+  const nodes = runGraph(expandRunSpec({ ...spec, faults: [], actions: [] })).nodes;
   const sourceUid = spec.job.kind === 'module' ? moduleSourceUid(nodes) : SOURCE_UID[spec.job.kind];
   return { nodes, sourceUid, sourceParallelism: nodes.find((n) => n.uid === sourceUid)?.parallelism ?? 1 };
 }
@@ -280,6 +281,7 @@ function fitFaults(faults: readonly Fault[], taskManagers: number, parallelism: 
       }
       case 'global-failure':
       case 'slow-task':
+      case 'coordinator-stall':
         return [{ ...f, when: when(f.when) }];
       case 'channel-event':
         // Its channel is aimed at the job's in fitToJob (fitChannelEvent).
@@ -311,19 +313,20 @@ const OPERATOR_PLACEHOLDERS = ['op0', 'op1', 'op2', 'op3', 'op4', 'op5'];
 /**
  * Points faults at tasks and operators the spec's job really has. Faults are drawn before the
  * job is known: task protocol points and message faults' `from` / `to` against `v<i>#<j>`
- * names, slow tasks against `op<k>`, channel-event faults' `to` / `from` against placeholders
- * that fitChannelEvent aims at the job's channels (dropping the fault in a job without any); the
- * heal time moves past the end of a long channel hold (longHoldEndMs). The
+ * names, slow tasks against `op<k>`, coordinator stalls against `src<k>`, channel-event faults'
+ * `to` / `from` against placeholders that fitChannelEvent aims at the job's channels (dropping
+ * the fault in a job without any); the heal time moves past the end of a long channel hold
+ * (longHoldEndMs). The
  * JobGraph decides which vertices exist (chaining) and their parallelism, so a drawn `v<i>#<j>`
  * becomes vertex `i mod V`, subtask `j mod p` of that vertex; `op<k>` becomes the uid of the
- * job's operator `k mod N` (in StreamGraph order). (A point for a task or an operator that does
- * not exist is refused as bad input.)
+ * job's operator `k mod N` (in StreamGraph order), `src<k>` the uid of its source `k mod S`. (A point
+ * for a task or an operator that does not exist is refused as bad input.)
  */
 function fitToJob(spec: RunSpec): RunSpec {
   const actions = spec.actions ?? [];
   const hasTask = spec.faults.some((f) => faultTask(f) !== undefined || messageFaultTasks(f).length > 0
     || faultHostTask(f) !== undefined || f.type === 'channel-event') || actions.some((a) => faultTask(a) !== undefined);
-  const hasOperator = spec.faults.some((f) => f.type === 'slow-task');
+  const hasOperator = spec.faults.some((f) => f.type === 'slow-task' || (f.type === 'coordinator-stall' && f.operator !== undefined));
   if (!hasTask && !hasOperator) return spec;
   // The graph does not depend on the faults, and the drawn ones are not valid yet.
   const graph = runGraph(expandRunSpec({ ...spec, faults: [] }));
@@ -347,6 +350,11 @@ function fitToJob(spec: RunSpec): RunSpec {
     const m = /^op(\d+)$/.exec(uid);
     return m === null ? uid : graph.nodes[Number(m[1]) % graph.nodes.length]?.uid ?? uid;
   };
+  const sourceUids = graph.nodes.filter((n) => n.spec.kind === 'source').map((n) => n.uid);
+  const fitSource = (uid: string): string => {
+    const m = /^src(\d+)$/.exec(uid);
+    return m === null ? uid : sourceUids[Number(m[1]) % sourceUids.length] ?? uid;
+  };
   const holdEndsMs: number[] = [];
   const faults = spec.faults.flatMap((f): Fault[] => {
     const task = faultTask(f);
@@ -366,6 +374,7 @@ function fitToJob(spec: RunSpec): RunSpec {
       const ends = Object.fromEntries(messageFaultTasks(fitted).map((e) => [e.field, fitEnd(e.task)]));
       return [{ ...fitted, ...ends }];
     }
+    if (fitted.type === 'coordinator-stall' && fitted.operator !== undefined) return [{ ...fitted, operator: fitSource(fitted.operator) }];
     return [fitted.type === 'slow-task' ? { ...fitted, operator: fitOperator(fitted.operator) } : fitted];
   });
   // An action's point is aimed like a fault's: through a stand-in fault with the same trigger.
@@ -495,10 +504,16 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
     // intervals (flights and generated jobs only: checkpointTimeoutMs says why). Drawn after the
     // others, like the rescales; shrinks toward the default.
     timeoutIntervals: fc.constantFrom(0, 4, 2),
+    // Coordinator stalls and crashes at completion (LATE_FAULT_FAMILIES): drawn last, like the
+    // rescales; shrinks toward none. The uniform strategy draws them in its own plan, the targeted
+    // one aims its own.
+    lateFaults: (strategy === 'swarm' || strategy === 'pct') && o.maxFaults !== 0
+      ? lateFaultPlanArbitrary({ taskManagers: maxTaskManagers, healTimeMs, tasks, operators: OPERATOR_PLACEHOLDERS })
+      : fc.constant<Fault[]>([]),
     ...extra,
   }).map((base): RunSpec => {
     const spec = specOf(base as DrawnBase);
-    return withSourcePacing(fitToJob(resolveFromLast(spec, () => lastCheckpointEstimate(spec))));
+    return withSourcePacing(fitToJob(withStallsScaled(resolveFromLast(spec, () => lastCheckpointEstimate(spec)))));
   });
 
   function specOf(base: DrawnBase): RunSpec {
@@ -555,7 +570,7 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
         ...(rescales.some((a) => a.type === 'rescale' && a.via === 'cancel') ? { retention: 'RETAIN_ON_CANCELLATION' as const } : {}),
       },
       restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
-      faults: [...fitFaults(base.faults, taskManagers, parallelism), ...plan.raceFaults],
+      faults: [...fitFaults(base.faults, taskManagers, parallelism), ...plan.raceFaults, ...fitFaults(base.lateFaults, taskManagers, parallelism)],
       ...(actions.length === 0 ? {} : { actions }),
       healTimeMs,
       budgets: { maxEvents: 5_000_000, maxTimeMs: TARGET_SPAN_MS * 30 },
@@ -581,8 +596,22 @@ interface DrawnBase {
   readonly actionPlan: ActionPlan;
   readonly rescales: DrawnRescale[];
   readonly timeoutIntervals: number;
+  readonly lateFaults: Fault[];
   readonly pct?: NonNullable<RunSpec['pct']>;
   readonly targets?: TargetDraw[];
+}
+
+/**
+ * `spec` with each coordinator stall's `durationMs`, drawn in thousandths of a checkpoint timeout
+ * (faultArbitrary's STALL_DURATION_PER_TIMEOUT), turned into ms of this spec's checkpoint timeout
+ * (its default when the spec names none), rounded to whole µs.
+ */
+export function withStallsScaled(spec: RunSpec): RunSpec {
+  if (!spec.faults.some((f) => f.type === 'coordinator-stall')) return spec;
+  const timeoutMs = spec.checkpoint.timeoutMs ?? DEFAULT_CHECKPOINT.timeoutMs;
+  const faults = spec.faults.map((f): Fault => (f.type !== 'coordinator-stall' ? f
+    : { ...f, durationMs: Math.round((f.durationMs / STALL_DURATION_PER_TIMEOUT) * timeoutMs * 1000) / 1000 }));
+  return { ...spec, faults };
 }
 
 /**

@@ -46,7 +46,8 @@ export interface Target {
 /** One kind of targeted fault: its name and how a target makes it. */
 export interface TargetableFault {
   readonly kind: string;
-  readonly fault: (t: Target) => Fault;
+  /** The fault, or faults that only make the schedule together (a crash and the slowed store it needs). */
+  readonly fault: (t: Target) => Fault | Fault[];
 }
 
 /** A message fault on the checkpoint's `t.method` RPC of `t.task` (the side the method names). */
@@ -71,7 +72,26 @@ export const TARGETABLE_FAULTS: readonly TargetableFault[] = [
   { kind: 'slow-task', fault: (t) => ({ type: 'slow-task', operator: t.operator, factor: 100, when: { at: t.point }, durationMs: t.ms }) },
   { kind: 'slow-checkpoint-store', fault: (t) => ({ type: 'slow-store', factor: 100, checkpoint: t.checkpoint }) },
   { kind: 'partition-from-jobmanager', fault: (t) => ({ type: 'partition', a: t.taskManager, b: 'jobmanager', when: { at: t.point }, durationMs: t.ms }) },
+  // A coordinator stall's durationMs is in thousandths of the run's checkpoint timeout
+  // (STALL_DURATION_PER_TIMEOUT, scaled by withStallsScaled): up to 0.3 timeouts, or 1 to 4.
+  { kind: 'stall-coordinator', fault: (t) => ({ type: 'coordinator-stall', when: { at: coordinatorTrigger(t) }, durationMs: t.ms }) },
+  { kind: 'stall-coordinator-past-timeout', fault: (t) => ({ type: 'coordinator-stall', when: { at: coordinatorTrigger(t) }, durationMs: 1000 + t.ms * 10 }) },
+  // A barrier held on one input channel of the task (fitChannelEvent aims `to` at a channel the
+  // job has): briefly, or past two to five checkpoint timeouts (a placeholder -k, resolved there).
+  { kind: 'hold-barrier', fault: (t) => ({ type: 'channel-event', event: 'barrier', checkpoint: t.checkpoint, to: t.task, delayMs: t.ms }) },
+  { kind: 'hold-barrier-past-timeout', fault: (t) => ({ type: 'channel-event', event: 'barrier', checkpoint: t.checkpoint, to: t.task, delayMs: -(2 + (t.ms % 4)) }) },
+  // faultArbitrary's crash-at-completion: a crash as the checkpoint's _metadata write begins, its store ten times slower.
+  { kind: 'crash-at-completion', fault: (t) => [
+    { type: 'crash', host: t.taskManager, downMs: t.ms, when: { at: { kind: 'jobmaster', checkpoint: t.checkpoint, phase: 'acknowledged' } } },
+    { type: 'slow-store', factor: 10, checkpoint: t.checkpoint },
+  ] },
 ];
+
+/** The coordinator's trigger of the target's checkpoint, or its coordinators' snapshot. */
+function coordinatorTrigger(t: Target): ProtocolPoint {
+  const phase = t.ms % 2 === 0 ? 'triggered' : 'coordinators-snapshotted';
+  return { kind: 'jobmaster', checkpoint: t.checkpoint, phase };
+}
 
 /** Which end of the run a targeted checkpoint is counted from. */
 export type RunEnd = 'first' | 'last';
@@ -142,7 +162,7 @@ export function targetCheckpoint(d: Pick<TargetDraw, 'end' | 'offset'>, lastChec
 
 /** The faults of `draws` for a run expected to complete `lastCheckpoint` checkpoints. */
 export function targetedFaults(draws: readonly TargetDraw[], lastCheckpoint: number): Fault[] {
-  return draws.map((d) => {
+  return draws.flatMap((d) => {
     const checkpoint = targetCheckpoint(d, lastCheckpoint);
     // Only a source is `triggered` (by the RPC; the others by barriers): the job graph's first
     // vertex, v0, is one in every job (sources come first in its order).

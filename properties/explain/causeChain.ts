@@ -8,7 +8,9 @@
  *   its host before it (HeartbeatMonitor's timeout fires because heartbeats stopped);
  * - a checkpoint aborted as CHECKPOINT_EXPIRED: the latest event, while it was pending, that kept
  *   one of its messages or tasks from finishing: a dropped, delayed or held RPC about it, or a
- *   crash or pause of a host (CheckpointCoordinator's canceller fires because acks are missing).
+ *   crash or pause of a host (CheckpointCoordinator's canceller fires because acks are missing);
+ *   else a coordinator stall whose work was running while it was pending (the coordinators'
+ *   snapshot, and so the trigger of its tasks, waited behind it).
  *
  * When neither finds such an event, a world-setting fault that was active then (RPC delay or
  * loss; for an expiry also a slow or failing store) is the step, said so: such faults act by
@@ -79,11 +81,24 @@ function silenceCause(index: EventIndex, e: TraceEvent): ChainStep | undefined {
       || (x.type === 'fault' && (x.attrs.type === 'message' || x.attrs.type === 'channel-event') && x.attrs.checkpoint === id)
       || (x.type === 'rpc.drop' && aboutCheckpoint(index, x, id)));
     if (found !== undefined) return { event: found, inferred: `checkpoint ${String(id)} missed acknowledgements after this` };
+    const stall = stallWhilePending(index, e.seq, from);
+    if (stall !== undefined) return { event: stall, inferred: `checkpoint ${String(id)} waited for a busy coordinator thread` };
     const setting = activeSettingFault(index, e.seq, [...RPC_SETTINGS, 'slow-store', 'store-failure', 'store-unknown-outcome']);
     return setting === undefined ? undefined
       : { event: setting, inferred: `checkpoint ${String(id)} expired while this fault slowed or failed its messages or writes` };
   }
   return undefined;
+}
+
+/**
+ * The firing (`fault` event, action `stall`) of a coordinator-stall fault before event `before`
+ * whose work was still running at or after event `from` (its `end` comes later, or never): the
+ * coordinator's part of a checkpoint triggered then waited behind it.
+ */
+function stallWhilePending(index: EventIndex, before: number, from: number): TraceEvent | undefined {
+  const stalls = index.ofType('fault').filter((f) => f.seq < before && f.attrs.type === 'coordinator-stall');
+  return stalls.find((f) => f.attrs.action === 'stall'
+    && !stalls.some((g) => g.attrs.index === f.attrs.index && g.attrs.action === 'end' && g.seq < from));
 }
 
 /** World-setting faults on RPCs. */

@@ -21,7 +21,7 @@ export interface DescribeContext {
 }
 
 /** Fault actions that are the fault happening (others end or release it: `ends`, `resumes`). */
-const FIRES = new Set(['crash', 'pause', 'partition', 'global-failure', 'slow-task', 'fire']);
+const FIRES = new Set(['crash', 'pause', 'partition', 'global-failure', 'slow-task', 'stall', 'fire']);
 
 type Describer = (e: TraceEvent, c: DescribeContext) => string | undefined;
 

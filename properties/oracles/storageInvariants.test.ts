@@ -4,6 +4,7 @@ import type { RunResult } from '../../sim/run/RunResult.ts';
 import { RUN_SPEC_VERSION, type RunSpec } from '../../sim/run/RunSpec.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import { attemptOfPath, checkpointOfPath, faultsTouching } from './faultsTouching.ts';
+import { restoreRefused } from './restoreRefused.ts';
 import { checkpointFiles, storageInvariants } from './storageInvariants.ts';
 import { clusterRunResult } from './testing/clusterRunResult.ts';
 import {
@@ -96,6 +97,45 @@ describe('oracle 6: storage invariants', () => {
     const crashed = sampleRun('aligned', true);
     expect(storageInvariants(doctor(crashed, { lingeringTransactions: ['f/0/0/1'], objectStorePaths: [] })))
       .toEqual([]);
+  });
+});
+
+describe('oracle 6: a cancel followed by a refused restore', () => {
+  test('the checkpoint that completed during the cancel keeps its transaction pre-committed, and that is no leak', () => {
+    // A source whose second subtask finishes early, chained at parallelism 2 with the map that ran
+    // apart at parallelism 1: rescaled via a cancel, the new run is refused its restore ("mixed
+    // operator finished state"), so the history ends at the cancel. Checkpoint 3 completes while
+    // the job is being cancelled (its tasks are cancelled before they commit) and the restore
+    // that would commit its transaction never happens.
+    const spec: RunSpec = {
+      version: RUN_SPEC_VERSION, seed: 's2147483633',
+      job: { kind: 'generated', spec: {
+        records: [[0, 0, 0, 0], [0, 0]],
+        stages: [{ kind: 'map', fn: 0, parallelism: 1, rebalance: false }, { kind: 'splitOwners', parallelism: 1 },
+          { kind: 'map', fn: 0, parallelism: 2, rebalance: false }],
+        sourceParallelism: 2, sinkParallelism: 1, maxParallelism: 128,
+      } },
+      parallelism: {}, taskManagers: 1,
+      checkpoint: { mode: 'aligned', intervalMs: 50, maxConcurrent: 2, tolerableFailures: 0, retention: 'RETAIN_ON_CANCELLATION' },
+      restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
+      faults: [{ type: 'slow-store', factor: 10, checkpoint: 1 }],
+      actions: [{ type: 'rescale', when: { atMs: 152 }, parallelism: 2, via: 'cancel' }],
+      healTimeMs: 600, budgets: { maxEvents: 5_000_000, maxTimeMs: 30_000 }, overrides: [], mutations: [],
+      network: { recordsPerBuffer: 1 },
+      costsMs: { 'gen-source': 25, 'gen-0-map-add1': 1.25, 'gen-1-splitOwners': 1.25, 'gen-2-map-add1': 1.25, 'gen-sink': 1.25 },
+    };
+    const r = simulate(spec);
+    expect(r.jobStatus).toBe('FAILED');
+    expect(restoreRefused(r)?.reason).toMatch(/mixed operator finished state/);
+    expect(r.jobRuns.map((run) => run.status)).toEqual(['CANCELED', 'FAILED']);
+    const completedWhileCancelling = r.trace.find((e) => e.type === 'checkpoint.completed' && e.attrs['checkpointId'] === 3);
+    const cancelling = r.trace.find((e) => e.type === 'job.status' && e.attrs['status'] === 'CANCELLING');
+    expect((completedWhileCancelling?.seq ?? 0) > (cancelling?.seq ?? Infinity)).toBe(true);
+    expect(r.lingeringTransactions).toEqual(['gen-sink#0@0/e2']);
+    expect(storageInvariants(r)).toEqual([]);
+    // The same leftover without the cancel before it would be a violation.
+    expect(invariantsOf(doctor(sampleRun('aligned', false), { lingeringTransactions: ['gen-sink#0@0/e2'], objectStorePaths: [] })))
+      .toEqual(['no-lingering-transactions']);
   });
 });
 

@@ -19,10 +19,14 @@
  *   leaves its files, a known leftover (the files under `<run dir>chk-<id>/<attempt>/`).
  * - `no-lingering-transactions` (only once the job ended): the same rule for sink transactions
  *   left open or pre-committed; a history that ended with a cancel may leave pre-committed ones
- *   (of the checkpoints the cancel aborted: Flink leaves them to the transaction timeout of the
- *   external system), never open ones (the sink's close aborts them); one that ended with a
- *   finished stop-with-savepoint may leave those of savepoints taken after the stop's synchronous
- *   savepoint (a savepoint's completion commits nothing, and no later checkpoint came).
+ *   (of the checkpoints the cancel aborted, or of one that completed while the job was being
+ *   cancelled, whose notification the cancelled tasks never got: Flink leaves them to the
+ *   transaction timeout of the external system), never open ones (the sink's close aborts them).
+ *   A history ends with a cancel too when the run a rescale submitted after it was refused its
+ *   restore (outputAtCancel's endedByCancel): that run never started, so it committed nothing.
+ *   One that ended with a finished stop-with-savepoint may leave those of savepoints taken after
+ *   the stop's synchronous savepoint (a savepoint's completion commits nothing, and no later
+ *   checkpoint came).
  *
  * What "touched" means is in faultsTouching.ts.
  */
@@ -30,6 +34,7 @@ import { savepointTransactions, stopOutcome } from './stopWithSavepoint.ts';
 import { jobRunOf, type DecodedCheckpoint } from '../../engine/index.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import { faultsTouching } from './faultsTouching.ts';
+import { endedByCancel } from './outputAtCancel.ts';
 import type { TouchedByFaults } from './faultsTouching.ts';
 
 /** Options of {@link storageInvariants}. */
@@ -110,7 +115,7 @@ export function storageInvariants(result: RunResult, options: StorageOptions = {
     ? savepointTransactions(stop.savepoint, result.graph) : new Set<string>();
   // A history that ended with a cancel leaves the transactions pre-committed for the checkpoints
   // the cancel aborted: Flink leaves them to the external system's transaction timeout.
-  const cancelled = result.jobStatus === 'CANCELED' ? preCommittedAtEnd(result) : new Set<string>();
+  const cancelled = endedByCancel(result) ? preCommittedAtEnd(result) : new Set<string>();
   // A history that ended with a finished stop-with-savepoint leaves pre-committed the transactions
   // of the savepoints its run took after the stop's synchronous savepoint (a higher id): Flink's
   // coordinator notifies no task of a savepoint's completion (only of checkpoints and synchronous

@@ -301,6 +301,26 @@ const CASES: readonly MutantCase[] = [
     caughtBy: ['failure-handling'],
     runs: FM_RUNS,
   },
+  {
+    bug: 'splits-returned-at-failure',
+    why: 'a TaskManager crashes when checkpoint 1 or 2 is fully acknowledged, its _metadata write slowed ten times: the readers\' '
+      + 'failures reach the coordinator before the completion does, and the restart restores that checkpoint',
+    arbitrary: targeted({
+      job: 'generated', mode: 'aligned',
+      faultPlans: [1, 2].map((checkpoint): Fault[] => [
+        { type: 'crash', host: 'taskmanager-1', downMs: 1, when: { at: { kind: 'jobmaster', checkpoint, phase: 'acknowledged' } } },
+        { type: 'slow-store', factor: 10, checkpoint },
+      ]),
+    }),
+    caughtBy: ['consistent-cut', 'end-to-end-exactly-once'],
+  },
+  {
+    bug: 'coordinator-events-bypass-valve',
+    why: 'flights aligned, no faults: readers ask for splits all along, and a split answered after the coordinator\'s snapshot '
+      + 'of a checkpoint reaches its reader before the barrier',
+    arbitrary: targeted({ job: 'flights', mode: 'aligned', faultPlans: [[]] }),
+    caughtBy: ['consistent-cut'],
+  },
 ];
 
 for (const c of CASES) {

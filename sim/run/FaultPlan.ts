@@ -19,6 +19,7 @@
  * | task notified | `checkpoint.taskNotified` (the task received the completion notification) |
  * | jobmaster triggered | `checkpoint.triggered` |
  * | jobmaster coordinators-snapshotted | `checkpoint.coordinatorsSnapshotted` |
+ * | jobmaster acknowledged | the `checkpoint.acknowledged` of the last task its `checkpoint.plan` waits for (FullyAcknowledged.ts) |
  * | jobmaster completed | `checkpoint.completed` |
  * | jobmaster notified | `checkpoint.notifiedComplete` |
  * | sink pre-committed | the n-th `txn.preCommit` of the transactional store |
@@ -58,13 +59,15 @@
  * `<vertex>#<subtask>@<attempt>`; a point's `task` matches any attempt of that subtask.
  *
  * Every fault action records a `fault` event on host `sim` (`{ index, type, action }`) and a
- * mark: `crash` and `partition` (the World's), `pause`, `global-failure`, `slow-task`; the
+ * mark: `crash` and `partition` (the World's), `pause`, `global-failure`, `slow-task`,
+ * `coordinator-stall` (logged `stall`, then `end` when its work has run or the heal time cut it); the
  * world-setting faults record `start` and `end` events, and the World marks each injected
  * occurrence (`rpc-lost`, `store-failed`, `store-unknown-outcome`, `async-snapshot-failed`) or,
  * for slowness, the fault once (`rpc-delay`, `slow-store`).
  *
  * Invariants: each fault fires at most once; at the heal time every crashed host restarts,
- * every paused host resumes, every partition heals and every slow task ends; a fault's own end
+ * every paused host resumes, every partition heals, every slow task ends and every coordinator
+ * stall's work ends; a fault's own end
  * (after `downMs` or `durationMs`) applies only if no later fault of the same kind on the same
  * host (or pair) started since (the later one takes over the end). A crash of a host that is
  * already down, a pause of a paused host and so on change nothing but the end time.
@@ -77,6 +80,7 @@ import type { MiniCluster } from '../MiniCluster.ts';
 import type { TraceEvent } from '../Trace.ts';
 import type { World } from '../World.ts';
 import type { Action, ChannelEventFault, Fault, FaultTrigger, MessageFault, ProtocolPoint } from './RunSpec.ts';
+import { FULLY_ACKNOWLEDGED_EVENTS, FullyAcknowledged } from './FullyAcknowledged.ts';
 import { actionOrigin, pointSavepoint, savepointActionIndex } from './savepointPoints.ts';
 import { TASK_NAME } from './validateFaults.ts';
 
@@ -86,7 +90,7 @@ export interface FaultRecord {
   readonly fault: number;
   readonly type: Fault['type'];
   /**
-   * `crash`, `restart`, `pause`, `resume`, `partition`, `heal`, `global-failure`, `slow`,
+   * `crash`, `restart`, `pause`, `resume`, `partition`, `heal`, `global-failure`, `slow`, `stall`,
    * `start`, `end`, `skipped`; for message faults `lose`, `delay`, `hold`, `release`.
    */
   readonly action: string;
@@ -100,7 +104,7 @@ const TASK_EVENTS = {
 } as const;
 const JOB_MASTER_EVENTS = {
   triggered: 'checkpoint.triggered', 'coordinators-snapshotted': 'checkpoint.coordinatorsSnapshotted',
-  completed: 'checkpoint.completed', notified: 'checkpoint.notifiedComplete',
+  acknowledged: 'checkpoint.acknowledged', completed: 'checkpoint.completed', notified: 'checkpoint.notifiedComplete',
 } as const;
 const SINK_EVENTS = { 'pre-committed': 'txn.preCommit', committed: 'txn.commit' } as const;
 
@@ -122,7 +126,8 @@ export function pointOccurrence(point: ProtocolPoint): number {
 
 /**
  * True if `e` is (one occurrence of) `point`; sink, restore and job points also need the n-th
- * occurrence. A point naming a savepoint (`savepoint: n`) matches only events of `savepointId`,
+ * occurrence, and a `jobmaster acknowledged` point the ack that left nothing to wait for
+ * ({@link completingAckFilter}). A point naming a savepoint (`savepoint: n`) matches only events of `savepointId`,
  * the checkpoint id that savepoint got (savepointPoints.ts); without it, none.
  */
 export function matchesPoint(point: ProtocolPoint, e: TraceEvent, savepointId?: number): boolean {
@@ -159,6 +164,25 @@ function matchesJobRun(point: ProtocolPoint, e: TraceEvent): boolean {
 }
 
 /**
+ * The events a watch of `point` reads besides its own type: the plans, for `jobmaster acknowledged`.
+ */
+function watchedTypes(point: ProtocolPoint): string[] {
+  const own = pointEventType(point);
+  return point.kind === 'jobmaster' && point.phase === 'acknowledged' ? [...new Set([own, ...FULLY_ACKNOWLEDGED_EVENTS])] : [own];
+}
+
+/**
+ * A filter to call on every watched event of `point`, in trace order, before matching it: for
+ * `jobmaster acknowledged` true only at the ack that completes a checkpoint (it keeps the plans'
+ * state), for any other point always true.
+ */
+function completingAckFilter(point: ProtocolPoint): (e: TraceEvent) => boolean {
+  if (point.kind !== 'jobmaster' || point.phase !== 'acknowledged') return () => true;
+  const acks = new FullyAcknowledged();
+  return (e) => ((FULLY_ACKNOWLEDGED_EVENTS as readonly string[]).includes(e.type) ? acks.observe(e) : true);
+}
+
+/**
  * Calls `reached` once, when `point` is reached the n-th time it needs (pointOccurrence): right
  * after the task that recorded the point's trace event, or at time 0 for a job point the cluster
  * reached while it booted (the job enters RUNNING before any plan is installed: that entry
@@ -182,7 +206,8 @@ export function whenPointReached(cluster: MiniCluster, point: ProtocolPoint, lab
     return;
   }
   let done = false;
-  const unsubscribe = world.onTrace((e) => matchesPoint(point, e), () => {
+  const completing = completingAckFilter(point);
+  const unsubscribe = world.onTrace((e) => completing(e) && matchesPoint(point, e), () => {
     // Handlers run after the task that recorded the events, so one task that reaches the point
     // several times (a sink committing many epochs in one step) calls several: only the first
     // past `nth` counts (a fault or an action fires at most once).
@@ -192,7 +217,7 @@ export function whenPointReached(cluster: MiniCluster, point: ProtocolPoint, lab
     done = true;
     unsubscribe();
     reached();
-  }, { types: [pointEventType(point)] });
+  }, { types: watchedTypes(point) });
 }
 
 /**
@@ -210,9 +235,10 @@ function whenSavepointPointReached(world: World, point: ProtocolPoint, actionInd
   const isTrigger = (e: TraceEvent): boolean => e.type === 'checkpoint.triggered' && e.attrs['origin'] === origin;
   let id: number | undefined;
   let done = false;
+  const completing = completingAckFilter(point);
   const unsubscribe = world.onTrace(
     // Until the id is known, every event of the phase's type may be the one (its handler decides).
-    (e) => isTrigger(e) || (e.type === type && (id === undefined || e.attrs['checkpointId'] === id)),
+    (e) => completing(e) && (isTrigger(e) || (e.type === type && (id === undefined || e.attrs['checkpointId'] === id))),
     (e) => {
       if (done) return;
       if (id === undefined) {
@@ -224,7 +250,7 @@ function whenSavepointPointReached(world: World, point: ProtocolPoint, actionInd
       unsubscribe();
       reached();
     },
-    { types: [...new Set(['checkpoint.triggered', type])] },
+    { types: [...new Set(['checkpoint.triggered', ...watchedTypes(point)])] },
   );
 }
 
@@ -421,9 +447,41 @@ export class FaultPlan {
           index, endAction: 'end', end: this.slowTask(f.operator, f.factor),
         }, f.durationMs);
         return;
+      case 'coordinator-stall':
+        this.note(index, 'stall', 'coordinator-stall');
+        this.stallCoordinator(index, f.operator, f.durationMs);
+        return;
       default:
         return;
     }
+  }
+
+  /**
+   * Queues `durationMs` of enumerator work on the coordinator thread of source `operatorUid`
+   * (absent: the first source) of the current job run: one task that keeps the thread busy, so
+   * everything queued behind it waits (SourceCoordinatorContext's single thread). It is logged
+   * `end` when it has run, or at the heal time, which cuts it short if it is still running (or
+   * still queued: then it takes a microsecond).
+   */
+  private stallCoordinator(index: number, operatorUid: string | undefined, durationMs: number): void {
+    const holders = this.cluster.jobManagerProcess.jobMaster.coordinators;
+    const holder = operatorUid === undefined ? holders[0] : holders.find((h) => h.operatorUid === operatorUid);
+    if (holder === undefined) return; // validated: every job has a source, and the uid is one
+    const key = `stall:${index}`;
+    const done = (): void => {
+      const episode = this.open.get(key);
+      if (episode !== undefined) this.endEpisode(key, episode);
+    };
+    const executor = holder.coordinatorExecutor;
+    const durationUs = Math.round(durationMs * 1000);
+    if (durationUs === 0) {
+      this.open.set(key, { index, endAction: 'end', end: () => undefined });
+      executor.execute('coordinator-stall', done);
+      return;
+    }
+    // Paid a microsecond at a time, so the heal time can cut it exactly.
+    const work = executor.executePreemptible('coordinator-stall', 1, durationUs, done);
+    this.open.set(key, { index, endAction: 'end', end: () => work.preempt() });
   }
 
   /**

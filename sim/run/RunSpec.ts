@@ -80,6 +80,10 @@ export type FaultTrigger = DeepReadonly<z.infer<typeof faultTriggerSchema>>;
  * - `slow-task`: the task running operator `operator` (its whole chain, every subtask) works at
  *   `1/factor` of its rate for `durationMs` (a record in progress when it starts or ends takes
  *   longer only for the part inside the fault); back pressure when that task is the bottleneck.
+ * - `coordinator-stall`: the coordinator thread of source `operator` (absent: the job's first
+ *   source) takes one task of enumerator work lasting `durationMs`, queued behind what it has
+ *   already; everything queued behind it waits (split requests, the coordinator's checkpoint
+ *   snapshot, notifications). The work ends at the heal time if it is still running then.
  * - `async-snapshot-failure`: writes of tasks' snapshot files fail with this probability.
  * - `message`: loses, delays or holds one RPC, the `nth` (default 1) call of `method` (the
  *   engine's RPC names, Flink's; `notifyCheckpointComplete` means `confirmCheckpoint`) that

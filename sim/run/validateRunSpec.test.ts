@@ -63,8 +63,8 @@ describe('validateRunSpec', () => {
     ['no version', { ...base(), version: undefined },
       'version is missing: this checkpoint-sim reads run spec version 7'],
     // "version "4" is not supported: ... reads version 4" read as a contradiction.
-    ['a version that is no number', { ...base(), version: '4' }, 'version: must be the number 7, got the string "4"'],
-    ['a version that is null', { ...base(), version: null }, 'version: must be the number 7, got null'],
+    ['a version that is no number', { ...base(), version: '4' }, `version: must be the number ${RUN_SPEC_VERSION}, got the string "4"`],
+    ['a version that is null', { ...base(), version: null }, `version: must be the number ${RUN_SPEC_VERSION}, got null`],
     ['a version of another number', { ...base(), version: 2 },
       'version 2 is not supported: this checkpoint-sim reads run spec version 7'],
     ['a misspelt field (named rather than the field it leaves missing)',
@@ -148,11 +148,11 @@ describe('validateRunSpec', () => {
       'faults[0].host: no JobManager crash until HA exists'],
     ['an unknown fault type', { ...base(), faults: [{ type: 'meteor' }] },
       'faults[0].type: must be one of crash, global-failure, pause, partition, rpc-loss, rpc-delay, store-failure, '
-      + 'store-unknown-outcome, slow-store, async-snapshot-failure, slow-task, message, channel-event, got "meteor"'],
+      + 'store-unknown-outcome, slow-store, async-snapshot-failure, slow-task, coordinator-stall, message, channel-event, got "meteor"'],
     // A field the file leaves out is `missing`, not the reason its check gives for undefined.
     ['a fault without type', { ...base(), faults: [{ host: 'taskmanager-1', when: { atMs: 10 } }] },
       'faults[0].type: missing (types: crash, global-failure, pause, partition, rpc-loss, rpc-delay, store-failure, '
-      + 'store-unknown-outcome, slow-store, async-snapshot-failure, slow-task, message, channel-event)'],
+      + 'store-unknown-outcome, slow-store, async-snapshot-failure, slow-task, coordinator-stall, message, channel-event)'],
     ['a crash without host', { ...base(), faults: [{ type: 'crash', when: { atMs: 10 } }] }, 'faults[0].host: missing'],
     ['a message fault without method', { ...base(), faults: [{ type: 'message', action: 'lose' }] }, 'faults[0].method: missing'],
     ['a misspelt host in a fault at a point',

@@ -22,7 +22,7 @@ import { JOB_MANAGER_HOST, taskManagerHost } from '../MiniCluster.ts';
 import { SimInputError } from '../SimInputError.ts';
 import { FLIGHTS_FILE_SIZE } from '../workloads/flights.ts';
 import { validateGeneratedJobSpec, type GeneratedJobSpec } from '../workloads/generatedJob.ts';
-import { generatedShape, jobUids, parallelismByUid, type ParallelismByUid } from './RunJob.ts';
+import { generatedShape, jobSourceUids, jobUids, parallelismByUid, type ParallelismByUid } from './RunJob.ts';
 import { AVAILABLE_MODES, RUN_SPEC_VERSION, type Action, type RunSpec } from './RunSpec.ts';
 import { MAX_IO_POOL_SIZE, MAX_RUN_PARALLELISM, runSpecSchema } from './runSpecSchema.ts';
 import { parseWithSchema } from './schema/parseWithSchema.ts';
@@ -99,7 +99,7 @@ function checkRunSpecSemantics(s: RunSpec): void {
     fail(`restartStrategy.maxDelayMs: must be a number of ms >= ${rs.initialDelayMs}, got ${rs.maxDelayMs}`);
   }
   const hosts = [JOB_MANAGER_HOST, ...Array.from({ length: tms }, (_x, i) => taskManagerHost(i + 1))];
-  validateFaults(s.faults, { hosts, uids, healTimeMs: s.healTimeMs });
+  validateFaults(s.faults, { hosts, uids, sourceUids: jobSourceUids(job), healTimeMs: s.healTimeMs });
   checkStops(s.actions ?? []);
   checkSavepointPoints(s.faults, s.actions ?? []);
   validateOverrides(s.overrides);

@@ -26,7 +26,8 @@ export const MAX_SLOWDOWN_FACTOR = 1e6;
 export const TASK_PHASES = [
   'triggered', 'first-barrier', 'aligned', 'sync-done', 'async-done', 'acked', 'ack-received', 'notified',
 ] as const;
-export const JOB_MASTER_PHASES = ['triggered', 'coordinators-snapshotted', 'completed', 'notified'] as const;
+/** `acknowledged`: every task in the checkpoint's plan acknowledged (its `_metadata` write begins). */
+export const JOB_MASTER_PHASES = ['triggered', 'coordinators-snapshotted', 'acknowledged', 'completed', 'notified'] as const;
 export const SINK_PHASES = ['pre-committed', 'committed'] as const;
 /**
  * The JobStatus values (Flink's names) a job of this model enters, the ones a `job` point can
@@ -186,6 +187,13 @@ const faultShapes = {
   },
   slowTask: { type: z.literal('slow-task'), operator: z.string().meta({ description: 'An operator uid.' }), factor,
     when: faultTriggerSchema, durationMs },
+  coordinatorStall: {
+    type: z.literal('coordinator-stall'),
+    operator: z.string().meta({ description: 'A source operator uid (its coordinator); absent: the job\'s first source.' })
+      .exactOptional(),
+    when: faultTriggerSchema,
+    durationMs: msField().meta({ description: 'How long the enumerator work keeps the coordinator thread busy, ms (it ends at the heal time at the latest).' }),
+  },
 } as const;
 
 const faultHelp: Record<keyof typeof faultShapes, string> = {
@@ -200,6 +208,8 @@ const faultHelp: Record<keyof typeof faultShapes, string> = {
   slowStore: 'Object store latencies (of checkpoint `checkpoint`\'s files only, when given) are multiplied by this factor.',
   asyncSnapshotFailure: 'A task\'s snapshot file write (of checkpoint `checkpoint` only, when given) fails with this probability; the task declines.',
   slowTask: 'The task running this operator works at 1/factor of its rate for durationMs.',
+  coordinatorStall: 'The coordinator thread of source `operator` is busy with enumerator work for durationMs: split '
+    + 'requests, its checkpoint snapshots and notifications queue behind it.',
 };
 
 /** The RPC methods a message fault may name (the engine's, which are Flink's), then the aliases. */
@@ -299,7 +309,7 @@ function build<K extends keyof typeof faultShapes>(key: K) {
 export const faultSchema = z.discriminatedUnion('type', [
   build('crash'), build('globalFailure'), build('pause'), build('partition'), build('rpcLoss'), build('rpcDelay'),
   build('storeFailure'), build('storeUnknownOutcome'), build('slowStore'), build('asyncSnapshotFailure'),
-  build('slowTask'), messageFaultSchema, channelEventFaultSchema,
+  build('slowTask'), build('coordinatorStall'), messageFaultSchema, channelEventFaultSchema,
 ]).meta({ description: 'One fault. Every fault stops at the heal time.' });
 
 function buildAction<K extends keyof typeof faultShapes>(key: K) {
@@ -315,7 +325,8 @@ function buildAction<K extends keyof typeof faultShapes>(key: K) {
 export const faultActionSchema = z.discriminatedUnion('type', [
   buildAction('crash'), buildAction('globalFailure'), buildAction('pause'), buildAction('partition'),
   buildAction('rpcLoss'), buildAction('rpcDelay'), buildAction('storeFailure'), buildAction('storeUnknownOutcome'),
-  buildAction('slowStore'), buildAction('asyncSnapshotFailure'), buildAction('slowTask'), messageActionSchema,
+  buildAction('slowStore'), buildAction('asyncSnapshotFailure'), buildAction('slowTask'), buildAction('coordinatorStall'),
+  messageActionSchema,
 ]).meta({ description: 'A fault without `when`: a scenario step fires it.' });
 
 /** Every fault type, in the order messages list them. */
