@@ -80,4 +80,24 @@ export const PLANTED_BUG_CATALOGUE: readonly PlantedBugInfo[] = [
     what: 'aborting a pending checkpoint clears its state list before handing the list to the discarder, so the acknowledged state files stay behind.',
     caughtBy: 'storage-invariants (leaked files) or protocol-invariants',
   },
+  {
+    id: 'decline-leaves-pending', flinkIssue: 'FLINK-4985', source: 'engine/checkpoint/CheckpointPlantedBugs.ts',
+    what: 'a planted stall: receiveDeclineMessage takes a task\'s decline of a pending checkpoint and does not abort it, so it waits for its timeout.',
+    caughtBy: 'prompt-abort (decline: the checkpoint expires, or ends otherwise, after its decline was handled)',
+  },
+  {
+    id: 'trigger-failure-leaves-pending', flinkIssue: 'FLINK-21246', source: 'engine/checkpoint/CheckpointPlantedBugs.ts',
+    what: 'a planted stall: a trigger RPC to a task that failed, or a failed coordinator snapshot, master hook or trigger step (onTriggerFailure), leaves the checkpoint pending.',
+    caughtBy: 'prompt-abort (trigger-failure: the checkpoint is not aborted when the failure is handled)',
+  },
+  {
+    id: 'finalize-failure-leaves-pending', flinkIssue: 'FLINK-27570', source: 'engine/checkpoint/CheckpointPlantedBugs.ts',
+    what: 'a planted stall: a fully acknowledged checkpoint whose finalization, _metadata write or store add failed stays pending until its timeout.',
+    caughtBy: 'prompt-abort (finalize-failure: the checkpoint expires after its completion failed)',
+  },
+  {
+    id: 'task-failure-leaves-pending', flinkIssue: 'FLINK-7844', source: 'engine/checkpoint/CheckpointPlantedBugs.ts',
+    what: 'a planted stall: stopCheckpointScheduler, which every failover makes when the job leaves RUNNING, aborts the queued requests but leaves the pending checkpoints, which wait for the restore\'s abort or their timeout.',
+    caughtBy: 'prompt-abort (task-failure: a task in the checkpoint\'s plan failed, and the checkpoint was not aborted with CHECKPOINT_COORDINATOR_SUSPEND)',
+  },
 ];

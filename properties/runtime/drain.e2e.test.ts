@@ -13,7 +13,7 @@ import { judgeRun } from '../oracles/judgeRun.ts';
 
 test('a slow write of a discarded checkpoint is cleaned up before the run ends', () => {
   const spec: RunSpec = {
-    version: 6, seed: 's11', job: { kind: 'wordcount' }, parallelism: 1, taskManagers: 1,
+    version: 7, seed: 's11', job: { kind: 'wordcount' }, parallelism: 1, taskManagers: 1,
     network: { bufferTimeoutMs: 0 },
     checkpoint: { mode: 'at-least-once', intervalMs: 100, maxConcurrent: 2, tolerableFailures: 0 },
     restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },

@@ -45,7 +45,7 @@ export { parseWithSchema } from './schema/parseWithSchema.ts';
  * The RunSpec format version this build reads. Every change to the RunSpec's shape bumps it; a
  * file of another version is refused (validateRunSpec's `checkRunSpecVersion`).
  */
-export const RUN_SPEC_VERSION = 6;
+export const RUN_SPEC_VERSION = 7;
 
 /** Flink 1.20's ExternalizedCheckpointRetention values. */
 export const CHECKPOINT_RETENTIONS = ['NO_EXTERNALIZED_CHECKPOINTS', 'RETAIN_ON_CANCELLATION', 'DELETE_ON_CANCELLATION'] as const;

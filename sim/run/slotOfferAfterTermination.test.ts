@@ -12,7 +12,7 @@ import { simulate } from './simulate.ts';
 import { RUN_SPEC_VERSION, type RunSpec } from './RunSpec.ts';
 
 const spec = { ...({
-  "version": 6,
+  "version": 7,
   "seed": "s1632118881",
   "job": {
     "kind": "generated",

@@ -56,17 +56,17 @@ describe('validateRunSpec', () => {
       + 'slotsPerTaskManager, costsMs, network, storeLatency, heartbeat, jobManager, checkpoint, restartStrategy, faults, actions, '
       + 'healTimeMs, budgets, overrides, mutations)'],
     ['a version mismatch (a repro of the format before jobManager.ioPoolSize)', { ...base(), version: 1 },
-      'version 1 is not supported: this checkpoint-sim reads run spec version 6'],
+      'version 1 is not supported: this checkpoint-sim reads run spec version 7'],
     // The version is checked before any field, so an old file never gets a field error instead.
     ['an old version with a field it did not have', { ...base(), version: 2, jobManager: { mainThreads: 2 } },
-      'version 2 is not supported: this checkpoint-sim reads run spec version 6'],
+      'version 2 is not supported: this checkpoint-sim reads run spec version 7'],
     ['no version', { ...base(), version: undefined },
-      'version is missing: this checkpoint-sim reads run spec version 6'],
+      'version is missing: this checkpoint-sim reads run spec version 7'],
     // "version "4" is not supported: ... reads version 4" read as a contradiction.
-    ['a version that is no number', { ...base(), version: '4' }, 'version: must be the number 6, got the string "4"'],
-    ['a version that is null', { ...base(), version: null }, 'version: must be the number 6, got null'],
+    ['a version that is no number', { ...base(), version: '4' }, 'version: must be the number 7, got the string "4"'],
+    ['a version that is null', { ...base(), version: null }, 'version: must be the number 7, got null'],
     ['a version of another number', { ...base(), version: 2 },
-      'version 2 is not supported: this checkpoint-sim reads run spec version 6'],
+      'version 2 is not supported: this checkpoint-sim reads run spec version 7'],
     ['a misspelt field (named rather than the field it leaves missing)',
       (({ healTimeMs, ...rest }) => ({ ...rest, healtimeMs: healTimeMs }))(base()),
       'run spec: unknown field "healtimeMs" (fields: $schema, version, seed, job, parallelism, maxParallelism, '
@@ -139,10 +139,8 @@ describe('validateRunSpec', () => {
       'restartStrategy.attempts: must be an integer >= 0, got -1'],
     ['a negative heal time', { ...base(), healTimeMs: -1 }, 'healTimeMs: must be a number of ms >= 0, got -1'],
     ['an unknown planted bug', { ...base(), mutations: ['sink-commits-only-notified', 'no-such-bug'] },
-      'mutations[1]: unknown planted bug "no-such-bug" (planted bugs: aligned-resume-immediately, '
-      + 'decline-any-attempt, dispose-clears-before-discard, failover-keeps-pending, fm-count-past-checkpoints, '
-      + 'fm-ignore-expired, fm-success-before-store, late-ack-state-leak, pending-completes-one-ack-short, plan-terminal-as-finished, '
-      + 'restore-handle-replaces, sink-commits-only-notified, tracker-recreates-aborted)'],
+      // Every id, sorted (PLANTED_BUG_IDS is; the list grows with every planted bug).
+      `mutations[1]: unknown planted bug "no-such-bug" (planted bugs: ${[...PLANTED_BUG_IDS].sort().join(', ')})`],
     ['a missing budget', { ...base(), budgets: { maxEvents: 10 } },
       'budgets.maxTimeMs: missing'],
     ['a fault at an unknown host', { ...base(), faults: [{ ...tm1Crash, host: 'taskmanager-2' }] },
