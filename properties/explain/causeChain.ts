@@ -4,11 +4,16 @@
  * never came, acknowledgements that never arrived), the chain steps to the event that made the
  * silence, found by a rule named in the step (`inferred`):
  *
- * - a TaskManager declared lost by heartbeat timeout: the latest crash, pause or network cut of
- *   its host before it (HeartbeatMonitor's timeout fires because heartbeats stopped);
+ * - a heartbeat timeout (a TaskManager declared lost by the JobMaster or the ResourceManager, or
+ *   a TaskExecutor disconnecting from them): the latest crash or pause of either host, network
+ *   cut of the silent one, or RPC between the two that was lost, slowed (a fault, or a latency
+ *   overridden to slow: `rpc.slow`) or held before it (HeartbeatMonitor's timeout fires because
+ *   heartbeats stopped; a message held on a link holds every later one behind it);
  * - a checkpoint aborted as CHECKPOINT_EXPIRED: the latest event, while it was pending, that kept
- *   one of its messages or tasks from finishing: a dropped, delayed or held RPC about it, or a
- *   crash or pause of a host (CheckpointCoordinator's canceller fires because acks are missing).
+ *   one of its messages or tasks from finishing: a dropped, slowed, delayed or held RPC about it,
+ *   a slowed write of its files (`store.slow`), a slowed data connection (`net.slow`), a slow task,
+ *   or a crash, pause or network cut (CheckpointCoordinator's canceller fires because acks are
+ *   missing).
  *
  * When neither finds such an event, a world-setting fault that was active then (RPC delay or
  * loss; for an expiry also a slow or failing store) is the step, said so: such faults act by
@@ -59,44 +64,84 @@ function hostOfAddress(address: unknown): string | undefined {
   return m?.[1];
 }
 
+/** Heartbeat timeouts: the JobMaster or ResourceManager losing a TaskExecutor, or the other way round. */
+const HEARTBEAT_LOSSES = new Set(['jm.taskManagerLost', 'rm.taskExecutorLost', 'te.jmDisconnected', 'te.rmDisconnected']);
+
 /** The event behind a silence (see the file comment), if `e` is one and the trace shows it. */
 function silenceCause(index: EventIndex, e: TraceEvent): ChainStep | undefined {
-  if ((e.type === 'jm.taskManagerLost' || e.type === 'rm.taskExecutorLost')
-    && String(e.attrs.cause ?? e.attrs.reason).includes('heartbeat')) {
-    const host = hostOfAddress(e.attrs.taskExecutor);
-    const found = latestBefore(index, e.seq, 0, (x) => ((x.type === 'host.crash' || x.type === 'host.pause') && x.host === host)
-      || (x.type === 'net.partition' && (x.attrs.from === host || x.attrs.to === host)));
-    if (found !== undefined) return { event: found, inferred: `no heartbeat from ${host ?? '?'} after this` };
+  if (HEARTBEAT_LOSSES.has(e.type) && String(e.attrs.cause ?? e.attrs.reason).includes('heartbeat')) {
+    // The side that fell silent, and the side that noticed it.
+    const teSide = e.type.startsWith('te.');
+    const silent = teSide ? 'jobmanager' : hostOfAddress(e.attrs.taskExecutor);
+    const observer = teSide ? e.host : 'jobmanager';
+    const found = latestBefore(index, e.seq, 0, (x) => ((x.type === 'host.crash' || x.type === 'host.pause')
+      && (x.host === silent || x.host === observer))
+      || (x.type === 'net.partition' && (x.attrs.from === silent || x.attrs.to === silent))
+      || lateMessageBetween(index, x, silent, observer));
+    if (found !== undefined) return { event: found, inferred: `no heartbeat from ${silent ?? '?'} after this` };
     const setting = activeSettingFault(index, e.seq, RPC_SETTINGS);
     return setting === undefined ? undefined
-      : { event: setting, inferred: `heartbeats of ${host ?? '?'} delayed or lost while this fault was active` };
+      : { event: setting, inferred: `heartbeats of ${silent ?? '?'} delayed or lost while this fault was active` };
   }
   if (e.type === 'checkpoint.aborted' && e.attrs.reason === 'CHECKPOINT_EXPIRED') {
     const id = e.attrs.checkpointId;
     const triggered = index.ofType('checkpoint.triggered').find((t) => t.attrs.checkpointId === id);
     const from = triggered?.seq ?? 0;
     const found = latestBefore(index, e.seq, from, (x) => x.type === 'host.crash' || x.type === 'host.pause'
-      || (x.type === 'fault' && x.attrs.type === 'message' && x.attrs.checkpoint === id)
-      || (x.type === 'rpc.drop' && aboutCheckpoint(index, x, id)));
+      || x.type === 'net.partition' || x.type === 'net.slow'
+      || (x.type === 'fault' && ((x.attrs.type === 'message' && x.attrs.checkpoint === id) || x.attrs.type === 'slow-task'))
+      || ((x.type === 'rpc.drop' || x.type === 'rpc.slow' || isRpcLost(x)) && aboutCheckpoint(index, x, id))
+      || (x.type === 'store.slow' && inCheckpointDirectory(x.attrs.path, id)));
     if (found !== undefined) return { event: found, inferred: `checkpoint ${String(id)} missed acknowledgements after this` };
-    const setting = activeSettingFault(index, e.seq, [...RPC_SETTINGS, 'slow-store', 'store-failure', 'store-unknown-outcome']);
+    const setting = activeSettingFault(index, e.seq, [...RPC_SETTINGS, 'slow-store', 'store-failure', 'store-unknown-outcome'], from);
     return setting === undefined ? undefined
       : { event: setting, inferred: `checkpoint ${String(id)} expired while this fault slowed or failed its messages or writes` };
   }
   return undefined;
 }
 
+/**
+ * Whether `x` made an RPC between hosts `a` and `b` (either way) late or lost it: its loss
+ * (`rpc.drop`), a slow latency (`rpc.slow`), or a message fault that lost, delayed or held it.
+ */
+function lateMessageBetween(index: EventIndex, x: TraceEvent, a: string | undefined, b: string): boolean {
+  // A late answer's drop follows a timeout; it made nothing late.
+  const message = (x.type === 'rpc.drop' && x.attrs.reason !== 'late-answer') || x.type === 'rpc.slow' || isRpcLost(x)
+    || (x.type === 'fault' && x.attrs.type === 'message');
+  if (!message || a === undefined) return false;
+  const send = index.send(x.attrs.id);
+  if (send === undefined) return false;
+  const to = hostOfRpcAddress(send.attrs.to);
+  return (send.host === a && to === b) || (send.host === b && to === a);
+}
+
+/** The host of an RPC address: a TaskExecutor's host, or `jobmanager` for the JobMaster and ResourceManager. */
+function hostOfRpcAddress(address: unknown): string | undefined {
+  return hostOfAddress(address) ?? (typeof address === 'string' ? 'jobmanager' : undefined);
+}
+
+/** Whether object store `path` is a file of checkpoint (or savepoint) `id` (any job run's directory). */
+function inCheckpointDirectory(path: unknown, id: unknown): boolean {
+  return typeof path === 'string' && new RegExp(`(^|/)(chk|savepoint)-${String(id)}/`).test(path);
+}
+
+/** An RPC an rpc-loss fault lost (its `rpc-lost` mark names the message). */
+function isRpcLost(x: TraceEvent): boolean {
+  return x.type === 'mark' && x.attrs.name === 'rpc-lost';
+}
+
 /** World-setting faults on RPCs. */
 const RPC_SETTINGS = ['rpc-delay', 'rpc-loss'];
 
 /**
- * The start (`fault` event, action `start`) of a world-setting fault of one of `types` that is
- * still active before event `before` (no `end` yet): the first such one.
+ * The start (`fault` event, action `start`) of a world-setting fault of one of `types` that was
+ * active at some moment from event `since` (default: at `before` only) to event `before`: started
+ * before `before` and not ended before `since`. The first such one.
  */
-function activeSettingFault(index: EventIndex, before: number, types: readonly string[]): TraceEvent | undefined {
+function activeSettingFault(index: EventIndex, before: number, types: readonly string[], since = before): TraceEvent | undefined {
   const faults = index.ofType('fault').filter((f) => f.seq < before && types.includes(String(f.attrs.type)));
   return faults.find((f) => f.attrs.action === 'start'
-    && !faults.some((g) => g.attrs.index === f.attrs.index && g.attrs.action === 'end'));
+    && !faults.some((g) => g.attrs.index === f.attrs.index && g.attrs.action === 'end' && g.seq < since));
 }
 
 /** Whether dropped RPC `drop` was about checkpoint `id` (its send was caused by an event of it). */

@@ -1,0 +1,89 @@
+import { describe, expect, test } from 'vitest';
+import type { TraceEvent } from '../../sim/Trace.ts';
+import { causeChain } from './causeChain.ts';
+import { EventIndex } from './EventIndex.ts';
+
+/** A doctored trace: `seq` is the index; `cause` an index too. */
+function trace(events: readonly { ms: number; host?: string; type: string; attrs?: TraceEvent['attrs']; cause?: number }[]): EventIndex {
+  return new EventIndex(events.map((e, seq) => ({
+    seq, timeUs: e.ms * 1000, host: e.host ?? 'jobmanager', type: e.type, attrs: e.attrs ?? {},
+    ...(e.cause === undefined ? {} : { cause: e.cause }),
+  })));
+}
+
+/** The chain of the last event, as `type` and the inferred rule when there is one. */
+function chainOfLast(index: EventIndex): string[] {
+  const last = index.events[index.events.length - 1] as TraceEvent;
+  return causeChain(index, last).map((s) => (s.inferred === undefined ? s.event.type : `${s.event.type} [inferred]`));
+}
+
+const TE = 'taskexecutor@taskmanager-1/0';
+
+describe('causeChain: silences', () => {
+  test('a TaskManager lost by heartbeat timeout steps to a message fault that held a message on its link to the '
+    + 'JobMaster (the heartbeats waited behind it), not to a late answer\'s drop', () => {
+    const index = trace([
+      { ms: 0, type: 'host.boot' },
+      { ms: 10, host: 'taskmanager-1', type: 'rpc.send', attrs: { id: 7, from: TE, to: 'jobmaster', method: 'sendOperatorEventToCoordinator' } },
+      { ms: 10, host: 'sim', type: 'fault', attrs: { index: 0, type: 'message', action: 'hold', id: 7 } },
+      { ms: 12, host: 'taskmanager-1', type: 'rpc.send', attrs: { id: 8, from: TE, to: 'jobmaster', method: 'updateTaskExecutionState' } },
+      { ms: 20, type: 'rpc.drop', attrs: { id: 8, reason: 'late-answer' }, cause: 3 },
+      { ms: 40, type: 'jm.taskManagerLost', attrs: { taskExecutor: TE, cause: 'heartbeat timeout' }, cause: 0 },
+    ]);
+    expect(chainOfLast(index)).toEqual(['jm.taskManagerLost', 'fault [inferred]']);
+  });
+
+  test('a TaskExecutor that loses the JobMaster by heartbeat timeout steps to its own host\'s pause', () => {
+    const index = trace([
+      { ms: 0, type: 'host.boot' },
+      { ms: 5, host: 'sim', type: 'fault', attrs: { index: 0, type: 'pause', action: 'pause' } },
+      { ms: 5, host: 'taskmanager-1', type: 'host.pause', cause: 1 },
+      { ms: 40, host: 'taskmanager-1', type: 'te.jmDisconnected', attrs: { cause: 'heartbeat of the JobMaster timed out' }, cause: 0 },
+    ]);
+    expect(chainOfLast(index)).toEqual(['te.jmDisconnected', 'host.pause [inferred]', 'fault']);
+  });
+
+  test('an expired checkpoint steps to an acknowledgement of it that an rpc-loss fault lost, though the fault '
+    + 'ended (at the heal time) before the checkpoint expired', () => {
+    const index = trace([
+      { ms: 0, host: 'sim', type: 'fault', attrs: { index: 0, type: 'rpc-loss', action: 'start' } },
+      { ms: 10, type: 'checkpoint.triggered', attrs: { checkpointId: 3 } },
+      { ms: 20, host: 'taskmanager-1', type: 'checkpoint.asyncDone', attrs: { checkpointId: 3 } },
+      { ms: 20, host: 'taskmanager-1', type: 'rpc.send', attrs: { id: 9, from: TE, to: 'jobmaster', method: 'acknowledgeCheckpoint' }, cause: 2 },
+      { ms: 20, host: 'taskmanager-1', type: 'mark', attrs: { name: 'rpc-lost', id: 9 }, cause: 0 },
+      { ms: 600, host: 'sim', type: 'fault', attrs: { index: 0, type: 'rpc-loss', action: 'end' } },
+      { ms: 1010, type: 'checkpoint.aborted', attrs: { checkpointId: 3, reason: 'CHECKPOINT_EXPIRED' }, cause: 1 },
+    ]);
+    expect(chainOfLast(index)).toEqual(['checkpoint.aborted', 'mark [inferred]', 'fault']);
+    // With nothing about it lost, the world-setting fault active while it was pending is named.
+    const quiet = trace([
+      { ms: 0, host: 'sim', type: 'fault', attrs: { index: 0, type: 'rpc-delay', action: 'start' } },
+      { ms: 10, type: 'checkpoint.triggered', attrs: { checkpointId: 3 } },
+      { ms: 600, host: 'sim', type: 'fault', attrs: { index: 0, type: 'rpc-delay', action: 'end' } },
+      { ms: 1010, type: 'checkpoint.aborted', attrs: { checkpointId: 3, reason: 'CHECKPOINT_EXPIRED' }, cause: 1 },
+    ]);
+    expect(chainOfLast(quiet)).toEqual(['checkpoint.aborted', 'fault [inferred]']);
+  });
+
+  test('an expired checkpoint steps to a slowed write of its files or a slowed data connection', () => {
+    const index = trace([
+      { ms: 10, type: 'checkpoint.triggered', attrs: { checkpointId: 3 } },
+      { ms: 20, host: 'store', type: 'store.begin', attrs: { op: 'put', path: 'run-2/chk-3/v1#0@0/op' } },
+      { ms: 20, host: 'store', type: 'store.slow', attrs: { op: 'put', path: 'run-2/chk-3/v1#0@0/op' }, cause: 1 },
+      { ms: 1010, type: 'checkpoint.aborted', attrs: { checkpointId: 3, reason: 'CHECKPOINT_EXPIRED' }, cause: 0 },
+    ]);
+    expect(chainOfLast(index)).toEqual(['checkpoint.aborted', 'store.slow [inferred]', 'store.begin']);
+    const otherCheckpoint = trace([
+      { ms: 10, type: 'checkpoint.triggered', attrs: { checkpointId: 3 } },
+      { ms: 20, host: 'store', type: 'store.slow', attrs: { op: 'put', path: 'chk-31/v1#0@0/op' } },
+      { ms: 1010, type: 'checkpoint.aborted', attrs: { checkpointId: 3, reason: 'CHECKPOINT_EXPIRED' }, cause: 0 },
+    ]);
+    expect(chainOfLast(otherCheckpoint)).toEqual(['checkpoint.aborted', 'checkpoint.triggered']);
+    const slowData = trace([
+      { ms: 10, type: 'checkpoint.triggered', attrs: { checkpointId: 3 } },
+      { ms: 20, host: 'taskmanager-1', type: 'net.slow', attrs: { conn: 2, kind: 'data' } },
+      { ms: 1010, type: 'checkpoint.aborted', attrs: { checkpointId: 3, reason: 'CHECKPOINT_EXPIRED' }, cause: 0 },
+    ]);
+    expect(chainOfLast(slowData)).toEqual(['checkpoint.aborted', 'net.slow [inferred]']);
+  });
+});
