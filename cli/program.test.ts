@@ -13,6 +13,7 @@ import type { RunSpec } from '../sim/run/RunSpec.ts';
 import { simulate } from '../sim/run/simulate.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
 import type { ExploreReport } from '../properties/explore/explore.ts';
+import { ORACLE_NAMES } from '../properties/oracles/judgeRun.ts';
 import {
   parseExploreFlags, printReport, reproFileName, runExplore, toJson, type ExploreSettings,
 } from './commands/exploreCommand.ts';
@@ -289,7 +290,7 @@ describe('output directory', () => {
     for (const mode of ['aligned', 'at-least-once']) {
       expect(Object.keys(summary.modes[mode] ?? {})).toEqual(expect.arrayContaining(['missingRecords', 'unfiredFaults']));
     }
-    expect(io.stdout).toMatch(/\nmode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged\n/);
+    expect(io.stdout).toMatch(/\nmode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged +unattributed\n/);
   });
 });
 
@@ -331,13 +332,38 @@ describe('explore summary: unjudged state', () => {
     const io = capture();
     printReport(report, io);
     const lines = io.stdout.split('\n');
-    expect(lines[1]).toMatch(/^mode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged$/);
-    expect(lines[2]).toMatch(/^aligned +10 +0 +40 +3 +7 +0 +1 +0 *$/);
-    expect(lines[3]).toMatch(/^at-least-once +10 +0 +40 +3 +7 +0 +1 +2 *$/);
+    expect(lines[1]).toMatch(/^mode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged +unattributed$/);
+    expect(lines[2]).toMatch(/^aligned +10 +0 +40 +3 +7 +0 +1 +0 +0 *$/);
+    expect(lines[3]).toMatch(/^at-least-once +10 +0 +40 +3 +7 +0 +1 +2 +0 *$/);
     expect(lines[4]).toBe('at-least-once: final keyed state not judged in 2 run(s): 2 hidden-search-inconclusive');
     expect(io.stdout).not.toContain('aligned: final keyed state');
     const json = toJson(report) as { modes: Record<string, { stateUnjudged: number; stateUnjudgedReasons: unknown }> };
     expect(json.modes['at-least-once']).toMatchObject({ stateUnjudged: 2, stateUnjudgedReasons: { 'hidden-search-inconclusive': 2 } });
+  });
+
+  test('aborts and failovers nothing explains are a column, a line per mode with examples and their replay command, '
+    + 'and modes.<mode>.unattributed in the JSON', () => {
+    const unattributed = { aborts: 1, failovers: 2, runs: 2, attributed: { fault: 9 }, examples: [
+      { run: 7, path: '6', seed: 's9', seq: 1234, timeMs: 56.5, type: 'scheduler.taskFailed', reason: 'boom', chain: ['scheduler.taskFailed', 'host.boot'] },
+      { run: 7, path: '6', seed: 's9', seq: 1240, timeMs: 56.5, type: 'checkpoint.aborted', checkpointId: 3,
+        reason: 'CHECKPOINT_COORDINATOR_SUSPEND', chain: ['checkpoint.aborted', 'scheduler.taskFailed', 'host.boot'] },
+      { run: 9, path: '8', seed: 's1', seq: 99, timeMs: 1, type: 'scheduler.globalFailure', reason: 'x', chain: ['scheduler.globalFailure'] },
+    ] };
+    const withUnattributed: ExploreReport = { ...report, modes: { ...report.modes, aligned: { ...(report.modes['aligned'] as typeof mode), unattributed } } };
+    const io = capture();
+    printReport(withUnattributed, io);
+    const lines = io.stdout.split('\n');
+    expect(lines[2]).toMatch(/^aligned +10 +0 +40 +3 +7 +0 +1 +0 +3 *$/);
+    expect(lines).toContain('aligned: 1 abort(s) and 2 failover(s) in 2 run(s) unattributed (no fault, action, limit, subsumption, '
+      + 'finishing task or slow path on their cause chain; not a violation yet)');
+    expect(lines).toContain('  run 7 (path 6, seed s9): task failure (boom) at 56.5 ms, event #1234; its cause chain ends at host.boot '
+      + '(npx checkpoint-sim replay --seed 5 --path 6 --mode aligned --job generated --events)');
+    expect(lines).toContain('  run 7 (path 6, seed s9): abort of checkpoint 3 (CHECKPOINT_COORDINATOR_SUSPEND) at 56.5 ms, event #1240; '
+      + 'its cause chain ends at host.boot (npx checkpoint-sim replay --seed 5 --path 6 --mode aligned --job generated --events)');
+    expect(io.stdout).not.toContain('run 9');
+    const json = toJson(withUnattributed) as { modes: Record<string, { unattributed?: unknown }>; counts: Record<string, string> };
+    expect(json.modes['aligned']?.unattributed).toEqual(unattributed);
+    expect(json.counts['unattributed']).toMatch(/not a violation yet/);
   });
 
   test('savepoint actions that never fired are said per mode under the table, and counted in the JSON', () => {
@@ -408,8 +434,8 @@ describe('explore summary', () => {
     const r = await cli(...args);
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[1]).toMatch(/^mode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged$/);
-    expect(lines[2]).toMatch(/^aligned +2 +0 +\d+ +\d+ +0 +0 +\d+ +0 *$/);
+    expect(lines[1]).toMatch(/^mode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged +unattributed$/);
+    expect(lines[2]).toMatch(/^aligned +2 +0 +\d+ +\d+ +0 +0 +\d+ +0 +0 *$/);
   });
 });
 
@@ -446,7 +472,7 @@ describe('replay --json', () => {
     writeFileSync(file, JSON.stringify(repro));
     const r = await cli('replay', file);
     expect(r.code).toBe(2);
-    expectOneLine(r.stderr, "repro field property must name an oracle (consistent-cut, end-to-end-exactly-once, at-least-once, protocol-invariants, failure-handling, storage-invariants, liveness, engine-assertion, operator-state), got 'bogus'");
+    expectOneLine(r.stderr, `repro field property must name an oracle (${ORACLE_NAMES.join(', ')}), got 'bogus'`);
   });
 
   // Found by a fresh-eyes pass: a wrong format said "format field missing", an unknown envelope

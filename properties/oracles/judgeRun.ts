@@ -63,6 +63,7 @@ import { endedByCancel, outputAtCancel } from './outputAtCancel.ts';
 import { restoreRefused } from './restoreRefused.ts';
 import { failureHandling } from './failureHandling.ts';
 import { promptAbort } from './promptAbort.ts';
+import { attribution, attributionViolations, UNATTRIBUTED_IS_VIOLATION, type AttributionJudgement } from './attribution.ts';
 import { isKnownStuck, liveness } from './liveness.ts';
 import { operatorState, operatorStateOperators, unjudged as operatorStateUnjudged } from './operatorState.ts';
 import type { OperatorStateJudgement } from './operatorState.ts';
@@ -77,6 +78,7 @@ import type { StateJudgement } from './stateJudgement.ts';
 export const ORACLE_NAMES = [
   'consistent-cut', 'end-to-end-exactly-once', 'at-least-once', 'protocol-invariants',
   'failure-handling', 'prompt-abort', 'storage-invariants', 'liveness', 'engine-assertion', 'operator-state',
+  'attribution',
 ] as const;
 export type OracleName = (typeof ORACLE_NAMES)[number];
 
@@ -124,6 +126,11 @@ export interface RunVerdict {
    * confirmation or abort, a known Flink 1.20 outcome (counted and shown, never a pass).
    */
   readonly knownStuck: boolean;
+  /**
+   * What explains each abort and failover of the run, and those nothing explains
+   * (attribution.ts): reported, a violation only once UNATTRIBUTED_IS_VIOLATION.
+   */
+  readonly attribution: AttributionJudgement;
   /** The expanded configuration of the run. */
   readonly configuration: RunSpec;
 }
@@ -146,6 +153,7 @@ export function applicableOracles(result: RunResult, options: JudgeOptions = {})
   if (mode !== 'none') oracles.push('failure-handling', 'prompt-abort');
   oracles.push('storage-invariants', 'liveness');
   if (operatorStateOperators(result.graph).length > 0) oracles.push('operator-state');
+  if (UNATTRIBUTED_IS_VIOLATION) oracles.push('attribution');
   return withoutSkipped(oracles, options);
 }
 
@@ -188,6 +196,8 @@ export function judgeRun(input: RunResult, options: JudgeOptions = {}): RunVerdi
       violations.push(...outputAtCancel(result, oracle, maxListed, resolved));
       outputJudged = true;
       keyedState = stateUnjudged('job-not-finished', 'the history ended with a cancel: its output was judged for surplus only, its final state cannot be');
+    } else if (oracle === 'attribution') {
+      // Judged for every run below (the verdict carries it); a violation only once flipped.
     } else if (oracle === 'operator-state') {
       const verdict = operatorState(result, { maxListed });
       violations.push(...verdict.violations);
@@ -208,6 +218,8 @@ export function judgeRun(input: RunResult, options: JudgeOptions = {}): RunVerdi
     }
   }
   const count = options.decisiveEvents ?? 10;
+  const attributed = attribution(result);
+  if (oracles.includes('attribution')) violations.push(...attributionViolations(attributed));
   return {
     ok: violations.length === 0,
     oracles,
@@ -216,6 +228,7 @@ export function judgeRun(input: RunResult, options: JudgeOptions = {}): RunVerdi
     stateUnjudgedOperators: stateRan && resolved !== undefined ? resolved.keyed.filter((k) => resolved.stateOff.has(k)) : [],
     operatorState: opState,
     knownStuck: oracles.includes('liveness') && isKnownStuck(result),
+    attribution: attributed,
     violations: violations.map((v) => ({ ...v, decisiveEvents: decisiveEvents(result.trace, v.timeMs, count) })),
     configuration: result.spec,
   };
@@ -237,8 +250,8 @@ function judgingOff(): StateJudgement {
   return stateUnjudged('judging-off', 'the job\'s judging says state off for every keyed operator');
 }
 
-/** Runs every oracle but at-least-once (judgeRun reads its state judgement too). */
-function run(oracle: Exclude<OracleName, 'at-least-once' | 'operator-state'>, result: RunResult, maxListed: number,
+/** Runs every oracle but at-least-once, operator-state and attribution (judgeRun reads their judgements too). */
+function run(oracle: Exclude<OracleName, 'at-least-once' | 'operator-state' | 'attribution'>, result: RunResult, maxListed: number,
   resolved: ResolvedJudging | undefined): Violation[] {
   switch (oracle) {
     case 'consistent-cut':

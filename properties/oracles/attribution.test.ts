@@ -1,0 +1,183 @@
+import { describe, expect, test } from 'vitest';
+import { StreamExecutionEnvironment, consecutiveSplits, splitSource, twoPhaseCommitSink } from '../../engine/index.ts';
+import { MiniCluster } from '../../sim/MiniCluster.ts';
+import type { RunResult } from '../../sim/run/RunResult.ts';
+import { RUN_SPEC_VERSION, type RunSpec } from '../../sim/run/RunSpec.ts';
+import { simulate } from '../../sim/run/simulate.ts';
+import type { TraceEvent } from '../../sim/Trace.ts';
+import { attribution, attributionOf, attributionViolations, UNATTRIBUTED_IS_VIOLATION } from './attribution.ts';
+import { EventIndex } from '../explain/EventIndex.ts';
+import { judgeRun } from './judgeRun.ts';
+
+/** A doctored trace: `seq` is the index, `cause` an index too. */
+function trace(events: readonly { ms: number; host?: string; type: string; attrs?: TraceEvent['attrs']; cause?: number }[]): TraceEvent[] {
+  return events.map((e, seq) => ({
+    seq, timeUs: e.ms * 1000, host: e.host ?? 'jobmanager', type: e.type, attrs: e.attrs ?? {},
+    ...(e.cause === undefined ? {} : { cause: e.cause }),
+  }));
+}
+
+/** What explains the last event of `events`. */
+function categoryOfLast(events: TraceEvent[]): unknown {
+  const found = attributionOf(new EventIndex(events), events[events.length - 1] as TraceEvent);
+  return typeof found === 'string' ? found : found.map((s) => s.event.type);
+}
+
+const abort = (ms: number, reason: string, cause?: number) => ({ ms, type: 'checkpoint.aborted', attrs: { checkpointId: 4, reason }, ...(cause === undefined ? {} : { cause }) });
+const boot = { ms: 0, type: 'host.boot' };
+
+describe('attribution on doctored traces', () => {
+  test('a fault on the cause chain, through a silence: a TaskManager lost after its host crashed', () => {
+    expect(categoryOfLast(trace([boot,
+      { ms: 5, host: 'sim', type: 'fault', attrs: { index: 0, type: 'crash' } },
+      { ms: 5, host: 'taskmanager-1', type: 'host.crash', cause: 1 },
+      { ms: 40, type: 'jm.taskManagerLost', attrs: { taskExecutor: 'taskexecutor@taskmanager-1/0', cause: 'heartbeat timeout' }, cause: 0 },
+      { ms: 40, type: 'scheduler.taskFailed', attrs: { task: 'v0#0@0', cause: 'lost' }, cause: 3 },
+    ]))).toBe('fault');
+  });
+
+  test('an expiry whose silence leads to a fault is an expiry on a slow or lost path; a latency overridden to slow is a fault', () => {
+    expect(categoryOfLast(trace([
+      { ms: 0, host: 'sim', type: 'fault', attrs: { index: 0, type: 'slow-store', action: 'start' } },
+      { ms: 10, type: 'checkpoint.triggered', attrs: { checkpointId: 4 } },
+      abort(1010, 'CHECKPOINT_EXPIRED', 1),
+    ]))).toBe('expiry');
+    expect(categoryOfLast(trace([boot,
+      { ms: 1, type: 'rpc.send', attrs: { id: 3, method: 'submitTask' }, cause: 0 },
+      { ms: 1, type: 'rpc.slow', attrs: { id: 3, latencyUs: 20_000 }, cause: 1 },
+      { ms: 21, type: 'rpc.timeout', attrs: { method: 'submitTask' }, cause: 2 },
+      { ms: 21, type: 'scheduler.taskFailed', attrs: { task: 'v0#0@0', cause: 'deployment failed' }, cause: 3 },
+    ]))).toBe('fault');
+  });
+
+  test('by reason alone: subsumption and tasks finishing; a task or the job finishing on the chain', () => {
+    expect(categoryOfLast(trace([abort(10, 'CHECKPOINT_SUBSUMED')]))).toBe('subsumption');
+    expect(categoryOfLast(trace([abort(10, 'CHECKPOINT_DECLINED_SUBSUMED')]))).toBe('subsumption');
+    for (const r of ['CHECKPOINT_DECLINED_TASK_NOT_READY', 'CHECKPOINT_DECLINED_TASK_CLOSING', 'CHECKPOINT_DECLINED_INPUT_END_OF_STREAM']) {
+      expect(categoryOfLast(trace([abort(10, r)]))).toBe('tasks-finishing');
+    }
+    // A trigger refused because its task had finished; the coordinator suspended as the job finished.
+    expect(categoryOfLast(trace([boot,
+      { ms: 5, host: 'taskmanager-1', type: 'task.finished', attrs: { task: 'v0#0@0' }, cause: 0 },
+      { ms: 5, host: 'taskmanager-1', type: 'rpc.send', attrs: { id: 9 }, cause: 1 },
+      { ms: 6, type: 'rpc.deliver', attrs: { id: 9 }, cause: 2 },
+      { ms: 6, type: 'checkpoint.failureHandled', attrs: { checkpointId: 4 }, cause: 3 },
+      abort(6, 'TASK_CHECKPOINT_FAILURE', 4),
+    ]))).toBe('tasks-finishing');
+    expect(categoryOfLast(trace([boot,
+      { ms: 9, type: 'job.status', attrs: { status: 'FINISHED' }, cause: 0 },
+      abort(9, 'CHECKPOINT_COORDINATOR_SUSPEND', 1),
+    ]))).toBe('tasks-finishing');
+  });
+
+  test('an action of the user; the tolerable failures exceeded', () => {
+    expect(categoryOfLast(trace([
+      { ms: 5, host: 'sim', type: 'action', attrs: { index: 0, type: 'stop-with-savepoint', action: 'fired' } },
+      { ms: 5, type: 'jm.stopWithSavepoint', cause: 0 },
+      abort(5, 'CHECKPOINT_COORDINATOR_SUSPEND', 1),
+    ]))).toBe('action');
+    expect(categoryOfLast(trace([boot,
+      { ms: 5, type: 'checkpoint.tolerableFailuresExceeded', attrs: { checkpointId: 2 }, cause: 0 },
+      { ms: 5, type: 'checkpoint.failJobRun', cause: 1 },
+      { ms: 5, type: 'scheduler.globalFailure', attrs: { cause: 'CHECKPOINT_EXPIRED' }, cause: 2 },
+    ]))).toBe('configuration-limit');
+  });
+
+  test('nothing on the chain: unattributed, listed with its chain, and a violation only once flipped', () => {
+    const events = trace([boot,
+      { ms: 5, host: 'taskmanager-1', type: 'task.failed', attrs: { task: 'v1#0@0', error: 'boom' }, cause: 0 },
+      { ms: 6, type: 'scheduler.taskFailed', attrs: { task: 'v1#0@0', cause: 'boom' }, cause: 1 },
+      abort(6, 'CHECKPOINT_COORDINATOR_SUSPEND', 2),
+    ]);
+    const j = attribution({ trace: events });
+    expect(j).toEqual({
+      attributed: {}, unattributedAborts: 1, unattributedFailovers: 1,
+      unattributed: [
+        { seq: 2, timeMs: 6, type: 'scheduler.taskFailed', reason: 'boom', chain: ['scheduler.taskFailed', 'task.failed', 'host.boot'] },
+        { seq: 3, timeMs: 6, type: 'checkpoint.aborted', checkpointId: 4, reason: 'CHECKPOINT_COORDINATOR_SUSPEND',
+          chain: ['checkpoint.aborted', 'scheduler.taskFailed', 'task.failed', 'host.boot'] },
+      ],
+    });
+    expect(attributionViolations(j).map((v) => v.summary)).toEqual([
+      'a task failure (boom) at 6 ms has no fault, action, limit, subsumption, finishing task or slow path behind it',
+      'the abort of checkpoint 4 (CHECKPOINT_COORDINATOR_SUSPEND) at 6 ms has no fault, action, limit, subsumption, '
+        + 'finishing task or slow path behind it',
+    ]);
+    expect(UNATTRIBUTED_IS_VIOLATION).toBe(false);
+  });
+});
+
+/** A small flights run at parallelism 2. */
+function flights(seed: string, more: Partial<RunSpec>): RunSpec {
+  return {
+    version: RUN_SPEC_VERSION, seed, job: { kind: 'flights', selection: { from: 0, to: 300 } }, parallelism: 2,
+    checkpoint: { mode: 'aligned', intervalMs: 50 }, faults: [], healTimeMs: 500,
+    budgets: { maxEvents: 5_000_000, maxTimeMs: 30_000 }, overrides: [], mutations: [], ...more,
+  };
+}
+
+describe('attribution on real runs: the links that made each legitimate abort and failover traceable', () => {
+  test('a trigger that arrives after its source task finished is refused, and the abort is the task\'s finishing '
+    + '(the TaskExecutor\'s refusal is caused by the task\'s end)', () => {
+    const r = simulate(flights('ln1', { checkpoint: { mode: 'aligned', intervalMs: 10 } }));
+    const j = attribution(r);
+    expect(r.checkpoints.aborted['TASK_CHECKPOINT_FAILURE']).toBeGreaterThan(0);
+    expect(j.unattributed).toEqual([]);
+    expect(j.attributed['tasks-finishing']).toBeGreaterThanOrEqual(r.checkpoints.aborted['TASK_CHECKPOINT_FAILURE'] ?? 0);
+    // And the judge's verdict carries the same judgement.
+    expect(judgeRun(r).attribution).toEqual(j);
+  });
+
+  test('an asynchronous snapshot is failed by the write that failed, not by the last write to end', () => {
+    const r = simulate(flights('ln1', {
+      checkpoint: { mode: 'aligned', intervalMs: 50, tolerableFailures: 100 }, faults: [{ type: 'async-snapshot-failure', probability: 0.3 }],
+    }));
+    const index = new EventIndex(r.trace);
+    const failed = r.trace.filter((e) => e.type === 'checkpoint.asyncFailed');
+    expect(failed.length).toBeGreaterThan(0);
+    for (const e of failed) expect(index.causeOf(e)?.attrs).toMatchObject({ outcome: 'failed' });
+    expect(attribution(r).unattributed).toEqual([]);
+  });
+
+  test('a JobMaster that learns from a heartbeat report that a paused TaskExecutor freed its slots fails over by '
+    + 'the pause (the report is caused by the TaskExecutor\'s disconnection)', () => {
+    // explore's run 183 of flights seed 54, without its overrides and rescale.
+    const spec: RunSpec = {
+      version: RUN_SPEC_VERSION, seed: 's1993343411', job: { kind: 'flights', selection: { from: 14923, to: 16290 } },
+      parallelism: 2, taskManagers: 1,
+      checkpoint: { mode: 'aligned', intervalMs: 200, maxConcurrent: 1, tolerableFailures: 1, retention: 'RETAIN_ON_CANCELLATION' },
+      restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
+      faults: [{ type: 'global-failure', when: { atMs: 69 } }, { type: 'global-failure', when: { atMs: 556 } },
+        { type: 'global-failure', when: { atMs: 246 } }, { type: 'pause', host: 'taskmanager-1', when: { atMs: 127 }, durationMs: 27 },
+        { type: 'pause', host: 'taskmanager-1', when: { at: { kind: 'restore', nth: 1 } }, durationMs: 69 },
+        { type: 'pause', host: 'taskmanager-1', when: { atMs: 599 }, durationMs: 98 }],
+      healTimeMs: 600, budgets: { maxEvents: 5_000_000, maxTimeMs: 30_000 }, overrides: [], mutations: [],
+      costsMs: { 'flights-source': 1.463, 'airport-stats': 0.073, 'flights-sink': 0.073 },
+    };
+    const r = simulate(spec);
+    const lost = r.trace.find((e) => e.type === 'scheduler.taskFailed' && String(e.attrs.cause).includes('no longer holds'));
+    expect(lost).toBeDefined();
+    const index = new EventIndex(r.trace);
+    expect(attributionOf(index, lost as TraceEvent)).toBe('fault');
+    expect(attribution(r).unattributed).toEqual([]);
+  });
+
+  test('a user function that throws fails its task over with nothing behind it: unattributed (a real finding)', () => {
+    let thrown = false;
+    const env = new StreamExecutionEnvironment({ jobName: 'throws', parallelism: 1 }).enableCheckpointing(10, { mode: 'EXACTLY_ONCE' });
+    env.fromSource(splitSource(consecutiveSplits(Array.from({ length: 200 }, (_, i) => i), 2)), { name: 'numbers' })
+      .map<number>((n) => {
+        if (n === 100 && !thrown) {
+          thrown = true;
+          throw new Error('user function failed on 100');
+        }
+        return n;
+      })
+      .sinkTo(twoPhaseCommitSink('out'));
+    const cluster = new MiniCluster({ world: { seed: 'throws' }, streamGraph: env.getStreamGraph() });
+    cluster.run();
+    const j = attribution({ trace: cluster.world.trace.events } as Pick<RunResult, 'trace'>);
+    expect(j.unattributedFailovers).toBe(1);
+    expect(j.unattributed[0]?.reason).toMatch(/user function failed on 100/);
+  });
+});
