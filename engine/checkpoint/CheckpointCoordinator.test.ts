@@ -641,21 +641,6 @@ describe('each handler that learns of a failure of a pending checkpoint aborts i
     });
   }
 
-  test('the first trigger RPC that fails aborts the checkpoint, without waiting for the others '
-    + '(FutureUtils.waitForAll fails as soon as one future fails)', () => {
-    const h = createCheckpointHarness({ config: { tolerableFailures: 5 } });
-    h.ctx.holdTriggers = true;
-    trigger(h);
-    expect(h.ctx.heldTriggers).toHaveLength(2);
-    h.ctx.heldTriggers[1]?.completeExceptionally(new Error('rpc timed out'));
-    h.scheduler.runAll();
-    expect(aborted(h)).toEqual(['1 TRIGGER_CHECKPOINT_FAILURE']);
-    // The other answer, later, changes nothing; a second failure is not handled again.
-    h.ctx.heldTriggers[0]?.completeExceptionally(new Error('rpc timed out'));
-    h.scheduler.runAll();
-    expect(handled(h)).toEqual(['triggerCheckpointRequest Exception']);
-  });
-
   test('a trigger step that fails because its checkpoint expired meanwhile is recorded too, and aborts nothing more', () => {
     const h = createCheckpointHarness({ config: { tolerableFailures: 5, timeoutUs: 10_000 },
       coordinators: () => [Object.assign(new TestingOperatorCoordinator('enumerator', 'src'), { hang: true })] });

@@ -294,22 +294,19 @@ export class CheckpointTriggering {
     if (options.snapshotType === 'FULL_CHECKPOINT') {
       env.tracer.event('checkpoint.fullSnapshot', { checkpointId: pc.checkpointId, snapshotType: options.snapshotType });
     }
-    // FutureUtils.waitForAll fails as soon as one trigger fails (it does not wait for the others):
-    // the first failed answer hands the failure to the timer thread, in that answer's own work.
-    let failed = false;
-    for (const t of pc.plan.tasksToTrigger) {
+    const acks = pc.plan.tasksToTrigger.map((t) => {
       env.tracer.event('checkpoint.triggerSent', { checkpointId: pc.checkpointId, task: t.attemptId });
-      ctx.triggerCheckpoint(t, pc.checkpointId, timestampUs, options).whenComplete((_v, err) => {
-        if (err === undefined || failed) return;
-        failed = true;
-        this.timer.execute('checkpoint-trigger-result', () => this.onTimer('abortPendingCheckpoint', () => {
-          recordFailureHandled(env.tracer, pc.checkpointId, 'triggerCheckpointRequest', err);
-          // Planted stall `trigger-failure-leaves-pending` (FLINK-21246): left to expire.
-          if (env.bugs.has(PLANTED_BUGS.triggerFailureLeavesPending)) return;
-          if (!pc.isDisposed()) outcomes.abortPendingCheckpoint(pc, getCheckpointException(err), undefined);
-        }));
+      return ctx.triggerCheckpoint(t, pc.checkpointId, timestampUs, options);
+    });
+    CompletableFuture.allOf(acks).whenCompleteAsync(this.timer, 'checkpoint-trigger-result', (_v, err) => {
+      if (err === undefined) return;
+      this.onTimer('abortPendingCheckpoint', () => {
+        recordFailureHandled(env.tracer, pc.checkpointId, 'triggerCheckpointRequest', err);
+        // Planted stall `trigger-failure-leaves-pending` (FLINK-21246): left to expire.
+        if (env.bugs.has(PLANTED_BUGS.triggerFailureLeavesPending)) return;
+        if (!pc.isDisposed()) outcomes.abortPendingCheckpoint(pc, getCheckpointException(err), undefined);
       });
-    }
+    });
     // Every task may have acked already (a master hook made them): complete on this thread.
     if (pc.isFullyAcknowledged() && !pc.isFinalizing) outcomes.completePendingCheckpoint(pc, this.timer);
     state.triggering = false;

@@ -56,9 +56,6 @@ export class TestingCheckpointCoordinatorContext implements CheckpointCoordinato
   readonly attempts = new Map<string, CheckpointTaskAttempt>();
   coordinators: OperatorCoordinatorCheckpointContext[] = [];
   failTriggers = false;
-  /** With `holdTriggers`, trigger RPC futures stay open here for the test to complete or fail. */
-  holdTriggers = false;
-  readonly heldTriggers: CompletableFuture<void>[] = [];
   readonly timerExecutor;
   readonly mainExecutor;
   readonly ioExecutor;
@@ -90,11 +87,6 @@ export class TestingCheckpointCoordinatorContext implements CheckpointCoordinato
   }
   triggerCheckpoint(attempt: CheckpointTaskAttempt, checkpointId: number, timestampUs: number, options: CheckpointOptions): CompletableFuture<void> {
     this.triggers.push({ task: attempt.attemptId, checkpointId, timestampUs, options });
-    if (this.holdTriggers) {
-      const f = new CompletableFuture<void>();
-      this.heldTriggers.push(f);
-      return f;
-    }
     return this.failTriggers ? CompletableFuture.failed<void>(new Error('rpc failed')) : CompletableFuture.completed<void>(undefined);
   }
   notifyCheckpointComplete(attempt: CheckpointTaskAttempt, checkpointId: number, _ts: number, lastSubsumedId: number): void {
