@@ -207,8 +207,10 @@ export class RpcNetwork {
       if (pending === undefined) return;
       src.pendingAsks.delete(askId);
       const trace = this.ctx.trace;
-      trace.record(host.id, 'rpc.timeout', { from, to, method }, pending.failedBy === NO_CAUSE ? trace.cause : pending.failedBy);
-      future.completeExceptionally(new RpcTimeoutError(`${method} from ${from} to ${to} timed out after ${timeoutUs}us`));
+      const timedOut = trace.record(host.id, 'rpc.timeout', { from, to, method }, pending.failedBy === NO_CAUSE ? trace.cause : pending.failedBy);
+      const error = new RpcTimeoutError(`${method} from ${from} to ${to} timed out after ${timeoutUs}us`);
+      error.event = timedOut;
+      future.completeExceptionally(error);
     });
     src.pendingAsks.set(askId, { future: future as CompletableFuture<unknown>, timer, failedBy: NO_CAUSE });
     this.transmit(src.slot, message(host, from, to, kind, method, args, askId, false, true, undefined));

@@ -5,7 +5,8 @@
  * timeout's drop.
  */
 import { describe, expect, test } from 'vitest';
-import { rpcAddress } from '../engine/api/index.ts';
+import { RpcTimeoutError, rpcAddress } from '../engine/api/index.ts';
+import type { ExpectedError } from '../engine/util/ExpectedError.ts';
 import type { EngineEnv } from '../engine/api/index.ts';
 import type { TraceEvent } from './Trace.ts';
 import { World } from './World.ts';
@@ -89,6 +90,18 @@ describe('cause links', () => {
     const timeout = find(w, 'rpc.timeout');
     expect(timeout.cause).toBe(drop.seq);
     expect(causeOf(w, find(w, 'jm.askFailed'))?.type).toBe('rpc.timeout');
+  });
+
+  test('an ask\'s RpcTimeoutError names its rpc.timeout event (ExpectedError.event), for whoever handles it later', () => {
+    const { w, jm } = setup();
+    w.at(500, 'crash', () => w.crash('taskmanager-1'));
+    let error: ExpectedError | undefined;
+    jm().executors.get('main').schedule('ask', 1_000, () => {
+      jm().rpc.ask(JM, TE, 'control', 'doIt', [], 20_000).whenComplete((_v, e) => { error = e as ExpectedError; });
+    });
+    w.run();
+    expect(error).toBeInstanceOf(RpcTimeoutError);
+    expect(error?.event).toBe(find(w, 'rpc.timeout').seq);
   });
 
   test('a message cut by a partition is dropped caused by the partition', () => {

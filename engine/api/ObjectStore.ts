@@ -12,17 +12,12 @@
  */
 import type { CompletableFuture } from '../util/CompletableFuture.ts';
 import type { Executor } from './Executor.ts';
-import { NO_EVENT, type EventRef } from './Tracer.ts';
 import { ExpectedError } from '../util/ExpectedError.ts';
 
 /** A failed storage operation (an expected outcome: no stack trace). */
 export class StorageError extends ExpectedError {
   override readonly name = 'StorageError';
-  /**
-   * The trace event that ended the operation (set by the store when it knows it), for cause
-   * links: what the caller does about the failure later, once other work finished, is its doing.
-   */
-  event: EventRef = NO_EVENT;
+  // `event` (ExpectedError): the store sets it to the operation's `store.end`.
   constructor(
     message: string,
     /** `failed`: nothing happened; `unknown-outcome`: the write may or may not have happened. */

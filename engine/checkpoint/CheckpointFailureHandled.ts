@@ -7,6 +7,9 @@
  * decides. A decline's handler has its own event (`checkpoint.declined`); a task failure is the
  * scheduler's `scheduler.taskFailed`.
  *
+ * It is caused by the event that made the failure when the error names one (ExpectedError.event:
+ * a timeout, the end of a task that refused the trigger), else by the handler's work.
+ *
  * The event says what the handler was given, not what the engine made of it: `failure` is the
  * kind of error (`IOException` when a storage error is anywhere in its cause chain, else
  * `CheckpointException` when one is, else `Exception`) and `failureReason` the reason of the
@@ -17,7 +20,8 @@
  *      addCompletedCheckpointToStoreAndSubsumeOldest)
  */
 import { StorageError } from '../api/ObjectStore.ts';
-import type { Tracer } from '../api/Tracer.ts';
+import { NO_EVENT, type EventRef, type Tracer } from '../api/Tracer.ts';
+import { ExpectedError } from '../util/ExpectedError.ts';
 import { CheckpointException } from './CheckpointFailureReason.ts';
 
 /** The handlers that record the event, by Flink's method names. */
@@ -31,14 +35,18 @@ export function recordFailureHandled(tracer: Tracer, checkpointId: number, handl
   error: unknown): void {
   let io = false;
   let reason: string | undefined;
+  let madeBy: EventRef | undefined;
   // The cause chain, as getCheckpointException walks it (bounded: a chain can be cyclic).
   for (let e: unknown = error, depth = 0; e !== undefined && e !== null && depth < 32; depth++) {
     if (e instanceof StorageError) io = true;
     if (e instanceof CheckpointException && reason === undefined) reason = e.reason;
+    if (e instanceof ExpectedError && e.event !== NO_EVENT && madeBy === undefined) madeBy = e.event;
     e = e instanceof Error ? e.cause : undefined;
   }
   const failure = io ? 'IOException' : reason !== undefined ? 'CheckpointException' : 'Exception';
+  // Caused by the event that made the failure when it names one: the handler may run once other
+  // work has run (the trigger's answers are all awaited), and that work did not cause it.
   tracer.event('checkpoint.failureHandled', {
     checkpointId, handler, failure, ...(reason === undefined ? {} : { failureReason: reason }),
-  });
+  }, madeBy);
 }

@@ -204,8 +204,11 @@ export class TaskExecutor {
         const task = this.tasks.get(a[0] as ExecutionAttemptId);
         if (task === undefined) {
           // The refusal is the task's end's doing (it finished, failed or was cancelled here).
-          this.env.tracer.causedBy(this.goneTasks.get(a[0] as ExecutionAttemptId) ?? NO_EVENT);
-          return CompletableFuture.failed(new CheckpointException('TASK_CHECKPOINT_FAILURE', `task ${String(a[0])} is not here`));
+          const gone = this.goneTasks.get(a[0] as ExecutionAttemptId) ?? NO_EVENT;
+          this.env.tracer.causedBy(gone);
+          const refused = new CheckpointException('TASK_CHECKPOINT_FAILURE', `task ${String(a[0])} is not here`);
+          refused.event = gone;
+          return CompletableFuture.failed(refused);
         }
         task.triggerCheckpointBarrier(a[1] as number, a[2] as number, a[3] as CheckpointOptions);
         return CompletableFuture.completed<void>(undefined);
