@@ -412,6 +412,7 @@ export class World {
         causedBy: (cause) => {
           if (cause !== NO_CAUSE) trace.cause = cause;
         },
+        current: () => trace.cause,
       },
       choices: {
         delay: (label, d) => choices.delay(label, d),

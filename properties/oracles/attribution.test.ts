@@ -162,6 +162,39 @@ describe('attribution on real runs: the links that made each legitimate abort an
     expect(attribution(r).unattributed).toEqual([]);
   });
 
+  test('a mail runs caused by the work that put it, not by the mail before it in its round: a source task stopped '
+    + 'for a rescale\'s savepoint, then told that savepoint aborted, fails over by the tasks that finished', () => {
+    // explore's run 68 of generated seed 51 (aligned): the stop and the abort notification are
+    // two mails of one round of the source's mailbox.
+    const spec: RunSpec = {
+      version: RUN_SPEC_VERSION, seed: 's1056114338',
+      job: { kind: 'generated', spec: {
+        records: [[-679, 590, -521, -277, 987], [-411, -845, -767, -766, 972, 410, 684, -568]],
+        stages: [{ kind: 'splitLog', parallelism: 1, rebalance: false }, { kind: 'keyed', key: 3, fn: 3, parallelism: 2 }],
+        sourceParallelism: 2, sinkParallelism: 2, maxParallelism: 8,
+      } },
+      parallelism: {}, taskManagers: 1, checkpoint: { mode: 'aligned', intervalMs: 100, maxConcurrent: 1, tolerableFailures: 0 },
+      restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 }, faults: [],
+      actions: [{ type: 'rescale', when: { at: { kind: 'jobmaster', checkpoint: 4, phase: 'completed' } }, parallelism: 1, claimMode: 'CLAIM' }],
+      healTimeMs: 600, budgets: { maxEvents: 5_000_000, maxTimeMs: 30_000 }, overrides: [], mutations: [],
+      network: { bufferTimeoutMs: 0, recordsPerBuffer: 1 },
+      costsMs: { 'gen-source': 50, 'gen-0-splitLog': 2.5, 'gen-1-keyed-parity-distinct': 2.5, 'gen-sink': 2.5 },
+    };
+    const r = simulate(spec);
+    const index = new EventIndex(r.trace);
+    const stopped = r.trace.find((e) => e.type === 'task.stopSourceForSavepoint');
+    const notified = r.trace.filter((e) => e.type === 'checkpoint.taskNotifiedAborted' && e.attrs.task === stopped?.attrs.task);
+    expect(notified).toHaveLength(1);
+    // Its own RPC, delivered while the stop's mail waited in the mailbox.
+    const delivery = index.causeOf(notified[0] as TraceEvent);
+    expect(delivery?.type).toBe('rpc.deliver');
+    expect(index.send(delivery?.attrs.id)?.attrs.method).toBe('abortCheckpoint');
+    const failed = r.trace.find((e) => e.type === 'scheduler.taskFailed' && e.attrs.cause === 'Stop-with-savepoint failed.');
+    expect(failed).toBeDefined();
+    expect(attributionOf(index, failed as TraceEvent)).toBe('tasks-finishing');
+    expect(attribution(r).unattributed).toEqual([]);
+  });
+
   test('a user function that throws fails its task over with nothing behind it: unattributed (a real finding)', () => {
     let thrown = false;
     const env = new StreamExecutionEnvironment({ jobName: 'throws', parallelism: 1 }).enableCheckpointing(10, { mode: 'EXACTLY_ONCE' });
