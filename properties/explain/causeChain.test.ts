@@ -43,6 +43,27 @@ describe('causeChain: silences', () => {
     expect(chainOfLast(index)).toEqual(['te.jmDisconnected', 'host.pause [inferred]', 'fault']);
   });
 
+  test('a heartbeat timeout at the heal time steps to an rpc-delay fault active during the silence, though the '
+    + 'fault ended at that instant (a message it delayed held the heartbeats behind it); not to one that ended '
+    + 'before the last heartbeat came', () => {
+    const fault = (action: string) => ({ ms: 0, host: 'sim', type: 'fault', attrs: { index: 0, type: 'rpc-delay', action } });
+    const heartbeats = (first: number) => [
+      { ms: 570, type: 'rpc.send', attrs: { id: 4, from: 'jobmaster', to: TE, kind: 'heartbeat', method: 'requestHeartbeat' } },
+      { ms: 571, host: 'taskmanager-1', type: 'rpc.deliver', attrs: { id: 4 }, cause: first },
+      // The ResourceManager's heartbeats still came: they are not the JobMaster's.
+      { ms: 575, type: 'rpc.send', attrs: { id: 5, from: 'resourcemanager', to: TE, kind: 'heartbeat', method: 'requestHeartbeat' } },
+      { ms: 576, host: 'taskmanager-1', type: 'rpc.deliver', attrs: { id: 5 }, cause: first + 2 },
+    ];
+    const lost = { ms: 600, host: 'taskmanager-1', type: 'te.jmDisconnected', attrs: { cause: 'heartbeat of the JobMaster timed out' }, cause: 0 };
+    const boot = { ms: 0, type: 'host.boot' };
+    expect(chainOfLast(trace([boot, fault('start'), ...heartbeats(2), { ...fault('end'), ms: 600 }, lost])))
+      .toEqual(['te.jmDisconnected', 'fault [inferred]']);
+    expect(chainOfLast(trace([boot, fault('start'), ...heartbeats(2), { ...fault('end'), ms: 580 }, lost])))
+      .toEqual(['te.jmDisconnected', 'fault [inferred]']);
+    expect(chainOfLast(trace([boot, fault('start'), { ...fault('end'), ms: 500 }, ...heartbeats(3), lost])))
+      .toEqual(['te.jmDisconnected', 'host.boot']);
+  });
+
   test('an expired checkpoint steps to an acknowledgement of it that an rpc-loss fault lost, though the fault '
     + 'ended (at the heal time) before the checkpoint expired', () => {
     const index = trace([

@@ -15,9 +15,11 @@
  *   or a crash, pause or network cut (CheckpointCoordinator's canceller fires because acks are
  *   missing).
  *
- * When neither finds such an event, a world-setting fault that was active then (RPC delay or
- * loss; for an expiry also a slow or failing store) is the step, said so: such faults act by
- * chance on many messages and leave no single event per message.
+ * When neither finds such an event, a world-setting fault that was active at some moment of the
+ * silence (RPC delay or loss; for an expiry also a slow or failing store) is the step, said so:
+ * such faults act by chance on many messages and leave no single event per message. A heartbeat's
+ * silence began at the last heartbeat the noticing side got from the silent one; a checkpoint's at
+ * its trigger.
  */
 import type { TraceEvent } from '../../sim/Trace.ts';
 import type { EventIndex } from './EventIndex.ts';
@@ -79,7 +81,9 @@ function silenceCause(index: EventIndex, e: TraceEvent): ChainStep | undefined {
       || (x.type === 'net.partition' && (x.attrs.from === silent || x.attrs.to === silent))
       || lateMessageBetween(index, x, silent, observer));
     if (found !== undefined) return { event: found, inferred: `no heartbeat from ${silent ?? '?'} after this` };
-    const setting = activeSettingFault(index, e.seq, RPC_SETTINGS);
+    // Active at any moment of the silence: a message it delayed holds every later one on its
+    // link, heartbeats too, for up to one normal latency past its end (the heal time).
+    const setting = activeSettingFault(index, e.seq, RPC_SETTINGS, lastHeartbeat(index, e)?.seq ?? e.seq);
     return setting === undefined ? undefined
       : { event: setting, inferred: `heartbeats of ${silent ?? '?'} delayed or lost while this fault was active` };
   }
@@ -98,6 +102,25 @@ function silenceCause(index: EventIndex, e: TraceEvent): ChainStep | undefined {
       : { event: setting, inferred: `checkpoint ${String(id)} expired while this fault slowed or failed its messages or writes` };
   }
   return undefined;
+}
+
+/**
+ * The delivery of the last heartbeat RPC that the side noticing heartbeat loss `e` got from the
+ * silent side before `e` (its silence began after it): a JobMaster's or ResourceManager's
+ * heartbeat request to a TaskExecutor, or the TaskExecutor's report to one of them.
+ */
+function lastHeartbeat(index: EventIndex, e: TraceEvent): TraceEvent | undefined {
+  const endpoint = e.type === 'jm.taskManagerLost' || e.type === 'te.jmDisconnected' ? 'jobmaster' : 'resourcemanager';
+  const fromTaskExecutor = e.type === 'jm.taskManagerLost' || e.type === 'rm.taskExecutorLost';
+  return latestBefore(index, e.seq, 0, (x) => {
+    if (x.type !== 'rpc.deliver') return false;
+    const send = index.send(x.attrs.id);
+    if (send?.attrs.kind !== 'heartbeat') return false;
+    const from = String(send.attrs.from);
+    const to = String(send.attrs.to);
+    return fromTaskExecutor ? from === e.attrs.taskExecutor && to.startsWith(endpoint)
+      : from.startsWith(endpoint) && hostOfAddress(to) === e.host;
+  });
 }
 
 /**

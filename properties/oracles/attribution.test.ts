@@ -195,6 +195,38 @@ describe('attribution on real runs: the links that made each legitimate abort an
     expect(attribution(r).unattributed).toEqual([]);
   });
 
+  test('heartbeats held behind an abort notification an rpc-delay fault delayed time out at the heal time, as the '
+    + 'fault ends: the failovers that follow are the fault\'s', () => {
+    // explore's run 217 of generated seed 51 (at-least-once).
+    const spec: RunSpec = {
+      version: RUN_SPEC_VERSION, seed: 's1540358373',
+      job: { kind: 'generated', spec: {
+        records: [[-78, -736, 422, 802, 433, 598, -146], [-514, -325, -194, -563]],
+        stages: [{ kind: 'filter', fn: 1, parallelism: 1, rebalance: false }], sourceParallelism: 1, sinkParallelism: 2, maxParallelism: 128,
+      } },
+      parallelism: {}, taskManagers: 1, checkpoint: { mode: 'at-least-once', intervalMs: 100, maxConcurrent: 2, tolerableFailures: 0 },
+      restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
+      faults: [
+        { type: 'rpc-delay', kind: 'notifyAborted', latency: { minMs: 1, medianMs: 5, maxMs: 50 } },
+        { type: 'store-unknown-outcome', probability: 0.5 }, { type: 'store-unknown-outcome', probability: 1 },
+        { type: 'slow-task', operator: 'gen-source', factor: 10, when: { at: { kind: 'sink', phase: 'pre-committed', nth: 8 } }, durationMs: 18 },
+        { type: 'slow-task', operator: 'gen-0-filter-odd', factor: 10, when: { at: { kind: 'restore', nth: 3 } }, durationMs: 116 },
+        { type: 'slow-task', operator: 'gen-sink', factor: 10, when: { atMs: 484 }, durationMs: 278 },
+      ],
+      healTimeMs: 600, budgets: { maxEvents: 5_000_000, maxTimeMs: 30_000 }, overrides: [{ decision: 12698, alternative: 2 }],
+      mutations: [], network: { bufferTimeoutMs: 0.5, recordsPerBuffer: 1 },
+      costsMs: { 'gen-source': 50, 'gen-0-filter-odd': 2.5, 'gen-sink': 2.5 },
+    };
+    const r = simulate(spec);
+    const index = new EventIndex(r.trace);
+    const lost = r.trace.find((e) => e.type === 'te.jmDisconnected' && String(e.attrs.cause).includes('heartbeat'));
+    expect(lost?.timeUs).toBe(600_000);
+    const failed = r.trace.find((e) => e.type === 'scheduler.taskFailed' && String(e.attrs.cause).includes('does not hold allocation'));
+    expect(failed).toBeDefined();
+    expect(attributionOf(index, failed as TraceEvent)).toBe('fault');
+    expect(attribution(r).unattributed).toEqual([]);
+  });
+
   test('a user function that throws fails its task over with nothing behind it: unattributed (a real finding)', () => {
     let thrown = false;
     const env = new StreamExecutionEnvironment({ jobName: 'throws', parallelism: 1 }).enableCheckpointing(10, { mode: 'EXACTLY_ONCE' });
