@@ -64,6 +64,39 @@ describe('causeChain: silences', () => {
       .toEqual(['te.jmDisconnected', 'host.boot']);
   });
 
+  test('a task failed for a state report that skipped INITIALIZING steps to the loss of its TaskExecutor\'s '
+    + 'earlier report (a crash dropped it in flight), not to another TaskExecutor\'s or an older attempt\'s', () => {
+    const TE2 = 'taskexecutor@taskmanager-2/0';
+    const report = (id: number, from: string) => ({
+      ms: 4, host: 'taskmanager-1', type: 'rpc.send', attrs: { id, from, to: 'jobmaster', kind: 'taskState', method: 'updateTaskExecutionState' },
+    });
+    const index = trace([
+      { ms: 0, type: 'host.boot' },
+      report(1, TE),
+      { ms: 1, type: 'rpc.drop', attrs: { id: 1, reason: 'message-fault' } },
+      { ms: 3, type: 'scheduler.deploy', attrs: { task: 'v3#0@0', taskExecutor: TE } },
+      report(4, TE),
+      { ms: 5, host: 'sim', type: 'fault', attrs: { index: 0, type: 'crash', action: 'crash' } },
+      { ms: 5, host: 'taskmanager-1', type: 'host.crash', cause: 5 },
+      { ms: 5, type: 'rpc.drop', attrs: { id: 4, reason: 'sender-crashed' }, cause: 6 },
+      report(8, TE2),
+      { ms: 5, type: 'rpc.drop', attrs: { id: 8, reason: 'partition' } },
+      report(10, TE),
+      { ms: 6, type: 'rpc.deliver', attrs: { id: 10 }, cause: 10 },
+      { ms: 6, type: 'scheduler.taskFailed', attrs: { task: 'v3#0@0', cause: 'Concurrent unexpected state transition of task v3#0@0 from DEPLOYING (expected INITIALIZING) to RUNNING while deployment was in progress.' }, cause: 11 },
+    ]);
+    expect(chainOfLast(index)).toEqual(['scheduler.taskFailed', 'rpc.drop [inferred]', 'host.crash', 'fault']);
+    // Only losses since the attempt's deployment count.
+    const older = trace([
+      { ms: 0, type: 'host.boot' },
+      report(1, TE),
+      { ms: 1, type: 'rpc.drop', attrs: { id: 1, reason: 'message-fault' } },
+      { ms: 3, type: 'scheduler.deploy', attrs: { task: 'v3#0@0', taskExecutor: TE }, cause: 0 },
+      { ms: 6, type: 'scheduler.taskFailed', attrs: { task: 'v3#0@0', cause: 'Concurrent unexpected state transition of task v3#0@0' }, cause: 3 },
+    ]);
+    expect(chainOfLast(older)).toEqual(['scheduler.taskFailed', 'scheduler.deploy', 'host.boot']);
+  });
+
   test('an expired checkpoint steps to an acknowledgement of it that an rpc-loss fault lost, though the fault '
     + 'ended (at the heal time) before the checkpoint expired', () => {
     const index = trace([

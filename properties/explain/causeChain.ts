@@ -9,6 +9,9 @@
  *   cut of the silent one, or RPC between the two that was lost, slowed (a fault, or a latency
  *   overridden to slow: `rpc.slow`) or held before it (HeartbeatMonitor's timeout fires because
  *   heartbeats stopped; a message held on a link holds every later one behind it);
+ * - a task failed for a state report that skipped a state (the scheduler's unexpected transition,
+ *   as Execution.switchTo): the latest loss, since the attempt's deployment, of a state report
+ *   its TaskExecutor sent to the JobMaster (a link delivers in order, so one was lost);
  * - a checkpoint aborted as CHECKPOINT_EXPIRED: the latest event, while it was pending, that kept
  *   one of its messages or tasks from finishing: a dropped, slowed, delayed or held RPC about it,
  *   a slowed write of its files (`store.slow`), a slowed data connection (`net.slow`), a slow task,
@@ -87,6 +90,13 @@ function silenceCause(index: EventIndex, e: TraceEvent): ChainStep | undefined {
     return setting === undefined ? undefined
       : { event: setting, inferred: `heartbeats of ${silent ?? '?'} delayed or lost while this fault was active` };
   }
+  if (e.type === 'scheduler.taskFailed' && String(e.attrs.cause).includes('unexpected state transition')) {
+    // A report that skips a state (RUNNING straight after DEPLOYING): one before it on the same
+    // link was lost, since a link delivers in order.
+    const deploy = latestBefore(index, e.seq, 0, (x) => x.type === 'scheduler.deploy' && x.attrs.task === e.attrs.task);
+    const found = latestBefore(index, e.seq, deploy?.seq ?? 0, (x) => lostStateReport(index, x, deploy?.attrs.taskExecutor));
+    return found === undefined ? undefined : { event: found, inferred: `a state report of ${String(e.attrs.task)} was lost here` };
+  }
   if (e.type === 'checkpoint.aborted' && e.attrs.reason === 'CHECKPOINT_EXPIRED') {
     const id = e.attrs.checkpointId;
     const triggered = index.ofType('checkpoint.triggered').find((t) => t.attrs.checkpointId === id);
@@ -136,6 +146,18 @@ function lateMessageBetween(index: EventIndex, x: TraceEvent, a: string | undefi
   if (send === undefined) return false;
   const to = hostOfRpcAddress(send.attrs.to);
   return (send.host === a && to === b) || (send.host === b && to === a);
+}
+
+/**
+ * Whether `x` lost a task state report (updateTaskExecutionState) that TaskExecutor `from` sent
+ * to a JobMaster: a drop (a crash of the sender or receiver, a cut, a message fault) or an
+ * rpc-loss fault's loss.
+ */
+function lostStateReport(index: EventIndex, x: TraceEvent, from: unknown): boolean {
+  if (!((x.type === 'rpc.drop' && x.attrs.reason !== 'late-answer') || isRpcLost(x))) return false;
+  const send = index.send(x.attrs.id);
+  return send?.attrs.method === 'updateTaskExecutionState' && send.attrs.from === from
+    && String(send.attrs.to).startsWith('jobmaster');
 }
 
 /** The host of an RPC address: a TaskExecutor's host, or `jobmanager` for the JobMaster and ResourceManager. */

@@ -227,6 +227,34 @@ describe('attribution on real runs: the links that made each legitimate abort an
     expect(attribution(r).unattributed).toEqual([]);
   });
 
+  test('a crash that drops a task\'s INITIALIZING report in flight while its RUNNING report still arrives fails the '
+    + 'attempt for the unexpected transition: by the crash', () => {
+    // explore's run 1502 of generated seed 53 (both modes), with only its first crash.
+    const spec: RunSpec = {
+      version: RUN_SPEC_VERSION, seed: 's25',
+      job: { kind: 'generated', spec: {
+        records: [[807, -980, 217, 870, -443, 672, -831, 674, 7, 233], [-299, -449, -408]],
+        stages: [{ kind: 'splitLog', parallelism: 2, rebalance: true }, { kind: 'keyed', key: 2, fn: 1, parallelism: 1 },
+          { kind: 'flatMap', fn: 1, parallelism: 1, rebalance: false }, { kind: 'map', fn: 1, parallelism: 1, rebalance: true },
+          { kind: 'map', fn: 2, parallelism: 1, rebalance: false }],
+        sourceParallelism: 1, sinkParallelism: 2, maxParallelism: 8,
+      } },
+      parallelism: 1, taskManagers: 1, checkpoint: { mode: 'aligned', intervalMs: 200, maxConcurrent: 2, tolerableFailures: 0 },
+      restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
+      faults: [{ type: 'crash', host: 'taskmanager-1', when: { atMs: 5 }, downMs: 117 }],
+      healTimeMs: 600, budgets: { maxEvents: 5_000_000, maxTimeMs: 30_000 }, overrides: [], mutations: [],
+      network: { bufferTimeoutMs: 0, recordsPerBuffer: 1 },
+      costsMs: { 'gen-source': 76.923, 'gen-0-splitLog': 3.846, 'gen-1-keyed-str7-sum': 3.846, 'gen-2-flatMap-pairWith1000': 3.846,
+        'gen-3-map-add7': 3.846, 'gen-4-map-times3': 3.846, 'gen-sink': 3.846 },
+    };
+    const r = simulate(spec);
+    const index = new EventIndex(r.trace);
+    const failed = r.trace.find((e) => e.type === 'scheduler.taskFailed' && String(e.attrs.cause).includes('unexpected state transition'));
+    expect(failed).toBeDefined();
+    expect(attributionOf(index, failed as TraceEvent)).toBe('fault');
+    expect(attribution(r).unattributed).toEqual([]);
+  });
+
   test('a user function that throws fails its task over with nothing behind it: unattributed (a real finding)', () => {
     let thrown = false;
     const env = new StreamExecutionEnvironment({ jobName: 'throws', parallelism: 1 }).enableCheckpointing(10, { mode: 'EXACTLY_ONCE' });
