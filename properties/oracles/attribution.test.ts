@@ -255,6 +255,30 @@ describe('attribution on real runs: the links that made each legitimate abort an
     expect(attribution(r).unattributed).toEqual([]);
   });
 
+  test('a stop-with-savepoint whose tasks a global failure cancelled before its savepoint completed fails the job '
+    + 'by that failure (the handling of their terminal states is caused by their termination), not by the savepoint', () => {
+    // explore's run 937 of flights seed 54 (at-least-once), with its first global failure only.
+    const r = simulate(flights('s816649575', {
+      job: { kind: 'flights', selection: { from: 13, to: 400 } }, taskManagers: 1,
+      checkpoint: { mode: 'at-least-once', intervalMs: 50, maxConcurrent: 2, tolerableFailures: 1 },
+      restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
+      faults: [{ type: 'global-failure', when: { atMs: 55 } }],
+      actions: [{ type: 'stop-with-savepoint', drain: false, when: { at: { kind: 'sink', phase: 'pre-committed', nth: 1 } } }],
+      healTimeMs: 600, network: { recordsPerBuffer: 12 },
+      costsMs: { 'flights-source': 1.959, 'airport-stats': 0.098, 'flights-sink': 0.098 },
+    }));
+    const index = new EventIndex(r.trace);
+    const completed = r.trace.find((e) => e.type === 'checkpoint.completed' && e.attrs.synchronous === true);
+    const stopping = r.trace.find((e) => e.type === 'scheduler.globalFailure' && String(e.attrs.cause).includes('failed during stopping'));
+    expect(completed).toBeDefined();
+    expect(stopping).toBeDefined();
+    // The tasks had ended (cancelled by the fault's failover) before the savepoint completed.
+    const cancelledBefore = r.trace.filter((e) => e.type === 'task.canceled' && e.seq < (completed as TraceEvent).seq);
+    expect(cancelledBefore.length).toBeGreaterThan(0);
+    expect(attributionOf(index, stopping as TraceEvent)).toBe('fault');
+    expect(attribution(r).unattributed).toEqual([]);
+  });
+
   test('a user function that throws fails its task over with nothing behind it: unattributed (a real finding)', () => {
     let thrown = false;
     const env = new StreamExecutionEnvironment({ jobName: 'throws', parallelism: 1 }).enableCheckpointing(10, { mode: 'EXACTLY_ONCE' });
