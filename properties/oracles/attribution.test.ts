@@ -83,6 +83,21 @@ describe('attribution on doctored traces', () => {
     ]))).toBe('configuration-limit');
   });
 
+  test('a chain that ends at the trigger of an action\'s synchronous savepoint is the action\'s; at a periodic '
+    + 'checkpoint\'s or an action\'s plain savepoint\'s trigger it explains nothing', () => {
+    const endingAt = (triggered: TraceEvent['attrs']) => categoryOfLast(trace([boot,
+      { ms: 5, type: 'checkpoint.triggered', attrs: { checkpointId: 3, ...triggered }, cause: 0 },
+      { ms: 5, type: 'rpc.send', attrs: { id: 1, method: 'triggerCheckpoint' }, cause: 1 },
+      { ms: 6, host: 'taskmanager-1', type: 'rpc.deliver', attrs: { id: 1 }, cause: 2 },
+      { ms: 6, host: 'taskmanager-1', type: 'task.failed', attrs: { task: 'v0#0@0', error: 'at most one stop-with-savepoint checkpoint at a time is allowed (2, then 3)' }, cause: 3 },
+      { ms: 7, type: 'scheduler.taskFailed', attrs: { task: 'v0#0@0', cause: 'at most one' }, cause: 4 },
+    ]));
+    expect(endingAt({ savepoint: true, synchronous: true, origin: 'action[1]' })).toBe('action');
+    expect(endingAt({})).toEqual(['scheduler.taskFailed', 'task.failed', 'rpc.deliver', 'rpc.send', 'checkpoint.triggered']);
+    expect(endingAt({ savepoint: true, origin: 'action[0]' })).toEqual(
+      ['scheduler.taskFailed', 'task.failed', 'rpc.deliver', 'rpc.send', 'checkpoint.triggered']);
+  });
+
   test('nothing on the chain: unattributed, listed with its chain, and a violation only once flipped', () => {
     const events = trace([boot,
       { ms: 5, host: 'taskmanager-1', type: 'task.failed', attrs: { task: 'v1#0@0', error: 'boom' }, cause: 0 },
@@ -277,6 +292,26 @@ describe('attribution on real runs: the links that made each legitimate abort an
     expect(cancelledBefore.length).toBeGreaterThan(0);
     expect(attributionOf(index, stopping as TraceEvent)).toBe('fault');
     expect(attribution(r).unattributed).toEqual([]);
+  });
+
+  test('a stop-with-savepoint and a rescale fired at once: the second synchronous savepoint fails the tasks (at most '
+    + 'one at a time, as StreamTask.setSynchronousSavepoint checks), and every failover and abort is the actions\'', () => {
+    // explore's run 349 of flights seed 54 (both modes), without its faults and overrides.
+    const r = simulate(flights('s679483976', {
+      job: { kind: 'flights', selection: { from: 17988, to: 18400 } }, parallelism: 4, taskManagers: 2,
+      checkpoint: { mode: 'aligned', intervalMs: 200, maxConcurrent: 2, tolerableFailures: 0 },
+      restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
+      actions: [
+        { type: 'stop-with-savepoint', drain: false, when: { at: { kind: 'jobmaster', checkpoint: 1, phase: 'completed' } } },
+        { type: 'rescale', when: { at: { kind: 'jobmaster', checkpoint: 1, phase: 'completed' } }, parallelism: 3 },
+      ],
+      healTimeMs: 600, network: { bufferTimeoutMs: 0, recordsPerBuffer: 28 },
+      costsMs: { 'flights-source': 3.481, 'airport-stats': 0.174, 'flights-sink': 0.174 },
+    }));
+    expect(r.trace.some((e) => e.type === 'task.failed' && String(e.attrs.error).startsWith('at most one stop-with-savepoint'))).toBe(true);
+    const j = attribution(r);
+    expect(j.unattributed).toEqual([]);
+    expect(Object.keys(j.attributed)).toEqual(['action']);
   });
 
   test('a user function that throws fails its task over with nothing behind it: unattributed (a real finding)', () => {

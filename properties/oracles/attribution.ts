@@ -10,7 +10,9 @@
  *   slow (`rpc.slow`, `store.slow`, `net.slow`: a decision override is the schedule's fault);
  * - `action`: something the user did (an `action` event: a savepoint, a stop-with-savepoint, a
  *   cancel, a rescale), whose stop aborts pending checkpoints (CHECKPOINT_COORDINATOR_SUSPEND) or
- *   whose cancel shuts the coordinator down (CHECKPOINT_COORDINATOR_SHUTDOWN);
+ *   whose cancel shuts the coordinator down (CHECKPOINT_COORDINATOR_SHUTDOWN); or the trigger of
+ *   the synchronous savepoint of an action's stop-with-savepoint, where a chain of what its steps
+ *   did (stopping sources, a second such savepoint failing the tasks) ends;
  * - `configuration-limit`: more counted checkpoint failures than tolerable (the failure manager's
  *   `checkpoint.tolerableFailuresExceeded`), or the min pause or max concurrent checkpoints;
  * - `subsumption`: CHECKPOINT_SUBSUMED or CHECKPOINT_DECLINED_SUBSUMED;
@@ -94,6 +96,11 @@ function categoryOf(step: ChainStep, start: TraceEvent): AttributionCategory | u
       return start.type === 'checkpoint.aborted' && start.attrs['reason'] === 'CHECKPOINT_EXPIRED' ? 'expiry' : 'fault';
     case 'action':
       return 'action';
+    // A chain stops at a checkpoint's trigger. A stop-with-savepoint's synchronous savepoint stops
+    // the tasks by design, so what its own steps lead to (a second one at once failing the tasks:
+    // at most one at a time) is the doing of the action that asked for it.
+    case 'checkpoint.triggered':
+      return e.attrs['synchronous'] === true && String(e.attrs['origin'] ?? '').startsWith('action') ? 'action' : undefined;
     case 'checkpoint.tolerableFailuresExceeded':
       return 'configuration-limit';
     case 'checkpoint.aborted':
