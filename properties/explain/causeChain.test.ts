@@ -64,6 +64,23 @@ describe('causeChain: silences', () => {
       .toEqual(['te.jmDisconnected', 'host.boot']);
   });
 
+  test('a heartbeat timeout between a JobMaster and a TaskExecutor steps to the JobMaster main thread\'s wait for '
+    + 'the coordinator lock since its last heartbeat request; not to an earlier wait, nor to the timer thread\'s', () => {
+    const wait = (thread: string) => ({ ms: 0, type: 'checkpoint.lockWait', attrs: { waiter: 'stopCheckpointScheduler', holder: 'completePendingCheckpoint 1', thread } });
+    const request = { ms: 0, type: 'rpc.send', attrs: { id: 3, from: 'jobmaster-2', to: TE, kind: 'heartbeat', method: 'requestHeartbeat' } };
+    const lost = { ms: 0, host: 'taskmanager-1', type: 'te.jmDisconnected', attrs: { cause: 'heartbeat of the JobMaster timed out' }, cause: 0 };
+    const boot = { ms: 0, type: 'host.boot' };
+    expect(chainOfLast(trace([boot, request, wait('jobmanager/jobmaster-2/main'), lost])))
+      .toEqual(['te.jmDisconnected', 'checkpoint.lockWait [inferred]']);
+    expect(chainOfLast(trace([boot, wait('jobmanager/jobmaster-2/main'), request, lost]))).toEqual(['te.jmDisconnected', 'host.boot']);
+    expect(chainOfLast(trace([boot, request, wait('jobmanager/jobmaster-2/checkpoint-timer'), lost])))
+      .toEqual(['te.jmDisconnected', 'host.boot']);
+    // The JobMaster's side: its lost TaskExecutor, by address.
+    const jmLost = { ms: 0, type: 'jm.taskManagerLost', attrs: { taskExecutor: TE, cause: 'heartbeat timeout' }, cause: 0 };
+    expect(chainOfLast(trace([boot, request, wait('jobmanager/jobmaster-2/main'), jmLost])))
+      .toEqual(['jm.taskManagerLost', 'checkpoint.lockWait [inferred]']);
+  });
+
   test('a task failed for a state report that skipped INITIALIZING steps to the loss of its TaskExecutor\'s '
     + 'earlier report (a crash dropped it in flight), not to another TaskExecutor\'s or an older attempt\'s', () => {
     const TE2 = 'taskexecutor@taskmanager-2/0';

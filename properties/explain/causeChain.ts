@@ -5,10 +5,13 @@
  * silence, found by a rule named in the step (`inferred`):
  *
  * - a heartbeat timeout (a TaskManager declared lost by the JobMaster or the ResourceManager, or
- *   a TaskExecutor disconnecting from them): the latest crash or pause of either host, network
- *   cut of the silent one, or RPC between the two that was lost, slowed (a fault, or a latency
- *   overridden to slow: `rpc.slow`) or held before it (HeartbeatMonitor's timeout fires because
- *   heartbeats stopped; a message held on a link holds every later one behind it);
+ *   a TaskExecutor disconnecting from them): between a JobMaster and a TaskExecutor, first the
+ *   JobMaster main thread's wait for the coordinator's lock since its last heartbeat request (it
+ *   neither sends requests nor handles reports meanwhile); else the latest crash or pause of
+ *   either host, network cut of the silent one, or RPC between the two that was lost, slowed (a
+ *   fault, or a latency overridden to slow: `rpc.slow`) or held before it (HeartbeatMonitor's
+ *   timeout fires because heartbeats stopped; a message held on a link holds every later one
+ *   behind it);
  * - a task failed for a state report that skipped a state (the scheduler's unexpected transition,
  *   as Execution.switchTo): the latest loss, since the attempt's deployment, of a state report
  *   its TaskExecutor sent to the JobMaster (a link delivers in order, so one was lost);
@@ -79,6 +82,12 @@ function silenceCause(index: EventIndex, e: TraceEvent): ChainStep | undefined {
     const teSide = e.type.startsWith('te.');
     const silent = teSide ? 'jobmanager' : hostOfAddress(e.attrs.taskExecutor);
     const observer = teSide ? e.host : 'jobmanager';
+    // Told by its own window (since the last request), so it comes first.
+    const blocked = jobMasterBlocked(index, e);
+    if (blocked !== undefined) {
+      return { event: blocked, inferred: 'the JobMaster\'s main thread waited here for the checkpoint coordinator\'s lock, '
+        + 'sending and handling no heartbeats' };
+    }
     const found = latestBefore(index, e.seq, 0, (x) => ((x.type === 'host.crash' || x.type === 'host.pause')
       && (x.host === silent || x.host === observer))
       || (x.type === 'net.partition' && (x.attrs.from === silent || x.attrs.to === silent))
@@ -112,6 +121,24 @@ function silenceCause(index: EventIndex, e: TraceEvent): ChainStep | undefined {
       : { event: setting, inferred: `checkpoint ${String(id)} expired while this fault slowed or failed its messages or writes` };
   }
   return undefined;
+}
+
+/** A JobMaster's main thread (`jobmanager/jobmaster/main`, `jobmanager/jobmaster-2/main`, ...). */
+const JOB_MASTER_MAIN = /(^|\/)jobmaster(-\d+)?\/main$/;
+
+/**
+ * For a heartbeat loss between a JobMaster and a TaskExecutor: the JobMaster main thread's wait
+ * for the checkpoint coordinator's lock (`checkpoint.lockWait`: a completion's slow `_metadata`
+ * write holds it) that began after the JobMaster's last heartbeat request to that TaskExecutor.
+ * The main thread sends the requests and handles the reports; while it waits it does neither.
+ */
+function jobMasterBlocked(index: EventIndex, e: TraceEvent): TraceEvent | undefined {
+  if (e.type !== 'jm.taskManagerLost' && e.type !== 'te.jmDisconnected') return undefined;
+  const te = e.type === 'te.jmDisconnected' ? e.host : hostOfAddress(e.attrs.taskExecutor);
+  const lastRequest = latestBefore(index, e.seq, 0, (x) => x.type === 'rpc.send' && x.attrs.kind === 'heartbeat'
+    && String(x.attrs.from).startsWith('jobmaster') && hostOfAddress(x.attrs.to) === te);
+  return latestBefore(index, e.seq, lastRequest?.seq ?? 0,
+    (x) => x.type === 'checkpoint.lockWait' && JOB_MASTER_MAIN.test(String(x.attrs.thread)));
 }
 
 /**

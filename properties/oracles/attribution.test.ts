@@ -6,6 +6,7 @@ import { RUN_SPEC_VERSION, type RunSpec } from '../../sim/run/RunSpec.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import type { TraceEvent } from '../../sim/Trace.ts';
 import { attribution, attributionOf, attributionViolations, UNATTRIBUTED_IS_VIOLATION } from './attribution.ts';
+import { causeChain } from '../explain/causeChain.ts';
 import { EventIndex } from '../explain/EventIndex.ts';
 import { judgeRun } from './judgeRun.ts';
 
@@ -312,6 +313,28 @@ describe('attribution on real runs: the links that made each legitimate abort an
     const j = attribution(r);
     expect(j.unattributed).toEqual([]);
     expect(Object.keys(j.attributed)).toEqual(['action']);
+  });
+
+  test('a rescale\'s stop that waits on the JobMaster main thread for the coordinator lock, held by a completion\'s slow '
+    + '_metadata write, stops its heartbeats: the TaskExecutors\' and the JobMaster\'s timeouts step to that wait', () => {
+    // explore's run 411 of flights seed 54 (aligned), with its rescale and slow store only.
+    const r = simulate(flights('s621307709', {
+      job: { kind: 'flights', selection: { from: 331, to: 630 } }, parallelism: 3, taskManagers: 2,
+      checkpoint: { mode: 'aligned', intervalMs: 50, maxConcurrent: 1, tolerableFailures: 0 },
+      restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
+      faults: [{ type: 'slow-store', factor: 10 }],
+      actions: [{ type: 'rescale', when: { atMs: 170 }, parallelism: 1, claimMode: 'CLAIM' }],
+      healTimeMs: 600, network: { recordsPerBuffer: 2 },
+      overrides: [{ decision: 17807, alternative: 2 }, { decision: 2032, alternative: 2 }, { decision: 631, alternative: 2 },
+        { decision: 0, alternative: 3 }, { decision: 1479, alternative: 1 }],
+      costsMs: { 'flights-source': 10.033, 'airport-stats': 0.502, 'flights-sink': 0.502 },
+    }));
+    const index = new EventIndex(r.trace);
+    const losses = r.trace.filter((e) => (e.type === 'te.jmDisconnected' || e.type === 'jm.taskManagerLost')
+      && String(e.attrs.cause).includes('heartbeat'));
+    expect(new Set(losses.map((e) => e.type))).toEqual(new Set(['te.jmDisconnected', 'jm.taskManagerLost']));
+    for (const e of losses) expect(causeChain(index, e)[1]?.event.attrs).toMatchObject({ waiter: 'stopCheckpointScheduler', thread: 'jobmanager/jobmaster/main' });
+    expect(attribution(r).unattributed).toEqual([]);
   });
 
   test('a user function that throws fails its task over with nothing behind it: unattributed (a real finding)', () => {
