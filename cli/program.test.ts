@@ -13,6 +13,7 @@ import type { RunSpec } from '../sim/run/RunSpec.ts';
 import { simulate } from '../sim/run/simulate.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
 import type { ExploreReport } from '../properties/explore/explore.ts';
+import { ORACLE_NAMES } from '../properties/oracles/judgeRun.ts';
 import {
   parseExploreFlags, printReport, reproFileName, runExplore, toJson, type ExploreSettings,
 } from './commands/exploreCommand.ts';
@@ -299,7 +300,7 @@ describe('output directory', () => {
     for (const mode of ['aligned', 'at-least-once']) {
       expect(Object.keys(summary.modes[mode] ?? {})).toEqual(expect.arrayContaining(['missingRecords', 'unfiredFaults']));
     }
-    expect(io.stdout).toMatch(/\nmode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged\n/);
+    expect(io.stdout).toMatch(/\nmode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged +unattributed\n/);
   });
 });
 
@@ -341,9 +342,9 @@ describe('explore summary: unjudged state', () => {
     const io = capture();
     printReport(report, io);
     const lines = io.stdout.split('\n');
-    expect(lines[1]).toMatch(/^mode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged$/);
-    expect(lines[2]).toMatch(/^aligned +10 +0 +40 +3 +7 +0 +1 +0 *$/);
-    expect(lines[3]).toMatch(/^at-least-once +10 +0 +40 +3 +7 +0 +1 +2 *$/);
+    expect(lines[1]).toMatch(/^mode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged +unattributed$/);
+    expect(lines[2]).toMatch(/^aligned +10 +0 +40 +3 +7 +0 +1 +0 +0 *$/);
+    expect(lines[3]).toMatch(/^at-least-once +10 +0 +40 +3 +7 +0 +1 +2 +0 *$/);
     expect(lines[4]).toBe('at-least-once: final keyed state not judged in 2 run(s): 2 hidden-search-inconclusive');
     expect(io.stdout).not.toContain('aligned: final keyed state');
     const json = toJson(report) as { modes: Record<string, { stateUnjudged: number; stateUnjudgedReasons: unknown }> };
@@ -424,8 +425,8 @@ describe('explore summary', () => {
     const r = await cli(...args);
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[1]).toMatch(/^mode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged$/);
-    expect(lines[2]).toMatch(/^aligned +2 +0 +\d+ +\d+ +0 +0 +\d+ +0 *$/);
+    expect(lines[1]).toMatch(/^mode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged +unattributed$/);
+    expect(lines[2]).toMatch(/^aligned +2 +0 +\d+ +\d+ +0 +0 +\d+ +0 +0 *$/);
   });
 });
 
@@ -462,7 +463,7 @@ describe('replay --json', () => {
     writeFileSync(file, JSON.stringify(repro));
     const r = await cli('replay', file);
     expect(r.code).toBe(2);
-    expectOneLine(r.stderr, "repro field property must name an oracle (consistent-cut, end-to-end-exactly-once, at-least-once, protocol-invariants, failure-handling, storage-invariants, liveness, engine-assertion, operator-state), got 'bogus'");
+    expectOneLine(r.stderr, `repro field property must name an oracle (${ORACLE_NAMES.join(', ')}), got 'bogus'`);
   });
 
   // Found by a fresh-eyes pass: a wrong format said "format field missing", an unknown envelope

@@ -171,4 +171,24 @@ export const PLANTED_BUG_CATALOGUE: readonly PlantedBugInfo[] = [
     what: 'events the coordinator sends after its snapshot of a checkpoint are not held until the subtask has taken its own snapshot, so a split assigned after the coordinator\'s snapshot can be in the reader\'s.',
     caughtBy: 'consistent-cut: the checkpoint holds a split both in a reader\'s state and among the enumerator\'s unassigned splits',
   },
+  {
+    id: 'decline-leaves-pending', flinkIssue: 'FLINK-4985', source: 'engine/checkpoint/CheckpointPlantedBugs.ts',
+    what: 'a planted stall: receiveDeclineMessage takes a task\'s decline of a pending checkpoint and does not abort it, so it waits for its timeout.',
+    caughtBy: 'prompt-abort (decline: the checkpoint expires, or ends otherwise, after its decline was handled)',
+  },
+  {
+    id: 'trigger-failure-leaves-pending', flinkIssue: 'FLINK-21246', source: 'engine/checkpoint/CheckpointPlantedBugs.ts',
+    what: 'a planted stall: a trigger RPC to a task that failed, or a failed coordinator snapshot, master hook or trigger step (onTriggerFailure), leaves the checkpoint pending.',
+    caughtBy: 'prompt-abort (trigger-failure: the checkpoint is not aborted when the failure is handled)',
+  },
+  {
+    id: 'finalize-failure-leaves-pending', flinkIssue: 'FLINK-27570', source: 'engine/checkpoint/CheckpointPlantedBugs.ts',
+    what: 'a planted stall: a fully acknowledged checkpoint whose finalization, _metadata write or store add failed stays pending until its timeout.',
+    caughtBy: 'prompt-abort (finalize-failure: the checkpoint expires after its completion failed)',
+  },
+  {
+    id: 'task-failure-leaves-pending', flinkIssue: 'FLINK-7844', source: 'engine/checkpoint/CheckpointPlantedBugs.ts',
+    what: 'a planted stall: stopCheckpointScheduler, which every failover makes when the job leaves RUNNING, aborts the queued requests but leaves the pending checkpoints, which wait for the restore\'s abort or their timeout.',
+    caughtBy: 'prompt-abort (task-failure: a task in the checkpoint\'s plan failed, and the checkpoint was not aborted with CHECKPOINT_COORDINATOR_SUSPEND)',
+  },
 ];

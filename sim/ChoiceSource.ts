@@ -105,6 +105,7 @@ export class ChoiceSource {
   private next = 0;
   private orders = 0;
   private ordersProposedOtherwise = 0;
+  private slow = false;
 
   /** @throws SimInputError for a malformed override list or heal time. */
   constructor(options: ChoiceSourceOptions) {
@@ -116,6 +117,14 @@ export class ChoiceSource {
     this.nowUs = options.nowUs;
     this.logLimit = options.logLimit ?? 10_000;
     this.onDecision = options.onDecision;
+  }
+
+  /**
+   * Whether the latest delay decision was overridden to `slow` (ten times the maximum): the
+   * world records such a delay where it is used, so that what it made late has a cause (Trace.ts).
+   */
+  get lastDelaySlow(): boolean {
+    return this.slow;
   }
 
   /** How many decisions the run has made so far. */
@@ -174,6 +183,7 @@ export class ChoiceSource {
       value = alt === 0 ? d.minUs : alt === 1 ? d.medianUs : alt === 2 ? d.maxUs : d.maxUs * 10;
     }
     value = Math.round(value);
+    this.slow = alt === SLOW;
     this.onDecision?.(0, value);
     if (this.records.length < this.logLimit) {
       this.records.push({

@@ -21,6 +21,7 @@ import type { Partitions } from './Partitions.ts';
 import type { SimContext } from './SimContext.ts';
 import { deliverTo } from './deliverTo.ts';
 import type { SimHost } from './SimHost.ts';
+import { NO_CAUSE } from './Trace.ts';
 
 interface Server {
   readonly executor: Executor;
@@ -110,6 +111,11 @@ export class SimDataNetwork implements DataItemHandler {
   /** Queues `item` on `c`'s lane `dir` with a drawn latency, plus `extraUs` (a channel-event fault). */
   private send(c: DataConnection, dir: 'up' | 'down', item: DataItem, extraUs = 0): void {
     const latency = this.ctx.choices.delay('net.latency', this.deps.latency);
+    // A latency overridden to slow (the spec's overrides) is recorded: what it holds back is late by it.
+    if (this.ctx.choices.lastDelaySlow) {
+      const host = dir === 'up' ? c.consumer.host.id : c.producer?.host.id ?? c.consumer.host.id;
+      this.ctx.trace.recordOutput(host, 'net.slow', { conn: c.id, dir, kind: item.kind, latencyUs: latency });
+    }
     (dir === 'up' ? c.up : c.down).enqueue(item, latency + extraUs);
   }
 
@@ -148,6 +154,14 @@ export class SimDataNetwork implements DataItemHandler {
       c.state = 'ended';
       this.live.delete(c.id);
     }
+  }
+
+  /** The `net.partition` event of the cut between `a` and `b` (either way), else NO_CAUSE. */
+  private cutCause(a: string, b: string): number {
+    const ab = this.deps.partitions.direction(a, b);
+    if (ab.cut) return ab.cause;
+    const ba = this.deps.partitions.direction(b, a);
+    return ba.cut ? ba.cause : NO_CAUSE;
   }
 
   /** Breaks `c`: lanes cleared, every reachable end told once. */
@@ -232,6 +246,9 @@ export class SimDataNetwork implements DataItemHandler {
     const ph = this.deps.host(c.producerHost);
     if (ph === undefined || !ph.alive || this.deps.partitions.isCut(ph.id, c.consumer.host.id) ||
       this.deps.partitions.isCut(c.consumer.host.id, ph.id)) {
+      // The break is the producer's crash's doing, or the partition's, not the connect's.
+      const by = ph === undefined ? NO_CAUSE : !ph.alive ? ph.crashedBy : this.cutCause(ph.id, c.consumer.host.id);
+      if (by !== NO_CAUSE) this.ctx.trace.cause = by;
       this.break(c);
       return;
     }

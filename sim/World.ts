@@ -242,8 +242,7 @@ export class World {
   pause(host: string): void {
     const h = this.entry(host, 'pause').host;
     if (h.paused) return;
-    this.ctx.trace.record(h.id, 'host.pause');
-    h.pause();
+    h.pause(this.ctx.trace.record(h.id, 'host.pause'));
   }
 
   /** Resumes a paused `host`. @throws SimInputError for an unknown host. */
@@ -439,6 +438,7 @@ export class World {
         causedBy: (cause) => {
           if (cause !== NO_CAUSE) trace.cause = cause;
         },
+        current: () => trace.cause,
       },
       choices: {
         delay: (label, d) => choices.delay(label, d),

@@ -64,6 +64,21 @@ describe('SimObjectStore', () => {
     expect(w.trace.events.find((e) => e.type === 'store.end')?.timeUs).toBeGreaterThanOrEqual(400);
   });
 
+  test('a failed operation\'s error names its store.end event (cause links: what the caller does later about it '
+    + 'is its doing), and a latency overridden to slow is recorded as store.slow, caused by the operation\'s begin', () => {
+    const { w, env } = withHost({ healTimeUs: 50_000, objectStore: { latency: LAT, failProbability: 1 },
+      overrides: [{ decision: 0, alternative: 3 }] });
+    const errors: StorageError[] = [];
+    env.objectStore.put('chk-1/a', 'A', 1, env.executors.get('io')).whenComplete((_v, e) => errors.push(e as StorageError));
+    w.run();
+    const end = w.trace.events.find((e) => e.type === 'store.end');
+    expect(errors[0]?.outcome).toBe('failed');
+    expect(errors[0]?.event).toBe(end?.seq);
+    const slow = w.trace.events.find((e) => e.type === 'store.slow');
+    expect(slow?.attrs).toEqual({ op: 'put', path: 'chk-1/a', latencyUs: 3_000 });
+    expect(slow?.cause).toBe(w.trace.events.find((e) => e.type === 'store.begin')?.seq);
+  });
+
   test('writes land even when the writer crashes before the answer; the store survives', () => {
     const { w, env } = withHost({});
     env.objectStore.put('x', 1, 1, env.executors.get('io'));

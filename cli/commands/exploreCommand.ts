@@ -26,6 +26,7 @@ import { FLIGHTS_FILE_SIZE } from '../../sim/workloads/flights.ts';
 import { GENERATED_JOB_LIMITS } from '../../sim/workloads/generatedJob.ts';
 import { formatExplanation } from '../../properties/explain/formatExplanation.ts';
 import { formatDetails } from '../../properties/explore/formatDetails.ts';
+import { describeUnattributed, type UnattributedSummary } from '../../properties/explore/unattributedSummary.ts';
 import { prepareOutDir } from '../outDir.ts';
 import { JOB_FLAG_HELP, parseJobFlag } from '../jobModuleFiles.ts';
 import { UsageError, type Io } from '../program.ts';
@@ -379,6 +380,7 @@ const COUNT_DEFINITIONS = {
   operatorStateJudged: 'runs in which the operator-state oracle judged at least one restore of list or union state',
   operatorStateUnjudgedReasons: 'runs whose job has list- or union-state operators that the oracle could not judge, per reason (no-restore: nothing was restored; not passes of it)',
   rescales: 'rescale actions that fired: restored (a new job run started), failed (its stop failed or no checkpoint was retained), refused (the new run\'s restore was refused at submission)',
+  unattributed: 'checkpoint aborts and failovers whose cause chain reaches no fault, action, configuration limit, subsumption, finishing task or slow path (aborts, failovers, runs with one, a few examples with their run, fast-check path and event; attributed: the others per category); not a violation yet',
   marks: 'occurrences of each situation (a mark per occurrence: restore-from-checkpoint counts once per restored task)',
   runsByStrategy: 'runs per strategy that drew them (--strategy; under mixed, each run is drawn by one of the others)',
   schedule: 'order decisions summed over the runs (events of different threads, links or channels due at the same instant); '
@@ -391,6 +393,20 @@ const COUNT_DEFINITIONS = {
   'fanOut.rescaleViolations': 'forks across a rescale that violated a property',
   'fanOut.rescaleUnfired': 'forks across a rescale whose rescale never fired, so they tested no restore',
 } as const;
+
+/**
+ * The aborts and failovers of mode `m` whose cause chain reached nothing that explains them, and
+ * an example or two with the command that regenerates its run; nothing when there are none.
+ */
+export function unattributedLines(m: string, u: UnattributedSummary | undefined, r: Pick<ExploreReport, 'seed' | 'job'>): string[] {
+  if (u === undefined || u.aborts + u.failovers === 0) return [];
+  return [
+    `${m}: ${u.aborts} abort(s) and ${u.failovers} failover(s) in ${u.runs} run(s) unattributed (no fault, action, limit, `
+      + 'subsumption, finishing task or slow path on their cause chain; not a violation yet)',
+    ...u.examples.slice(0, 2).map((e) => `  ${describeUnattributed(e)} (npx checkpoint-sim replay --seed ${r.seed} `
+      + `--path ${e.path} --mode ${m} --job ${r.job} --events)`),
+  ];
+}
 
 function writeRepro(outDir: string, s: ExploreSettings, mode: RunMode, repro: Repro): string {
   const path = join(outDir, reproFileName(s, mode));
@@ -425,9 +441,10 @@ export function printReport(r: ExploreReport, io: Io, afterTable: readonly strin
   io.out(`explore ${r.job}, fast-check seed ${r.seed}, strategy ${r.strategy}, ${r.runsPerMode ?? 'time-budgeted'} runs per mode, `
     + `${(r.timing.wallMs / 1000).toFixed(1)} s\n`);
   const head = ['mode', 'runs', 'violations', 'checkpoints', 'restores', 'duplicates', 'missing', 'unfired faults',
-    'state unjudged'];
+    'state unjudged', 'unattributed'];
   const rows = Object.entries(r.modes).map(([m, x]) => [m, x.runs, x.violations, x.checkpointsCompleted, x.restores,
-    x.duplicatesAfterRestore, x.missingRecords, x.unfiredFaults, x.stateUnjudged].map(String));
+    x.duplicatesAfterRestore, x.missingRecords, x.unfiredFaults, x.stateUnjudged,
+    (x.unattributed?.aborts ?? 0) + (x.unattributed?.failovers ?? 0)].map(String));
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: string[]) => `${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ')}\n`;
   io.out(line(head));
@@ -465,6 +482,7 @@ export function printReport(r: ExploreReport, io: Io, afterTable: readonly strin
     if (x.knownStuck > 0) {
       io.out(`${m}: ${x.knownStuck} run(s) stuck in stop-with-savepoint (a lost confirmation or abort: known in Flink 1.20), liveness not judged\n`);
     }
+    for (const l of unattributedLines(m, x.unattributed, r)) io.out(`${l}\n`);
   }
   if (r.fanOut.runs > 0) {
     io.out(`restore fan-out: ${r.fanOut.runs} forked runs, ${r.fanOut.violations} violations`

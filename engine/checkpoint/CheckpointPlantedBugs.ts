@@ -1,7 +1,8 @@
 /**
  * The planted-bug switches of the JobManager side of checkpointing (mutants.md entries 3, 4, 5,
- * 7, 8, and the classic mistake of restoring a checkpoint that never completed). Each is off
- * unless a run's `mutations` name it; code checks `env.bugs.has(id)`.
+ * 7, 8, the classic mistake of restoring a checkpoint that never completed, and the planted
+ * stalls of the prompt-abort rules). Each is off unless a run's `mutations` name it; code checks
+ * `env.bugs.has(id)`.
  */
 export const PLANTED_BUGS = {
   /** 3 (FLINK-17351): CHECKPOINT_EXPIRED is not counted by the failure manager. */
@@ -40,4 +41,25 @@ export const PLANTED_BUGS = {
    * (its files too) and restored from, with no state for the tasks that had not acknowledged.
    */
   restoreFromUncompleted: 'restore-from-uncompleted',
+  /*
+   * The planted stalls: a handler that has learned of a failure of a pending checkpoint leaves it
+   * pending instead of aborting it at once, so it waits for its timeout (or for whatever aborts it
+   * next) and blocks the checkpoints behind it. One per rule of the prompt-abort oracle
+   * (properties/oracles/promptAbort.ts); nothing else judges a stall, as liveness tolerates one.
+   */
+  /** Relative of FLINK-4985 (declines not acted on): receiveDeclineMessage does not abort. */
+  declineLeavesPending: 'decline-leaves-pending',
+  /**
+   * FLINK-21246 (a failed trigger was left to fail later): a trigger RPC that failed, or a failed
+   * coordinator, master-hook or trigger step (onTriggerFailure), does not abort the checkpoint.
+   */
+  triggerFailureLeavesPending: 'trigger-failure-leaves-pending',
+  /** Relative of FLINK-27570: a failed finalization, metadata write or store add does not abort. */
+  finalizeFailureLeavesPending: 'finalize-failure-leaves-pending',
+  /**
+   * FLINK-7844 (pending checkpoints kept on a fine-grained failover until their timeout): the
+   * scheduler's stop when a failure moves the job out of RUNNING aborts queued requests but leaves
+   * the pending checkpoints, which then wait for the restore's abort or their timeout.
+   */
+  taskFailureLeavesPending: 'task-failure-leaves-pending',
 } as const;

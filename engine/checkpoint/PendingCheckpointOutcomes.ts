@@ -10,7 +10,7 @@
  * Invariants: a checkpoint leaves `pending` exactly once, when it completes or is aborted; only
  * a checkpoint in the store is reported as a success.
  * Planted bugs (CheckpointPlantedBugs.ts): `fm-success-before-store`, `failover-keeps-pending`,
- * `dispose-clears-before-discard`, `restore-from-uncompleted`.
+ * `dispose-clears-before-discard`, `restore-from-uncompleted`, `finalize-failure-leaves-pending`.
  */
 import type { EngineEnv } from '../api/EngineEnv.ts';
 import type { Executor } from '../api/Executor.ts';
@@ -19,6 +19,7 @@ import type { TraceAttrs } from '../api/Tracer.ts';
 import type { CheckpointCoordinatorContext } from './CheckpointCoordinatorContext.ts';
 import type { CheckpointCoordinatorLock } from './CheckpointCoordinatorLock.ts';
 import type { CheckpointCoordinatorState } from './CheckpointCoordinatorState.ts';
+import { recordFailureHandled } from './CheckpointFailureHandled.ts';
 import { CheckpointException, type CheckpointFailureReason } from './CheckpointFailureReason.ts';
 import { getCheckpointException, type CheckpointFailureManager } from './CheckpointFailureManager.ts';
 import { subtaskOfAttemptId } from './CheckpointPlan.ts';
@@ -74,6 +75,9 @@ export class PendingCheckpointOutcomes {
     try {
       completed = pc.createCompletedCheckpoint(env.clock.nowUs());
     } catch (e) {
+      recordFailureHandled(env.tracer, pc.checkpointId, 'completePendingCheckpoint', e);
+      // Planted stall `finalize-failure-leaves-pending`: left pending (finalizing) until it expires.
+      if (env.bugs.has(PLANTED_BUGS.finalizeFailureLeavesPending)) return;
       this.abortPendingCheckpoint(pc, getCheckpointException(e, 'FINALIZE_CHECKPOINT_FAILURE'), undefined);
       return;
     }
@@ -108,6 +112,8 @@ export class PendingCheckpointOutcomes {
     // counts or deletes one (Flink 1.20's completePendingCheckpoint adds checkpoints only).
     const failure = err !== undefined ? err : pc.props.isSavepoint ? undefined : this.addToStore(completed);
     if (failure !== undefined) {
+      recordFailureHandled(this.s.env.tracer, pc.checkpointId, 'completePendingCheckpoint', failure);
+      if (this.s.env.bugs.has(PLANTED_BUGS.finalizeFailureLeavesPending)) return;
       this.abortPendingCheckpoint(pc, new CheckpointException('FINALIZE_CHECKPOINT_FAILURE',
         failure instanceof Error ? failure.message : String(failure)), undefined, !successFirst);
       return;

@@ -13,6 +13,7 @@ import type { EngineEnv } from '../api/EngineEnv.ts';
 import type { Executor } from '../api/Executor.ts';
 import type { ExecutionAttemptId, RpcAddress } from '../api/ids.ts';
 import type { RpcCall } from '../api/Rpc.ts';
+import { NO_EVENT } from '../api/Tracer.ts';
 import { HeartbeatManager } from '../cluster/HeartbeatManager.ts';
 import type { ClusterConfiguration } from '../cluster/ClusterConfiguration.ts';
 import { OperatorCoordinatorHolder } from '../coordination/OperatorCoordinatorHolder.ts';
@@ -289,6 +290,12 @@ export class JobMaster {
       // starts the scheduler again (the activator).
       cc.stopCheckpointScheduler();
       const terminations = CompletableFuture.allOf(this.graph.allVertices().map((v) => v.current.getTerminalStateFuture()));
+      // What ended the last of them: when they ended before the savepoint came, the handling
+      // of their states (a job failed during stopping) is still their doing, not the savepoint's.
+      let terminatedBy = NO_EVENT;
+      terminations.whenComplete(() => {
+        terminatedBy = this.env.tracer.current();
+      });
       const handler = new StopWithSavepointTerminationHandler({
         tracer: this.env.tracer,
         startCheckpointScheduler: () => cc.startCheckpointScheduler(),
@@ -299,6 +306,7 @@ export class JobMaster {
       cc.triggerSynchronousSavepoint(terminate, formatType, origin).whenCompleteAsync(this.main, 'stop-with-savepoint-savepoint', (cp, e) => {
         handler.handleSavepointCreation(cp, e);
         terminations.whenCompleteAsync(this.main, 'stop-with-savepoint-terminated', (states) => {
+          this.env.tracer.causedBy(terminatedBy);
           if (states !== undefined) handler.handleExecutionsTermination(states);
         });
       });

@@ -1,76 +1,160 @@
-/**
- * causeChain through the operator coordinator's threads: the SourceCoordinator works on its own
- * coordinator thread, reached from the JobMaster main thread and answering through it, so a
- * chain crosses main -> coordinator thread -> main. Each hop must carry the cause (a task keeps
- * the cause it was queued under), or the chain would stop short at a root.
- */
 import { describe, expect, test } from 'vitest';
-import { RUN_SPEC_VERSION, type RunSpec } from '../../sim/run/RunSpec.ts';
-import { simulate } from '../../sim/run/simulate.ts';
 import type { TraceEvent } from '../../sim/Trace.ts';
 import { causeChain } from './causeChain.ts';
 import { EventIndex } from './EventIndex.ts';
 
-/** Flights 0..200 at parallelism 2, a checkpoint every 20 ms, no faults. */
-const SPEC: RunSpec = {
-  version: RUN_SPEC_VERSION,
-  seed: 'coordinator-causes',
-  job: { kind: 'flights', selection: { from: 0, to: 200 } },
-  parallelism: 2,
-  checkpoint: { mode: 'aligned', intervalMs: 20 },
-  faults: [],
-  healTimeMs: 100,
-  budgets: { maxEvents: 2_000_000, maxTimeMs: 20_000 },
-  overrides: [],
-  mutations: [],
-};
-
-/** `type` or `type method` for RPC events, the chain from `start` back. */
-function chainOf(index: EventIndex, start: TraceEvent): string[] {
-  return causeChain(index, start).map(({ event: e }) => {
-    const method = e.type.startsWith('rpc.') ? index.send(e.attrs.id)?.attrs.method : undefined;
-    return method === undefined ? e.type : `${e.type} ${String(method)}`;
-  });
+/** A doctored trace: `seq` is the index; `cause` an index too. */
+function trace(events: readonly { ms: number; host?: string; type: string; attrs?: TraceEvent['attrs']; cause?: number }[]): EventIndex {
+  return new EventIndex(events.map((e, seq) => ({
+    seq, timeUs: e.ms * 1000, host: e.host ?? 'jobmanager', type: e.type, attrs: e.attrs ?? {},
+    ...(e.cause === undefined ? {} : { cause: e.cause }),
+  })));
 }
 
-describe('causeChain through the coordinator thread', () => {
-  const result = simulate(SPEC);
-  const index = new EventIndex(result.trace);
+/** The chain of the last event, as `type` and the inferred rule when there is one. */
+function chainOfLast(index: EventIndex): string[] {
+  const last = index.events[index.events.length - 1] as TraceEvent;
+  return causeChain(index, last).map((s) => (s.inferred === undefined ? s.event.type : `${s.event.type} [inferred]`));
+}
 
-  test('a split sent to a reader goes back through the main thread and the coordinator thread to the reader\'s request', () => {
-    const send = index.ofType('rpc.send').find((e) => e.attrs.method === 'sendOperatorEventToTask');
-    expect(send).toBeDefined();
-    const chain = chainOf(index, send as TraceEvent);
-    // The send (main), the assignment (coordinator thread), the request's delivery to the
-    // JobMaster (main) and its send by the reader's task.
-    expect(chain.slice(0, 4)).toEqual([
-      'rpc.send sendOperatorEventToTask', 'source.split-assigned',
-      'rpc.deliver sendOperatorEventToCoordinator', 'rpc.send sendOperatorEventToCoordinator',
+const TE = 'taskexecutor@taskmanager-1/0';
+
+describe('causeChain: silences', () => {
+  test('a TaskManager lost by heartbeat timeout steps to a message fault that held a message on its link to the '
+    + 'JobMaster (the heartbeats waited behind it), not to a late answer\'s drop', () => {
+    const index = trace([
+      { ms: 0, type: 'host.boot' },
+      { ms: 10, host: 'taskmanager-1', type: 'rpc.send', attrs: { id: 7, from: TE, to: 'jobmaster', method: 'sendOperatorEventToCoordinator' } },
+      { ms: 10, host: 'sim', type: 'fault', attrs: { index: 0, type: 'message', action: 'hold', id: 7 } },
+      { ms: 12, host: 'taskmanager-1', type: 'rpc.send', attrs: { id: 8, from: TE, to: 'jobmaster', method: 'updateTaskExecutionState' } },
+      { ms: 20, type: 'rpc.drop', attrs: { id: 8, reason: 'late-answer' }, cause: 3 },
+      { ms: 40, type: 'jm.taskManagerLost', attrs: { taskExecutor: TE, cause: 'heartbeat timeout' }, cause: 0 },
     ]);
+    expect(chainOfLast(index)).toEqual(['jm.taskManagerLost', 'fault [inferred]']);
   });
 
-  test('the coordinators\' part of a checkpoint goes back through the snapshot on the coordinator thread to the trigger', () => {
-    const snapshotted = index.ofType('checkpoint.coordinatorsSnapshotted')[0];
-    expect(snapshotted).toBeDefined();
-    const chain = chainOf(index, snapshotted as TraceEvent);
-    expect(chain[0]).toBe('checkpoint.coordinatorsSnapshotted');
-    expect(chain).toContain('source.coordinator-checkpoint');
-    expect(chain.at(-1)).toBe('checkpoint.triggered');
+  test('a TaskExecutor that loses the JobMaster by heartbeat timeout steps to its own host\'s pause', () => {
+    const index = trace([
+      { ms: 0, type: 'host.boot' },
+      { ms: 5, host: 'sim', type: 'fault', attrs: { index: 0, type: 'pause', action: 'pause' } },
+      { ms: 5, host: 'taskmanager-1', type: 'host.pause', cause: 1 },
+      { ms: 40, host: 'taskmanager-1', type: 'te.jmDisconnected', attrs: { cause: 'heartbeat of the JobMaster timed out' }, cause: 0 },
+    ]);
+    expect(chainOfLast(index)).toEqual(['te.jmDisconnected', 'host.pause [inferred]', 'fault']);
   });
-});
 
-describe('causeChain of an expiry behind a busy coordinator thread', () => {
-  test('a checkpoint that expired while its coordinator snapshot waited for a coordinator stall goes back to the stall', () => {
-    const stalled = simulate({
-      ...SPEC, checkpoint: { mode: 'aligned', intervalMs: 20, timeoutMs: 60, tolerableFailures: 10 }, healTimeMs: 400,
-      faults: [{ type: 'coordinator-stall', when: { at: { kind: 'jobmaster', checkpoint: 2, phase: 'triggered' } }, durationMs: 100 }],
+  test('a heartbeat timeout at the heal time steps to an rpc-delay fault active during the silence, though the '
+    + 'fault ended at that instant (a message it delayed held the heartbeats behind it); not to one that ended '
+    + 'before the last heartbeat came', () => {
+    const fault = (action: string) => ({ ms: 0, host: 'sim', type: 'fault', attrs: { index: 0, type: 'rpc-delay', action } });
+    const heartbeats = (first: number) => [
+      { ms: 570, type: 'rpc.send', attrs: { id: 4, from: 'jobmaster', to: TE, kind: 'heartbeat', method: 'requestHeartbeat' } },
+      { ms: 571, host: 'taskmanager-1', type: 'rpc.deliver', attrs: { id: 4 }, cause: first },
+      // The ResourceManager's heartbeats still came: they are not the JobMaster's.
+      { ms: 575, type: 'rpc.send', attrs: { id: 5, from: 'resourcemanager', to: TE, kind: 'heartbeat', method: 'requestHeartbeat' } },
+      { ms: 576, host: 'taskmanager-1', type: 'rpc.deliver', attrs: { id: 5 }, cause: first + 2 },
+    ];
+    const lost = { ms: 600, host: 'taskmanager-1', type: 'te.jmDisconnected', attrs: { cause: 'heartbeat of the JobMaster timed out' }, cause: 0 };
+    const boot = { ms: 0, type: 'host.boot' };
+    expect(chainOfLast(trace([boot, fault('start'), ...heartbeats(2), { ...fault('end'), ms: 600 }, lost])))
+      .toEqual(['te.jmDisconnected', 'fault [inferred]']);
+    expect(chainOfLast(trace([boot, fault('start'), ...heartbeats(2), { ...fault('end'), ms: 580 }, lost])))
+      .toEqual(['te.jmDisconnected', 'fault [inferred]']);
+    expect(chainOfLast(trace([boot, fault('start'), { ...fault('end'), ms: 500 }, ...heartbeats(3), lost])))
+      .toEqual(['te.jmDisconnected', 'host.boot']);
+  });
+
+  test('a heartbeat timeout between a JobMaster and a TaskExecutor steps to the JobMaster main thread\'s wait for '
+    + 'the coordinator lock since its last heartbeat request; not to an earlier wait, nor to the timer thread\'s', () => {
+    const wait = (thread: string) => ({ ms: 0, type: 'checkpoint.lockWait', attrs: { waiter: 'stopCheckpointScheduler', holder: 'completePendingCheckpoint 1', thread } });
+    const request = { ms: 0, type: 'rpc.send', attrs: { id: 3, from: 'jobmaster-2', to: TE, kind: 'heartbeat', method: 'requestHeartbeat' } };
+    const lost = { ms: 0, host: 'taskmanager-1', type: 'te.jmDisconnected', attrs: { cause: 'heartbeat of the JobMaster timed out' }, cause: 0 };
+    const boot = { ms: 0, type: 'host.boot' };
+    expect(chainOfLast(trace([boot, request, wait('jobmanager/jobmaster-2/main'), lost])))
+      .toEqual(['te.jmDisconnected', 'checkpoint.lockWait [inferred]']);
+    expect(chainOfLast(trace([boot, wait('jobmanager/jobmaster-2/main'), request, lost]))).toEqual(['te.jmDisconnected', 'host.boot']);
+    expect(chainOfLast(trace([boot, request, wait('jobmanager/jobmaster-2/checkpoint-timer'), lost])))
+      .toEqual(['te.jmDisconnected', 'host.boot']);
+    // The JobMaster's side: its lost TaskExecutor, by address.
+    const jmLost = { ms: 0, type: 'jm.taskManagerLost', attrs: { taskExecutor: TE, cause: 'heartbeat timeout' }, cause: 0 };
+    expect(chainOfLast(trace([boot, request, wait('jobmanager/jobmaster-2/main'), jmLost])))
+      .toEqual(['jm.taskManagerLost', 'checkpoint.lockWait [inferred]']);
+  });
+
+  test('a task failed for a state report that skipped INITIALIZING steps to the loss of its TaskExecutor\'s '
+    + 'earlier report (a crash dropped it in flight), not to another TaskExecutor\'s or an older attempt\'s', () => {
+    const TE2 = 'taskexecutor@taskmanager-2/0';
+    const report = (id: number, from: string) => ({
+      ms: 4, host: 'taskmanager-1', type: 'rpc.send', attrs: { id, from, to: 'jobmaster', kind: 'taskState', method: 'updateTaskExecutionState' },
     });
-    const stalledIndex = new EventIndex(stalled.trace);
-    const expired = stalledIndex.ofType('checkpoint.aborted').find((e) => e.attrs.checkpointId === 2);
-    expect(expired?.attrs.reason).toBe('CHECKPOINT_EXPIRED');
-    const chain = causeChain(stalledIndex, expired as TraceEvent);
-    expect(chain.map((s) => s.event.type)).toEqual(['checkpoint.aborted', 'fault']);
-    expect(chain[1]?.event.attrs).toMatchObject({ type: 'coordinator-stall', action: 'stall' });
-    expect(chain[1]?.inferred).toBe('checkpoint 2 waited for a busy coordinator thread');
+    const index = trace([
+      { ms: 0, type: 'host.boot' },
+      report(1, TE),
+      { ms: 1, type: 'rpc.drop', attrs: { id: 1, reason: 'message-fault' } },
+      { ms: 3, type: 'scheduler.deploy', attrs: { task: 'v3#0@0', taskExecutor: TE } },
+      report(4, TE),
+      { ms: 5, host: 'sim', type: 'fault', attrs: { index: 0, type: 'crash', action: 'crash' } },
+      { ms: 5, host: 'taskmanager-1', type: 'host.crash', cause: 5 },
+      { ms: 5, type: 'rpc.drop', attrs: { id: 4, reason: 'sender-crashed' }, cause: 6 },
+      report(8, TE2),
+      { ms: 5, type: 'rpc.drop', attrs: { id: 8, reason: 'partition' } },
+      report(10, TE),
+      { ms: 6, type: 'rpc.deliver', attrs: { id: 10 }, cause: 10 },
+      { ms: 6, type: 'scheduler.taskFailed', attrs: { task: 'v3#0@0', cause: 'Concurrent unexpected state transition of task v3#0@0 from DEPLOYING (expected INITIALIZING) to RUNNING while deployment was in progress.' }, cause: 11 },
+    ]);
+    expect(chainOfLast(index)).toEqual(['scheduler.taskFailed', 'rpc.drop [inferred]', 'host.crash', 'fault']);
+    // Only losses since the attempt's deployment count.
+    const older = trace([
+      { ms: 0, type: 'host.boot' },
+      report(1, TE),
+      { ms: 1, type: 'rpc.drop', attrs: { id: 1, reason: 'message-fault' } },
+      { ms: 3, type: 'scheduler.deploy', attrs: { task: 'v3#0@0', taskExecutor: TE }, cause: 0 },
+      { ms: 6, type: 'scheduler.taskFailed', attrs: { task: 'v3#0@0', cause: 'Concurrent unexpected state transition of task v3#0@0' }, cause: 3 },
+    ]);
+    expect(chainOfLast(older)).toEqual(['scheduler.taskFailed', 'scheduler.deploy', 'host.boot']);
+  });
+
+  test('an expired checkpoint steps to an acknowledgement of it that an rpc-loss fault lost, though the fault '
+    + 'ended (at the heal time) before the checkpoint expired', () => {
+    const index = trace([
+      { ms: 0, host: 'sim', type: 'fault', attrs: { index: 0, type: 'rpc-loss', action: 'start' } },
+      { ms: 10, type: 'checkpoint.triggered', attrs: { checkpointId: 3 } },
+      { ms: 20, host: 'taskmanager-1', type: 'checkpoint.asyncDone', attrs: { checkpointId: 3 } },
+      { ms: 20, host: 'taskmanager-1', type: 'rpc.send', attrs: { id: 9, from: TE, to: 'jobmaster', method: 'acknowledgeCheckpoint' }, cause: 2 },
+      { ms: 20, host: 'taskmanager-1', type: 'mark', attrs: { name: 'rpc-lost', id: 9 }, cause: 0 },
+      { ms: 600, host: 'sim', type: 'fault', attrs: { index: 0, type: 'rpc-loss', action: 'end' } },
+      { ms: 1010, type: 'checkpoint.aborted', attrs: { checkpointId: 3, reason: 'CHECKPOINT_EXPIRED' }, cause: 1 },
+    ]);
+    expect(chainOfLast(index)).toEqual(['checkpoint.aborted', 'mark [inferred]', 'fault']);
+    // With nothing about it lost, the world-setting fault active while it was pending is named.
+    const quiet = trace([
+      { ms: 0, host: 'sim', type: 'fault', attrs: { index: 0, type: 'rpc-delay', action: 'start' } },
+      { ms: 10, type: 'checkpoint.triggered', attrs: { checkpointId: 3 } },
+      { ms: 600, host: 'sim', type: 'fault', attrs: { index: 0, type: 'rpc-delay', action: 'end' } },
+      { ms: 1010, type: 'checkpoint.aborted', attrs: { checkpointId: 3, reason: 'CHECKPOINT_EXPIRED' }, cause: 1 },
+    ]);
+    expect(chainOfLast(quiet)).toEqual(['checkpoint.aborted', 'fault [inferred]']);
+  });
+
+  test('an expired checkpoint steps to a slowed write of its files or a slowed data connection', () => {
+    const index = trace([
+      { ms: 10, type: 'checkpoint.triggered', attrs: { checkpointId: 3 } },
+      { ms: 20, host: 'store', type: 'store.begin', attrs: { op: 'put', path: 'run-2/chk-3/v1#0@0/op' } },
+      { ms: 20, host: 'store', type: 'store.slow', attrs: { op: 'put', path: 'run-2/chk-3/v1#0@0/op' }, cause: 1 },
+      { ms: 1010, type: 'checkpoint.aborted', attrs: { checkpointId: 3, reason: 'CHECKPOINT_EXPIRED' }, cause: 0 },
+    ]);
+    expect(chainOfLast(index)).toEqual(['checkpoint.aborted', 'store.slow [inferred]', 'store.begin']);
+    const otherCheckpoint = trace([
+      { ms: 10, type: 'checkpoint.triggered', attrs: { checkpointId: 3 } },
+      { ms: 20, host: 'store', type: 'store.slow', attrs: { op: 'put', path: 'chk-31/v1#0@0/op' } },
+      { ms: 1010, type: 'checkpoint.aborted', attrs: { checkpointId: 3, reason: 'CHECKPOINT_EXPIRED' }, cause: 0 },
+    ]);
+    expect(chainOfLast(otherCheckpoint)).toEqual(['checkpoint.aborted', 'checkpoint.triggered']);
+    const slowData = trace([
+      { ms: 10, type: 'checkpoint.triggered', attrs: { checkpointId: 3 } },
+      { ms: 20, host: 'taskmanager-1', type: 'net.slow', attrs: { conn: 2, kind: 'data' } },
+      { ms: 1010, type: 'checkpoint.aborted', attrs: { checkpointId: 3, reason: 'CHECKPOINT_EXPIRED' }, cause: 0 },
+    ]);
+    expect(chainOfLast(slowData)).toEqual(['checkpoint.aborted', 'net.slow [inferred]']);
   });
 });

@@ -80,6 +80,12 @@ const DESCRIBERS: Readonly<Record<string, Describer>> = {
   'net.broken': (e) => `data connection ${str(e.attrs.key)} broke`,
   'rpc.drop': (e, c) => `${describeRpc(e.attrs.id, c)} lost (${str(e.attrs.reason)})`,
   'rpc.timeout': (e, c) => `${str(e.attrs.method)} RPC to ${rpcTimeoutTarget(e, c)} timed out`,
+  'rpc.slow': (e, c) => `${describeRpc(e.attrs.id, c)} takes ${slowMs(e)} (a latency overridden to slow)`,
+  'store.slow': (e) => `store ${str(e.attrs.op)} of ${str(e.attrs.path)} takes ${slowMs(e)} (a latency overridden to slow)`,
+  'net.slow': (e) => `data connection ${str(e.attrs.conn)}: a ${str(e.attrs.kind)} takes ${slowMs(e)} (a latency overridden to slow)`,
+  'te.jmDisconnected': (e) => `${e.host} disconnects from the JobMaster (${str(e.attrs.cause)})`,
+  'checkpoint.failureHandled': (e) => `the coordinator handles the failure of ${cp(e)} (${str(e.attrs.handler)}: `
+    + `${str(e.attrs.failureReason ?? e.attrs.failure)})`,
   'mark': (e) => (e.attrs.name === 'rpc-lost' ? `${str(e.attrs.method)} RPC lost (rpc-loss fault)` : undefined),
   'task.failed': (e) => `task ${str(e.attrs.task)} fails: ${str(e.attrs.error)}`,
   'io.gate.error': (e) => `input gate error: ${str(e.attrs.message)}`,
@@ -125,9 +131,16 @@ function acknowledged(e: TraceEvent, c: DescribeContext): string {
   return ` with ${s.acknowledged} of ${s.total} subtasks acknowledged`;
 }
 
+/** `N ms` of a slow event's `latencyUs`. */
+function slowMs(e: TraceEvent): string {
+  return `${(e.attrs.latencyUs as number) / 1000} ms`;
+}
+
 /** `: <what caused it>` for an abort whose cause says more than its reason (a timeout, a decline). */
 function abortBecause(e: TraceEvent, c: DescribeContext): string {
-  const cause = c.index.causeOf(e);
+  let cause = c.index.causeOf(e);
+  // The handler's own record of the failure stands between: what it was given says more.
+  if (cause?.type === 'checkpoint.failureHandled') cause = c.index.causeOf(cause);
   if (cause === undefined) return '';
   if (cause.type === 'rpc.timeout') return `: ${str(cause.attrs.method)} RPC to ${rpcTimeoutTarget(cause, c)} timed out`;
   if (cause.type === 'checkpoint.declined') return `: declined by ${str(cause.attrs.task)}`;

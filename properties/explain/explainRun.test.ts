@@ -46,9 +46,11 @@ describe('explainRun on the fixture', () => {
 
   test('the why-checkpoint chain names the lost trigger, its timeout and the abort of checkpoint 3', () => {
     const why3 = e.steps.filter((s) => s.whyCheckpoints?.includes(3));
-    expect(why3.map((s) => s.type)).toEqual(['fault', 'rpc.drop', 'rpc.timeout', 'checkpoint.aborted']);
+    // The coordinator's handler of the failed trigger records what it learned, then aborts.
+    expect(why3.map((s) => s.type)).toEqual(['fault', 'rpc.drop', 'rpc.timeout', 'checkpoint.failureHandled', 'checkpoint.aborted']);
     expect(why3[0]?.attrs).toMatchObject({ type: 'message', action: 'lose', method: 'triggerCheckpoint', checkpoint: 3 });
-    expect(why3[3]?.attrs).toMatchObject({ checkpointId: 3, reason: 'TRIGGER_CHECKPOINT_FAILURE' });
+    expect(why3[3]?.attrs).toMatchObject({ checkpointId: 3, handler: 'triggerCheckpointRequest', failure: 'Exception' });
+    expect(why3[4]?.attrs).toMatchObject({ checkpointId: 3, reason: 'TRIGGER_CHECKPOINT_FAILURE' });
     expect(e.restores).toEqual([{
       seq: expect.any(Number) as number, checkpointId: 2,
       newer: [{ checkpointId: 3, outcome: 'aborted (TRIGGER_CHECKPOINT_FAILURE)' }, { checkpointId: 4, outcome: 'aborted (CHECKPOINT_COORDINATOR_SUSPEND)' }],

@@ -161,6 +161,9 @@ function anchorsOf(index: EventIndex, result: RunResult, v: Violation | undefine
   // A protocol invariant names its event.
   const named = details.event as { seq?: unknown } | undefined;
   if (named !== undefined && typeof named.seq === 'number') push(index.get(named.seq), 'the event that broke the invariant');
+  // prompt-abort names the failure the coordinator learned of (and did not act on at once).
+  const learned = details.learnedBy as { seq?: unknown } | undefined;
+  if (learned !== undefined && typeof learned.seq === 'number') push(index.get(learned.seq), 'the failure the coordinator learned of');
   // A surplus or mismatched copy committed by a later attempt: the restore that deployed it.
   for (const r of [...recordsOf(details.surplus), ...recordsOf(details.valueMismatches)]) {
     if (r.attempt <= 0) continue;

@@ -38,6 +38,29 @@ describe('explore per-mode figures', () => {
   });
 });
 
+describe('explore per-mode figures: unattributed aborts and failovers', () => {
+  test('unattributed sums them per mode, with the categories of the others and at most 5 examples, each with its run, '
+    + 'fast-check path and world seed', () => {
+    let calls = 0;
+    const judge: Judge = (result, expect) => {
+      const verdict = defaultJudge(result, expect);
+      const n = calls++;
+      // Runs 2, 4 and 6 have an unattributed failover and two aborts each (made up by the test).
+      if (n % 2 === 0 || verdict.attribution === undefined) return verdict;
+      const u = (seq: number, type: string) => ({ seq, timeMs: seq / 10, type, reason: 'made up', chain: [type] });
+      return { ...verdict, attribution: { ...verdict.attribution, unattributedAborts: 2, unattributedFailovers: 1,
+        unattributed: [u(10, 'scheduler.taskFailed'), u(11, 'checkpoint.aborted'), u(12, 'checkpoint.aborted')] } };
+    };
+    const report = explore(small(judge, { runs: 6, seed: 11, maxRecords: 20 }));
+    const u = report.modes['aligned']?.unattributed;
+    expect(u).toMatchObject({ aborts: 6, failovers: 3, runs: 3 });
+    expect(u?.examples.map((e) => [e.run, e.path, e.seq])).toEqual([[2, '1', 10], [2, '1', 11], [2, '1', 12], [4, '3', 10], [4, '3', 11]]);
+    expect(u?.examples[0]?.seed).toMatch(/^s-?\d+$/);
+    // The real judgement's categories of the runs' own aborts and failovers are summed too.
+    expect(Object.keys(u?.attributed ?? {}).length).toBeGreaterThan(0);
+  });
+});
+
 describe('explore per-mode figures: unjudged state', () => {
   test('stateUnjudged counts the runs whose keyed state was not judged, per mode and per reason', () => {
     let calls = 0;

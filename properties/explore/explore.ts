@@ -29,6 +29,9 @@ import type { StateJudgement } from '../oracles/stateJudgement.ts';
 import type { OperatorStateJudgement } from '../oracles/operatorState.ts';
 import type { OutputUnjudged } from '../oracles/jobJudging.ts';
 import { explainRun, type Explanation } from '../explain/explainRun.ts';
+import type { AttributionJudgement } from '../oracles/attribution.ts';
+import { recordRun } from './recordRun.ts';
+import type { UnattributedSummary } from './unattributedSummary.ts';
 
 export { applyFork, forkSpec, rescaleForkSpec, type ForkRef } from './restoreFork.ts';
 
@@ -54,6 +57,8 @@ export interface Judgement {
   readonly outputUnjudged?: readonly OutputUnjudged[];
   /** Keyed operators whose state the job's judging left out (judgeRun). */
   readonly stateUnjudgedOperators?: readonly string[];
+  /** What explains each abort and failover, and what nothing does (judgeRun; attribution.ts). */
+  readonly attribution?: AttributionJudgement;
 }
 
 export type Simulate = (spec: RunSpec) => RunResult;
@@ -149,6 +154,8 @@ export interface ModeSummary {
    * (jm.restoreFailed).
    */
   rescales?: { fired: number; restored: number; failed: number; refused: number };
+  /** Aborts and failovers no cause explains, with examples (unattributedSummary.ts); when judged. */
+  unattributed?: UnattributedSummary;
   marks: Record<string, number>;
   /**
    * Runs per strategy that drew them (one key under a single strategy; four under `mixed`).
@@ -321,7 +328,7 @@ function exploreMode(
     }
     if (!failedOnce) {
       summary.runs++;
-      record(summary, e.main, e.mainVerdict, strategy);
+      recordRun(summary, e.main, e.mainVerdict, strategy);
       o.progress?.(mode, summary.runs, o.timeBudgetMs === undefined ? runs : undefined);
       const mismatch = checkDeterminism(o, spec, e.main, summary.runs);
       if (mismatch !== undefined) {
@@ -435,65 +442,6 @@ function withoutUnfiredFaults(o: ExploreOptions, e: Evaluation, expect: Expectat
     best = next;
   }
   return best;
-}
-
-/** Adds `result`'s rescale actions to `summary.rescales` (see ModeSummary.rescales). */
-function countRescales(summary: ModeSummary, result: RunResult): void {
-  const rescales = result.spec.actions.flatMap((a, i) => (a.type === 'rescale' ? [i] : []));
-  if (rescales.length === 0) return;
-  const r = summary.rescales ??= { fired: 0, restored: 0, failed: 0, refused: 0 };
-  for (const i of rescales) {
-    const log = result.actions.filter((a) => a.action === i);
-    if (!log.some((a) => a.event === 'fired')) continue;
-    r.fired++;
-    if (log.some((a) => a.event === 'failed')) r.failed++;
-    else if (log.some((a) => a.event === 'completed')) r.restored++;
-  }
-  r.refused += result.trace.filter((e) => e.type === 'jm.restoreFailed').length;
-}
-
-function record(summary: ModeSummary, result: RunResult, verdict: Judgement, strategy: RunStrategy): void {
-  const by = summary.runsByStrategy ??= {};
-  by[strategy] = (by[strategy] ?? 0) + 1;
-  countSchedule(summary.schedule ??= { orderDecisions: 0, pctRuns: 0, pctOrderDecisions: 0, pctDiffered: 0 }, result.schedule);
-  summary.checkpointsCompleted += result.checkpoints.completed.filter((c) => c.kind === 'checkpoint').length;
-  summary.restores += result.restores;
-  summary.duplicatesAfterRestore += verdict.duplicates;
-  summary.missingRecords += verdict.missing;
-  summary.unfiredFaults += result.unfiredFaults.length;
-  summary.unfiredActions += result.unfiredActions.length;
-  if (verdict.knownStuck === true) summary.knownStuck++;
-  countRescales(summary, result);
-  const state = verdict.keyedState;
-  if (!state.judged) {
-    summary.stateUnjudged++;
-    summary.stateUnjudgedReasons[state.reason] = (summary.stateUnjudgedReasons[state.reason] ?? 0) + 1;
-  }
-  const outputs = verdict.outputUnjudged ?? [];
-  if (outputs.length > 0) {
-    summary.outputUnjudged = (summary.outputUnjudged ?? 0) + 1;
-    const reasons = summary.outputUnjudgedReasons ??= {};
-    for (const reason of new Set(outputs.map((u) => u.reason))) reasons[reason] = (reasons[reason] ?? 0) + 1;
-  }
-  if (state.judged && (verdict.stateUnjudgedOperators ?? []).length > 0) {
-    summary.statePartlyUnjudged = (summary.statePartlyUnjudged ?? 0) + 1;
-  }
-  const op = verdict.operatorState;
-  if (op?.judged === true) summary.operatorStateJudged = (summary.operatorStateJudged ?? 0) + 1;
-  else if (op !== undefined && op.reason !== 'no-operator-state') {
-    const reasons = summary.operatorStateUnjudgedReasons ??= {};
-    reasons[op.reason] = (reasons[op.reason] ?? 0) + 1;
-  }
-  for (const [k, v] of Object.entries(result.marks)) summary.marks[k] = (summary.marks[k] ?? 0) + v;
-}
-
-/** Adds a run's order decisions and what its PCT schedule changed (ModeSummary.schedule). */
-function countSchedule(into: NonNullable<ModeSummary['schedule']>, s: RunResult['schedule']): void {
-  into.orderDecisions += s.orderDecisions;
-  if (s.pct === undefined) return;
-  into.pctRuns++;
-  into.pctOrderDecisions += s.orderDecisions;
-  into.pctDiffered += s.pct.differed;
 }
 
 /** The repro of a drawn run's `spec` (its `strategy` the one that drew it) that violated `v`. */

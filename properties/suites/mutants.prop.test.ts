@@ -119,6 +119,9 @@ interface MutantCase {
 /** Runs of the failure-manager searches: their bugs show within a few runs. */
 const FM_RUNS = 100;
 
+/** Runs of the planted stalls' searches: a stall shows in the first run that reaches its failure. */
+const STALL_RUNS = 60;
+
 /** With 0 tolerable failures, the first counted failure must fail the job over. */
 const NO_TOLERANCE: Partial<CheckpointSpec> = { tolerableFailures: 0 };
 
@@ -320,6 +323,50 @@ const CASES: readonly MutantCase[] = [
       + 'of a checkpoint reaches its reader before the barrier',
     arbitrary: targeted({ job: 'flights', mode: 'aligned', faultPlans: [[]] }),
     caughtBy: ['consistent-cut'],
+  },
+  // The planted stalls: each leaves a checkpoint pending after its handler learned of a failure;
+  // only prompt-abort sees that (docs/planted-bugs.md, "The planted stalls").
+  {
+    bug: 'decline-leaves-pending',
+    why: 'failing async snapshots make tasks decline; the declined checkpoint waits for its timeout',
+    arbitrary: targeted({
+      job: 'generated', mode: 'aligned',
+      faultPlans: [[{ type: 'async-snapshot-failure', probability: 0.5 }], [{ type: 'async-snapshot-failure', probability: 1 }]],
+    }),
+    caughtBy: ['prompt-abort'],
+    runs: STALL_RUNS,
+  },
+  {
+    bug: 'trigger-failure-leaves-pending',
+    why: 'a lost triggerCheckpoint RPC times out; the checkpoint it triggered waits for its timeout',
+    arbitrary: targeted({
+      job: 'generated', mode: 'aligned',
+      faultPlans: [[{ type: 'message', action: 'lose', method: 'triggerCheckpoint', checkpoint: 2 }],
+        [{ type: 'rpc-loss', kind: 'trigger', probability: 0.5 }]],
+    }),
+    caughtBy: ['prompt-abort'],
+    runs: STALL_RUNS,
+  },
+  {
+    bug: 'finalize-failure-leaves-pending',
+    why: 'failing object-store writes fail the metadata write of a fully acknowledged checkpoint, which then waits for its timeout',
+    arbitrary: targeted({
+      job: 'flights', mode: 'aligned',
+      faultPlans: [[{ type: 'store-failure', probability: 0.2 }], [{ type: 'store-unknown-outcome', probability: 0.1 }]],
+    }),
+    caughtBy: ['prompt-abort'],
+    runs: STALL_RUNS,
+  },
+  {
+    bug: 'task-failure-leaves-pending',
+    why: 'a crash or a global failure while a checkpoint is pending; the failover\'s stop leaves it pending until the restore',
+    arbitrary: targeted({
+      job: 'generated', mode: 'aligned',
+      faultPlans: [[{ type: 'crash', host: 'taskmanager-1', when: { atMs: 300 }, downMs: 100 }],
+        [{ type: 'global-failure', when: { at: { kind: 'jobmaster', checkpoint: 2, phase: 'triggered' } } }]],
+    }),
+    caughtBy: ['prompt-abort'],
+    runs: STALL_RUNS,
   },
 ];
 

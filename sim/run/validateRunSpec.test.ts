@@ -139,7 +139,8 @@ describe('validateRunSpec', () => {
       'restartStrategy.attempts: must be an integer >= 0, got -1'],
     ['a negative heal time', { ...base(), healTimeMs: -1 }, 'healTimeMs: must be a number of ms >= 0, got -1'],
     ['an unknown planted bug', { ...base(), mutations: ['sink-commits-only-notified', 'no-such-bug'] },
-      `mutations[1]: unknown planted bug "no-such-bug" (planted bugs: ${PLANTED_BUG_IDS.join(', ')})`],
+      // Every id, sorted (PLANTED_BUG_IDS is; the list grows with every planted bug).
+      `mutations[1]: unknown planted bug "no-such-bug" (planted bugs: ${[...PLANTED_BUG_IDS].sort().join(', ')})`],
     ['a missing budget', { ...base(), budgets: { maxEvents: 10 } },
       'budgets.maxTimeMs: missing'],
     ['a fault at an unknown host', { ...base(), faults: [{ ...tm1Crash, host: 'taskmanager-2' }] },

@@ -13,6 +13,7 @@ import type { EngineEnv } from '../../api/EngineEnv.ts';
 import type { Executor } from '../../api/Executor.ts';
 import type { ExecutionAttemptId } from '../../api/ids.ts';
 import { StorageError } from '../../api/ObjectStore.ts';
+import { NO_EVENT } from '../../api/Tracer.ts';
 import type { BarrierMetrics, CheckpointMetrics } from '../../checkpoint/CheckpointMetrics.ts';
 import type { OperatorSubtaskStateHandle, TaskStateSnapshot } from '../../checkpoint/TaskStateSnapshot.ts';
 import { CompletableFuture } from '../../util/CompletableFuture.ts';
@@ -169,7 +170,9 @@ export class AsyncCheckpointRunnable {
     const wasRunning = this.state === 'RUNNING';
     this.state = 'DISCARDED';
     const message = error instanceof Error ? error.message : String(error);
-    env.tracer.event('checkpoint.asyncFailed', { checkpointId, task: attemptId, error: message });
+    // Caused by the write that failed, not by the last write to end (the runnable waits for all).
+    const failedWrite = error instanceof StorageError && error.event !== NO_EVENT ? error.event : undefined;
+    env.tracer.event('checkpoint.asyncFailed', { checkpointId, task: attemptId, error: message }, failedWrite);
     if (wasRunning && this.o.isTaskRunning()) {
       const unknown = error instanceof StorageError && error.outcome === 'unknown-outcome';
       this.o.responder.declineCheckpoint({

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Cancellable, Executor, PreemptibleTask } from '../../api/Executor.ts';
+import { NO_EVENT, type EventRef } from '../../api/Tracer.ts';
 import { assert, AssertionError } from '../../util/assert.ts';
 import { MailboxProcessor, MAX_PRIORITY, MIN_PRIORITY } from './MailboxProcessor.ts';
 
@@ -253,5 +254,66 @@ describe('MailboxProcessor failures', () => {
       executor.runAll();
     }).toThrow('planted in the default action');
     expect(failures).toEqual([]);
+  });
+});
+
+describe('MailboxProcessor: each mail runs caused by the work that put it', () => {
+  /**
+   * A tracer's current cause as the sim keeps it: the executor task does not change it here, so
+   * only the mailbox's own bookkeeping can give a mail its putter's cause.
+   */
+  function causes() {
+    const tracer = {
+      now: NO_EVENT as EventRef,
+      current: () => tracer.now,
+      causedBy: (cause: EventRef) => {
+        if (cause !== NO_EVENT) tracer.now = cause;
+      },
+    };
+    return tracer;
+  }
+
+  test('mails of one round, and a mail a nested tryYield takes, each see their own putter\'s '
+    + 'cause; the yielding mail gets its own back', () => {
+    const executor = new TestingCostExecutor();
+    const tracer = causes();
+    const seen: string[] = [];
+    const mailbox = new MailboxProcessor(executor, (e) => { throw e; }, () => executor.nowUs, tracer);
+    const put = (cause: number, label: string, priority?: number, run?: () => void) => {
+      tracer.now = cause;
+      mailbox.put({
+        label, ...(priority === undefined ? {} : { priority }),
+        run: run ?? (() => seen.push(`${label}<-${tracer.current()}`)),
+      });
+    };
+    put(11, 'yielding', undefined, () => {
+      seen.push(`yielding<-${tracer.current()}`);
+      mailbox.tryYield(MAX_PRIORITY);
+      seen.push(`yielding after yield<-${tracer.current()}`);
+    });
+    put(12, 'trigger');
+    put(13, 'notify', MAX_PRIORITY);
+    put(14, 'abort');
+    tracer.now = 99;
+    executor.runAll();
+    expect(seen).toEqual([
+      'yielding<-11', 'notify<-13', 'yielding after yield<-11', 'trigger<-12', 'abort<-14',
+    ]);
+  });
+
+  test('a mail that throws fails the task under its own cause (the failure is its doing)', () => {
+    const executor = new TestingCostExecutor();
+    const tracer = causes();
+    const failedUnder: EventRef[] = [];
+    const mailbox = new MailboxProcessor(
+      executor, () => failedUnder.push(tracer.current()), () => executor.nowUs, tracer);
+    tracer.now = 5;
+    mailbox.put({ label: 'fine', run: () => {} });
+    tracer.now = 6;
+    mailbox.put({ label: 'throws', run: () => { throw new Error('user function failed'); } });
+    tracer.now = 7;
+    mailbox.put({ label: 'later', run: () => {} });
+    executor.runAll();
+    expect(failedUnder).toEqual([6]);
   });
 });

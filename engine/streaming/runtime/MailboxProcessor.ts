@@ -51,6 +51,7 @@
  * in the order they were put, except those a nested tryYield takes.
  */
 import type { Executor, PreemptibleTask } from '../../api/Executor.ts';
+import { NO_EVENT, type EventRef, type Tracer } from '../../api/Tracer.ts';
 import { assert, AssertionError } from '../../util/assert.ts';
 
 /** The priority of ordinary mails (TaskMailbox.MIN_PRIORITY, the main mailbox executor's). */
@@ -94,11 +95,17 @@ const NO_BATCHING: DefaultActionBatching = Object.freeze({
   batchEnded: () => {},
 });
 
+/** A mail as queued: with the trace event behind the work that put it (Tracer.current). */
+interface QueuedMail {
+  readonly mail: Mail;
+  readonly cause: EventRef;
+}
+
 export class MailboxProcessor {
   /** Mails put and not yet taken into a round (TaskMailboxImpl's queue). */
-  private readonly mails: Mail[] = [];
+  private readonly mails: QueuedMail[] = [];
   /** The mails the running step took to run (TaskMailboxImpl's batch). */
-  private round: Mail[] = [];
+  private round: QueuedMail[] = [];
   /** A step or a batch is queued on the executor. */
   private stepScheduled = false;
   /** True while a step runs: mails put meanwhile are picked up when it ends. */
@@ -132,11 +139,14 @@ export class MailboxProcessor {
    *   anything but an AssertionError (that one propagates out of the step and stops the run);
    *   the loop stops processing until closed.
    * @param nowUs the current virtual time, µs.
+   * @param tracer when given, each mail runs caused by the work that put it (a round runs several
+   *   mails in one task of the thread, so the sim's lanes cannot tell their causes apart).
    */
   constructor(
     private readonly executor: Executor,
     private readonly onError: (e: unknown) => void,
     private readonly nowUs: () => number,
+    private readonly tracer?: Pick<Tracer, 'current' | 'causedBy'>,
   ) {}
 
   /**
@@ -153,7 +163,7 @@ export class MailboxProcessor {
   /** Queues a mail behind the others. Mails to a closed mailbox are dropped. */
   put(mail: Mail): void {
     if (this.closed) return;
-    this.mails.push(mail);
+    this.mails.push(this.queued(mail));
     this.mailArrived();
   }
 
@@ -163,9 +173,30 @@ export class MailboxProcessor {
    */
   putFirst(mail: Mail): void {
     if (this.closed) return;
-    if (this.inStep) this.round.unshift(mail);
-    else this.mails.unshift(mail);
+    if (this.inStep) this.round.unshift(this.queued(mail));
+    else this.mails.unshift(this.queued(mail));
     this.mailArrived();
+  }
+
+  private queued(mail: Mail): QueuedMail {
+    return { mail, cause: this.tracer?.current() ?? NO_EVENT };
+  }
+
+  /**
+   * Runs `q`'s mail caused by the work that put it, then gives the step back its own cause (a
+   * mail a nested tryYield ran is not the cause of the rest of the mail that yielded). A mail
+   * that throws keeps its cause: the task's failure is its doing.
+   */
+  private runQueued(q: QueuedMail): void {
+    const tracer = this.tracer;
+    if (tracer === undefined) {
+      q.mail.run();
+      return;
+    }
+    const before = tracer.current();
+    tracer.causedBy(q.cause);
+    q.mail.run();
+    tracer.causedBy(before);
   }
 
   /**
@@ -198,7 +229,7 @@ export class MailboxProcessor {
     assert(this.inStep, 'tryYield outside the mailbox thread');
     const mail = takeFirst(this.round, priority) ?? takeFirst(this.mails, priority);
     if (mail === undefined) return false;
-    mail.run();
+    this.runQueued(mail);
     return true;
   }
 
@@ -273,7 +304,7 @@ export class MailboxProcessor {
   private runMails(): void {
     this.round = this.mails.splice(0);
     for (let mail = this.round.shift(); mail !== undefined; mail = this.round.shift()) {
-      mail.run();
+      this.runQueued(mail);
       if (this.closed) break;
     }
     this.round = [];
@@ -345,7 +376,7 @@ export class MailboxProcessor {
 }
 
 /** Removes and returns the first mail of `queue` whose priority is at least `priority`. */
-function takeFirst(queue: Mail[], priority: number): Mail | undefined {
-  const i = queue.findIndex((m) => (m.priority ?? MIN_PRIORITY) >= priority);
+function takeFirst(queue: QueuedMail[], priority: number): QueuedMail | undefined {
+  const i = queue.findIndex((q) => (q.mail.priority ?? MIN_PRIORITY) >= priority);
   return i < 0 ? undefined : queue.splice(i, 1)[0];
 }

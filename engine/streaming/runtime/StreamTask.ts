@@ -124,7 +124,7 @@ export class StreamTask {
   ) {
     this.vertex = vertexById(tdd.jobGraph, tdd.vertexId);
     this.chainCostUs = this.vertex.operators.reduce((sum, op) => sum + op.costUs, 0);
-    this.mailbox = new MailboxProcessor(executor, (e) => this.callbacks.failed(e), () => env.clock.nowUs());
+    this.mailbox = new MailboxProcessor(executor, (e) => callbacks.failed(e), () => env.clock.nowUs(), env.tracer);
     this.ioMetrics = env.metrics.taskIO(tdd.attemptId);
     this.backPressure = new BackPressureTimer(this.ioMetrics);
     this.checkpointCoordinator = new SubtaskCheckpointCoordinator({
