@@ -31,7 +31,7 @@ import {
 import { snapshotIdOfPath } from './faultWorldOptions.ts';
 import type { MiniCluster } from '../MiniCluster.ts';
 import type { World } from '../World.ts';
-import { whenPointReached } from './FaultPlan.ts';
+import { whenPointReached } from './whenPointReached.ts';
 import { jobRunOf } from '../../engine/index.ts';
 import { actionOrigin } from './savepointPoints.ts';
 import type { Action, ActionTrigger } from './RunSpec.ts';
