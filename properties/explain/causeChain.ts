@@ -121,6 +121,8 @@ function silenceCause(index: EventIndex, e: TraceEvent): ChainStep | undefined {
     if (found !== undefined) return { event: found, inferred: `checkpoint ${String(id)} missed acknowledgements after this` };
     const stall = stallWhilePending(index, e.seq, from);
     if (stall !== undefined) return { event: stall, inferred: `checkpoint ${String(id)} waited for a busy coordinator thread` };
+    const slow = activeSlowdown(index, e.seq, from, triggered?.timeUs ?? 0);
+    if (slow !== undefined) return { event: slow, inferred: `checkpoint ${String(id)} waited behind this fault's slow task or held channel` };
     const setting = activeSettingFault(index, e.seq, [...RPC_SETTINGS, 'slow-store', 'store-failure', 'store-unknown-outcome'], from);
     return setting === undefined ? undefined
       : { event: setting, inferred: `checkpoint ${String(id)} expired while this fault slowed or failed its messages or writes` };
@@ -137,6 +139,20 @@ function stallWhilePending(index: EventIndex, before: number, from: number): Tra
   const stalls = index.ofType('fault').filter((f) => f.seq < before && f.attrs.type === 'coordinator-stall');
   return stalls.find((f) => f.attrs.action === 'stall'
     && !stalls.some((g) => g.attrs.index === f.attrs.index && g.attrs.action === 'end' && g.seq < from));
+}
+
+/**
+ * A fault that fired before event `before` and still slowed a checkpoint triggered at event
+ * `from` (at `fromUs`): a slow task (action `slow`) with no `end` before `from` (its records, and
+ * the barriers behind them, were processed slowly), or a channel-event hold released after
+ * `fromUs` (everything behind the held barrier or marker on that channel, later barriers too,
+ * waited until its release).
+ */
+function activeSlowdown(index: EventIndex, before: number, from: number, fromUs: number): TraceEvent | undefined {
+  const faults = index.ofType('fault').filter((f) => f.seq < before && (f.attrs.type === 'slow-task' || f.attrs.type === 'channel-event'));
+  return faults.find((f) => (f.attrs.type === 'slow-task'
+    ? f.attrs.action === 'slow' && !faults.some((g) => g.attrs.index === f.attrs.index && g.attrs.action === 'end' && g.seq < from)
+    : typeof f.attrs.releaseUs === 'number' && f.attrs.releaseUs > fromUs));
 }
 
 /** A JobMaster's main thread (`jobmanager/jobmaster/main`, `jobmanager/jobmaster-2/main`, ...). */
