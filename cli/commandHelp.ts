@@ -25,7 +25,7 @@ ${HARNESS}`,
 Examples:
   npx checkpoint-sim replay reports/out/repro-flights-at-least-once-3-expect-exactly-once.json
   npx checkpoint-sim replay reports/out/<repro>.json --events --trace out/run.json --mermaid out/run.md
-  npx checkpoint-sim replay --seed 3 --path 5 --mode at-least-once --expect exactly-once
+  npx checkpoint-sim replay --seed 3 --path 8 --mode at-least-once --expect exactly-once
 
 Exit codes:
   0  the property holds now

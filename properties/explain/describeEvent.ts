@@ -120,6 +120,8 @@ const DESCRIBERS: Readonly<Record<string, Describer>> = {
     : `restore from ${cp(e)} (${str(e.attrs.tasks)} task(s)${e.attrs.global === true ? ', global' : ''})`),
   'sink.committed': (e) => `sink ${str(e.attrs.sink)} subtask ${str(e.attrs.subtask)} commits its transaction of checkpoint ${str(e.attrs.checkpoint)} (notified of ${str(e.attrs.notified)})`,
   'store.unknown-outcome': (e) => `store write of ${str(e.attrs.path)} has an unknown outcome`,
+  // Only a failure says something (a write that never happened, a read of a file not there).
+  'store.end': (e) => (e.attrs.outcome === 'ok' ? undefined : `store ${str(e.attrs.op)} of ${str(e.attrs.path)}: ${str(e.attrs.outcome)}`),
   'txn.fenced': (e) => `transaction ${str(e.attrs.txn)} fenced`,
   'engine.assertion': (e) => `engine assertion: ${str(e.attrs.message)}`,
 };

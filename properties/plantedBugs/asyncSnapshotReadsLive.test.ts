@@ -16,7 +16,7 @@ const BUG = 'async-snapshot-reads-live';
 
 function spec(mutations: string[], withRestore = false): RunSpec {
   return {
-    version: RUN_SPEC_VERSION, seed: 'a23',
+    version: RUN_SPEC_VERSION, seed: 'a8',
     job: { kind: 'flights', selection: { from: 0, to: 200 }, splits: 4 },
     parallelism: 2,
     checkpoint: { mode: 'aligned', intervalMs: 20 },
