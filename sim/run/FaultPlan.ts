@@ -200,7 +200,9 @@ export function whenPointReached(cluster: MiniCluster, point: ProtocolPoint, lab
     return;
   }
   const nth = pointOccurrence(point);
-  let seen = point.kind === 'job' && cluster.jobManagerProcess.jobMaster.graph.jobStatus === point.status ? 1 : 0;
+  // The status the cluster booted into counts only for a point of the current run (or of any).
+  const run = cluster.jobMasters.length;
+  let seen = point.kind === 'job' && (point.jobRun ?? run) === run && cluster.jobManagerProcess.jobMaster.graph.jobStatus === point.status ? 1 : 0;
   if (seen >= nth) {
     world.at(0, label, reached);
     return;
