@@ -100,6 +100,18 @@ describe('a restore into a new job run (rescale at the same parallelism)', () =>
     expect(judged(r)).toEqual([]);
   });
 
+  test('via cancel before the run completed any checkpoint: the user does not cancel a job it cannot restore, and '
+    + 'the run goes on to finish', () => {
+    const r = simulate(spec([rescale({ via: 'cancel', when: { atMs: 1 } })], { retention: 'RETAIN_ON_CANCELLATION' }));
+    expect(r.trace.some((e) => e.type === 'checkpoint.completed' && e.timeUs <= 1000)).toBe(false);
+    expect(r.actions.map((a) => [a.event, a.timeMs, a.reason])).toEqual([
+      ['fired', 1, undefined], ['failed', 1, 'no retained checkpoint to restore from (none completed)']]);
+    expect(r.trace.some((e) => e.type === 'job.status' && e.attrs['status'] === 'CANCELLING')).toBe(false);
+    expect(r.jobRuns.map((run) => run.status)).toEqual(['FINISHED']);
+    expect(r.committed.length).toBe(300);
+    expect(judged(r)).toEqual([]);
+  });
+
   test('an action at "job RUNNING in run 2" waits for run 2: the RUNNING run 1 booted into is not it', () => {
     const second: Action = { type: 'rescale', when: { at: { kind: 'job', status: 'RUNNING', jobRun: 2 } }, parallelism: 1 };
     const r = simulate(spec([rescale(), second]));
