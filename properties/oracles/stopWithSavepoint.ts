@@ -74,18 +74,23 @@ function latestRunStop(result: RunResult): number | undefined {
     if (a?.type === 'stop-with-savepoint' || (a?.type === 'rescale' && (a.via ?? 'stop-with-savepoint') === 'stop-with-savepoint')) {
       // A rescale that started the next run is not the latest run's stop.
       if (a.type === 'rescale' && result.actions.some((x) => x.action === r.action && x.event === 'completed')) continue;
-      // A stop whose savepoint completed ended the job (FINISHED): it is the run's last word, and a
-      // later one fires at a job that is no longer running and is refused.
-      if (stop !== undefined && completedStop(result, stop)) break;
+      // A stop whose savepoint completed ended the job (FINISHED, or FAILED by a task that did not
+      // finish after it): it is the run's last word. A later one fires at a job that is no longer
+      // running and is refused, or, fired while the tasks were still finishing, fails.
+      if (stop !== undefined && endedRun(result, stop)) break;
       stop = r.action;
     }
   }
   return stop;
 }
 
-/** Whether the stop `action` completed (its job run FINISHED with the savepoint). */
-function completedStop(result: RunResult, action: number): boolean {
-  return result.actions.some((x) => x.action === action && x.event === 'completed');
+/**
+ * Whether the stop `action` ended its job run after its savepoint: it completed (FINISHED), or
+ * its job failed after the savepoint (StopWithSavepointStoppingException, FAILED).
+ */
+function endedRun(result: RunResult, action: number): boolean {
+  return result.actions.some((x) => x.action === action
+    && (x.event === 'completed' || (x.event === 'failed' && x.reason === 'StopWithSavepointStoppingException')));
 }
 
 function readStopOutcome(result: RunResult): StopOutcome | undefined {

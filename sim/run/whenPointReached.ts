@@ -99,12 +99,12 @@ function completingAckFilter(point: ProtocolPoint): (e: TraceEvent) => boolean {
 
 /**
  * Calls `reached` once, when `point` is reached the n-th time it needs (pointOccurrence): right
- * after the task that recorded the point's trace event, or at time 0 for a job point the cluster
- * reached while it booted (the job enters RUNNING before any plan is installed: that entry
- * counts, the only point that can be reached before the run starts). Faults and actions both arm
- * their points through it. `actions` are the spec's, which a point naming a savepoint counts
- * (savepointPoints.ts): it is reached at its phase's event of the id that savepoint's action got
- * (from the `checkpoint.triggered` event whose origin is that action), and never if it got none.
+ * after the task that recorded the point's trace event, or at time 0 for a job point of run 1 or
+ * no run that the cluster reached while it booted (before any plan is installed: the only point
+ * reached before the run starts). Faults and actions both arm their points through it. `actions`
+ * are the spec's, which a point naming a savepoint counts (savepointPoints.ts): it is reached at
+ * its phase's event of the id that savepoint's action got (from the `checkpoint.triggered` event
+ * whose origin is that action), and never if it got none.
  */
 export function whenPointReached(cluster: MiniCluster, point: ProtocolPoint, label: string, reached: () => void,
   actions: readonly Action[]): void {
@@ -115,7 +115,8 @@ export function whenPointReached(cluster: MiniCluster, point: ProtocolPoint, lab
     return;
   }
   const nth = pointOccurrence(point);
-  let seen = point.kind === 'job' && cluster.jobManagerProcess.jobMaster.graph.jobStatus === point.status ? 1 : 0;
+  const bootedInto = cluster.jobManagerProcess.jobMaster.graph.jobStatus;
+  let seen = point.kind === 'job' && (point.jobRun ?? 1) === cluster.jobMasters.length && bootedInto === point.status ? 1 : 0;
   if (seen >= nth) {
     world.at(0, label, reached);
     return;
