@@ -370,7 +370,7 @@ export class FaultPlan {
       // Validated: the method is known (an alias resolved here).
       method: rpcMethodNamed(f.method) ?? f.method, nth: f.nth ?? 1,
       ...(f.checkpoint === undefined ? {} : { checkpoint: f.checkpoint }),
-      // Checkpoint ids start again in every job run: a filter naming one is about run 1 unless it says.
+      // A later job run numbers on from the checkpoint it restored, so an id can recur across runs: a filter naming one is about run 1 unless it says.
       ...(f.jobRun === undefined && f.checkpoint === undefined ? {} : { jobMasterAddress: jobRun(f.jobRun ?? 1, 0).address }),
       ...(from === undefined ? {} : { from }),
       ...(to === undefined ? {} : { to }),
@@ -405,7 +405,7 @@ export class FaultPlan {
    * matching events; when it delays one it fires and is logged.
    */
   private armChannelEvent(index: number, f: ChannelEventFault): void {
-    // Checkpoint ids start again in every job run: a filter naming one is about run 1 unless it says.
+    // A later job run numbers on from the checkpoint it restored, so an id can recur across runs: a filter naming one is about run 1 unless it says.
     const run = f.jobRun ?? (f.checkpoint === undefined ? undefined : 1);
     const filter = {
       event: f.event, to: f.to, nth: f.nth ?? 1,

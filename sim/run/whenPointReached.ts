@@ -69,7 +69,8 @@ export function matchesPoint(point: ProtocolPoint, e: TraceEvent, savepointId?: 
 
 /**
  * True when `e` is of the job run `point` names: its `jobRun`, or run 1 for a point naming a
- * checkpoint (ids start again in every run); a point naming neither matches every run.
+ * checkpoint (a later run numbers on from the checkpoint it restored, so ids can recur across
+ * runs); a point naming neither matches every run.
  */
 function matchesJobRun(point: ProtocolPoint, e: TraceEvent): boolean {
   if (point.kind === 'sink') return true;

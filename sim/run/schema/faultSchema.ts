@@ -43,7 +43,7 @@ const UNREACHED_JOB_STATUSES: readonly string[] = [
 
 /**
  * Which job run a point or a message fault is about (1 for the first; a rescale or restore starts
- * the next). Absent: run 1 when it names a checkpoint id (ids start again in each run), else any run.
+ * the next). Absent: run 1 when it names a checkpoint id (a later run numbers on from the checkpoint it restored, so an id can recur across runs), else any run.
  */
 const jobRunField = intField(1).meta({
   description: 'The job run (1 = the first; each restore into a new run counts up). Absent: run 1 for a point or '
