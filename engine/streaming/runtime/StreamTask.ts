@@ -51,6 +51,7 @@ import type { StreamRecord } from '../api/StreamRecord.ts';
 import type { OperatorSnapshot, Output, SourceStreamOperator } from '../operators/StreamOperator.ts';
 import type { CheckpointResponder } from './CheckpointResponder.ts';
 import { BackPressureTimer } from './BackPressureTimer.ts';
+import { endData } from './endData.ts';
 import { FinalCheckpointTracker } from './FinalCheckpointTracker.ts';
 import { InputEndTracker } from './InputEndTracker.ts';
 import { MailboxProcessor, MAX_PRIORITY } from './MailboxProcessor.ts';
@@ -60,9 +61,6 @@ import {
   type StreamTaskSetupContext,
 } from './StreamTaskSetup.ts';
 import { SubtaskCheckpointCoordinator } from './SubtaskCheckpointCoordinator.ts';
-
-/** The checkpoint id used for the final-state snapshot a finished task reports to oracles. */
-export const FINAL_STATE_SNAPSHOT = -1;
 
 /** How the StreamTask talks back to its Task. */
 export interface StreamTaskCallbacks {
@@ -529,24 +527,12 @@ export class StreamTask {
     return 'done';
   }
 
-  /**
-   * StreamTask.endData: the task's data ended. DRAIN (the input ended, or a stop with drain)
-   * ends the operators' input and finishes them; NO_DRAIN (a stop without drain) leaves them
-   * unfinished. Either way the operators count as finished for checkpoints (Flink's
-   * finishedOperators), and downstream hears EndOfData with the mode.
-   */
+  /** The task's data ended (see endData): from now on its operators count as finished. */
   private endData(chain: OperatorChain, mode: StopMode): void {
     this.operatorsFinished = true;
-    if (mode === 'DRAIN') chain.endInputAndFinish();
-    for (const p of this.partitions) p.broadcastEvent({ type: 'end-of-data', stopMode: mode }, {});
-    // Only keyed operators: snapshotting a sink would pre-commit a transaction (a side effect).
-    this.finalState = [];
-    chain.operators.forEach((op, i) => {
-      if (this.vertex.operators[i]?.spec.kind !== 'keyedProcess') return;
-      const snap = op.snapshotState(FINAL_STATE_SNAPSHOT);
-      if (snap !== undefined) this.finalState.push(snap);
+    this.finalState = endData({
+      chain, mode, vertex: this.vertex, partitions: this.partitions, tracer: this.env.tracer, attemptId: this.tdd.attemptId,
     });
-    this.env.tracer.event('task.endOfInput', { task: this.tdd.attemptId, ...(mode === 'NO_DRAIN' ? { stopMode: mode } : {}) });
   }
 
   /**
