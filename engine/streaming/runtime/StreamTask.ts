@@ -16,8 +16,9 @@
  * Checkpoints: sources are triggered by RPC (a mail); other tasks by barriers, which go to the
  * barrier handler (aligned or the at-least-once tracker); SubtaskCheckpointCoordinator performs
  * them. Notifications arrive as mails. With checkpointing on, a task whose input ended finishes
- * its operators, then waits for a checkpoint triggered after that to complete and be notified
- * before it emits EndOfPartition and turns FINISHED (reference 5.7).
+ * its operators, then waits for a checkpoint triggered after that to complete and be notified;
+ * then its mailbox loop ends, and afterInvoke runs the mails still queued, waits for pending
+ * checkpoints, emits EndOfPartition and turns it FINISHED (reference 5.7).
  *
  * Stop-with-savepoint (reference 5.6): a source task triggered for a synchronous savepoint first
  * stops its source (a mail): with drain (TERMINATE) the source's data ends as at the end of its
@@ -51,8 +52,9 @@ import type { StreamRecord } from '../api/StreamRecord.ts';
 import type { OperatorSnapshot, Output, SourceStreamOperator } from '../operators/StreamOperator.ts';
 import type { CheckpointResponder } from './CheckpointResponder.ts';
 import { BackPressureTimer } from './BackPressureTimer.ts';
-import { endData } from './endData.ts';
 import { FinalCheckpointTracker } from './FinalCheckpointTracker.ts';
+import { afterInvoke } from './afterInvoke.ts';
+import { endData } from './endData.ts';
 import { InputEndTracker } from './InputEndTracker.ts';
 import { MailboxProcessor, MAX_PRIORITY } from './MailboxProcessor.ts';
 import { OperatorChain } from './OperatorChain.ts';
@@ -185,7 +187,8 @@ export class StreamTask {
    * handler for the channels still open, marked RPC-triggered so nothing is blocked.
    */
   triggerCheckpointAsync(barrier: CheckpointBarrier): void {
-    if (this.mailbox.isClosed) {
+    // Flink's mailbox rejects the mail once the task is closing, and Task declines.
+    if (!this.mailbox.acceptsMails) {
       this.decline(barrier.id, 'CHECKPOINT_DECLINED_TASK_CLOSING');
       return;
     }
@@ -229,6 +232,12 @@ export class StreamTask {
   }
 
   private putTriggerMail(barrier: CheckpointBarrier): void {
+    // Only a stop's mail run in afterInvoke's drain gets here with the mailbox closing: Flink's
+    // trigger after the stop is rejected, and Task declines the failed future as TASK_FAILURE.
+    if (!this.mailbox.acceptsMails) {
+      this.decline(barrier.id, 'TASK_FAILURE');
+      return;
+    }
     this.mailbox.put({
       label: 'trigger-checkpoint',
       run: () => {
@@ -536,18 +545,23 @@ export class StreamTask {
   }
 
   /**
-   * Turns FINISHED once the operators finished, the inputs drained and, with checkpointing on,
-   * a checkpoint performed after finishing completed and was notified (reference 5.7), or, in a
-   * stop-with-savepoint, the synchronous savepoint was (StreamTask.afterInvoke).
+   * Ends the mailbox loop once the operators finished, the inputs drained and, with checkpointing
+   * on, a checkpoint performed after finishing completed and was notified (reference 5.7), or, in
+   * a stop-with-savepoint, the synchronous savepoint was (StreamTask.afterInvoke's termination
+   * conditions); afterInvoke then finishes the task. Called again later, it changes nothing.
    */
   private maybeFinishTask(): void {
     if (!this.operatorsFinished || !this.inputsDrained || this.cleanedUp) return;
     const waits = this.tdd.checkpointingEnabled || this.finalCheckpoint.synchronousSavepoint !== undefined;
     if (waits && !this.finalCheckpoint.finalCheckpointCompleted) return;
-    for (const p of this.partitions) p.finish();
-    // A task deployed as finished ran none of the job's input: it reports no final state, so
-    // the harness keeps the attempt's that did finish the input.
-    this.callbacks.finished(this.finishedOnRestore ? undefined : this.finalState);
+    this.mailbox.allActionsCompleted(() => afterInvoke({
+      mailbox: this.mailbox, executor: this.executor, checkpointCoordinator: this.checkpointCoordinator,
+      partitions: this.partitions, checkpointsWithFinishedTasks: this.tdd.checkpointing?.checkpointsAfterTasksFinish ?? false,
+      isCleanedUp: () => this.cleanedUp, stopRunning: () => { this.running = false; },
+      // A task deployed as finished ran none of the job's input: it reports no final state, so
+      // the harness keeps the attempt's that did finish the input.
+      finished: () => this.callbacks.finished(this.finishedOnRestore ? undefined : this.finalState),
+    }));
   }
 
   /** Performs a checkpoint (from a barrier or an RPC trigger); false if it could not. */
