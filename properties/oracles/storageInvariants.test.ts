@@ -58,6 +58,20 @@ describe('oracle 6: storage invariants', () => {
     expect(storageInvariants(doctor(clean, { objectStorePaths: [`run-2/${file}`], trace: [...clean.trace, ofRun2] }))).toEqual([]);
   });
 
+  test('so are those of a savepoint\'s acknowledgement, under the savepoint\'s directory (a finishing task waited for '
+    + 'its write past the savepoint\'s expiry and the job\'s end)', () => {
+    const clean = sampleRun('aligned', false);
+    const file = 'savepoint-7/v0#0@0/flights-source';
+    const triggered = event(99_998, 1, 'checkpoint.triggered', { checkpointId: 7, timestampUs: 1000, savepoint: true }, 'jobmanager');
+    const dropped = event(99_999, 1, 'checkpoint.ackAfterShutdown', { checkpointId: 7, task: 'v0#0@0', files: 1 });
+    expect(storageInvariants(doctor(clean, { objectStorePaths: [file], trace: [...clean.trace, triggered, dropped] }))).toEqual([]);
+    // Without the savepoint's trigger the ack's files would be under chk-7/: the savepoint's are a leak.
+    expect(invariantsOf(doctor(clean, { objectStorePaths: [file], trace: [...clean.trace, dropped] }))).toEqual(['no-leaked-files']);
+    // And with it, a file under chk-7/ is no leftover of that ack.
+    expect(invariantsOf(doctor(clean, { objectStorePaths: ['chk-7/v0#0@0/flights-source'], trace: [...clean.trace, triggered, dropped] })))
+      .toEqual(['no-leaked-files']);
+  });
+
   test('a file no fault touched is a leak; one of a crashed attempt is not', () => {
     const clean = sampleRun('aligned', false);
     const leak = doctor(clean, { objectStorePaths: ['chk-3/v0#0@0/flights-source'] });

@@ -16,7 +16,9 @@
  *   before the heal time may outlast the drain phase, and the cleanup did its part).
  *   Also not a leak: the state files of an acknowledgement that reached the coordinator of a job
  *   run that had ended (`checkpoint.ackAfterShutdown`): Flink's coordinator drops such an ack and
- *   leaves its files, a known leftover (the files under `<run dir>chk-<id>/<attempt>/`).
+ *   leaves its files, a known leftover (the files under `<run dir>chk-<id>/<attempt>/`, or
+ *   `<run dir>savepoint-<id>/<attempt>/` for a savepoint: a finishing task waits for its pending
+ *   savepoint's write, which may outlast the savepoint's expiry and the job's end).
  * - `no-lingering-transactions` (only once the job ended): the same rule for sink transactions
  *   left open or pre-committed; a history that ended with a cancel may leave pre-committed ones
  *   (of the checkpoints the cancel aborted, or of one that completed while the job was being
@@ -166,14 +168,21 @@ function preCommittedAfter(result: RunResult, id: number): Set<string> {
 
 /**
  * The directories of state files Flink leaves behind by design: each acknowledgement that reached
- * an ended job run's coordinator (`checkpoint.ackAfterShutdown`), `<run prefix>chk-<id>/<attempt>/`.
+ * an ended job run's coordinator (`checkpoint.ackAfterShutdown`), `<run prefix>chk-<id>/<attempt>/`,
+ * or `<run prefix>savepoint-<id>/<attempt>/` when the run triggered `<id>` as a savepoint.
  */
 function knownLeftovers(result: RunResult): string[] {
   const out: string[] = [];
+  const savepoints = new Set<string>();
   for (const e of result.trace) {
+    if (e.type === 'checkpoint.triggered' && e.attrs['savepoint'] === true) {
+      savepoints.add(`${jobRunOf(e.attrs)}/${String(e.attrs['checkpointId'])}`);
+    }
     if (e.type !== 'checkpoint.ackAfterShutdown') continue;
     const run = jobRunOf(e.attrs);
-    out.push(`${run === 1 ? '' : `run-${run}/`}chk-${String(e.attrs['checkpointId'])}/${String(e.attrs['task'])}/`);
+    const id = String(e.attrs['checkpointId']);
+    const dir = savepoints.has(`${run}/${id}`) ? 'savepoint' : 'chk';
+    out.push(`${run === 1 ? '' : `run-${run}/`}${dir}-${id}/${String(e.attrs['task'])}/`);
   }
   return out;
 }

@@ -53,6 +53,11 @@ export class AsyncCheckpointRunnable {
   private state: AsyncCheckpointState = 'RUNNING';
   /** When the async part started on its thread (Flink's asyncStartNanos). */
   private asyncStartUs = 0;
+  /**
+   * Completes when the work ends on its thread, whatever the outcome, discarded or not (Flink's
+   * finishedFuture): a finishing task waits for it before it turns FINISHED.
+   */
+  readonly finished = new CompletableFuture<void>();
 
   constructor(private readonly o: AsyncCheckpointRunnableOptions) {}
 
@@ -74,7 +79,7 @@ export class AsyncCheckpointRunnable {
 
   private run(): void {
     if (this.state !== 'RUNNING') {
-      this.o.onDone();
+      this.done();
       return;
     }
     const { env, asyncExecutor } = this.o;
@@ -121,7 +126,7 @@ export class AsyncCheckpointRunnable {
       // Discarded (aborted) while uploading: the JobMaster may already have cleaned the
       // checkpoint's directory, so the task removes what it wrote itself (Flink's cleanup()).
       this.discardWritten(written);
-      this.o.onDone();
+      this.done();
     } else {
       this.report(written);
     }
@@ -162,7 +167,12 @@ export class AsyncCheckpointRunnable {
     };
     this.o.responder.acknowledgeCheckpoint({ attemptId, checkpointId, subtaskState: snapshot, checkpointMetrics });
     env.tracer.event('checkpoint.acked', { checkpointId, task: attemptId });
+    this.done();
+  }
+
+  private done(): void {
     this.o.onDone();
+    this.finished.complete(undefined);
   }
 
   private fail(error: unknown): void {
@@ -179,7 +189,7 @@ export class AsyncCheckpointRunnable {
         attemptId, checkpointId, reason: 'CHECKPOINT_ASYNC_EXCEPTION', message: unknown ? `unknown outcome: ${message}` : message,
       });
     }
-    this.o.onDone();
+    this.done();
   }
 }
 
