@@ -173,4 +173,18 @@ describe('causeChain: silences', () => {
     expect(chainOfLast(trace([boot, slow('slow', 5), ...pending]))).toEqual(['checkpoint.aborted', 'fault [inferred]']);
     expect(chainOfLast(trace([boot, slow('slow', 5), slow('end', 150), ...pending]))).toEqual(['checkpoint.aborted', 'host.boot']);
   });
+
+  test('a task that skips a checkpoint as aborted steps to its abort notification of it or of a newer one, '
+    + 'not to the barrier that found it aborted', () => {
+    const told = (id: number) => ({ ms: 10, host: 'taskmanager-1', type: 'checkpoint.taskNotifiedAborted',
+      attrs: { checkpointId: id, task: 'v1#1@0' }, cause: 0 });
+    const skipped = [
+      { ms: 20, host: 'taskmanager-1', type: 'checkpoint.aligned', attrs: { checkpointId: 5, task: 'v1#1@0' }, cause: 0 },
+      { ms: 20, host: 'taskmanager-1', type: 'checkpoint.skippedAborted', attrs: { checkpointId: 5, task: 'v1#1@0' }, cause: 2 },
+    ];
+    const boot = { ms: 0, type: 'host.boot' };
+    expect(chainOfLast(trace([boot, told(5), ...skipped]))).toEqual(['checkpoint.skippedAborted', 'checkpoint.taskNotifiedAborted [inferred]', 'host.boot']);
+    expect(chainOfLast(trace([boot, told(9), ...skipped]))).toEqual(['checkpoint.skippedAborted', 'checkpoint.taskNotifiedAborted [inferred]', 'host.boot']);
+    expect(chainOfLast(trace([boot, told(4), ...skipped]))).toEqual(['checkpoint.skippedAborted', 'checkpoint.aligned', 'host.boot']);
+  });
 });

@@ -79,6 +79,17 @@ const HEARTBEAT_LOSSES = new Set(['jm.taskManagerLost', 'rm.taskExecutorLost', '
 
 /** The event behind a silence (see the file comment), if `e` is one and the trace shows it. */
 function silenceCause(index: EventIndex, e: TraceEvent): ChainStep | undefined {
+  if (e.type === 'checkpoint.skippedAborted') {
+    // The recorded cause is the barrier that found the checkpoint aborted; what aborted it for
+    // this task came before: the coordinator's abort notification (SubtaskCheckpointCoordinator's
+    // aborted ids, checkAndClearAbortedStatus), of it or of a newer one (an id more than max
+    // concurrent checkpoints below the newest aborted one counts as aborted too).
+    const id = Number(e.attrs.checkpointId);
+    const told = latestBefore(index, e.seq, 0, (x) => x.type === 'checkpoint.taskNotifiedAborted'
+      && x.attrs.task === e.attrs.task && Number(x.attrs.checkpointId) >= id);
+    return told === undefined ? undefined
+      : { event: told, inferred: `checkpoint ${String(e.attrs.checkpointId)} was aborted for this task before its barrier came` };
+  }
   if (HEARTBEAT_LOSSES.has(e.type) && String(e.attrs.cause ?? e.attrs.reason).includes('heartbeat')) {
     // The side that fell silent, and the side that noticed it.
     const teSide = e.type.startsWith('te.');
