@@ -158,8 +158,9 @@ describe('causeChain: silences', () => {
     expect(chainOfLast(slowData)).toEqual(['checkpoint.aborted', 'net.slow [inferred]']);
   });
 
-  test('an expired checkpoint steps to a channel hold of an earlier barrier released after its trigger, and to a slow '
-    + 'task still slow at its trigger; not to a hold released before it nor a slow task that ended', () => {
+  test('an expired checkpoint steps to a channel hold of an earlier barrier released after its trigger or less than '
+    + 'its own length before, and to a slow task still slow at its trigger; not to a hold worked off before it nor a '
+    + 'slow task that ended', () => {
     const hold = (releaseMs: number) => ({ ms: 98, host: 'sim', type: 'fault', attrs: { index: 0, type: 'channel-event', action: 'delay',
       event: 'barrier', checkpoint: 1, from: 'v0#0@0', to: 'v1#2@0', releaseUs: releaseMs * 1000 } });
     const pending = [
@@ -168,7 +169,10 @@ describe('causeChain: silences', () => {
     ];
     const boot = { ms: 0, type: 'host.boot' };
     expect(chainOfLast(trace([boot, hold(2198), ...pending]))).toEqual(['checkpoint.aborted', 'fault [inferred]']);
-    expect(chainOfLast(trace([boot, hold(150), ...pending]))).toEqual(['checkpoint.aborted', 'host.boot']);
+    // Released 18 ms before the trigger after an 82 ms hold: its backlog still held the barrier.
+    expect(chainOfLast(trace([boot, hold(180), ...pending]))).toEqual(['checkpoint.aborted', 'fault [inferred]']);
+    // Released 78 ms before the trigger after a 22 ms hold: worked off by then.
+    expect(chainOfLast(trace([boot, hold(120), ...pending]))).toEqual(['checkpoint.aborted', 'host.boot']);
     const slow = (action: string, ms: number) => ({ ms, host: 'sim', type: 'fault', attrs: { index: 0, type: 'slow-task', action } });
     expect(chainOfLast(trace([boot, slow('slow', 5), ...pending]))).toEqual(['checkpoint.aborted', 'fault [inferred]']);
     expect(chainOfLast(trace([boot, slow('slow', 5), slow('end', 150), ...pending]))).toEqual(['checkpoint.aborted', 'host.boot']);

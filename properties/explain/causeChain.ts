@@ -157,13 +157,15 @@ function stallWhilePending(index: EventIndex, before: number, from: number): Tra
  * `from` (at `fromUs`): a slow task (action `slow`) with no `end` before `from` (its records, and
  * the barriers behind them, were processed slowly), or a channel-event hold released after
  * `fromUs` (everything behind the held barrier or marker on that channel, later barriers too,
- * waited until its release).
+ * waited until its release), or released less than its own length before it: a hold of D ms
+ * queues D ms of records, which its task works off after the release, so later barriers still
+ * wait behind that backlog for up to D (a bound: a task faster than its input drains it sooner).
  */
 function activeSlowdown(index: EventIndex, before: number, from: number, fromUs: number): TraceEvent | undefined {
   const faults = index.ofType('fault').filter((f) => f.seq < before && (f.attrs.type === 'slow-task' || f.attrs.type === 'channel-event'));
   return faults.find((f) => (f.attrs.type === 'slow-task'
     ? f.attrs.action === 'slow' && !faults.some((g) => g.attrs.index === f.attrs.index && g.attrs.action === 'end' && g.seq < from)
-    : typeof f.attrs.releaseUs === 'number' && f.attrs.releaseUs > fromUs));
+    : typeof f.attrs.releaseUs === 'number' && f.attrs.releaseUs + (f.attrs.releaseUs - f.timeUs) > fromUs));
 }
 
 /** A JobMaster's main thread (`jobmanager/jobmaster/main`, `jobmanager/jobmaster-2/main`, ...). */
