@@ -57,7 +57,8 @@ const outcomes = new WeakMap<RunResult, StopOutcome | null>();
 
 /**
  * The stop of the history's latest job run: the last stop-with-savepoint, or rescale's stop (via
- * stop-with-savepoint) that never got to start the next run, fired at that run. Undefined when none.
+ * stop-with-savepoint) that never got to start the next run, fired at that run, unless an earlier
+ * one ended the run after its savepoint completed ({@link endedByStop}). Undefined when none.
  */
 function latestRunStop(result: RunResult): number | undefined {
   // A latest run refused at its submission never ran: the history ended with the run before it,
@@ -74,18 +75,24 @@ function latestRunStop(result: RunResult): number | undefined {
     if (a?.type === 'stop-with-savepoint' || (a?.type === 'rescale' && (a.via ?? 'stop-with-savepoint') === 'stop-with-savepoint')) {
       // A rescale that started the next run is not the latest run's stop.
       if (a.type === 'rescale' && result.actions.some((x) => x.action === r.action && x.event === 'completed')) continue;
-      // A stop whose savepoint completed ended the job (FINISHED): it is the run's last word, and a
-      // later one fires at a job that is no longer running and is refused.
-      if (stop !== undefined && completedStop(result, stop)) break;
+      // A stop whose savepoint completed ended the job, FINISHED, or FAILED when a task did not
+      // finish after it (StopWithSavepointStoppingException, a non-recoverable failure): it is the
+      // run's last word, and a later one, fired at a job no longer running or while its savepoint
+      // was still being written, is refused.
+      if (stop !== undefined && endedByStop(result, stop)) break;
       stop = r.action;
     }
   }
   return stop;
 }
 
-/** Whether the stop `action` completed (its job run FINISHED with the savepoint). */
-function completedStop(result: RunResult, action: number): boolean {
-  return result.actions.some((x) => x.action === action && x.event === 'completed');
+/**
+ * Whether the stop `action` ended its job run after its savepoint completed: the stop completed
+ * (FINISHED), or failed with StopWithSavepointStoppingException (FAILED, the savepoint kept).
+ */
+function endedByStop(result: RunResult, action: number): boolean {
+  return result.actions.some((x) => x.action === action
+    && (x.event === 'completed' || (x.event === 'failed' && x.reason === 'StopWithSavepointStoppingException')));
 }
 
 function readStopOutcome(result: RunResult): StopOutcome | undefined {
