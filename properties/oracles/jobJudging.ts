@@ -27,16 +27,10 @@ import type { SequencedOutput, SequenceReport } from './sequenceInvariants.ts';
 /** Why a sink's output was not judged: a short stable code (counted by explore). */
 export type OutputUnjudgedReason =
   /** The job's judging says `off` for the sink (JobJudging.output). */
-  'judging-off'
-  /**
-   * A stop-with-savepoint whose job then failed (StopWithSavepointStoppingException), judged at
-   * its savepoint: a restarted attempt's sink aborted transactions the savepoint holds as
-   * pre-committed (stopWithSavepoint.ts abortedSavepointTransactions), and records are missing.
-   */
-  | 'savepoint-transactions-aborted';
+  'judging-off';
 
 /** Every reason, in a fixed order (for reports that list them all). */
-export const OUTPUT_UNJUDGED_REASONS: readonly OutputUnjudgedReason[] = ['judging-off', 'savepoint-transactions-aborted'];
+export const OUTPUT_UNJUDGED_REASONS: readonly OutputUnjudgedReason[] = ['judging-off'];
 
 /** A sink whose committed output no oracle compared, with why (never a pass). */
 export interface OutputUnjudged {

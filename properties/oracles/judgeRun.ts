@@ -57,9 +57,7 @@ import { decisiveEvents } from './decisiveEvents.ts';
 import { jobRunOf, type DecodedCheckpoint } from '../../engine/index.ts';
 import { compareOutputs } from './compareOutputs.ts';
 import { detectSequenced, endToEndExactlyOnce } from './endToEndExactlyOnce.ts';
-import {
-  abortedSavepointTransactions, judgedAtSavepointOnly, judgedAtStop, outputAtStop, stopOutcome,
-} from './stopWithSavepoint.ts';
+import { judgedAtSavepointOnly, judgedAtStop, outputAtStop, stopOutcome } from './stopWithSavepoint.ts';
 import { engineAssertion } from './engineAssertion.ts';
 import { endedByCancel, outputAtCancel } from './outputAtCancel.ts';
 import { restoreRefused } from './restoreRefused.ts';
@@ -188,14 +186,9 @@ export function judgeRun(input: RunResult, options: JudgeOptions = {}): RunVerdi
   const stop = stopOutcome(result);
   let outputJudged = false;
   let stateRan = false;
-  const stopUnjudged: OutputUnjudged[] = [];
   for (const oracle of oracles) {
     if (judgedAtSavepointOnly(stop) && (oracle === 'at-least-once' || oracle === 'end-to-end-exactly-once')) {
-      const found = outputAtFailedStop(result, stop.savepoint, oracle, maxListed, resolved);
-      const aborted = found.length === 0 ? [] : abortedSavepointTransactions(result, stop.savepoint);
-      // The savepoint's own transactions were aborted by a restart: what is missing may be in them (never a pass: counted).
-      if (aborted.length === 0) violations.push(...found);
-      else stopUnjudged.push(...savepointAbortedUnjudged(aborted, stop.savepoint.checkpointId));
+      violations.push(...outputAtFailedStop(result, stop.savepoint, oracle, maxListed, resolved));
       outputJudged = true;
       keyedState = stateUnjudged('job-not-finished', `${stop.kind === 'stuck' ? 'the stop-with-savepoint is stuck after its savepoint'
         : 'the job FAILED after its stop-with-savepoint\'s savepoint'}: its output was judged at the savepoint, its final state cannot be`);
@@ -231,7 +224,7 @@ export function judgeRun(input: RunResult, options: JudgeOptions = {}): RunVerdi
     ok: violations.length === 0,
     oracles,
     keyedState,
-    outputUnjudged: outputJudged ? [...(resolved?.outputUnjudged ?? []), ...stopUnjudged] : [],
+    outputUnjudged: outputJudged ? resolved?.outputUnjudged ?? [] : [],
     stateUnjudgedOperators: stateRan && resolved !== undefined ? resolved.keyed.filter((k) => resolved.stateOff.has(k)) : [],
     operatorState: opState,
     knownStuck: oracles.includes('liveness') && isKnownStuck(result),
@@ -292,16 +285,6 @@ function perJobRun(result: RunResult, oracle: (r: RunResult) => Violation[]): Vi
     const trace = result.trace.filter((e) => jobRunOf(e.attrs) === run.index);
     return oracle({ ...result, trace }).map((v) => ({ ...v, summary: `job run ${run.index}: ${v.summary}`, details: { ...(v.details as object), jobRun: run.index } }));
   });
-}
-
-/** One entry per sink whose transactions of savepoint `id` a restart aborted (`sink#subtask@attempt/e<epoch>` names). */
-function savepointAbortedUnjudged(aborted: readonly string[], id: number): OutputUnjudged[] {
-  const sinks = [...new Set(aborted.map((t) => t.split('#')[0] ?? t))];
-  return sinks.map((sink) => ({
-    sink, reason: 'savepoint-transactions-aborted',
-    detail: `a restarted attempt aborted ${aborted.filter((t) => t.startsWith(`${sink}#`)).join(', ')}, pre-committed in savepoint ${id} `
-      + 'of a stop whose job then failed (StopWithSavepointStoppingException): its output at the savepoint cannot be judged',
-  }));
 }
 
 /**

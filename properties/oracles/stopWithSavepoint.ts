@@ -188,23 +188,6 @@ export function savepointTransactions(savepoint: DecodedCheckpoint, graph: Strea
 }
 
 /**
- * The transactions `savepoint` holds as pre-committed (savepointTransactions) that were aborted
- * afterwards (a `txn.abort` event), by name. Flink never restores from a savepoint (it is not
- * added to the completed-checkpoint store), so an attempt restarted while the stop was in
- * progress restores an older checkpoint, or none, and its sink aborts the transactions it finds
- * lingering, the savepoint's among them. Flink's StopWithSavepointStoppingException says as much:
- * the savepoint is consistent, but its transactions may not be committed.
- */
-export function abortedSavepointTransactions(result: RunResult, savepoint: DecodedCheckpoint): string[] {
-  const inSavepoint = savepointTransactions(savepoint, result.graph);
-  const aborted = new Set<string>();
-  for (const e of result.trace) {
-    if (e.type === 'txn.abort' && inSavepoint.has(String(e.attrs['txn']))) aborted.add(String(e.attrs['txn']));
-  }
-  return [...aborted].sort();
-}
-
-/**
  * The output a `job-failed` stop leaves: the committed records plus the records of the
  * transactions pre-committed inside the savepoint that were never committed.
  */
