@@ -139,6 +139,26 @@ describe('SimTransactionalStore', () => {
     expect(times.size).toBe(1); // the open transaction has none
   });
 
+  test('keeps the records of transactions aborted after their pre-commit, apart from those still pre-committed', () => {
+    const { w, env } = withHost({});
+    const t = env.transactionalStore;
+    t.initTransactions('s', 0, 1);
+    for (const epoch of [1, 2, 3, 4]) {
+      t.begin(id(1, epoch), 1);
+      t.write(id(1, epoch), `r${epoch}`, 1);
+    }
+    t.preCommit(id(1, 1), 1);
+    t.preCommit(id(1, 2), 1);
+    t.preCommit(id(1, 3), 1);
+    t.abort(id(1, 1), 1); // pre-committed, then aborted (a lingering abort)
+    t.commit(id(1, 3), 1);
+    t.abort(id(1, 4), 1); // aborted while open: never pre-committed
+    const store = w.transactionalStore;
+    expect(store.abortedPreCommittedRecords().map((c) => [c.record, c.txn.epoch])).toEqual([['r1', 1]]);
+    expect(store.preCommittedRecords().map((c) => c.record)).toEqual(['r2']);
+    expect(store.committedRecords().map((c) => c.record)).toEqual(['r3']);
+  });
+
   test('fencing rejects older attempts', () => {
     const { env } = withHost({});
     const t = env.transactionalStore;

@@ -112,4 +112,67 @@ describe('stopOutcome', () => {
     expect(judgeRun(doctored).violations.map((v) => v.summary))
       .toContain('2 sink transaction(s) left open or pre-committed that no logged fault touched');
   });
+
+  /**
+   * Found by explore (flights, at-least-once, seed 54, run 3020 of 10,000): the stop's
+   * synchronous savepoint 1 was acknowledged by every task when their TaskManager crashed, and a
+   * 10x slow store kept its metadata write, under the coordinator lock, going until 177 ms. The
+   * failover's restore waited for that lock, restored from no checkpoint (the store holds no
+   * savepoint), and the fresh sinks aborted the transactions of checkpoints from 1 on as lingering
+   * (KafkaWriter#abortLingeringTransactions) before the stop's handling failed the job. Those
+   * records are savepoint 1's, lost to Flink's own failover: judged as held by the savepoint.
+   */
+  const crashAfterAcks: RunSpec = {
+    version: RUN_SPEC_VERSION,
+    seed: 's2037416104',
+    job: { kind: 'flights', selection: { from: 0, to: 366 } },
+    parallelism: 2,
+    taskManagers: 1,
+    costsMs: { 'flights-source': 5.464, 'airport-stats': 0.273, 'flights-sink': 0.273 },
+    network: { recordsPerBuffer: 9 },
+    checkpoint: { mode: 'at-least-once', intervalMs: 100, maxConcurrent: 1, tolerableFailures: 0 },
+    restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
+    faults: [
+      { type: 'crash', host: 'taskmanager-1', downMs: 1, when: { at: { kind: 'jobmaster', checkpoint: 1, phase: 'acknowledged' } } },
+      { type: 'slow-store', factor: 10, checkpoint: 1 },
+    ],
+    actions: [{ type: 'stop-with-savepoint', drain: false, when: { atMs: 39 } }],
+    healTimeMs: 600,
+    budgets: { maxEvents: 5_000_000, maxTimeMs: 30_000 },
+    overrides: [],
+    mutations: [],
+  };
+
+  test('a savepoint\'s transactions that a failover\'s fresh sinks aborted as lingering before the stop failed the job count as the savepoint\'s', () => {
+    const result = simulate(crashAfterAcks);
+    expect(result.jobStatus).toBe('FAILED');
+    const outcome = stopOutcome(result);
+    expect(outcome).toMatchObject({ kind: 'job-failed', action: 0 });
+    expect(outcome?.savepoint?.checkpointId).toBe(1);
+    const inSavepoint = [...savepointTransactions(outcome!.savepoint!, result.graph)].sort();
+    expect(inSavepoint).toEqual(['flights-sink#0@0/e0', 'flights-sink#1@0/e0']);
+    // The failover restored from no checkpoint after the savepoint completed, and the fresh sinks
+    // aborted both of the savepoint's transactions: 14 records, none committed or still pre-committed.
+    const restored = result.trace.filter((e) => e.type === 'checkpoint.restored').map((e) => e.attrs['checkpointId']);
+    expect(restored).toEqual([-1]);
+    const abortedLingering = result.trace.filter((e) => e.type === 'sink.abort-lingering' && e.attrs['status'] === 'pre-committed');
+    expect(abortedLingering.map((e) => `${String(e.attrs['sink'])}#${String(e.attrs['subtask'])}@${String(e.attrs['attempt'])}/e${String(e.attrs['epoch'])}`).sort())
+      .toEqual(inSavepoint);
+    expect(result.abortedPreCommitted).toHaveLength(14);
+    expect(result.committed).toHaveLength(0);
+    expect(result.preCommitted).toHaveLength(0);
+    expect(judgeRun(result).violations.map((v) => `${v.property}: ${v.summary}`)).toEqual([]);
+
+    const missing = 'at-least-once: 14 record(s) of F(prefixes(savepoint 1)) missing from the committed plus pre-committed in savepoint 1';
+    // The same aborts by anything but a failover's lingering abort lose the savepoint's records.
+    const notLingering = { ...result, trace: result.trace.filter((e) => e.type !== 'sink.abort-lingering') };
+    expect(judgeRun(notLingering).violations.map((v) => `${v.property}: ${v.summary}`)).toEqual([missing]);
+    // And so does a lingering abort after a restore of the savepoint's own checkpoint id, whose
+    // state holds those transactions for its sinks to commit.
+    const restoredThem = {
+      ...result,
+      trace: result.trace.map((e) => (e.type === 'checkpoint.restored' ? { ...e, attrs: { ...e.attrs, checkpointId: 1 } } : e)),
+    };
+    expect(judgeRun(restoredThem).violations.map((v) => `${v.property}: ${v.summary}`)).toEqual([missing]);
+  });
 });

@@ -104,6 +104,11 @@ export interface RunResult {
    * leaves the savepoint's so), in creation order.
    */
   readonly preCommitted: readonly CommittedRecord[];
+  /**
+   * The records of the transactions aborted after their pre-commit (a fresh attempt's abort of
+   * lingering ones may abort those a stop's savepoint holds), in creation order.
+   */
+  readonly abortedPreCommitted: readonly CommittedRecord[];
   /** Final keyed state of the attempts that finished: uid -> state -> key -> value. */
   readonly finalState: Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, unknown>>>>>>;
   /** Files left in the object store after the drain phase, sorted. */

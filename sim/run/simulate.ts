@@ -297,6 +297,7 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
     restores,
     committed: r.committed,
     preCommitted: world.transactionalStore.preCommittedRecords(),
+    abortedPreCommitted: world.transactionalStore.abortedPreCommittedRecords(),
     finalState: r.finalState,
     objectStorePaths: world.objectStore.paths(),
     lingeringTransactions: lingering,

@@ -120,6 +120,7 @@ export function clusterRunResult(o: ClusterRunOptions): { cluster: MiniCluster; 
     restores: cluster.world.trace.events.filter((e) => e.type === 'checkpoint.restored').length,
     committed: run.committed,
     preCommitted: cluster.world.transactionalStore.preCommittedRecords(),
+    abortedPreCommitted: cluster.world.transactionalStore.abortedPreCommittedRecords(),
     finalState: run.finalState,
     objectStorePaths: cluster.world.objectStore.paths(),
     lingeringTransactions: cluster.world.transactionalStore.allTransactions()
