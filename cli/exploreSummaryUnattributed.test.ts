@@ -39,17 +39,20 @@ describe('explore summary: unattributed aborts and failovers', () => {
         reason: 'CHECKPOINT_COORDINATOR_SUSPEND', chain: ['checkpoint.aborted', 'scheduler.taskFailed', 'host.boot'] },
       { run: 9, path: '8', seed: 's1', seq: 99, timeMs: 1, type: 'scheduler.globalFailure', reason: 'x', chain: ['scheduler.globalFailure'] },
     ] };
-    const withUnattributed: ExploreReport = { ...report, modes: { ...report.modes, aligned: { ...(report.modes['aligned'] as typeof mode), unattributed } } };
+    const withUnattributed: ExploreReport = {
+      ...report, mutants: ['sink-requires-notified-pending'], modes: { ...report.modes, aligned: { ...(report.modes['aligned'] as typeof mode), unattributed } },
+    };
     const io = capture();
-    printReport(withUnattributed, io);
+    // Every flag that decides the run is in the command (the mutant, the strategy, the record limit), or replay draws another.
+    printReport(withUnattributed, io, [], { job: 'generated', expect: undefined, maxRecords: 10, maxParallelism: undefined });
     const lines = io.stdout.split('\n');
     expect(lines[2]).toMatch(/^aligned +10 +0 +40 +3 +7 +0 +1 +0 +3 *$/);
     expect(lines).toContain('aligned: 1 abort(s) and 2 failover(s) in 2 run(s) unattributed (no fault, action, limit, subsumption, '
       + 'finishing task or slow path on their cause chain; not a violation yet)');
     expect(lines).toContain('  run 7 (path 6, seed s9): task failure (boom) at 56.5 ms, event #1234; its cause chain ends at host.boot '
-      + '(npx checkpoint-sim replay --seed 5 --path 6 --mode aligned --job generated --events)');
+      + '(npx checkpoint-sim replay --seed 5 --path 6 --mode aligned --job generated --strategy mixed --mutant sink-requires-notified-pending --max-records 10 --events)');
     expect(lines).toContain('  run 7 (path 6, seed s9): abort of checkpoint 3 (CHECKPOINT_COORDINATOR_SUSPEND) at 56.5 ms, event #1240; '
-      + 'its cause chain ends at host.boot (npx checkpoint-sim replay --seed 5 --path 6 --mode aligned --job generated --events)');
+      + 'its cause chain ends at host.boot (npx checkpoint-sim replay --seed 5 --path 6 --mode aligned --job generated --strategy mixed --mutant sink-requires-notified-pending --max-records 10 --events)');
     expect(io.stdout).not.toContain('run 9');
     const json = toJson(withUnattributed) as { modes: Record<string, { unattributed?: unknown }>; counts: Record<string, string> };
     expect(json.modes['aligned']?.unattributed).toEqual(unattributed);

@@ -27,6 +27,7 @@ import { GENERATED_JOB_LIMITS } from '../../sim/workloads/generatedJob.ts';
 import { formatExplanation } from '../../properties/explain/formatExplanation.ts';
 import { formatDetails } from '../../properties/explore/formatDetails.ts';
 import { describeUnattributed, type UnattributedSummary } from '../../properties/explore/unattributedSummary.ts';
+import { regenerateCommand, type RegenerateFlags } from '../../properties/explore/regenerateCommand.ts';
 import { prepareOutDir } from '../outDir.ts';
 import { JOB_FLAG_HELP, parseJobFlag } from '../jobModuleFiles.ts';
 import { UsageError, type Io } from '../program.ts';
@@ -325,7 +326,7 @@ export function runExplore(
   if (deps?.print === false) {
     // The caller prints.
   } else if (s.json) io.out(`${JSON.stringify(toJson(report))}\n`);
-  else printReport(report, io);
+  else printReport(report, io, [], s);
   return { code: report.counterexamples.length > 0 ? 1 : 0, report };
 }
 
@@ -398,13 +399,20 @@ const COUNT_DEFINITIONS = {
  * The aborts and failovers of mode `m` whose cause chain reached nothing that explains them, and
  * an example or two with the command that regenerates its run; nothing when there are none.
  */
-export function unattributedLines(m: string, u: UnattributedSummary | undefined, r: Pick<ExploreReport, 'seed' | 'job'>): string[] {
+export function unattributedLines(m: string, u: UnattributedSummary | undefined, r: Pick<ExploreReport, 'seed' | 'job' | 'strategy' | 'mutants'>,
+  s?: Pick<ExploreSettings, 'job' | 'expect' | 'maxRecords' | 'maxParallelism'>): string[] {
   if (u === undefined || u.aborts + u.failovers === 0) return [];
+  // Every flag that decides the run (regenerateCommand), or replay draws another one.
+  const flags: RegenerateFlags = {
+    job: s?.job ?? (r.job as ExploreJob), strategy: r.strategy, mutants: r.mutants,
+    ...(s?.expect === undefined ? {} : { expect: s.expect }),
+    ...(s?.maxRecords === undefined ? {} : { maxRecords: s.maxRecords }),
+    ...(s?.maxParallelism === undefined ? {} : { maxParallelism: s.maxParallelism }),
+  };
   return [
     `${m}: ${u.aborts} abort(s) and ${u.failovers} failover(s) in ${u.runs} run(s) unattributed (no fault, action, limit, `
       + 'subsumption, finishing task or slow path on their cause chain; not a violation yet)',
-    ...u.examples.slice(0, 2).map((e) => `  ${describeUnattributed(e)} (npx checkpoint-sim replay --seed ${r.seed} `
-      + `--path ${e.path} --mode ${m} --job ${r.job} --events)`),
+    ...u.examples.slice(0, 2).map((e) => `  ${describeUnattributed(e)} (${regenerateCommand(flags, m as RunMode, { seed: r.seed, path: e.path })} --events)`),
   ];
 }
 
@@ -437,7 +445,8 @@ export function strategyLines(strategy: string, x: ModeSummary): string[] {
  * The summary table and the counterexamples, for people. `afterTable`: lines printed right under
  * the table's rows (start's per-run rates).
  */
-export function printReport(r: ExploreReport, io: Io, afterTable: readonly string[] = []): void {
+export function printReport(r: ExploreReport, io: Io, afterTable: readonly string[] = [],
+  s?: Pick<ExploreSettings, 'job' | 'expect' | 'maxRecords' | 'maxParallelism'>): void {
   io.out(`explore ${r.job}, fast-check seed ${r.seed}, strategy ${r.strategy}, ${r.runsPerMode ?? 'time-budgeted'} runs per mode, `
     + `${(r.timing.wallMs / 1000).toFixed(1)} s\n`);
   const head = ['mode', 'runs', 'violations', 'checkpoints', 'restores', 'duplicates', 'missing', 'unfired faults',
@@ -482,7 +491,7 @@ export function printReport(r: ExploreReport, io: Io, afterTable: readonly strin
     if (x.knownStuck > 0) {
       io.out(`${m}: ${x.knownStuck} run(s) stuck in stop-with-savepoint (a lost confirmation or abort: known in Flink 1.20), liveness not judged\n`);
     }
-    for (const l of unattributedLines(m, x.unattributed, r)) io.out(`${l}\n`);
+    for (const l of unattributedLines(m, x.unattributed, r, s)) io.out(`${l}\n`);
   }
   if (r.fanOut.runs > 0) {
     io.out(`restore fan-out: ${r.fanOut.runs} forked runs, ${r.fanOut.violations} violations`
