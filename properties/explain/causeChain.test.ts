@@ -65,18 +65,22 @@ describe('causeChain: silences', () => {
   });
 
   test('a heartbeat timeout between a JobMaster and a TaskExecutor steps to the JobMaster main thread\'s wait for '
-    + 'the coordinator lock since its last heartbeat request; not to an earlier wait, nor to the timer thread\'s', () => {
-    const wait = (thread: string) => ({ ms: 0, type: 'checkpoint.lockWait', attrs: { waiter: 'stopCheckpointScheduler', holder: 'completePendingCheckpoint 1', thread } });
-    const request = { ms: 0, type: 'rpc.send', attrs: { id: 3, from: 'jobmaster-2', to: TE, kind: 'heartbeat', method: 'requestHeartbeat' } };
-    const lost = { ms: 0, host: 'taskmanager-1', type: 'te.jmDisconnected', attrs: { cause: 'heartbeat of the JobMaster timed out' }, cause: 0 };
+    + 'the coordinator lock since its last heartbeat request (by time: at its instant too); not to an earlier wait, nor to '
+    + 'the timer thread\'s', () => {
+    const wait = (thread: string, ms = 5) => ({ ms, type: 'checkpoint.lockWait', attrs: { waiter: 'stopCheckpointScheduler', holder: 'completePendingCheckpoint 1', thread } });
+    const request = { ms: 5, type: 'rpc.send', attrs: { id: 3, from: 'jobmaster-2', to: TE, kind: 'heartbeat', method: 'requestHeartbeat' } };
+    const lost = { ms: 40, host: 'taskmanager-1', type: 'te.jmDisconnected', attrs: { cause: 'heartbeat of the JobMaster timed out' }, cause: 0 };
     const boot = { ms: 0, type: 'host.boot' };
     expect(chainOfLast(trace([boot, request, wait('jobmanager/jobmaster-2/main'), lost])))
       .toEqual(['te.jmDisconnected', 'checkpoint.lockWait [inferred]']);
-    expect(chainOfLast(trace([boot, wait('jobmanager/jobmaster-2/main'), request, lost]))).toEqual(['te.jmDisconnected', 'host.boot']);
+    // Recorded before the request in the same instant's step: the step sent no request after it.
+    expect(chainOfLast(trace([boot, wait('jobmanager/jobmaster-2/main'), request, lost])))
+      .toEqual(['te.jmDisconnected', 'checkpoint.lockWait [inferred]']);
+    expect(chainOfLast(trace([boot, wait('jobmanager/jobmaster-2/main', 1), request, lost]))).toEqual(['te.jmDisconnected', 'host.boot']);
     expect(chainOfLast(trace([boot, request, wait('jobmanager/jobmaster-2/checkpoint-timer'), lost])))
       .toEqual(['te.jmDisconnected', 'host.boot']);
     // The JobMaster's side: its lost TaskExecutor, by address.
-    const jmLost = { ms: 0, type: 'jm.taskManagerLost', attrs: { taskExecutor: TE, cause: 'heartbeat timeout' }, cause: 0 };
+    const jmLost = { ms: 40, type: 'jm.taskManagerLost', attrs: { taskExecutor: TE, cause: 'heartbeat timeout' }, cause: 0 };
     expect(chainOfLast(trace([boot, request, wait('jobmanager/jobmaster-2/main'), jmLost])))
       .toEqual(['jm.taskManagerLost', 'checkpoint.lockWait [inferred]']);
   });
@@ -175,7 +179,10 @@ describe('causeChain: silences', () => {
     expect(chainOfLast(trace([boot, hold(120), ...pending]))).toEqual(['checkpoint.aborted', 'host.boot']);
     const slow = (action: string, ms: number) => ({ ms, host: 'sim', type: 'fault', attrs: { index: 0, type: 'slow-task', action } });
     expect(chainOfLast(trace([boot, slow('slow', 5), ...pending]))).toEqual(['checkpoint.aborted', 'fault [inferred]']);
-    expect(chainOfLast(trace([boot, slow('slow', 5), slow('end', 150), ...pending]))).toEqual(['checkpoint.aborted', 'host.boot']);
+    // Ended 48 ms before the trigger after 145 ms of slowness: still being worked off.
+    expect(chainOfLast(trace([boot, slow('slow', 5), slow('end', 150), ...pending]))).toEqual(['checkpoint.aborted', 'fault [inferred]']);
+    // Ended 138 ms before it after 55 ms: worked off.
+    expect(chainOfLast(trace([boot, slow('slow', 5), slow('end', 60), ...pending]))).toEqual(['checkpoint.aborted', 'host.boot']);
   });
 
   test('a task that skips a checkpoint as aborted steps to its abort notification of it or of a newer one, '

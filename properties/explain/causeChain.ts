@@ -166,7 +166,9 @@ function stallWhilePending(index: EventIndex, before: number, from: number): Tra
 /**
  * A fault that fired before event `before` and still slowed a checkpoint triggered at event
  * `from` (at `fromUs`): a slow task (action `slow`) with no `end` before `from` (its records, and
- * the barriers behind them, were processed slowly), or a channel-event hold released after
+ * the barriers behind them, were processed slowly), or whose end came less than its own length
+ * before `fromUs` (the work it slowed, and the back pressure it built, are still being worked
+ * off: a bound, as for a hold), or a channel-event hold released after
  * `fromUs` (everything behind the held barrier or marker on that channel, later barriers too,
  * waited until its release), or released less than its own length before it: a hold of D ms
  * queues D ms of records, which its task works off after the release, so later barriers still
@@ -174,9 +176,14 @@ function stallWhilePending(index: EventIndex, before: number, from: number): Tra
  */
 function activeSlowdown(index: EventIndex, before: number, from: number, fromUs: number): TraceEvent | undefined {
   const faults = index.ofType('fault').filter((f) => f.seq < before && (f.attrs.type === 'slow-task' || f.attrs.type === 'channel-event'));
-  return faults.find((f) => (f.attrs.type === 'slow-task'
-    ? f.attrs.action === 'slow' && !faults.some((g) => g.attrs.index === f.attrs.index && g.attrs.action === 'end' && g.seq < from)
-    : typeof f.attrs.releaseUs === 'number' && f.attrs.releaseUs + (f.attrs.releaseUs - f.timeUs) > fromUs));
+  return faults.find((f) => {
+    if (f.attrs.type === 'channel-event') {
+      return typeof f.attrs.releaseUs === 'number' && f.attrs.releaseUs + (f.attrs.releaseUs - f.timeUs) > fromUs;
+    }
+    if (f.attrs.action !== 'slow') return false;
+    const end = faults.find((g) => g.attrs.index === f.attrs.index && g.attrs.action === 'end');
+    return end === undefined || end.seq >= from || end.timeUs + (end.timeUs - f.timeUs) > fromUs;
+  });
 }
 
 /** A JobMaster's main thread (`jobmanager/jobmaster/main`, `jobmanager/jobmaster-2/main`, ...). */
@@ -193,8 +200,11 @@ function jobMasterBlocked(index: EventIndex, e: TraceEvent): TraceEvent | undefi
   const te = e.type === 'te.jmDisconnected' ? e.host : hostOfAddress(e.attrs.taskExecutor);
   const lastRequest = latestBefore(index, e.seq, 0, (x) => x.type === 'rpc.send' && x.attrs.kind === 'heartbeat'
     && String(x.attrs.from).startsWith('jobmaster') && hostOfAddress(x.attrs.to) === te);
-  return latestBefore(index, e.seq, lastRequest?.seq ?? 0,
-    (x) => x.type === 'checkpoint.lockWait' && JOB_MASTER_MAIN.test(String(x.attrs.thread)));
+  // By time, not seq: a wait recorded in the step that sent the last request (the step then sent
+  // no more) began at that instant.
+  const since = lastRequest?.timeUs ?? 0;
+  return latestBefore(index, e.seq, 0,
+    (x) => x.type === 'checkpoint.lockWait' && x.timeUs >= since && JOB_MASTER_MAIN.test(String(x.attrs.thread)));
 }
 
 /**
