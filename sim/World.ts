@@ -238,6 +238,11 @@ export class World {
     this.boot(host);
   }
 
+  /** True if `host` is paused (runs nothing until resumed). @throws SimInputError for an unknown host. */
+  isPaused(host: string): boolean {
+    return this.entry(host, 'isPaused').host.paused;
+  }
+
   /** Pauses `host`: it runs nothing until {@link resume}. @throws SimInputError (unknown host). */
   pause(host: string): void {
     const h = this.entry(host, 'pause').host;

@@ -191,4 +191,20 @@ describe('causeChain: silences', () => {
     expect(chainOfLast(trace([boot, told(9), ...skipped]))).toEqual(['checkpoint.skippedAborted', 'checkpoint.taskNotifiedAborted [inferred]', 'host.boot']);
     expect(chainOfLast(trace([boot, told(4), ...skipped]))).toEqual(['checkpoint.skippedAborted', 'checkpoint.aligned', 'host.boot']);
   });
+
+  test('a task that failed on a store operation steps to that operation\'s failed end, not to the last of the reads it '
+    + 'waited for', () => {
+    const read = (path: string, outcome: string, cause: number) => ({ ms: 12, host: 'store', type: 'store.end', attrs: { op: 'get', path, outcome }, cause });
+    const index = trace([
+      { ms: 0, type: 'host.boot' },
+      { ms: 0, host: 'sim', type: 'fault', attrs: { index: 0, type: 'store-failure', action: 'start' } },
+      { ms: 10, host: 'store', type: 'store.begin', attrs: { op: 'get', path: 'savepoint-4/a' }, cause: 0 },
+      { ms: 10, host: 'store', type: 'store.begin', attrs: { op: 'get', path: 'savepoint-4/b' }, cause: 0 },
+      { ms: 11, host: 'store', type: 'mark', attrs: { name: 'store-failed', op: 'get', path: 'savepoint-4/a' }, cause: 1 },
+      read('savepoint-4/a', 'failed', 4),
+      read('savepoint-4/b', 'ok', 3),
+      { ms: 12, host: 'taskmanager-1', type: 'task.failed', attrs: { task: 'v1#0@2', error: 'get savepoint-4/a failed' }, cause: 6 },
+    ]);
+    expect(chainOfLast(index)).toEqual(['task.failed', 'store.end [inferred]', 'mark', 'fault']);
+  });
 });

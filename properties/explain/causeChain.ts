@@ -79,6 +79,17 @@ const HEARTBEAT_LOSSES = new Set(['jm.taskManagerLost', 'rm.taskExecutorLost', '
 
 /** The event behind a silence (see the file comment), if `e` is one and the trace shows it. */
 function silenceCause(index: EventIndex, e: TraceEvent): ChainStep | undefined {
+  const storeError = e.type === 'task.failed' ? /^(\w+) (\S+?)(?: failed|: outcome unknown)$/.exec(String(e.attrs.error)) : null;
+  if (storeError !== null) {
+    // A task that waited for several store operations (a restore's reads) fails when the last
+    // ends, which is its recorded cause; the failed one, which its error names, is why.
+    const [, op, path] = storeError;
+    const failed = latestBefore(index, e.seq, 0, (x) => x.type === 'store.end' && x.attrs.op === op && x.attrs.path === path
+      && x.attrs.outcome !== 'ok');
+    if (failed !== undefined && failed.seq !== index.causeOf(e)?.seq) {
+      return { event: failed, inferred: `the task failed on this ${String(op)} of ${String(path)}` };
+    }
+  }
   if (e.type === 'checkpoint.skippedAborted') {
     // The recorded cause is the barrier that found the checkpoint aborted; what aborted it for
     // this task came before: the coordinator's abort notification (SubtaskCheckpointCoordinator's

@@ -57,7 +57,8 @@ const outcomes = new WeakMap<RunResult, StopOutcome | null>();
 
 /**
  * The stop of the history's latest job run: the last stop-with-savepoint, or rescale's stop (via
- * stop-with-savepoint) that never got to start the next run, fired at that run. Undefined when none.
+ * stop-with-savepoint) that never got to start the next run, fired at that run, unless an earlier
+ * one ended the run after its savepoint completed ({@link endedByStop}). Undefined when none.
  */
 function latestRunStop(result: RunResult): number | undefined {
   // A latest run refused at its submission never ran: the history ended with the run before it,

@@ -29,3 +29,52 @@ test('a slow write of a discarded checkpoint is cleaned up before the run ends',
   expect(result.objectStorePaths).toEqual([]);
   expect(judgeRun(result).violations.map((v) => v.summary)).toEqual([]);
 });
+
+/**
+ * The drain phase lasts until every paused host resumed and a drain's length after that: a host
+ * paused past the job's end has its tasks' cancellation queued (cancelTask, disconnectJobManager)
+ * and runs it only once it resumes; the sink's close then aborts the open transaction. Found by
+ * explore (generated, aligned, seed 53): a 143 ms pause of the sink's host from checkpoint 1's
+ * trigger outlived a cancel's 50 ms drain by 0.273 ms, and the transaction the resumed host would
+ * have aborted was reported as lingering.
+ */
+test('a host paused past the job end resumes and aborts its open transaction before the run ends', () => {
+  const spec: RunSpec = {
+    version: 7, seed: 's2', job: { kind: 'wordcount' }, parallelism: 1, taskManagers: 1,
+    checkpoint: { mode: 'aligned', intervalMs: 50, maxConcurrent: 1, tolerableFailures: 0 },
+    restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
+    faults: [{ type: 'pause', host: 'taskmanager-1', when: { atMs: 20 }, durationMs: 200 }],
+    actions: [{ type: 'cancel', when: { atMs: 60 } }],
+    healTimeMs: 600, budgets: { maxEvents: 5_000_000, maxTimeMs: 30_000 }, overrides: [], mutations: [],
+  };
+  const result = simulate(spec);
+  expect(result.jobStatus).toBe('CANCELED');
+  const at = (type: string): number[] => result.trace.filter((e) => e.type === type).map((e) => e.timeUs / 1000);
+  const [resumeMs] = at('host.resume');
+  // The host resumed 220 ms in, long after the job's end (60 ms) and its usual drain (110 ms).
+  expect(resumeMs).toBe(220);
+  expect(result.jobEndMs).toBe(60);
+  // It aborted its sink's open transaction then, and the run gave it a drain's length to do so.
+  expect(result.trace.filter((e) => e.type === 'txn.abort').map((e) => [e.timeUs / 1000, e.attrs['txn']]))
+    .toEqual([[220, 'wordcount-sink#0@0/e0']]);
+  expect(result.outcome.timeMs).toBeGreaterThanOrEqual(220 + 50);
+  expect(result.lingeringTransactions).toEqual([]);
+  expect(judgeRun(result).violations.map((v) => v.summary)).toEqual([]);
+});
+
+test('a host that resumes just before the drain would end still gets a drain to cancel its tasks', () => {
+  const spec: RunSpec = {
+    version: 7, seed: 's2', job: { kind: 'wordcount' }, parallelism: 1, taskManagers: 1,
+    checkpoint: { mode: 'aligned', intervalMs: 50, maxConcurrent: 1, tolerableFailures: 0 },
+    restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
+    faults: [{ type: 'pause', host: 'taskmanager-1', when: { atMs: 20 }, durationMs: 89.9 }],
+    actions: [{ type: 'cancel', when: { atMs: 60 } }],
+    healTimeMs: 600, budgets: { maxEvents: 5_000_000, maxTimeMs: 30_000 }, overrides: [], mutations: [],
+  };
+  const result = simulate(spec);
+  expect(result.trace.filter((e) => e.type === 'host.resume').map((e) => e.timeUs / 1000)).toEqual([109.9]);
+  // The usual drain would have ended at 110 ms, 0.1 ms after the resume.
+  expect(result.jobEndMs).toBe(60);
+  expect(result.outcome.timeMs).toBeCloseTo(109.9 + 50, 6);
+  expect(result.lingeringTransactions).toEqual([]);
+});
