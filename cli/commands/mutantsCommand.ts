@@ -186,8 +186,9 @@ export function runMutants(s: MutantsRunSettings, io: Io, interactive: boolean, 
 
 /** The strategy table's heading: what a cell counts. */
 function strategyTableTitle(s: MutantsRunSettings): string {
-  return `Runs to kill per planted bug and strategy: median over ${s.compareSeeds ?? 0} seeds from ${s.seed}, `
-    + `no shrinking, (killed/seeds); a search that missed counts the runs it made in ${formatDuration(s.timeBudgetMs)}`;
+  const n = s.compareSeeds ?? 0;
+  return `Runs to kill per planted bug and strategy: median over ${n} seed${n === 1 ? '' : 's'} from ${s.seed}, `
+    + `no shrinking (killed/seeds); a search that missed counts the runs it made in ${formatDuration(s.timeBudgetMs)}`;
 }
 
 /** Progress for people: a bar on a terminal (searches done, the current one's runs), else a line per search. */
