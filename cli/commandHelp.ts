@@ -13,6 +13,7 @@ Examples:
   npx checkpoint-sim explore --job flights --mode all --runs 200 --seed 1
   npx checkpoint-sim explore --mode at-least-once --expect exactly-once --runs 500 --seed 3
   npx checkpoint-sim explore --mode aligned --mutant sink-commits-only-notified --runs 300 --seed 1
+  npx checkpoint-sim explore --job generated --strategy targeted --runs 200 --seed 1   # one strategy for every run (docs/strategies.md)
   npx checkpoint-sim explore --job ./examples/ledger.ts --mode all --runs 200 --seed 41   # a job module of your own (docs/jobs.md)
 
 Exit codes:
@@ -24,7 +25,7 @@ ${HARNESS}`,
 Examples:
   npx checkpoint-sim replay reports/out/repro-flights-at-least-once-3-expect-exactly-once.json
   npx checkpoint-sim replay reports/out/<repro>.json --events --trace out/run.json --mermaid out/run.md
-  npx checkpoint-sim replay --seed 3 --path 0 --mode at-least-once --expect exactly-once
+  npx checkpoint-sim replay --seed 3 --path 8 --mode at-least-once --expect exactly-once
 
 Exit codes:
   0  the property holds now

@@ -61,7 +61,7 @@ describe('an engine assertion on the command line', () => {
     const line = /\n {2}fast-check: seed (-?\d+), path (\S+) \(before unfired faults were dropped\): (npx checkpoint-sim replay .+)\n/.exec(r.stdout);
     expect(line).not.toBeNull();
     const [, seed, path, command] = line ?? [];
-    expect(command).toBe(`npx checkpoint-sim replay --seed ${seed ?? ''} --path ${path ?? ''} --mode aligned --job wordcount`);
+    expect(command).toBe(`npx checkpoint-sim replay --seed ${seed ?? ''} --path ${path ?? ''} --mode aligned --job wordcount --strategy mixed`);
     const again = await planted(wheel, () => cli(...(command ?? '').split(' ').slice(2)));
     expect(again.code).toBe(1);
     expect(again.stdout).toContain('planted: count got wheel');
@@ -70,7 +70,8 @@ describe('an engine assertion on the command line', () => {
   test('replay reproduces it, same trace hash, and exits 1; without the planted bug it holds', async () => {
     const r = await planted(wheel, () => cli('replay', file));
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('recorded property engine-assertion\n');
+    // The repro says which strategy drew the run (explore's default, mixed, drew it by one of the four).
+    expect(r.stdout).toMatch(/recorded property engine-assertion; drawn by the (uniform|swarm|pct|targeted) strategy \(explore --strategy mixed\)\n/);
     expect(r.stdout).toMatch(/trace hash [0-9a-f]{16} \(same as recorded\)\n/);
     expect(r.stdout).toContain('the property still fails: engine-assertion: planted: count got wheel\n');
     // The explanation starts from the assertion, which is in its timeline.

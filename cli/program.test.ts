@@ -13,6 +13,7 @@ import type { RunSpec } from '../sim/run/RunSpec.ts';
 import { simulate } from '../sim/run/simulate.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
 import type { ExploreReport } from '../properties/explore/explore.ts';
+import { ORACLE_NAMES } from '../properties/oracles/judgeRun.ts';
 import {
   parseExploreFlags, printReport, reproFileName, runExplore, toJson, type ExploreSettings,
 } from './commands/exploreCommand.ts';
@@ -65,8 +66,15 @@ describe('checkpoint-sim command line', () => {
     const r = await cli('mutants', 'list');
     expect(r.code).toBe(0);
     for (const id of PLANTED_BUG_IDS) expect(r.stdout).toMatch(new RegExp(`^${id}( \\(FLINK-\\d+\\))?  engine/\\S+\\.ts$`, 'm'));
-    const json = JSON.parse((await cli('mutants', 'list', '--json')).stdout) as { id: string; source: string }[];
+    const listed = JSON.parse((await cli('mutants', 'list', '--json')).stdout) as {
+      planted: { id: string; source: string }[]; notPlanted: { flinkIssues: string[]; whyNot: string }[];
+    };
+    const json = listed.planted;
     expect(json.map((b) => b.id).sort()).toEqual([...PLANTED_BUG_IDS].sort());
+    // The catalogue's bugs that are not planted, with the reason, in both forms.
+    expect(listed.notPlanted.map((b) => b.flinkIssues)).toEqual([['FLINK-6996', 'FLINK-5701']]);
+    expect(listed.notPlanted[0]?.whyNot).toMatch(/asynchronous sink writes/);
+    expect(r.stdout).toMatch(/^not planted \(the engine lacks what they need\):\nFLINK-6996, FLINK-5701\n {2}.+\n {2}why not: it needs asynchronous sink writes/m);
     // Each source file exists and names the id (the switch lives there).
     for (const b of json) expect(readFileSync(new URL(`../${b.source}`, import.meta.url), 'utf8')).toContain(`'${b.id}'`);
     // And docs/planted-bugs.md has a section for each.
@@ -119,6 +127,9 @@ describe('checkpoint-sim command line', () => {
     [['explore', '--time-budget', '0.5', '--seed', '1'], "--time-budget must be at least 1 s (a number of seconds or a duration like 60s, 2m or 1500ms), got '0.5'"],
     [['explore', '--time-budget', '0', '--seed', '1'], "--time-budget must be at least 1 s (a number of seconds or a duration like 60s, 2m or 1500ms), got '0'"],
     [['explore', '--mutant', 'nope', '--seed', '1'], "--mutant: unknown planted bug 'nope' (planted bugs: "],
+    [['explore', '--strategy', 'nope', '--seed', '1'], "--strategy must be one of mixed, uniform, swarm, pct, targeted, got 'nope'"],
+    [['replay', '--seed', '1', '--path', '0', '--mode', 'aligned', '--strategy', 'random'], "--strategy must be one of mixed, uniform, swarm, pct, targeted, got 'random'"],
+    [['replay', 'package.json', '--strategy', 'pct'], 'replay <file> takes no --strategy; the repro file fixes it'],
     [['replay', '--seed', '1', '--path', '0', '--mode', 'aligned', '--mutant', 'nope'], "--mutant: unknown planted bug 'nope'"],
     [['start', '--time-budget', '999ms'], "--time-budget must be at least 1 s (a number of seconds or a duration like 60s, 2m or 1500ms), got '999ms'"],
     [['start', '--seed', '2147483648'], '--seed must be a 32-bit signed integer'],
@@ -289,7 +300,7 @@ describe('output directory', () => {
     for (const mode of ['aligned', 'at-least-once']) {
       expect(Object.keys(summary.modes[mode] ?? {})).toEqual(expect.arrayContaining(['missingRecords', 'unfiredFaults']));
     }
-    expect(io.stdout).toMatch(/\nmode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged\n/);
+    expect(io.stdout).toMatch(/\nmode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged +unattributed\n/);
   });
 });
 
@@ -322,7 +333,7 @@ describe('explore summary: unjudged state', () => {
     unfiredFaults: 1, unfiredActions: 0, stateUnjudged: 2, stateUnjudgedReasons: { 'hidden-search-inconclusive': 2 }, marks: {},
   };
   const report: ExploreReport = {
-    job: 'generated', seed: 5, runsPerMode: 10, mutants: [], counterexamples: [], fanOut: { runs: 0, violations: 0, unfired: 0, rescaleRuns: 0, rescaleViolations: 0, rescaleUnfired: 0 },
+    job: 'generated', seed: 5, strategy: 'mixed', runsPerMode: 10, mutants: [], counterexamples: [], fanOut: { runs: 0, violations: 0, unfired: 0, rescaleRuns: 0, rescaleViolations: 0, rescaleUnfired: 0 },
     timing: { wallMs: 1000 },
     modes: { aligned: { ...mode, stateUnjudged: 0, stateUnjudgedReasons: {} }, 'at-least-once': mode },
   };
@@ -331,9 +342,9 @@ describe('explore summary: unjudged state', () => {
     const io = capture();
     printReport(report, io);
     const lines = io.stdout.split('\n');
-    expect(lines[1]).toMatch(/^mode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged$/);
-    expect(lines[2]).toMatch(/^aligned +10 +0 +40 +3 +7 +0 +1 +0 *$/);
-    expect(lines[3]).toMatch(/^at-least-once +10 +0 +40 +3 +7 +0 +1 +2 *$/);
+    expect(lines[1]).toMatch(/^mode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged +unattributed$/);
+    expect(lines[2]).toMatch(/^aligned +10 +0 +40 +3 +7 +0 +1 +0 +0 *$/);
+    expect(lines[3]).toMatch(/^at-least-once +10 +0 +40 +3 +7 +0 +1 +2 +0 *$/);
     expect(lines[4]).toBe('at-least-once: final keyed state not judged in 2 run(s): 2 hidden-search-inconclusive');
     expect(io.stdout).not.toContain('aligned: final keyed state');
     const json = toJson(report) as { modes: Record<string, { stateUnjudged: number; stateUnjudgedReasons: unknown }> };
@@ -371,6 +382,12 @@ describe('repro file names', () => {
   test('default flags keep the short name', () => {
     expect(reproFileName(base, 'aligned')).toBe('repro-flights-aligned-3.json');
     expect(reproFileName({ ...base, expect: 'exactly-once' }, 'aligned')).toBe('repro-flights-aligned-3.json');
+    expect(reproFileName({ ...base, strategy: 'mixed' }, 'aligned')).toBe('repro-flights-aligned-3.json');
+  });
+
+  test('a strategy other than the default is in the name', () => {
+    expect(reproFileName({ ...base, strategy: 'targeted' }, 'aligned')).toBe('repro-flights-aligned-3-strategy-targeted.json');
+    expect(reproFileName({ ...base, strategy: 'pct', maxRecords: 50 }, 'at-least-once')).toBe('repro-flights-at-least-once-3-strategy-pct-max-records-50.json');
   });
 
   test('a non-default expectation, limits and mutants are in the name', () => {
@@ -408,8 +425,8 @@ describe('explore summary', () => {
     const r = await cli(...args);
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[1]).toMatch(/^mode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged$/);
-    expect(lines[2]).toMatch(/^aligned +2 +0 +\d+ +\d+ +0 +0 +\d+ +0 *$/);
+    expect(lines[1]).toMatch(/^mode +runs +violations +checkpoints +restores +duplicates +missing +unfired faults +state unjudged +unattributed$/);
+    expect(lines[2]).toMatch(/^aligned +2 +0 +\d+ +\d+ +0 +0 +\d+ +0 +0 *$/);
   });
 });
 
@@ -418,7 +435,7 @@ describe('replay --json', () => {
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
   test('replay <file> --json prints one JSON object', async () => {
-    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
+    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', strategy: 'swarm', mutants: [], seed: 1, path: '0', maxRecords: 10 }).spec;
     const repro: Repro = {
       format: 'checkpoint-sim-repro', formatVersion: REPRO_FORMAT_VERSION, checkpointSimVersion: 'test',
       property: 'consistent-cut', expect: 'exactly-once', summary: 'x', traceHash: simulate(spec).traceHash,
@@ -437,7 +454,7 @@ describe('replay --json', () => {
 
   // Found by a fresh-eyes pass: a hand-edited property replayed as "a different property fails".
   test('a repro whose property names no oracle is bad input', async () => {
-    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
+    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', strategy: 'swarm', mutants: [], seed: 1, path: '0', maxRecords: 10 }).spec;
     const repro = {
       format: 'checkpoint-sim-repro', formatVersion: REPRO_FORMAT_VERSION, checkpointSimVersion: 'test',
       property: 'bogus', expect: 'exactly-once', summary: 'x', traceHash: 'unknown', stage: 'shrunk', spec,
@@ -446,17 +463,17 @@ describe('replay --json', () => {
     writeFileSync(file, JSON.stringify(repro));
     const r = await cli('replay', file);
     expect(r.code).toBe(2);
-    expectOneLine(r.stderr, "repro field property must name an oracle (consistent-cut, end-to-end-exactly-once, at-least-once, protocol-invariants, failure-handling, storage-invariants, liveness, engine-assertion, operator-state), got 'bogus'");
+    expectOneLine(r.stderr, `repro field property must name an oracle (${ORACLE_NAMES.join(', ')}), got 'bogus'`);
   });
 
   // Found by a fresh-eyes pass: a wrong format said "format field missing", an unknown envelope
   // field was accepted, and a spec error named neither the file nor that it is in the spec.
   test.each([
     [{ format: 'other' }, 'not a checkpoint-sim repro file (format is "other", not "checkpoint-sim-repro")'],
-    [{ note: 'mine' }, 'unknown repro field "note" (fields: format, formatVersion, checkpointSimVersion, property, expect, summary, traceHash, stage, fastCheck, fork, jobModule, spec, scenario)'],
-    [{ specVersion: 1 }, 'spec: version 1 is not supported: this checkpoint-sim reads run spec version 6'],
+    [{ note: 'mine' }, 'unknown repro field "note" (fields: format, formatVersion, checkpointSimVersion, property, expect, summary, traceHash, stage, fastCheck, fork, strategy, jobModule, spec, scenario)'],
+    [{ specVersion: 1 }, 'spec: version 1 is not supported: this checkpoint-sim reads run spec version 7'],
     // The spec's version is refused before the envelope's fields, so an old file is named for what it is.
-    [{ specVersion: 2, stage: 'halfway' }, 'spec: version 2 is not supported: this checkpoint-sim reads run spec version 6'],
+    [{ specVersion: 2, stage: 'halfway' }, 'spec: version 2 is not supported: this checkpoint-sim reads run spec version 7'],
     [{ stage: 'halfway' }, 'repro field stage must be one of unshrunk, shrunk, got "halfway"'],
     [{ fastCheck: { seed: 1 } }, 'repro field fastCheck.path must be a string, got undefined'],
     [{ summary: 5 }, 'repro field summary must be a string, got 5'],
@@ -464,7 +481,7 @@ describe('replay --json', () => {
     [{ spec: [] }, 'repro field spec must be an object'],
     [{ formatVersion: 2 }, 'repro format version 2 is not supported (expected 1)'],
   ])('a repro with %j is bad input that names the file', async (edit, message) => {
-    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
+    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', strategy: 'swarm', mutants: [], seed: 1, path: '0', maxRecords: 10 }).spec;
     const { specVersion, ...envelope } = edit as { specVersion?: number };
     const repro = {
       format: 'checkpoint-sim-repro', formatVersion: REPRO_FORMAT_VERSION, checkpointSimVersion: 'test',
@@ -479,7 +496,7 @@ describe('replay --json', () => {
   });
 
   test('a repro with a $schema field (for editors) replays', async () => {
-    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
+    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', strategy: 'swarm', mutants: [], seed: 1, path: '0', maxRecords: 10 }).spec;
     const repro = {
       $schema: '../../schemas/repro.schema.json',
       format: 'checkpoint-sim-repro', formatVersion: REPRO_FORMAT_VERSION, checkpointSimVersion: 'test',
@@ -494,7 +511,7 @@ describe('replay --json', () => {
   });
 
   test('replay <file> says so when a different property fails than the one recorded', async () => {
-    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', mutants: [], seed: 1, path: '0', maxRecords: 10 });
+    const spec = regenerateSpec({ job: 'generated', mode: 'aligned', strategy: 'swarm', mutants: [], seed: 1, path: '0', maxRecords: 10 }).spec;
     // A 1 ms budget ends the run before the job can: liveness fails, not the recorded property.
     const edited = { ...spec, budgets: { maxEvents: 5_000_000, maxTimeMs: 1 } };
     const repro: Repro = {
@@ -522,7 +539,7 @@ describe('replay --json', () => {
     /** A repro of a small flights run with `faults` and this time budget. */
     const reproFile = (name: string, maxTimeMs: number): string => {
       const spec: RunSpec = {
-        version: 6, seed: 's1', job: { kind: 'flights', selection: { from: 0, to: 40 } }, parallelism: 2,
+        version: 7, seed: 's1', job: { kind: 'flights', selection: { from: 0, to: 40 } }, parallelism: 2,
         checkpoint: { mode: 'aligned', intervalMs: 20 }, faults, healTimeMs: 100,
         budgets: { maxEvents: 1_000_000, maxTimeMs }, overrides: [{ decision: 999_999_999, alternative: 1 }], mutations: [],
       };
@@ -572,17 +589,11 @@ describe('replay --json', () => {
     expect(r.stderr).toBe('');
     const json = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(json).toMatchObject({ seed: 1, path: '0', job: 'generated', mode: 'aligned', sameAsRecorded: null });
+    // Without --strategy, explore's default: mixed, and the strategy that drew run 0 under it.
+    const drawn = regenerateSpec({ job: 'generated', mode: 'aligned', strategy: 'mixed', mutants: [], seed: 1, path: '0', maxRecords: 10 });
+    expect(json['strategy']).toEqual({ explore: 'mixed', run: drawn.strategy });
+    expect(json['traceHash']).toBe(simulate(drawn.spec).traceHash);
     expect(typeof json['traceHash']).toBe('string');
     expect(Array.isArray(json['unfiredFaults'])).toBe(true);
-  });
-});
-
-describe('every command\'s --help ends with examples and its exit codes', () => {
-  test.each(['explore', 'compare', 'replay', 'run', 'scenario', 'start', 'mutants', 'bench'])('%s --help', async (name) => {
-    const r = await cli(name, '--help');
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/\nExamples:\n {2}(npx checkpoint-sim|npm) /);
-    expect(r.stdout).toMatch(/\nExit codes( \([a-z ]+\))?:\n {2}0 {2}/);
-    expect(r.stdout).toContain('\n  2  bad usage or input');
   });
 });

@@ -9,7 +9,7 @@ import { loadFileJobModule, loadJobFlag } from './jobModuleFiles.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { benchRows, runBench } from '../bench/runBench.ts';
-import { PLANTED_BUG_CATALOGUE } from '../properties/plantedBugCatalogue.ts';
+import { NOT_PLANTED_BUGS, PLANTED_BUG_CATALOGUE } from '../properties/plantedBugCatalogue.ts';
 import { addCommandHelp } from './commandHelp.ts';
 import { InvalidConfigurationError, InvalidJobError } from '../engine/index.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
@@ -23,6 +23,7 @@ import { replayOptions, runReplay, type ReplayFlags } from './commands/replayCom
 import { runOptions, runSpecFile, type RunFlags } from './commands/runCommand.ts';
 import { scenarioCommands } from './commands/scenarioCommand.ts';
 import { runStart, START_OUT, type StartFlags } from './commands/startCommand.ts';
+import { mutantsRunCommand } from './commands/mutantsCommand.ts';
 
 export { UsageError };
 
@@ -156,15 +157,19 @@ function buildProgram(io: Io): Program {
       exitCode = runStart(flags, io, packageVersion());
     });
 
-  program
+  const mutants = program
     .command('mutants')
-    .description('the planted bugs (Flink bugs re-created as switches; --mutant and a RunSpec\'s mutations take their ids)')
+    .description('the planted bugs (Flink bugs re-created as switches; --mutant and a RunSpec\'s mutations take their ids)');
+  mutants
     .command('list')
     .description('list every planted bug: its id, the Flink issue behind it, the engine file of its switch, what it does and what catches it')
-    .option('--json', 'print one JSON array')
+    .option('--json', 'print one JSON object: { planted: [...], notPlanted: [...] }')
     .action((opts: { json?: boolean }) => {
       printPlantedBugs(io, opts.json === true);
     });
+  mutantsRunCommand(mutants, io, packageVersion(), (code) => {
+    exitCode = code;
+  });
 
   program
     .command('bench')
@@ -220,16 +225,22 @@ function packageVersion(): string {
   return 'unknown';
 }
 
-/** `mutants list`: the planted bug catalogue, as text (one block per bug) or one JSON array. */
+/**
+ * `mutants list`: the planted bug catalogue, as text (one block per bug, then the bugs not
+ * planted and why) or one JSON object `{ planted: [...], notPlanted: [...] }`.
+ */
 function printPlantedBugs(io: Io, json: boolean): void {
   if (json) {
-    io.out(`${JSON.stringify(PLANTED_BUG_CATALOGUE)}\n`);
+    io.out(`${JSON.stringify({ planted: PLANTED_BUG_CATALOGUE, notPlanted: NOT_PLANTED_BUGS })}\n`);
     return;
   }
   for (const b of PLANTED_BUG_CATALOGUE) {
-    io.out(`${b.id}${b.flinkIssue === null ? '' : ` (${b.flinkIssue})`}  ${b.source}\n  ${b.what}\n  caught by: ${b.caughtBy}\n`);
+    const search = b.search === undefined ? '' : `\n  searched in: ${b.search.job}, ${b.search.mode}`;
+    io.out(`${b.id}${b.flinkIssue === null ? '' : ` (${b.flinkIssue})`}  ${b.source}\n  ${b.what}\n  caught by: ${b.caughtBy}${search}\n`);
   }
   io.out(`${PLANTED_BUG_CATALOGUE.length} planted bugs; docs/planted-bugs.md tells each in full. Use: explore --mutant <id>[,<id>...]\n`);
+  io.out('\nnot planted (the engine lacks what they need):\n');
+  for (const b of NOT_PLANTED_BUGS) io.out(`${b.flinkIssues.join(', ')}\n  ${b.what}\n  why not: ${b.whyNot}\n`);
 }
 
 function formatNumber(v: number): string {

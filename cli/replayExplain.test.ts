@@ -6,9 +6,11 @@
 import { describe, expect, test } from 'vitest';
 import { expectOneLine, runCli } from './testing/runCli.ts';
 
-// A run explore found with this mutant (seed 5): it holds; its fork at checkpoint 2 fails.
-const PATH = '0:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:4:4:5:5:5:7:5:4:4:4:4:5:5:5:5:5:5:5:5:5:5:5:5:5:5:5:5:5:5:5:5:5:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:3:2:2:2:2';
-const RUN = ['replay', '--seed', '5', '--path', PATH, '--mode', 'aligned', '--job', 'wordcount', '--mutant', 'sink-commits-only-notified'];
+// A run explore draws with this mutant (seed 5, the swarm strategy, its 43rd run: path 42; re-found
+// when the merge of issue 19's branches moved the schedules): it holds; its fork at checkpoint 2 fails.
+const PATH = '42';
+const RUN = ['replay', '--seed', '5', '--path', PATH, '--mode', 'aligned', '--job', 'wordcount', '--strategy', 'swarm',
+  '--mutant', 'sink-commits-only-notified'];
 
 describe('replay --fork', () => {
   test('the main run holds; its fork at checkpoint 2 fails, and the fork\'s global failure fired', async () => {
@@ -16,10 +18,12 @@ describe('replay --fork', () => {
     expect(main.code).toBe(0);
     const fork = await runCli(...RUN, '--fork', '2');
     expect(fork.code).toBe(1);
-    expect(fork.stdout).toContain(`replay seed 5 path ${PATH} fork 2 (wordcount, aligned)\n`);
-    // The planted sink commits only the notified checkpoint's transaction: the stop's synchronous savepoint
-    // is notified, checkpoint 5 (aborted by the stop) never is, so its records are never committed.
+    expect(fork.stdout).toContain(`replay seed 5 path ${PATH} fork 2 (wordcount, aligned, strategy swarm)\n`);
+    // The planted sink commits only the notified checkpoint's transaction: checkpoint 15's notification
+    // commits 15's, and checkpoint 14, subsumed by 15, is never notified, so its records are never committed.
     expect(fork.stdout).toContain('the property still fails: end-to-end-exactly-once');
+    expect(fork.stdout).toContain('the transaction of checkpoint 14 on sink subtask 0, pre-committed and never committed');
+    expect(fork.stdout).toContain('checkpoint 14 aborted (CHECKPOINT_SUBSUMED)');
     const json = JSON.parse((await runCli(...RUN, '--fork', '2', '--json')).stdout) as {
       fork: number; stillFails: boolean; unfiredFaults: unknown[]; explanation: { faultsFired: number };
     };
@@ -30,7 +34,8 @@ describe('replay --fork', () => {
   });
 
   test('a fork whose checkpoint never completes says its failure never fired', async () => {
-    const r = await runCli('replay', '--seed', '5', '--path', '0', '--mode', 'aligned', '--job', 'wordcount', '--fork', '2');
+    // Explore's third run of seed 5 (mixed strategy) has not completed checkpoint 2 by the heal time.
+    const r = await runCli('replay', '--seed', '5', '--path', '2', '--mode', 'aligned', '--job', 'wordcount', '--fork', '2');
     expect(r.stdout).toContain('the fork\'s global failure never fired: checkpoint 2 did not complete before the heal time in this run\n');
   });
 

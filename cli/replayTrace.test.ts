@@ -64,7 +64,7 @@ describe('replay --seed --path --trace', () => {
 
 describe('replay <repro> --trace', () => {
   test('writes the trace of the repro run, with the same hash replay prints', async () => {
-    const spec = regenerateSpec({ job: 'flights', mode: 'aligned', mutants: [], seed: 3, path: '0', maxRecords: 40 });
+    const spec = regenerateSpec({ job: 'flights', mode: 'aligned', strategy: 'swarm', mutants: [], seed: 3, path: '0', maxRecords: 40 }).spec;
     const traceHash = simulate(spec).traceHash;
     const repro = join(tmp, 'repro.json');
     writeFileSync(repro, JSON.stringify({

@@ -29,7 +29,7 @@ const mode = (m: Partial<ModeSummary>): ModeSummary => ({
 describe('start: per-run rates', () => {
   const modes = { aligned: mode({}), 'at-least-once': mode({ runs: 91, checkpointsCompleted: 901, restores: 55, duplicatesAfterRestore: 14 }) };
   const report: ExploreReport = {
-    job: 'flights', seed: 1, runsPerMode: null, mutants: [], counterexamples: [], fanOut: { runs: 0, violations: 0, unfired: 0, rescaleRuns: 0, rescaleViolations: 0, rescaleUnfired: 0 },
+    job: 'flights', seed: 1, strategy: 'mixed', runsPerMode: null, mutants: [], counterexamples: [], fanOut: { runs: 0, violations: 0, unfired: 0, rescaleRuns: 0, rescaleViolations: 0, rescaleUnfired: 0 },
     timing: { wallMs: 60_000 }, modes,
   };
   /** explore's report as start prints it: the per-run rows under the table. */
@@ -39,7 +39,7 @@ describe('start: per-run rates', () => {
     printReport(report, io, perRunRows(s));
     return text;
   };
-  const summary = { job: 'flights', seed: 1, runsPerMode: null, mutants: [], modes, fanOut: report.fanOut, timing: report.timing } as StartSummary;
+  const summary = { job: 'flights', seed: 1, strategy: 'mixed', runsPerMode: null, mutants: [], modes, fanOut: report.fanOut, timing: report.timing } as StartSummary;
 
   test('under explore\'s table, checkpoints, restores and duplicates per run, and a note that the run counts differ', () => {
     const lines = printed(summary).split('\n');

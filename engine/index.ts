@@ -39,3 +39,4 @@ export * from './plantedBugs.ts';
 export { createJobGraph } from './jobgraph/StreamingJobGraphGenerator.ts';
 export { attemptIdOf } from './taskexecutor/ExecutionState.ts';
 export * from './rpc/RpcMethods.ts';
+export { channelEventOf, producerOfSubpartitionKey, type ChannelCheckpointEvent } from './io/channelEventOf.ts';

@@ -40,6 +40,9 @@ describe('describeFault', () => {
         'partition taskmanager-1 -> jobmanager (one way) for 30 ms at 7 ms'],
       [{ type: 'slow-task', operator: 'stats', factor: 10, durationMs: 100, when: { atMs: 0 } },
         'slow task of stats (10x) for 100 ms at 0 ms'],
+      [{ type: 'coordinator-stall', durationMs: 1500, when: { at: { kind: 'jobmaster', checkpoint: 3, phase: 'triggered' } } },
+        'coordinator stall of the first source for 1500 ms at checkpoint 3 triggered on the jobmaster'],
+      [{ type: 'coordinator-stall', operator: 'src', durationMs: 20, when: { atMs: 5 } }, 'coordinator stall of src for 20 ms at 5 ms'],
       [{ type: 'rpc-loss', kind: 'ack', probability: 0.5 }, 'rpc-loss of ack RPCs (probability 0.5)'],
       [{ type: 'rpc-delay', kind: 'trigger', latency: { minMs: 1, medianMs: 5, maxMs: 50 } },
         'rpc-delay of trigger RPCs (1/5/50 ms min/median/max)'],
@@ -54,9 +57,23 @@ describe('describeFault', () => {
         'delay the 1st acknowledgeCheckpoint from v0#1 by 30 ms'],
       [{ type: 'message', action: 'hold', method: 'requestHeartbeat', to: 'taskmanager-1' },
         'hold the 1st requestHeartbeat to taskmanager-1 until the heal time'],
+      [{ type: 'channel-event', event: 'cancellation', checkpoint: 3, from: 'v1#1', to: 'v2#0', delayMs: 80 },
+        'delay the 1st cancellation marker of checkpoint 3 from v1#1 to v2#0 by 80 ms'],
+      [{ type: 'channel-event', event: 'barrier', to: 'v1#0', nth: 2, delayMs: 30, jobRun: 2,
+        when: { at: { kind: 'jobmaster', checkpoint: 2, phase: 'completed' } } },
+      'delay the 2nd barrier of job run 2 to v1#0 by 30 ms armed at checkpoint 2 completed on the jobmaster'],
     ];
     for (const [fault, text] of cases) expect(describeFault(fault)).toBe(text);
     // Every fault type is covered above.
     expect(new Set(cases.map(([f]) => f.type))).toEqual(new Set(FAULT_TYPES));
   });
+});
+
+test('a crash or pause naming a task says it is that task\'s host', () => {
+  expect(describeFault({ type: 'crash', host: 'v1#0', when: { at: { kind: 'task', checkpoint: 3, phase: 'acked', task: 'v1#0' } } }))
+    .toBe('crash the host of v1#0 at checkpoint 3 acked on v1#0');
+  expect(describeFault({ type: 'pause', host: 'v0#1', durationMs: 40, when: { atMs: 12 } }))
+    .toBe('pause the host of v0#1 for 40 ms at 12 ms');
+  expect(describeFault({ type: 'pause', host: 'taskmanager-2', durationMs: 40, when: { atMs: 12 } }))
+    .toBe('pause taskmanager-2 for 40 ms at 12 ms');
 });

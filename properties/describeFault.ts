@@ -4,7 +4,9 @@
  * (probability 0.5)`. Pure and total over the Fault union (the compiler checks every case), so
  * replay and reports can name a fault the same way. Times are in ms, as a RunSpec has them.
  */
-import type { Action, Fault, FaultTrigger, MessageFault, ProtocolPoint } from '../sim/run/RunSpec.ts';
+import type {
+  Action, ChannelEventFault, Fault, FaultTrigger, MessageFault, ProtocolPoint,
+} from '../sim/run/RunSpec.ts';
 
 /** `1st`, `2nd`, `3rd`, `4th`, ..., `11th`, `12th`, `13th`, `21st`. */
 function ordinal(n: number): string {
@@ -50,21 +52,26 @@ export function describeTrigger(when: FaultTrigger): string {
 
 const forMs = (ms: number | undefined): string => (ms === undefined ? '' : ` for ${ms} ms`);
 
+/** A crash's or pause's host: `taskmanager-1`, or `the host of v1#0` when it names a task. */
+const hostOf = (host: string): string => (/^v\d+#\d+$/.test(host) ? `the host of ${host}` : host);
+
 /** The fault, with its trigger when it has one (world-setting faults hold from the start). */
 export function describeFault(fault: Fault): string {
   switch (fault.type) {
     case 'crash':
-      return `crash ${fault.host}${forMs(fault.downMs)} ${describeTrigger(fault.when)}`;
+      return `crash ${hostOf(fault.host)}${forMs(fault.downMs)} ${describeTrigger(fault.when)}`;
     case 'global-failure':
       return `global failure ${describeTrigger(fault.when)}`;
     case 'pause':
-      return `pause ${fault.host}${forMs(fault.durationMs)} ${describeTrigger(fault.when)}`;
+      return `pause ${hostOf(fault.host)}${forMs(fault.durationMs)} ${describeTrigger(fault.when)}`;
     case 'partition': {
       const link = fault.oneWay === true ? `${fault.a} -> ${fault.b} (one way)` : `${fault.a} <-> ${fault.b}`;
       return `partition ${link}${forMs(fault.durationMs)} ${describeTrigger(fault.when)}`;
     }
     case 'slow-task':
       return `slow task of ${fault.operator} (${fault.factor}x)${forMs(fault.durationMs)} ${describeTrigger(fault.when)}`;
+    case 'coordinator-stall':
+      return `coordinator stall of ${fault.operator ?? 'the first source'}${forMs(fault.durationMs)} ${describeTrigger(fault.when)}`;
     case 'rpc-loss':
       return `rpc-loss of ${fault.kind} RPCs (probability ${fault.probability})`;
     case 'rpc-delay': {
@@ -80,7 +87,22 @@ export function describeFault(fault: Fault): string {
       return `slow-store${fault.checkpoint === undefined ? '' : ` of checkpoint ${fault.checkpoint}`} (${fault.factor}x)`;
     case 'message':
       return describeMessageFault(fault);
+    case 'channel-event':
+      return describeChannelEventFault(fault);
   }
+}
+
+/**
+ * `delay the 1st cancellation marker of checkpoint 3 from v1#1 to v2#0 by 80 ms`, `delay the 2nd
+ * barrier to v1#0 by 30 ms armed at checkpoint 2 completed on the jobmaster`.
+ */
+function describeChannelEventFault(f: ChannelEventFault): string {
+  const what = f.event === 'barrier' ? 'barrier' : 'cancellation marker';
+  const of = f.checkpoint === undefined ? '' : ` of checkpoint ${f.checkpoint}`;
+  const run = f.jobRun === undefined ? '' : ` of job run ${f.jobRun}`;
+  const from = f.from === undefined ? '' : ` from ${f.from}`;
+  const when = f.when === undefined ? '' : ` armed ${describeTrigger(f.when)}`;
+  return `delay the ${ordinal(f.nth ?? 1)} ${what}${of}${run}${from} to ${f.to} by ${f.delayMs} ms${when}`;
 }
 
 /**

@@ -19,8 +19,8 @@ const scenario = (name: string): RunSpec => {
 // different parallelism (rescaling edges), in both checkpointing modes.
 const RUNS: [string, () => RunSpec][] = [
   ['scenario lost-trigger-rpc-fails-checkpoint', () => scenario('lost-trigger-rpc-fails-checkpoint')],
-  ['explore flights aligned seed 1 path 10 (crashes)', () => regenerateSpec({ job: 'flights', mode: 'aligned', mutants: [], seed: 1, path: '10' })],
-  ['explore generated at-least-once seed 1 path 6', () => regenerateSpec({ job: 'generated', mode: 'at-least-once', mutants: [], seed: 1, path: '6' })],
+  ['explore flights aligned seed 1 path 10 (crashes)', () => regenerateSpec({ job: 'flights', mode: 'aligned', strategy: 'swarm', mutants: [], seed: 1, path: '10' }).spec],
+  ['explore generated at-least-once seed 1 path 6', () => regenerateSpec({ job: 'generated', mode: 'at-least-once', strategy: 'swarm', mutants: [], seed: 1, path: '6' }).spec],
 ];
 
 /** Thread and process names by pid/tid, from the M events. */

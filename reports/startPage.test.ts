@@ -26,7 +26,7 @@ describe('startPage', () => {
     const rate = (sum: number, runs: number): string => `${sum} (${Math.round((sum / runs) * 100) / 100} per run)`;
     expect(rows).toEqual(Object.entries(input.summary.modes).map(([m, x]) => [m, String(x.runs), String(x.violations),
       rate(x.checkpointsCompleted, x.runs), rate(x.restores, x.runs), rate(x.duplicatesAfterRestore, x.runs), String(x.missingRecords),
-      String(x.unfiredFaults), String(x.stateUnjudged)]));
+      String(x.unfiredFaults), String(x.stateUnjudged), String((x.unattributed?.aborts ?? 0) + (x.unattributed?.failovers ?? 0))]));
     expect(rows[1]?.slice(3, 6)).toEqual(['548 (14.81 per run)', '20 (0.54 per run)', '14 (0.38 per run)']);
     expect(page.document.querySelector('#summary .run-counts')?.textContent)
       .toContain('The modes ran different numbers of runs (aligned 100, at-least-once 37)');
@@ -40,6 +40,18 @@ describe('startPage', () => {
     expect(readComparePage(startPage(withUnfired)).document.querySelector('#summary')?.textContent)
       .toContain('aligned: 2 action(s) (savepoints, stops) never fired (their time or point never came)');
     expect(text).toContain('Restore fan-out: 13 forked runs, 0 violations, 2 whose failover never fired');
+    expect(text).not.toContain('unattributed (no fault');
+    // Aborts and failovers nothing explains are said per mode, with an example.
+    const unattributed = { aborts: 1, failovers: 2, runs: 2, attributed: { fault: 40 }, examples: [{
+      run: 7, path: '6', seed: 's9', seq: 1234, timeMs: 56.5, type: 'scheduler.taskFailed', reason: 'boom', chain: ['scheduler.taskFailed', 'host.boot'],
+    }] };
+    const withUnattributed = { ...input, summary: { ...input.summary, modes: { ...input.summary.modes,
+      aligned: { ...(input.summary.modes['aligned'] as ModeSummary), unattributed } } } };
+    const page2 = readComparePage(startPage(withUnattributed));
+    expect(page2.document.querySelector('#summary')?.textContent).toContain('aligned: 1 abort(s) and 2 failover(s) in 2 run(s) '
+      + 'unattributed (no fault, action, limit, subsumption, finishing task or slow path on their cause chain), e.g. run 7 (path 6, '
+      + 'seed s9): task failure (boom) at 56.5 ms, event #1234; its cause chain ends at host.boot');
+    expect([...([...page2.document.querySelectorAll('table.summary tbody tr')][0]?.querySelectorAll('td') ?? [])].at(-1)?.textContent).toBe('3');
   });
 
   test('every counterexample with its explanation, replay command and diagram, drawn in the page by the inlined bundle', () => {
@@ -50,7 +62,7 @@ describe('startPage', () => {
     expect(article?.querySelector('pre.replay')?.textContent).toBe(cx.replay);
     // The violation's details, as the terminal prints them: the state that differs, key by key.
     expect(article?.querySelector('pre.details')?.textContent).toBe(cx.detailLines.join('\n'));
-    expect(cx.detailLines).toContain('stateDiffCount: 27');
+    expect(cx.detailLines).toContain('stateDiffCount: 26');
     expect(cx.detailLines.some((l) => /^ {2}- operator airport-stats, state stats, key DTW, expected \{"count":47,.*\}, actual \{"count":48,/.test(l))).toBe(true);
     expect(cx.detailLines).toContain('  ... 10 more (the replay command with --json has them all)');
     expect(readComparePage(startPage({ ...input, counterexamples: [{ ...cx, detailLines: [] }] })).document.querySelector('pre.details')).toBeNull();

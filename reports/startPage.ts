@@ -19,6 +19,7 @@ import { describerOf, type Explanation } from '../properties/explain/explainRun.
 import { formatExplanation } from '../properties/explain/formatExplanation.ts';
 import { formatDetails } from '../properties/explore/formatDetails.ts';
 import type { FanOutSummary, ModeSummary } from '../properties/explore/explore.ts';
+import { describeUnattributed } from '../properties/explore/unattributedSummary.ts';
 import type { RunResult } from '../sim/run/RunResult.ts';
 import { COMPARE_DATA_ID, COMPARE_STYLE, compareParameters, compareSections } from './comparePage.ts';
 import { escapeHtml, htmlDocument, htmlTable, jsonScript } from './html.ts';
@@ -203,7 +204,7 @@ function summarySection(s: StartSummary): string {
   const rates = perRunFigures(s.modes);
   const rows = modes.map(([m, x]) => [escapeHtml(m), String(x.runs), td(x.violations), withRate(x.checkpointsCompleted, rates[m]?.checkpointsCompleted),
     withRate(x.restores, rates[m]?.restores), withRate(x.duplicatesAfterRestore, rates[m]?.duplicatesAfterRestore), td(x.missingRecords),
-    String(x.unfiredFaults), String(x.stateUnjudged)]);
+    String(x.unfiredFaults), String(x.stateUnjudged), String((x.unattributed?.aborts ?? 0) + (x.unattributed?.failovers ?? 0))]);
   const note = runCountsNote(s.modes);
   const reasons = modes.flatMap(([m, x]) => {
     const r = Object.entries(x.stateUnjudgedReasons).map(([k, n]) => `${n} ${k}`);
@@ -213,17 +214,25 @@ function summarySection(s: StartSummary): string {
       ? [`<li>${escapeHtml(m)}: ${x.unfiredActions} action(s) (savepoints, stops) never fired (their time or point never came)</li>`] : [];
     const stuck = x.knownStuck > 0
       ? [`<li>${escapeHtml(m)}: ${x.knownStuck} run(s) stuck in stop-with-savepoint (a lost confirmation or abort: known in Flink 1.20), liveness not judged</li>`] : [];
-    return [...unjudged, ...unfired, ...stuck];
+    // Aborts and failovers nothing on their cause chain explains (not a violation yet), with an example.
+    const u = x.unattributed;
+    const example = u?.examples[0];
+    const unattributed = u === undefined || u.aborts + u.failovers === 0 ? []
+      : [`<li>${escapeHtml(m)}: ${u.aborts} abort(s) and ${u.failovers} failover(s) in ${u.runs} run(s) unattributed (no fault, action, `
+        + `limit, subsumption, finishing task or slow path on their cause chain)${example === undefined ? ''
+          : `, e.g. ${escapeHtml(describeUnattributed(example))}`}</li>`];
+    return [...unjudged, ...unfired, ...stuck, ...unattributed];
   });
   const marks = modes.map(([m, x]) => `<li>${escapeHtml(m)}: ${Object.entries(x.marks).map(([k, n]) => `${escapeHtml(k)} ${n}`).join(', ') || 'none'}</li>`);
   const fanOut = s.fanOut.runs === 0 ? '' : `<p>Restore fan-out: ${s.fanOut.runs} forked runs, ${s.fanOut.violations} violations`
     + `${s.fanOut.unfired > 0 ? `, ${s.fanOut.unfired} whose failover never fired (no restore tested)` : ''}.</p>`;
   return '<section id="summary"><h2>Summary per mode</h2>'
     + htmlTable(['mode', 'runs', 'violations', 'checkpoints completed', 'restores', 'duplicates after restore', 'missing records',
-      'unfired faults', 'state unjudged'], rows, ' class="summary"')
+      'unfired faults', 'state unjudged', 'unattributed'], rows, ' class="summary"')
     + '<p class="note">Summed over each mode\'s runs (restore fan-out forks and determinism reruns not counted). Restores count restores '
     + 'of the job from a checkpoint; duplicates are committed copies beyond the reference fold\'s count; missing records are the fold\'s '
-    + 'records never committed; unfired faults never reached their trigger. Checkpoints, restores and duplicates also per run.</p>'
+    + 'records never committed; unfired faults never reached their trigger; unattributed are checkpoint aborts and failovers whose cause '
+    + 'chain reaches no fault, action, limit, subsumption, finishing task or slow path. Checkpoints, restores and duplicates also per run.</p>'
     + `${note === null ? '' : `<p class="note run-counts">${escapeHtml(note)}</p>`}`
     + `${reasons.length === 0 ? '' : `<ul>${reasons.join('')}</ul>`}${fanOut}`
     + `<details><summary>Marks (occurrences, for instance once per restored task)</summary><ul>${marks.join('')}</ul></details></section>`;

@@ -15,6 +15,7 @@
  * | `ackSentBy(task?)` | task acked | `checkpoint.acked` |
  * | `ackReceived(task?)` | task ack-received | `checkpoint.acknowledged` |
  * | `coordinatorsSnapshotted()` | jobmaster coordinators-snapshotted | `checkpoint.coordinatorsSnapshotted` |
+ * | `fullyAcknowledged()` | jobmaster acknowledged | the last `checkpoint.acknowledged` its plan waits for |
  * | `completed()` | jobmaster completed | `checkpoint.completed` |
  * | `notified(task?)` | task notified | `checkpoint.taskNotified` |
  * | `notificationsSent()` | jobmaster notified | `checkpoint.notifiedComplete` |
@@ -38,6 +39,8 @@ export interface CheckpointPoints {
   ackSentBy(task?: string): ScenarioPoint;
   ackReceived(task?: string): ScenarioPoint;
   coordinatorsSnapshotted(): ScenarioPoint;
+  /** Every task in the plan acknowledged: the coordinator begins writing its `_metadata`. */
+  fullyAcknowledged(): ScenarioPoint;
   completed(): ScenarioPoint;
   notified(task?: string): ScenarioPoint;
   notificationsSent(): ScenarioPoint;
@@ -64,7 +67,7 @@ export function checkpoint(n: number, options: { readonly jobRun?: number } = {}
 export function pointsOf(ref: ({ readonly checkpoint: number } | { readonly savepoint: number }) & { readonly jobRun?: number }): CheckpointPoints {
   const task = (phase: TaskPhaseName) => (t?: string): ScenarioPoint =>
     (t === undefined ? { kind: 'task', ...ref, phase } : { kind: 'task', ...ref, phase, task: t });
-  const jobmaster = (phase: 'triggered' | 'coordinators-snapshotted' | 'completed' | 'notified') => (): ScenarioPoint =>
+  const jobmaster = (phase: 'triggered' | 'coordinators-snapshotted' | 'acknowledged' | 'completed' | 'notified') => (): ScenarioPoint =>
     ({ kind: 'jobmaster', ...ref, phase });
   return {
     triggered: jobmaster('triggered'),
@@ -76,6 +79,7 @@ export function pointsOf(ref: ({ readonly checkpoint: number } | { readonly save
     ackSentBy: task('acked'),
     ackReceived: task('ack-received'),
     coordinatorsSnapshotted: jobmaster('coordinators-snapshotted'),
+    fullyAcknowledged: jobmaster('acknowledged'),
     completed: jobmaster('completed'),
     notified: task('notified'),
     notificationsSent: jobmaster('notified'),

@@ -18,6 +18,7 @@ export { pause } from './pause.ts';
 export { partition } from './partition.ts';
 export { globalFailure } from './globalFailure.ts';
 export { slowTask } from './slowTask.ts';
+export { coordinatorStall } from './coordinatorStall.ts';
 export { lose } from './lose.ts';
 export { delay } from './delay.ts';
 export { hold } from './hold.ts';

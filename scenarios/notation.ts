@@ -14,8 +14,8 @@ const TASK_BUILDERS: Record<string, string> = {
   'async-done': 'asyncDoneOn', acked: 'ackSentBy', 'ack-received': 'ackReceived', notified: 'notified',
 };
 const JOB_MASTER_BUILDERS: Record<string, string> = {
-  triggered: 'triggered', 'coordinators-snapshotted': 'coordinatorsSnapshotted', completed: 'completed',
-  notified: 'notificationsSent',
+  triggered: 'triggered', 'coordinators-snapshotted': 'coordinatorsSnapshotted', acknowledged: 'fullyAcknowledged',
+  completed: 'completed', notified: 'notificationsSent',
 };
 
 /** `checkpoint(3)`, or `savepoint(1)` for a point naming the first savepoint step. */
@@ -46,6 +46,7 @@ function action(a: StepAction): string {
     case 'partition': return `partition(${q(a.a)}, ${q(a.b)}, { durationMs: ${a.durationMs}${a.oneWay === undefined ? '' : `, oneWay: ${a.oneWay}`} })`;
     case 'global-failure': return 'globalFailure()';
     case 'slow-task': return `slowTask(${q(a.operator)}, ${a.factor}, ${a.durationMs})`;
+    case 'coordinator-stall': return `coordinatorStall(${a.durationMs}${a.operator === undefined ? '' : `, ${q(a.operator)}`})`;
     case 'message': {
       const args = a.action === 'delay' ? `, ${a.delayMs ?? '?'}` : a.action === 'hold' && a.durationMs !== undefined ? `, ${a.durationMs}` : '';
       let s = `${a.action}(${q(a.method)}${args})`;

@@ -14,6 +14,7 @@
  *   id reached (or that it was never triggered); else the last completed checkpoint. A phrase such
  *   as `checkpoint 22 acked on v1#0 at 449.3 ms`, or `none`.
  */
+import { FULLY_ACKNOWLEDGED_EVENTS, FullyAcknowledged } from '../sim/run/FullyAcknowledged.ts';
 import type { Action } from '../sim/run/RunSpec.ts';
 import { pointSavepoint, savepointCheckpointId } from '../sim/run/savepointPoints.ts';
 import type { TraceEvent } from '../sim/Trace.ts';
@@ -26,7 +27,7 @@ const TASK_EVENTS: Record<string, string> = {
 };
 const JOB_MASTER_EVENTS: Record<string, string> = {
   triggered: 'checkpoint.triggered', 'coordinators-snapshotted': 'checkpoint.coordinatorsSnapshotted',
-  completed: 'checkpoint.completed', notified: 'checkpoint.notifiedComplete',
+  acknowledged: 'checkpoint.acknowledged', completed: 'checkpoint.completed', notified: 'checkpoint.notifiedComplete',
 };
 const SINK_EVENTS: Record<string, string> = { 'pre-committed': 'txn.preCommit', committed: 'txn.commit' };
 
@@ -71,6 +72,20 @@ function occurrence(point: ScenarioPoint, e: TraceEvent, anyCheckpoint = false, 
   }
 }
 
+/** True for a `jobmaster acknowledged` point, reached at the ack that completes its checkpoint. */
+const isFullyAcknowledged = (point: ScenarioPoint): boolean => point.kind === 'jobmaster' && point.phase === 'acknowledged';
+
+/**
+ * A filter to call on every event of the trace, in order, before {@link occurrence}: for a
+ * `jobmaster acknowledged` point true only at an ack that completes a checkpoint (it reads the
+ * plans, as the fault plan does: sim/run/FullyAcknowledged.ts), for any other point always true.
+ */
+function completingAckFilter(point: ScenarioPoint): (e: TraceEvent) => boolean {
+  if (!isFullyAcknowledged(point)) return () => true;
+  const acks = new FullyAcknowledged();
+  return (e) => ((FULLY_ACKNOWLEDGED_EVENTS as readonly string[]).includes(e.type) ? acks.observe(e) : true);
+}
+
 /** The checkpoint id a task or jobmaster point is about (a savepoint's as it got it), or undefined. */
 function pointId(trace: readonly TraceEvent[], point: ScenarioPoint, actions: readonly Action[]): number | undefined {
   if (point.kind !== 'task' && point.kind !== 'jobmaster') return undefined;
@@ -80,17 +95,22 @@ function pointId(trace: readonly TraceEvent[], point: ScenarioPoint, actions: re
 function first(trace: readonly TraceEvent[], point: ScenarioPoint, actions: readonly Action[]): number {
   const nth = point.kind === 'task' || point.kind === 'jobmaster' ? 1 : (point.nth ?? 1);
   const id = pointId(trace, point, actions);
+  const completing = completingAckFilter(point);
   let seen = 0;
   for (let i = 0; i < trace.length; i++) {
-    if (occurrence(point, trace[i] as TraceEvent, false, id) && ++seen >= nth) return i;
+    const e = trace[i] as TraceEvent;
+    if (completing(e) && occurrence(point, e, false, id) && ++seen >= nth) return i;
   }
   return -1;
 }
 
 const ms = (e: TraceEvent): string => `${+(e.timeUs / 1000).toFixed(3)} ms`;
 
-/** One trace event of the point table as a phrase. */
-function phrase(e: TraceEvent, n: number): string {
+/**
+ * One trace event of the point table as a phrase; `fullyAcknowledged` for an ack that completed
+ * its checkpoint (a `jobmaster acknowledged` point).
+ */
+function phrase(e: TraceEvent, n: number, fullyAcknowledged = false): string {
   const id = e.attrs['checkpointId'];
   const task = taskOf(e);
   switch (e.type) {
@@ -102,6 +122,7 @@ function phrase(e: TraceEvent, n: number): string {
     case 'txn.commit':
       return `sink transaction ${n} ${e.type === 'txn.commit' ? 'committed' : 'pre-committed'} at ${ms(e)}`;
     default: {
+      if (fullyAcknowledged) return `checkpoint ${String(id)} fully acknowledged (last ack from ${task}) at ${ms(e)}`;
       const phase = Object.entries({ ...TASK_EVENTS, ...JOB_MASTER_EVENTS }).find(([, t]) => t === e.type)?.[0] ?? e.type;
       const what = e.attrs['savepoint'] === true ? `savepoint ${String(id)}` : `checkpoint ${String(id)}`;
       return `${what} ${phase}${task === '' ? '' : ` on ${task}`} at ${ms(e)}`;
@@ -123,10 +144,11 @@ function last(trace: readonly TraceEvent[], point: ScenarioPoint, actions: reado
   if (savepoint !== undefined) return lastOfSavepoint(trace, savepoint, actions);
   let found: { e: TraceEvent; n: number } | undefined;
   let n = 0;
+  const completing = completingAckFilter(point);
   for (const e of trace) {
-    if (occurrence(point, e, true)) found = { e, n: ++n };
+    if (completing(e) && occurrence(point, e, true)) found = { e, n: ++n };
   }
-  if (found !== undefined) return phrase(found.e, found.n);
+  if (found !== undefined) return phrase(found.e, found.n, isFullyAcknowledged(point));
   const completed = [...trace].reverse().find((e) => e.type === 'checkpoint.completed');
   return completed === undefined ? 'none' : phrase(completed, 0);
 }

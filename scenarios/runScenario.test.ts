@@ -37,6 +37,8 @@ describe('builders', () => {
     check(checkpoint(3).ackSentBy('v1#0')).toEqual({ kind: 'task', checkpoint: 3, phase: 'acked', task: 'v1#0' });
     check(checkpoint(3).ackReceived()).toEqual({ kind: 'task', checkpoint: 3, phase: 'ack-received' });
     check(checkpoint(3).notificationsSent()).toEqual({ kind: 'jobmaster', checkpoint: 3, phase: 'notified' });
+    check(checkpoint(3).fullyAcknowledged()).toEqual({ kind: 'jobmaster', checkpoint: 3, phase: 'acknowledged' });
+    check(notation.point(checkpoint(3).fullyAcknowledged())).toBe('checkpoint(3).fullyAcknowledged()');
     check(sinkTransaction(2).preCommitted()).toEqual({ kind: 'sink', phase: 'pre-committed', nth: 2 });
     check(restore(1)).toEqual({ kind: 'restore', nth: 1 });
     check(restoreFrom(3)).toEqual({ kind: 'restore', checkpoint: 3 });
@@ -111,6 +113,10 @@ describe('a failed expectation', () => {
     check(late.failure?.summary).toMatch(/at checkpoint\(3\)\.triggered\(\) \(reached at [\d.]+ ms\): checkpoint 4 was never triggered/);
     const never = at(expect.at(checkpoint(90).completed(), expect.checkpointsCompleted({ atLeast: 1 })));
     check(never.failure?.summary).toMatch(/checkpoint\(90\)\.completed\(\) was never reached \(last protocol point reached: checkpoint \d+ completed/);
+    // Fully acknowledged: its _metadata write has begun, it has not completed yet.
+    check(at(expect.at(checkpoint(2).fullyAcknowledged(), expect.checkpointsCompleted({ exactly: 1 }))).passed).toBe(true);
+    const neverAcked = at(expect.at(checkpoint(90).fullyAcknowledged(), expect.checkpointsCompleted({ atLeast: 1 })));
+    check(neverAcked.failure?.summary).toMatch(/checkpoint\(90\)\.fullyAcknowledged\(\) was never reached \(last protocol point reached: checkpoint \d+ fully acknowledged \(last ack from v\d#\d\) at [\d.]+ ms\)/);
   });
 });
 

@@ -72,7 +72,7 @@ const WORDED: readonly (readonly [string, unknown, string])[] = [
   ['a message step without method', withStep({ ...crashAt3, do: { type: 'message', action: 'lose' } }), 'steps[0].do.method: missing'],
   ['a point without phase', withStep({ ...crashAt3, at: { kind: 'jobmaster', checkpoint: 3 } }), 'steps[0].at.phase: missing'],
   ['an action without type', withStep({ ...crashAt3, do: { host: 'taskmanager-2' } }),
-    'steps[0].do.type: missing (types: crash, global-failure, pause, partition, slow-task, message, savepoint, stop-with-savepoint, cancel, rescale)'],
+    'steps[0].do.type: missing (types: crash, global-failure, pause, partition, slow-task, coordinator-stall, message, savepoint, stop-with-savepoint, cancel, rescale)'],
   ['a crash without host', withStep({ ...crashAt3, do: { type: 'crash' } }), 'steps[0].do.host: missing'],
   ['a version that is a string', { ...good, version: String(RUN_SPEC_VERSION) },
     `version: must be the number ${RUN_SPEC_VERSION}, got the string "${RUN_SPEC_VERSION}"`],

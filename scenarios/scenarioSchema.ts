@@ -30,7 +30,7 @@ const markName = z.enum(MARK_NAMES);
 const point = protocolPointSchema;
 
 /** The fault types a step may fire: those with a trigger in a RunSpec (world settings go in config.faults). */
-const STEP_ACTION_TYPES: readonly string[] = ['crash', 'global-failure', 'pause', 'partition', 'slow-task', 'message'];
+const STEP_ACTION_TYPES: readonly string[] = ['crash', 'global-failure', 'pause', 'partition', 'slow-task', 'coordinator-stall', 'message'];
 
 /**
  * What a step does (Scenario.ts StepAction): a triggered fault without `when`, or an action on the
@@ -46,7 +46,10 @@ const action = z.discriminatedUnion('type', [
  * so they always act). A fault with a trigger belongs in `steps`, where every step must fire; in
  * `config.faults` one that never fired would pass the scenario untested.
  */
-const WORLD_SETTING_TYPES = faultSchema.options.map((o) => o.shape.type.value).filter((t) => !STEP_ACTION_TYPES.includes(t));
+/** Action faults a scenario takes neither as a step nor in config (channel-event: not a step kind yet). */
+const NOT_IN_SCENARIOS: readonly string[] = ['channel-event'];
+const WORLD_SETTING_TYPES = faultSchema.options.map((o) => o.shape.type.value)
+  .filter((t) => !STEP_ACTION_TYPES.includes(t) && !NOT_IN_SCENARIOS.includes(t));
 const worldSetting = z.discriminatedUnion('type', faultSchema.options
   .filter((o) => WORLD_SETTING_TYPES.includes(o.shape.type.value)) as unknown as typeof faultSchema.options, {
   error: (iss) => (iss.code === 'invalid_union' && typeof (iss.input as { type?: unknown } | undefined)?.type === 'string'

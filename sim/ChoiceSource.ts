@@ -103,6 +103,9 @@ export class ChoiceSource {
   private readonly onDecision: ((kindCode: number, value: number) => void) | undefined;
   private readonly records: DecisionRecord[] = [];
   private next = 0;
+  private orders = 0;
+  private ordersProposedOtherwise = 0;
+  private slow = false;
 
   /** @throws SimInputError for a malformed override list or heal time. */
   constructor(options: ChoiceSourceOptions) {
@@ -116,9 +119,30 @@ export class ChoiceSource {
     this.onDecision = options.onDecision;
   }
 
+  /**
+   * Whether the latest delay decision was overridden to `slow` (ten times the maximum): the
+   * world records such a delay where it is used, so that what it made late has a cause (Trace.ts).
+   */
+  get lastDelaySlow(): boolean {
+    return this.slow;
+  }
+
   /** How many decisions the run has made so far. */
   get count(): number {
     return this.next;
+  }
+
+  /** How many of them were order decisions. */
+  get orderCount(): number {
+    return this.orders;
+  }
+
+  /**
+   * How many order decisions a schedule proposed a candidate for that differs from the seeded
+   * draw (whether or not an override then decided): how much the schedule changed the run.
+   */
+  get orderProposalsDiffering(): number {
+    return this.ordersProposedOtherwise;
   }
 
   /** The first `logLimit` decisions, in order. */
@@ -159,6 +183,7 @@ export class ChoiceSource {
       value = alt === 0 ? d.minUs : alt === 1 ? d.medianUs : alt === 2 ? d.maxUs : d.maxUs * 10;
     }
     value = Math.round(value);
+    this.slow = alt === SLOW;
     this.onDecision?.(0, value);
     if (this.records.length < this.logLimit) {
       this.records.push({
@@ -172,16 +197,24 @@ export class ChoiceSource {
   /**
    * An order decision among `n` >= 1 ready events: the index of the one that runs next. Only the
    * event queue asks for one (the engine's ChoicePoints have no order), hence a harness assertion.
-   * @throws HarnessAssertionError if `n` < 1.
+   * `proposed` is a schedule's choice (PctScheduler), taken instead of the seeded draw; an
+   * override still wins over it, and the draw is made either way (so other decisions stay).
+   * @throws HarnessAssertionError if `n` < 1 or `proposed` is not one of the `n`.
    */
-  order(label: string, n: number): number {
+  order(label: string, n: number, proposed?: number): number {
     if (!(n >= 1 && Number.isInteger(n))) {
       harnessAssert(false, `order ${label}: bad candidate count ${n}`);
     }
     const u = this.orderStream();
     const index = this.next++;
+    this.orders++;
     const alt = this.overrides.size === 0 ? undefined : this.take(index);
-    const value = alt === undefined ? Math.floor(u * n) : alt % n;
+    const seeded = Math.floor(u * n);
+    if (proposed !== undefined) {
+      if (!(Number.isInteger(proposed) && proposed >= 0 && proposed < n)) harnessAssert(false, `order ${label}: proposed ${proposed} of ${n}`);
+      if (proposed !== seeded) this.ordersProposedOtherwise++;
+    }
+    const value = alt !== undefined ? alt % n : proposed ?? seeded;
     this.onDecision?.(1, value);
     if (this.records.length < this.logLimit) {
       this.records.push({ index, kind: 'order', label, alternatives: n, value, overridden: alt !== undefined });

@@ -52,6 +52,11 @@ export class DataLane extends QueueEntry {
     super();
   }
 
+  /** `data:<key>#<connection id>:up|down`: one direction of one channel's connection. */
+  laneKey(): string {
+    return `data:${this.connection.key}#${this.connection.id}:${this.up ? 'up' : 'down'}`;
+  }
+
   /** Queues `item` to arrive `latencyUs` from now, never before earlier items. */
   enqueue(item: DataItem, latencyUs: number): void {
     const due = Math.max(this.lastDeliveryUs, this.ctx.clock.nowUs + latencyUs);

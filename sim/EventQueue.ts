@@ -6,7 +6,8 @@
  * own FIFO and re-enter the heap after each event, so events of one lane are never reordered.
  * When several lanes are due at the same instant and priority, which runs next is an ORDER
  * decision (alternative j picks the j-th candidate, candidates in seq order); the common case of
- * one ready lane makes no decision.
+ * one ready lane makes no decision. The chooser sees the candidates (a PCT schedule ranks them by
+ * their lanes, PctScheduler.ts).
  *
  * Invariants: `heapIndex` is the entry's position in the heap, or -1 when not queued; keys are
  * unique (seq grows), so the order is total.
@@ -49,6 +50,18 @@ export abstract class QueueEntry {
 
   /** Runs the lane's next event (the queue has already removed the entry). */
   abstract fire(): void;
+
+  /**
+   * The lane's name for a priority schedule (PctScheduler.ts): stable for the lane's life and
+   * the same in every run of the same spec, e.g. `exec:taskmanager-1/main`. Read only at order
+   * decisions of a PCT run.
+   */
+  abstract laneKey(): string;
+}
+
+/** The candidates of one order decision, `0..n-1` in seq order (valid only during the decision). */
+export interface TieCandidates {
+  candidate(j: number): QueueEntry;
 }
 
 /** Priority of sim-level actions (faults at a time): before engine events at the same instant. */
@@ -67,10 +80,22 @@ export class EventQueue {
   private readonly keys: number[] = [];
   /** Scratch space of {@link chooseAmongTies}: heap positions of tied entries. */
   private readonly tieIndexes: number[] = [];
+  /** How many of {@link tieIndexes} the decision under way has (0 outside one). */
+  private tieCount = 0;
+  /** The view of the tied entries the chooser gets (one object, no allocation per decision). */
+  private readonly ties: TieCandidates = {
+    candidate: (j) => {
+      if (!(Number.isInteger(j) && j >= 0 && j < this.tieCount)) harnessAssert(false, `no tie candidate ${j} of ${this.tieCount}`);
+      return (this.slots[this.tieIndexes[j] as number] as QueueSlot).entry;
+    },
+  };
   private seq = 0;
 
-  /** `chooseOrder(n)` takes the order decision among `n` >= 2 ready entries. */
-  constructor(private readonly chooseOrder: (n: number) => number) {}
+  /**
+   * `chooseOrder(n, candidates)` takes the order decision among `n` >= 2 ready entries, which
+   * `candidates` shows in seq order, and returns the index of the one to run.
+   */
+  constructor(private readonly chooseOrder: (n: number, candidates: TieCandidates) => number) {}
 
   /** Number of queued entries. */
   get size(): number {
@@ -180,7 +205,9 @@ export class EventQueue {
       }
       at[j + 1] = x;
     }
-    const j = this.chooseOrder(count);
+    this.tieCount = count;
+    const j = this.chooseOrder(count, this.ties);
+    this.tieCount = 0;
     if (!(Number.isInteger(j) && j >= 0 && j < count)) {
       harnessAssert(false, `order decision out of range: ${j} of ${count}`);
     }
@@ -289,12 +316,22 @@ export class OneShotEntry extends QueueEntry {
    * @param cause the trace's current cause to restore when it runs (Trace.ts, cause links);
    *   -1 for none.
    */
-  constructor(private readonly run: () => void, private readonly cause: number = -1, private readonly trace?: { cause: number }) {
+  constructor(
+    private readonly run: () => void,
+    private readonly cause: number = -1,
+    private readonly trace?: { cause: number },
+    /** Its lane's name for a priority schedule (see {@link QueueEntry.laneKey}). */
+    private readonly lane = 'one-shot',
+  ) {
     super();
   }
 
   fire(): void {
     if (this.trace !== undefined) this.trace.cause = this.cause;
     this.run();
+  }
+
+  laneKey(): string {
+    return this.lane;
   }
 }

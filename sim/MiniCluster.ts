@@ -1,9 +1,9 @@
 /**
  * MiniCluster: a whole Flink-like cluster on the simulator — a JobManager host running the
  * ResourceManager and the job's JobMaster, and TaskManager hosts running TaskExecutors — plus
- * the run loop that ends at job end (after a drain phase in which pending cleanup finishes), at
- * a budget, or at an engine assertion. Faults are applied through `world` (crash, restart,
- * partition, ...).
+ * the run loop that ends at job end (after a drain phase in which pending cleanup finishes and
+ * paused hosts resume), at a budget, or at an engine assertion. Faults are applied through
+ * `world` (crash, restart, partition, ...).
  *
  * An engine assertion (sim/engineAssertion.ts says how it is told from a harness one) ends the
  * run where it was thrown: the result says so (`run.reason` `engine-assertion`, and
@@ -98,6 +98,8 @@ export class MiniCluster {
   readonly taskManagerHosts: readonly string[];
   private jobManager: JobManagerProcess | undefined;
   private jobEndUs: number | undefined;
+  /** When a paused host last resumed (`host.resume`), µs; the drain phase lasts past it. */
+  private lastResumeUs = -1;
   private readonly drainUs: number;
   /** Holds on the end of the history: a next job run is coming (see {@link holdHistoryEnd}). */
   private historyHolds = 0;
@@ -123,6 +125,7 @@ export class MiniCluster {
       if (jobRunOf(e.attrs) !== this.jobMasters.length || this.historyHolds > 0) return;
       this.armDrain();
     }, { types: ['job.status'] });
+    this.world.onTrace(() => true, (e) => { this.lastResumeUs = e.timeUs; }, { types: ['host.resume'] });
     // Read each completed checkpoint right after it completed: the store may subsume or discard it
     // later (and discards everything when the job finishes).
     this.world.onTrace(() => true, (e) => {
@@ -215,21 +218,29 @@ export class MiniCluster {
   private armDrain(): void {
     if (this.jobEndUs !== undefined) return;
     this.jobEndUs = this.world.nowUs;
-    this.world.at(this.world.nowUs + this.drainUs, 'drain-end', () => this.stopWhenStoreSettled());
+    this.world.at(this.world.nowUs + this.drainUs, 'drain-end', () => this.stopWhenSettled());
   }
 
   /**
-   * Ends the drain phase once no object-store operation is in flight: a write that was slow
-   * (a slow-store fault lasts until the heal time) may still be followed by the cleanup that
-   * deletes it, and stopping before would leave a file behind that no one leaked. Waits in steps
-   * of {@link DRAIN_POLL_US}; the run's budgets still bound it.
+   * Ends the drain phase once no host is paused, a drain's length has passed since the last one
+   * resumed, and no object-store operation is in flight. A paused host has not yet run the
+   * cancellation queued for its tasks (a cancelTask or disconnectJobManager that reached it
+   * while paused), whose sink close aborts the open transaction, and it runs it only after it
+   * resumes; a write that was slow (a slow-store fault lasts until the heal time) may still be
+   * followed by the cleanup that deletes it. Stopping before would leave a transaction or a file
+   * behind that no one leaked. A pause ends by its duration or at the heal time (FaultPlan), so
+   * the wait ends; it goes in steps of {@link DRAIN_POLL_US}, and the run's budgets still bound it.
    */
-  private stopWhenStoreSettled(): void {
-    if (this.world.objectStore.operationsInFlight === 0) {
+  private stopWhenSettled(): void {
+    const paused = this.world.hostIds.some((h) => this.world.isPaused(h));
+    const resumedDrainEndUs = this.lastResumeUs + this.drainUs;
+    if (!paused && this.lastResumeUs >= 0 && resumedDrainEndUs > this.world.nowUs) {
+      this.world.at(resumedDrainEndUs, 'drain-end', () => this.stopWhenSettled());
+    } else if (!paused && this.world.objectStore.operationsInFlight === 0) {
       this.world.stop();
-      return;
+    } else {
+      this.world.at(this.world.nowUs + DRAIN_POLL_US, 'drain-wait', () => this.stopWhenSettled());
     }
-    this.world.at(this.world.nowUs + DRAIN_POLL_US, 'drain-wait', () => this.stopWhenStoreSettled());
   }
 
   /**

@@ -9,6 +9,7 @@ import { QueueEntry } from './EventQueue.ts';
 import type { Direction } from './Partitions.ts';
 import type { SimContext } from './SimContext.ts';
 import type { SimHost } from './SimHost.ts';
+import { NO_CAUSE } from './Trace.ts';
 
 /**
  * One message in flight: a tell, an ask, or the answer to an ask. A delivered tell or ask is
@@ -49,6 +50,8 @@ export class RpcLink<T> extends QueueEntry {
   private msgs: RpcMessage[] = [];
   private head = 0;
   private lastDeliveryUs = 0;
+  /** What made the message due at {@link lastDeliveryUs} late (NO_CAUSE: nothing known). */
+  private lastLateBy = NO_CAUSE;
   /** Cached partition direction for (srcHost, dstHost). */
   cachedSrc: SimHost | undefined;
   cachedDst: SimHost | undefined;
@@ -58,17 +61,33 @@ export class RpcLink<T> extends QueueEntry {
     private readonly ctx: SimContext,
     readonly target: T,
     private readonly deliver: (target: T, m: RpcMessage) => void,
+    /** `rpc:<from address>-><to address>`: the link's name for a priority schedule. */
+    private readonly lane = 'rpc',
   ) {
     super();
   }
 
-  /** Queues `m` to arrive `latencyUs` from now, but never before earlier messages. */
-  enqueue(m: RpcMessage, latencyUs: number): void {
-    const due = Math.max(this.lastDeliveryUs, this.ctx.clock.nowUs + latencyUs);
+  laneKey(): string {
+    return this.lane;
+  }
+
+  /**
+   * Queues `m` to arrive `latencyUs` from now, but never before earlier messages. `lateBy` is the
+   * `seq` of what makes `m` late (a fault, a slow decision), or NO_CAUSE.
+   * @returns when `m` is held behind an earlier message made late by something, that something's
+   *   `seq` (it makes `m` late too); else NO_CAUSE.
+   */
+  enqueue(m: RpcMessage, latencyUs: number, lateBy: number = NO_CAUSE): number {
+    const own = this.ctx.clock.nowUs + latencyUs;
+    const held = this.lastDeliveryUs > own;
+    const heldBy = held ? this.lastLateBy : NO_CAUSE;
+    if (!held) this.lastLateBy = lateBy;
+    const due = Math.max(this.lastDeliveryUs, own);
     this.lastDeliveryUs = due;
     m.dueUs = due;
     this.msgs.push(m);
     if (this.heapIndex < 0) this.ctx.queue.push(this, due);
+    return heldBy;
   }
 
   fire(): void {

@@ -207,8 +207,10 @@ export class RpcNetwork {
       if (pending === undefined) return;
       src.pendingAsks.delete(askId);
       const trace = this.ctx.trace;
-      trace.record(host.id, 'rpc.timeout', { from, to, method }, pending.failedBy === NO_CAUSE ? trace.cause : pending.failedBy);
-      future.completeExceptionally(new RpcTimeoutError(`${method} from ${from} to ${to} timed out after ${timeoutUs}us`));
+      const timedOut = trace.record(host.id, 'rpc.timeout', { from, to, method }, pending.failedBy === NO_CAUSE ? trace.cause : pending.failedBy);
+      const error = new RpcTimeoutError(`${method} from ${from} to ${to} timed out after ${timeoutUs}us`);
+      error.event = timedOut;
+      future.completeExceptionally(error);
     });
     src.pendingAsks.set(askId, { future: future as CompletableFuture<unknown>, timer, failedBy: NO_CAUSE });
     this.transmit(src.slot, message(host, from, to, kind, method, args, askId, false, true, undefined));
@@ -237,7 +239,7 @@ export class RpcNetwork {
   private link(src: AddressSlot, to: RpcAddress): RpcLink<AddressSlot> {
     let link = src.links.get(to);
     if (link === undefined) {
-      link = new RpcLink(this.ctx, this.slot(to), (dst, m) => this.arrive(dst, m));
+      link = new RpcLink(this.ctx, this.slot(to), (dst, m) => this.arrive(dst, m), `rpc:${src.address}->${to}`);
       src.links.set(to, link);
     }
     return link;
@@ -257,6 +259,9 @@ export class RpcNetwork {
     );
     // Targeted message faults act first, on calls sent before the heal time (MessageFaults.ts).
     let extraUs = 0;
+    // What makes this message late, if anything (a fault, a slow decision): a message held behind
+    // it on the link is late by the same doing.
+    let slowBy = NO_CAUSE;
     if (this.messageFaults.active && !m.answer && this.ctx.clock.nowUs < this.ctx.healTimeUs) {
       const verdict = this.messageFaults.onSend(
         { id, method, args: m.args, srcHost: srcHost.id, dstHost: link.target.current?.host.id, from: m.from, to },
@@ -267,7 +272,10 @@ export class RpcNetwork {
       }
       extraUs = verdict?.extraUs ?? 0;
       // A delayed or held call's timeout is the fault's doing (the fault was just recorded).
-      if (extraUs > 0) this.failedBy(m, trace.cause);
+      if (extraUs > 0) {
+        slowBy = trace.cause;
+        this.failedBy(m, slowBy);
+      }
     }
     const lossP = settings.lossP;
     if (lossP !== undefined && this.ctx.clock.nowUs < this.ctx.healTimeUs && this.ctx.choices.fate('rpc.loss', lossP)) {
@@ -296,7 +304,15 @@ export class RpcNetwork {
     // every later message on the link behind it (RpcLink).
     let latencyUs = this.ctx.choices.delay(settings.latencyLabel, injected ?? normal) + extraUs;
     // A call slowed by an rpc-delay fault that then times out timed out by the fault's doing.
-    if (injected !== undefined && extraUs === 0) this.failedBy(m, trace.settingFaultCause('rpc-delay'));
+    if (injected !== undefined && extraUs === 0) {
+      slowBy = trace.settingFaultCause('rpc-delay');
+      this.failedBy(m, slowBy);
+    }
+    // A latency overridden to slow (the spec's overrides) is recorded: it is what makes the message late.
+    if (this.ctx.choices.lastDelaySlow && extraUs === 0) {
+      slowBy = trace.recordOutput(srcHost.id, 'rpc.slow', { id, latencyUs }, sendSeq);
+      this.failedBy(m, slowBy);
+    }
     if (faulty) {
       // Slowness is a fault and faults stop at the heal time: a message slowed before it (an
       // injected latency or a `slow` decision) arrives by then, or one normal maximum latency
@@ -306,7 +322,9 @@ export class RpcNetwork {
     m.dir = dir;
     m.epoch = dir?.epoch ?? 0;
     m.cause = sendSeq;
-    link.enqueue(m, latencyUs);
+    // Held behind a message made late by something: late by the same doing.
+    const heldBy = link.enqueue(m, latencyUs, slowBy);
+    if (heldBy !== NO_CAUSE && slowBy === NO_CAUSE) this.failedBy(m, heldBy);
   }
 
   /** `m` arrived at address `slot` (`m.to`). */
@@ -324,6 +342,8 @@ export class RpcNetwork {
       return;
     }
     trace.recordOn(dst.host.id, dst.host.idHash, 'rpc.deliver', { id: m.id }, m.cause);
+    // Delivered to a paused host: its handler waits for the resume, and an ask may time out by it.
+    if (dst.host.paused) this.failedBy(m, dst.host.pausedBy);
     if (m.answer) this.arriveAnswer(m, dst);
     else deliverTo(dst.mainThread, m.method, () => this.invoke(dst, m));
   }

@@ -99,6 +99,39 @@ describe('data network', () => {
     expect(probe.events[probe.events.length - 1]).toBe('consumer-error:broken');
   });
 
+  test('a connection to a crashed producer host breaks caused by the crash, to a cut one by the cut (cause links)', () => {
+    for (const fault of ['crash', 'cut'] as const) {
+      const w = new World({ seed: 'down', network: { latency: LAT } });
+      w.addHost('a', (env) => void env.network.serve('k', env.executors.get('p'), () => {}));
+      w.addHost('b', () => {});
+      if (fault === 'crash') w.crash('a');
+      else w.partition('a', 'b');
+      w.at(10, 'connect', () => {
+        const env = w.env('b');
+        env.network.connect({
+          key: 'k', producerHost: w.hostIds[0] as never, executor: env.executors.get('c'), initialCredit: 1,
+          handlers: { onConnected: () => {}, onPayload: () => {}, onError: () => {} },
+        });
+      });
+      w.run();
+      const broken = w.trace.events.find((e) => e.type === 'net.broken');
+      const by = w.trace.events.find((e) => e.type === (fault === 'crash' ? 'host.crash' : 'net.partition'));
+      expect(broken?.cause, fault).toBe(by?.seq);
+    }
+  });
+
+  test('a data item whose latency is overridden to slow is recorded as net.slow', () => {
+    const probe = new World({ seed: 'slow', network: { latency: LAT } });
+    pipeline(probe, { total: 3, consumeUs: 1, credit: 4 });
+    probe.run();
+    const decision = probe.choices.log.find((d) => d.label === 'net.latency')?.index ?? -1;
+    const w = new World({ seed: 'slow', network: { latency: LAT }, overrides: [{ decision, alternative: 3 }] });
+    pipeline(w, { total: 3, consumeUs: 1, credit: 4 });
+    w.run();
+    const slow = w.trace.events.filter((e) => e.type === 'net.slow');
+    expect(slow.map((e) => [e.attrs.kind, e.attrs.latencyUs])).toEqual([['request', 50_000]]);
+  });
+
   test('a partition breaks the connection at both ends', () => {
     const w = new World({ seed: 'part', network: { latency: LAT } });
     const probe = pipeline(w, { total: 1000, consumeUs: 100, credit: 4 });

@@ -3,7 +3,9 @@
  * netty stack: FIFO per direction, a normal payload needs one credit, a priority payload none,
  * every item's latency a delay decision. A crash of either end's host or a partition between
  * the hosts (either direction) breaks the connection at once: every live end that has not closed
- * gets `onError('broken')` once, on its executor, and nothing more is delivered.
+ * gets `onError('broken')` once, on its executor, and nothing more is delivered. Channel-event
+ * faults (ChannelEventFaults.ts) may delay a checkpoint event a producer sends before the heal
+ * time; the lane's FIFO order then holds what follows it on that channel behind it.
  *
  * @see org.apache.flink.runtime.io.network.netty.CreditBasedPartitionRequestClientHandler
  */
@@ -12,12 +14,14 @@ import type {
   Cancellable, ConsumerEnd, ConsumerHandlers, DataNetwork, DelayDistribution, Executor, HostId,
   ProducerEnd, ProducerHandlers, SendOptions,
 } from '../engine/api/index.ts';
+import type { ChannelEventFaults } from './ChannelEventFaults.ts';
 import { DataConnection } from './DataConnection.ts';
 import type { DataEnd, DataItem, DataItemHandler } from './DataConnection.ts';
 import type { Partitions } from './Partitions.ts';
 import type { SimContext } from './SimContext.ts';
 import { deliverTo } from './deliverTo.ts';
 import type { SimHost } from './SimHost.ts';
+import { NO_CAUSE } from './Trace.ts';
 
 interface Server {
   readonly executor: Executor;
@@ -35,6 +39,8 @@ export class SimDataNetwork implements DataItemHandler {
       readonly partitions: Partitions;
       readonly latency: DelayDistribution;
       readonly host: (id: HostId) => SimHost | undefined;
+      /** Targeted faults on one channel's checkpoint events, armed by the fault plan. */
+      readonly channelEvents?: ChannelEventFaults;
     },
   ) {}
 
@@ -102,9 +108,35 @@ export class SimDataNetwork implements DataItemHandler {
     };
   }
 
-  private send(c: DataConnection, dir: 'up' | 'down', item: DataItem): void {
+  /** Queues `item` on `c`'s lane `dir` with a drawn latency, plus `extraUs` (a channel-event fault). */
+  private send(c: DataConnection, dir: 'up' | 'down', item: DataItem, extraUs = 0): void {
     const latency = this.ctx.choices.delay('net.latency', this.deps.latency);
-    (dir === 'up' ? c.up : c.down).enqueue(item, latency);
+    // A latency overridden to slow (the spec's overrides) is recorded: what it holds back is late by it.
+    if (this.ctx.choices.lastDelaySlow) {
+      const host = dir === 'up' ? c.consumer.host.id : c.producer?.host.id ?? c.consumer.host.id;
+      this.ctx.trace.recordOutput(host, 'net.slow', { conn: c.id, dir, kind: item.kind, latencyUs: latency });
+    }
+    (dir === 'up' ? c.up : c.down).enqueue(item, latency + extraUs);
+  }
+
+  /**
+   * Sends a producer's payload, after the armed channel-event faults saw it. A fault that acts
+   * records its `fault` event, which becomes the delayed item's cause (so an explanation reaches
+   * the fault); the producer's task keeps its own cause for whatever it does next.
+   */
+  private sendPayload(c: DataConnection, payload: unknown, priority: boolean): void {
+    const faults = this.deps.channelEvents;
+    const nowUs = this.ctx.clock.nowUs;
+    const executor = c.consumer.executor;
+    if (faults === undefined || !faults.active || nowUs >= this.ctx.healTimeUs || executor === undefined) {
+      this.send(c, 'down', { dueUs: 0, kind: 'payload', payload, priority });
+      return;
+    }
+    const trace = this.ctx.trace;
+    const cause = trace.cause;
+    const extraUs = faults.onSend({ key: c.key, consumerExecutor: executor.name, payload }, nowUs, this.ctx.healTimeUs);
+    this.send(c, 'down', { dueUs: 0, kind: 'payload', payload, priority }, extraUs);
+    trace.cause = cause;
   }
 
   private closeEnd(c: DataConnection, end: DataEnd<unknown>, dir: 'up' | 'down'): void {
@@ -122,6 +154,14 @@ export class SimDataNetwork implements DataItemHandler {
       c.state = 'ended';
       this.live.delete(c.id);
     }
+  }
+
+  /** The `net.partition` event of the cut between `a` and `b` (either way), else NO_CAUSE. */
+  private cutCause(a: string, b: string): number {
+    const ab = this.deps.partitions.direction(a, b);
+    if (ab.cut) return ab.cause;
+    const ba = this.deps.partitions.direction(b, a);
+    return ba.cut ? ba.cause : NO_CAUSE;
   }
 
   /** Breaks `c`: lanes cleared, every reachable end told once. */
@@ -206,6 +246,9 @@ export class SimDataNetwork implements DataItemHandler {
     const ph = this.deps.host(c.producerHost);
     if (ph === undefined || !ph.alive || this.deps.partitions.isCut(ph.id, c.consumer.host.id) ||
       this.deps.partitions.isCut(c.consumer.host.id, ph.id)) {
+      // The break is the producer's crash's doing, or the partition's, not the connect's.
+      const by = ph === undefined ? NO_CAUSE : !ph.alive ? ph.crashedBy : this.cutCause(ph.id, c.consumer.host.id);
+      if (by !== NO_CAUSE) this.ctx.trace.cause = by;
       this.break(c);
       return;
     }
@@ -243,7 +286,7 @@ export class SimDataNetwork implements DataItemHandler {
           if (!(c.credit > 0)) assert(false, `send without credit on connection ${c.key}`);
           c.credit--;
         }
-        this.send(c, 'down', { dueUs: 0, kind: 'payload', payload, priority });
+        this.sendPayload(c, payload, priority);
       },
       close: () => this.closeEnd(c, p, 'down'),
     });

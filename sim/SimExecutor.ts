@@ -110,6 +110,11 @@ export class SimExecutor extends QueueEntry implements Executor, RateChangeListe
     return !this.dead;
   }
 
+  /** `exec:<host>/<name>`: one thread, the classic unit of a priority schedule. */
+  laneKey(): string {
+    return `exec:${this.name}`;
+  }
+
   /** Tasks waiting (not counting one that is running). */
   get queued(): number {
     return this.tasks.length - this.head;

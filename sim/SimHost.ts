@@ -21,6 +21,8 @@ export class SimHost {
   /** The `seq` of the `host.crash` event of its last crash; -1 before any (Trace.ts, cause links). */
   crashedBy = -1;
   paused = false;
+  /** The `seq` of the `host.pause` event of its current pause; -1 when not paused. */
+  pausedBy = -1;
   /** Live executors of the current incarnation, in creation order (pool workers too). */
   executors = new Map<string, SimExecutor>();
   /** Live pools of the current incarnation, by local name. */
@@ -40,6 +42,7 @@ export class SimHost {
     this.incarnation++;
     this.alive = true;
     this.paused = false;
+    this.pausedBy = -1;
   }
 
   /** Kills the current incarnation's executors and timers. */
@@ -58,14 +61,16 @@ export class SimHost {
     }
   }
 
-  /** Pauses the host: executors park at their next event. */
-  pause(): void {
+  /** Pauses the host: executors park at their next event. `by`: the `host.pause` event. */
+  pause(by = -1): void {
     this.paused = true;
+    this.pausedBy = by;
   }
 
   /** Resumes the host: parked executors with work are queued again at the current time. */
   resume(): void {
     this.paused = false;
+    this.pausedBy = -1;
     for (const e of this.executors.values()) e.unpark();
   }
 

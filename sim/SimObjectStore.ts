@@ -131,6 +131,7 @@ export class SimObjectStore implements ObjectStore {
     const faulty = ctx.clock.nowUs < ctx.healTimeUs;
     const label = LABELS[o.name];
     let latency = ctx.choices.delay(label, this.config.latency);
+    const slowDecision = ctx.choices.lastDelaySlow;
     const slow = this.config.slowFactorFor?.(o.path) ?? this.config.slowFactor ?? 1;
     if (faulty && slow !== 1) {
       // Slowness is a fault and faults stop at the heal time: an operation slowed before it
@@ -139,18 +140,22 @@ export class SimObjectStore implements ObjectStore {
       latency = Math.min(Math.round(latency * slow), healedEndUs - ctx.clock.nowUs);
     }
     const begin = ctx.trace.recordOutput('store', 'store.begin', { op: o.name, path: o.path });
+    // A latency overridden to slow (the spec's overrides): what makes the operation late.
+    if (slowDecision) ctx.trace.recordOutput('store', 'store.slow', { op: o.name, path: o.path, latencyUs: latency }, begin);
     this.inFlight++;
     const entry = new OneShotEntry(() => {
       this.inFlight--;
       const outcome = this.settle(o, apply, faulty);
-      ctx.trace.record('store', 'store.end', {
+      const end = ctx.trace.record('store', 'store.end', {
         op: o.name, path: o.path, outcome: outcome.ok ? 'ok' : outcome.error.outcome,
       });
+      if (!outcome.ok) outcome.error.event = end;
       deliverTo(o.on, label, () => {
         if (outcome.ok) future.complete(outcome.value as T);
         else future.completeExceptionally(outcome.error);
       });
-    }, begin, ctx.trace);
+    // Its lane for a priority schedule: the store's answers to the thread that waits for them.
+    }, begin, ctx.trace, `store:${o.on.name}`);
     ctx.queue.push(entry, ctx.clock.nowUs + latency, PRIORITY_NORMAL);
     return future;
   }

@@ -29,8 +29,20 @@ export class SimTimer extends QueueEntry implements Cancellable {
     /** The host whose incarnation the timer dies with. */
     readonly host: SimHost,
     private readonly executor: TimerTarget,
+    /** The executor's (or pool's) name, for {@link laneKey}. */
+    private readonly targetName = '',
   ) {
     super();
+  }
+
+  /**
+   * `timer:<executor>:<label>`: the timers of one kind on one thread are one lane for a priority
+   * schedule (labels are stable texts without ids), so a periodic trigger, a checkpoint's
+   * canceller or a heartbeat keeps its rank against the thread's other work from one firing to
+   * the next, as one timer thread of Flink's would.
+   */
+  laneKey(): string {
+    return `timer:${this.targetName}:${this.label}`;
   }
 
   /** Queues the timer `delayUs` from now. */
@@ -81,7 +93,7 @@ export function scheduleTimer(
     assert(false, `${name}: schedule ${label}: delayUs must be a non-negative integer, got ${delayUs}`);
   }
   if (dead) return NOT_PENDING;
-  const timer = new SimTimer(ctx, host, target);
+  const timer = new SimTimer(ctx, host, target, name);
   timer.start(label, delayUs, task);
   return timer;
 }

@@ -95,6 +95,18 @@ export class SimTransactionalStore implements TransactionalStore {
   }
 
   /**
+   * Sim-side: the records of every transaction aborted after it was pre-committed (a recovery's
+   * abort of a lingering one, say), transaction by transaction in creation order.
+   */
+  abortedPreCommittedRecords(): CommittedRecord[] {
+    const out: CommittedRecord[] = [];
+    for (const t of this.txns.values()) {
+      if (t.status === 'aborted' && t.preCommittedUs >= 0) for (const record of t.records) out.push({ record, txn: t.id });
+    }
+    return out;
+  }
+
+  /**
    * Sim-side: the pre-commit and commit times of every committed transaction, keyed by the id
    * object its committed records carry (`CommittedRecord.txn`).
    */

@@ -273,13 +273,13 @@ export class Trace {
   }
 
   /**
-   * {@link record} of an event that is output, not a step of the work: it takes the current
-   * cause but does not become it (a store operation's begin: its end is its doing, what the task
-   * does next is not). Returns its `seq`.
+   * {@link record} of an event that is output, not a step of the work: it takes `cause` (default
+   * the current cause) but does not become the current cause (a store operation's begin: its end
+   * is its doing, what the task does next is not). Returns its `seq`.
    */
-  recordOutput(host: string, type: string, attrs: TraceAttrs = EMPTY): number {
+  recordOutput(host: string, type: string, attrs: TraceAttrs = EMPTY, cause: number = this.cause): number {
     const current = this.cause;
-    const seq = this.recordOn(host, stringHash(host), type, attrs, current);
+    const seq = this.recordOn(host, stringHash(host), type, attrs, cause);
     this.cause = current;
     return seq;
   }

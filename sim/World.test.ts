@@ -148,10 +148,14 @@ describe('World budgets, faults and input', () => {
       ex.execute('busy', () => seen.push(env.clock.nowUs()), 100);
       ex.schedule('t', 50, () => seen.push(env.clock.nowUs()));
     });
+    const paused: boolean[] = [];
     w.at(10, 'pause', () => w.pause('h'));
+    w.at(500, 'check', () => paused.push(w.isPaused('h')));
     w.at(1000, 'resume', () => w.resume('h'));
     w.run();
     expect(seen).toEqual([1000, 1000]);
+    expect([...paused, w.isPaused('h')]).toEqual([true, false]);
+    expect(() => w.isPaused('nope')).toThrow(SimInputError);
   });
 
   test('onTrace with types offers only those events, in subscription order, and unsubscribes', () => {

@@ -19,8 +19,11 @@ import { ExecutorSlowdowns } from './ExecutorSlowdowns.ts';
 import { harnessAssert } from './harnessAssert.ts';
 import { InvariantChecks } from './InvariantChecks.ts';
 import { Partitions } from './Partitions.ts';
+import { PctScheduler } from './PctScheduler.ts';
+import type { PctReport } from './PctScheduler.ts';
 import { RandomStreams } from './RandomStreams.ts';
 import { MessageFaults } from './MessageFaults.ts';
+import { ChannelEventFaults } from './ChannelEventFaults.ts';
 import { SimMetricGroups } from './SimMetricGroups.ts';
 import { RpcNetwork } from './RpcNetwork.ts';
 import { SimDataNetwork } from './SimDataNetwork.ts';
@@ -54,6 +57,12 @@ export interface RunResult {
 /** What the choice source reports. */
 export interface ChoicesReport {
   readonly count: number;
+  /** Order decisions among them. */
+  readonly orderCount: number;
+  /** Order decisions where the PCT schedule proposed another candidate than the seeded draw. */
+  readonly orderProposalsDiffering: number;
+  /** What the PCT schedule did, when the run has one. */
+  readonly pct: PctReport | undefined;
   readonly unusedOverrides: readonly Override[];
   readonly log: readonly DecisionRecord[];
 }
@@ -72,6 +81,8 @@ export class World {
   private readonly maxEvents: number;
   private readonly maxTimeUs: number;
   private readonly checkInvariants: boolean;
+  /** The PCT schedule of the order decisions, when the options ask for one. */
+  private readonly pct: PctScheduler | undefined;
   private eventCount = 0;
   private stopRequested = false;
   private running = false;
@@ -83,6 +94,8 @@ export class World {
   readonly slowdowns = new ExecutorSlowdowns();
   /** Targeted faults on single RPC messages, armed by the fault plan (MessageFaults.ts). */
   readonly messageFaults = new MessageFaults();
+  /** Targeted faults on one data channel's checkpoint events, armed by the fault plan (ChannelEventFaults.ts). */
+  readonly channelEventFaults = new ChannelEventFaults();
   /** What tasks report through the metrics port: source reads, back-pressure waits. */
   readonly metrics = new SimMetricGroups();
 
@@ -95,8 +108,9 @@ export class World {
     });
     const hashing = trace.hashing;
     const healTimeUs = options.healTimeUs ?? Number.POSITIVE_INFINITY;
+    const streams = new RandomStreams(options.seed);
     const choices = new ChoiceSource({
-      streams: new RandomStreams(options.seed),
+      streams,
       overrides: options.overrides ?? [],
       healTimeUs,
       nowUs: () => this.clock.nowUs,
@@ -106,7 +120,15 @@ export class World {
         hashing.word(value);
       },
     });
-    const queue = new EventQueue((n) => choices.order('order', n));
+    const pct = options.pct === undefined ? undefined : new PctScheduler(streams.stream('pct'), options.pct);
+    this.pct = pct;
+    const queue = new EventQueue(pct === undefined ? (n) => choices.order('order', n) : (n, ties) => {
+      // The schedule proposes, an override may still decide; the lane that runs is the one a
+      // change point drops.
+      const j = choices.order('order', n, pct.propose(n, ties));
+      pct.taken(ties.candidate(j));
+      return j;
+    });
     this.ctx = { clock: this.clock, queue, trace, choices, healTimeUs, slowdowns: this.slowdowns };
     this.rpcNet = new RpcNetwork(this.ctx, this.partitions, options.rpc ?? { defaultLatency: DEFAULT_RPC_LATENCY },
       this.messageFaults);
@@ -114,6 +136,7 @@ export class World {
       partitions: this.partitions,
       latency: options.network?.latency ?? DEFAULT_NETWORK_LATENCY,
       host: (id) => this.hosts.get(id)?.host,
+      channelEvents: this.channelEventFaults,
     });
     this.objectStore = new SimObjectStore(this.ctx, options.objectStore ?? { latency: DEFAULT_STORE_LATENCY });
     this.transactionalStore = new SimTransactionalStore(trace, this.clock);
@@ -151,7 +174,10 @@ export class World {
   /** Decisions made so far, overrides not reached, and the (bounded) decision log. */
   get choices(): ChoicesReport {
     const c = this.ctx.choices;
-    return { count: c.count, unusedOverrides: c.unusedOverrides(), log: c.log };
+    return {
+      count: c.count, orderCount: c.orderCount, orderProposalsDiffering: c.orderProposalsDiffering,
+      pct: this.pct?.report(), unusedOverrides: c.unusedOverrides(), log: c.log,
+    };
   }
 
   /** Host ids in the order added. */
@@ -212,12 +238,16 @@ export class World {
     this.boot(host);
   }
 
+  /** True if `host` is paused (runs nothing until resumed). @throws SimInputError for an unknown host. */
+  isPaused(host: string): boolean {
+    return this.entry(host, 'isPaused').host.paused;
+  }
+
   /** Pauses `host`: it runs nothing until {@link resume}. @throws SimInputError (unknown host). */
   pause(host: string): void {
     const h = this.entry(host, 'pause').host;
     if (h.paused) return;
-    this.ctx.trace.record(h.id, 'host.pause');
-    h.pause();
+    h.pause(this.ctx.trace.record(h.id, 'host.pause'));
   }
 
   /** Resumes a paused `host`. @throws SimInputError for an unknown host. */
@@ -284,7 +314,7 @@ export class World {
     const entry = new OneShotEntry(() => {
       this.ctx.trace.record('sim', 'sim.action', { label });
       fn();
-    });
+    }, -1, undefined, `sim:${label}`);
     this.ctx.queue.push(entry, timeUs, PRIORITY_SIM);
   }
 
@@ -413,6 +443,7 @@ export class World {
         causedBy: (cause) => {
           if (cause !== NO_CAUSE) trace.cause = cause;
         },
+        current: () => trace.cause,
       },
       choices: {
         delay: (label, d) => choices.delay(label, d),

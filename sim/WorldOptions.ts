@@ -8,6 +8,8 @@ import type { DelayDistribution } from '../engine/api/index.ts';
 import { validateDistribution, validateOverrides } from './ChoiceSource.ts';
 import type { Override } from './ChoiceSource.ts';
 import type { ObjectStoreConfig } from './SimObjectStore.ts';
+import { validatePctOptions } from './PctScheduler.ts';
+import type { PctOptions } from './PctScheduler.ts';
 import type { RpcConfig } from './RpcNetwork.ts';
 import { SimInputError, requireNonNegativeInteger, requireProbability } from './SimInputError.ts';
 
@@ -33,6 +35,8 @@ export interface WorldOptions {
   readonly traceTasks?: boolean;
   /** How many decisions to keep in the decision log; default 10,000. */
   readonly decisionLogLimit?: number;
+  /** A PCT schedule of the order decisions (PctScheduler.ts); absent: seeded draws. */
+  readonly pct?: PctOptions;
 }
 
 /** Defaults: sub-millisecond RPC and data latencies, a few ms for storage. */
@@ -59,6 +63,7 @@ export function validateWorldOptions(o: WorldOptions): void {
   if (o.rpc !== undefined) validateRpc(o.rpc);
   if (o.network !== undefined) validateDistribution(o.network.latency, 'network.latency');
   if (o.objectStore !== undefined) validateStore(o.objectStore);
+  if (o.pct !== undefined) validatePctOptions(o.pct);
 }
 
 function validateRpc(rpc: RpcConfig): void {

@@ -5,7 +5,8 @@
  * timeout's drop.
  */
 import { describe, expect, test } from 'vitest';
-import { rpcAddress } from '../engine/api/index.ts';
+import { RpcTimeoutError, rpcAddress } from '../engine/api/index.ts';
+import type { ExpectedError } from '../engine/util/ExpectedError.ts';
 import type { EngineEnv } from '../engine/api/index.ts';
 import type { TraceEvent } from './Trace.ts';
 import { World } from './World.ts';
@@ -91,6 +92,18 @@ describe('cause links', () => {
     expect(causeOf(w, find(w, 'jm.askFailed'))?.type).toBe('rpc.timeout');
   });
 
+  test('an ask\'s RpcTimeoutError names its rpc.timeout event (ExpectedError.event), for whoever handles it later', () => {
+    const { w, jm } = setup();
+    w.at(500, 'crash', () => w.crash('taskmanager-1'));
+    let error: ExpectedError | undefined;
+    jm().executors.get('main').schedule('ask', 1_000, () => {
+      jm().rpc.ask(JM, TE, 'control', 'doIt', [], 20_000).whenComplete((_v, e) => { error = e as ExpectedError; });
+    });
+    w.run();
+    expect(error).toBeInstanceOf(RpcTimeoutError);
+    expect(error?.event).toBe(find(w, 'rpc.timeout').seq);
+  });
+
   test('a message cut by a partition is dropped caused by the partition', () => {
     const { w, jm } = setup();
     w.at(500, 'cut', () => w.partition('jobmanager', 'taskmanager-1'));
@@ -101,6 +114,43 @@ describe('cause links', () => {
     const drop = find(w, 'rpc.drop', ['reason', 'partition']);
     expect(causeOf(w, drop)?.type).toBe('net.partition');
     expect(find(w, 'rpc.timeout').cause).toBe(drop.seq);
+  });
+
+  test('a latency overridden to slow is recorded as rpc.slow: an ask it makes time out is caused by it, and so is '
+    + 'an ask held behind it on the link', () => {
+    // Find the decision of the first ask's latency, then override it to slow (ten times 100 µs).
+    const probe = setup();
+    probe.jm().executors.get('main').schedule('ask', 1_000, () => void probe.jm().rpc.ask(JM, TE, 'control', 'first', [], 500));
+    probe.w.run();
+    const decision = probe.w.choices.log.find((d) => d.kind === 'delay' && d.label.startsWith('rpc'))?.index ?? -1;
+    const w = new World({ seed: 'causes', rpc: { defaultLatency: FIXED }, overrides: [{ decision, alternative: 3 }] });
+    let jm: EngineEnv | undefined;
+    w.addHost('jobmanager', (env) => {
+      jm = env;
+      env.rpc.startEndpoint(JM, env.executors.get('main'), () => 'jm');
+    });
+    w.addHost('taskmanager-1', (env) => env.rpc.startEndpoint(TE, env.executors.get('main'), () => 'ok'));
+    const env = jm as EngineEnv;
+    env.executors.get('main').schedule('ask', 1_000, () => {
+      void env.rpc.ask(JM, TE, 'control', 'first', [], 500);
+      void env.rpc.ask(JM, TE, 'control', 'second', [], 500);
+    });
+    w.run();
+    const slow = find(w, 'rpc.slow');
+    expect(causeOf(w, slow)?.attrs.method).toBe('first');
+    expect(slow.attrs.latencyUs).toBe(1_000);
+    const timeouts = w.trace.events.filter((e) => e.type === 'rpc.timeout');
+    expect(timeouts.map((t) => t.attrs.method)).toEqual(['first', 'second']);
+    for (const t of timeouts) expect(t.cause).toBe(slow.seq);
+  });
+
+  test('an ask delivered to a paused host that times out is caused by the pause', () => {
+    const { w, jm } = setup();
+    w.at(500, 'pause', () => w.pause('taskmanager-1'));
+    w.at(40_000, 'resume', () => w.resume('taskmanager-1'));
+    jm().executors.get('main').schedule('ask', 1_000, () => void jm().rpc.ask(JM, TE, 'control', 'doIt', [], 20_000));
+    w.run();
+    expect(find(w, 'rpc.timeout').cause).toBe(find(w, 'host.pause').seq);
   });
 
   test('a protocol-point action is caused by the event it matched', () => {

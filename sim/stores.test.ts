@@ -64,6 +64,21 @@ describe('SimObjectStore', () => {
     expect(w.trace.events.find((e) => e.type === 'store.end')?.timeUs).toBeGreaterThanOrEqual(400);
   });
 
+  test('a failed operation\'s error names its store.end event (cause links: what the caller does later about it '
+    + 'is its doing), and a latency overridden to slow is recorded as store.slow, caused by the operation\'s begin', () => {
+    const { w, env } = withHost({ healTimeUs: 50_000, objectStore: { latency: LAT, failProbability: 1 },
+      overrides: [{ decision: 0, alternative: 3 }] });
+    const errors: StorageError[] = [];
+    env.objectStore.put('chk-1/a', 'A', 1, env.executors.get('io')).whenComplete((_v, e) => errors.push(e as StorageError));
+    w.run();
+    const end = w.trace.events.find((e) => e.type === 'store.end');
+    expect(errors[0]?.outcome).toBe('failed');
+    expect(errors[0]?.event).toBe(end?.seq);
+    const slow = w.trace.events.find((e) => e.type === 'store.slow');
+    expect(slow?.attrs).toEqual({ op: 'put', path: 'chk-1/a', latencyUs: 3_000 });
+    expect(slow?.cause).toBe(w.trace.events.find((e) => e.type === 'store.begin')?.seq);
+  });
+
   test('writes land even when the writer crashes before the answer; the store survives', () => {
     const { w, env } = withHost({});
     env.objectStore.put('x', 1, 1, env.executors.get('io'));
@@ -122,6 +137,26 @@ describe('SimTransactionalStore', () => {
     const txn = w.transactionalStore.committedRecords()[0]?.txn;
     expect(txn === undefined ? undefined : times.get(txn)).toEqual({ preCommittedUs: 300, committedUs: 700 });
     expect(times.size).toBe(1); // the open transaction has none
+  });
+
+  test('keeps the records of transactions aborted after their pre-commit, apart from those still pre-committed', () => {
+    const { w, env } = withHost({});
+    const t = env.transactionalStore;
+    t.initTransactions('s', 0, 1);
+    for (const epoch of [1, 2, 3, 4]) {
+      t.begin(id(1, epoch), 1);
+      t.write(id(1, epoch), `r${epoch}`, 1);
+    }
+    t.preCommit(id(1, 1), 1);
+    t.preCommit(id(1, 2), 1);
+    t.preCommit(id(1, 3), 1);
+    t.abort(id(1, 1), 1); // pre-committed, then aborted (a lingering abort)
+    t.commit(id(1, 3), 1);
+    t.abort(id(1, 4), 1); // aborted while open: never pre-committed
+    const store = w.transactionalStore;
+    expect(store.abortedPreCommittedRecords().map((c) => [c.record, c.txn.epoch])).toEqual([['r1', 1]]);
+    expect(store.preCommittedRecords().map((c) => c.record)).toEqual(['r2']);
+    expect(store.committedRecords().map((c) => c.record)).toEqual(['r3']);
   });
 
   test('fencing rejects older attempts', () => {

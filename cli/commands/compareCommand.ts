@@ -90,7 +90,7 @@ Examples:
   npx checkpoint-sim compare                                  # flights, aligned vs at-least-once, 20 seeds, into ${COMPARE_OUT}
   npx checkpoint-sim compare --job flights --seeds 20 --out out/compare --json
   npx checkpoint-sim compare --modes aligned,at-least-once,none --seeds 5 --max-records 500
-  npx checkpoint-sim replay --seed 1 --path 3 --mode at-least-once   # seed index 3's run in one mode, again
+  npx checkpoint-sim replay --seed 1 --path 3 --mode at-least-once --strategy swarm   # seed index 3's run in one mode, again
 
 Writes compare.json (the report), compare.md (a Markdown table per mode: records lost and
 duplicates summed, costs as median [p25–p75], what each mode promises) and index.html (the

@@ -13,8 +13,11 @@ import { reproFileName } from '../../properties/explore/reproFileName.ts';
 import { PLANTED_BUG_IDS } from '../../engine/index.ts';
 import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
 import {
-  BUILT_MODES, DEFAULT_RUNS_PER_MODE, explore, HarnessError, type Expectation, type ExploreReport, type Simulate,
+  BUILT_MODES, DEFAULT_RUNS_PER_MODE, explore, HarnessError, type Expectation, type ExploreReport, type ModeSummary, type Simulate,
 } from '../../properties/explore/explore.ts';
+import {
+  DEFAULT_EXPLORE_STRATEGY, EXPLORE_STRATEGIES, isExploreStrategy, STRATEGY_HELP, type ExploreStrategy,
+} from '../../properties/arbitraries/ExploreStrategy.ts';
 import type { Repro } from '../../properties/explore/Repro.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import type { RunMode } from '../../sim/run/RunSpec.ts';
@@ -23,6 +26,8 @@ import { FLIGHTS_FILE_SIZE } from '../../sim/workloads/flights.ts';
 import { GENERATED_JOB_LIMITS } from '../../sim/workloads/generatedJob.ts';
 import { formatExplanation } from '../../properties/explain/formatExplanation.ts';
 import { formatDetails } from '../../properties/explore/formatDetails.ts';
+import { describeUnattributed, type UnattributedSummary } from '../../properties/explore/unattributedSummary.ts';
+import { regenerateCommand, type RegenerateFlags } from '../../properties/explore/regenerateCommand.ts';
 import { prepareOutDir } from '../outDir.ts';
 import { JOB_FLAG_HELP, parseJobFlag } from '../jobModuleFiles.ts';
 import { UsageError, type Io } from '../program.ts';
@@ -62,6 +67,7 @@ export interface ExploreFlags {
   json?: boolean;
   maxRecords?: string;
   maxParallelism?: string;
+  strategy?: string;
 }
 
 export { reproFileName };
@@ -80,6 +86,7 @@ export interface ExploreSettings {
   readonly json: boolean;
   readonly maxRecords: number | undefined;
   readonly maxParallelism: number | undefined;
+  readonly strategy: ExploreStrategy;
 }
 
 /** `v` as a positive integer (undefined when absent). @throws UsageError naming the flag `name`. */
@@ -167,6 +174,13 @@ export function parseMaxParallelism(v: string | undefined): number | undefined {
   return n;
 }
 
+/** --strategy (default mixed). @throws UsageError listing the strategies. */
+export function parseStrategy(v: string | undefined): ExploreStrategy {
+  if (v === undefined) return DEFAULT_EXPLORE_STRATEGY;
+  if (!isExploreStrategy(v)) throw new UsageError(`--strategy must be one of ${EXPLORE_STRATEGIES.join(', ')}, got '${v}'`);
+  return v;
+}
+
 /** Validates the flags. @throws UsageError. */
 export function parseExploreFlags(f: ExploreFlags): ExploreSettings {
   const job = parseJobFlag(f.job);
@@ -208,6 +222,7 @@ export function parseExploreFlags(f: ExploreFlags): ExploreSettings {
     json: f.json === true,
     maxRecords: parseMaxRecords(job, f.maxRecords),
     maxParallelism,
+    strategy: parseStrategy(f.strategy),
   };
 }
 
@@ -235,8 +250,12 @@ export function exploreOptions(cmd: Command): Command {
     .option('--out <dir>', 'where counterexamples are written (created before the first run)', 'reports/out')
     .option('--max-records <n>', MAX_RECORDS_HELP)
     .option('--max-parallelism <n>', `largest parallelism per run, at most ${MAX_RUN_PARALLELISM}`)
+    .option('--strategy <s>', STRATEGY_FLAG_HELP)
     .option('--json', 'print one JSON object');
 }
+
+/** Help text of --strategy: each strategy in a few words (docs/strategies.md tells them in full). */
+export const STRATEGY_FLAG_HELP = `how runs are drawn: ${EXPLORE_STRATEGIES.map((st) => `${st}: ${STRATEGY_HELP[st]}`).join('; ')}`;
 
 /**
  * Runs explore with `s`; returns the exit code. `deps.simulate` replaces the real simulator
@@ -272,6 +291,7 @@ export function runExplore(
       ...(s.runs === undefined ? {} : { runs: s.runs }),
       ...(s.timeBudgetMs === undefined ? {} : { timeBudgetMs: s.timeBudgetMs }),
       seed: s.seed,
+      strategy: s.strategy,
       ...(s.maxRecords === undefined ? {} : { maxRecords: s.maxRecords }),
       ...(s.maxParallelism === undefined ? {} : { maxParallelism: s.maxParallelism }),
       // No trace cap: the oracles read the whole trace (a capped one gives false violations).
@@ -306,7 +326,7 @@ export function runExplore(
   if (deps?.print === false) {
     // The caller prints.
   } else if (s.json) io.out(`${JSON.stringify(toJson(report))}\n`);
-  else printReport(report, io);
+  else printReport(report, io, [], s);
   return { code: report.counterexamples.length > 0 ? 1 : 0, report };
 }
 
@@ -315,11 +335,12 @@ export function toJson(r: ExploreReport): unknown {
   return {
     job: r.job,
     seed: r.seed,
+    strategy: r.strategy,
     runsPerMode: r.runsPerMode,
     mutants: r.mutants,
     modes: r.modes,
     counterexamples: r.counterexamples.map((c) => ({
-      mode: c.mode, property: c.property, repro: c.repro, replay: c.replay, fastCheck: c.fastCheck, fork: c.fork ?? null,
+      mode: c.mode, property: c.property, repro: c.repro, replay: c.replay, fastCheck: c.fastCheck, strategy: c.strategy, fork: c.fork ?? null,
       regenerate: c.regenerate ?? null, explanation: c.explanation,
     })),
     fanOut: r.fanOut,
@@ -360,7 +381,12 @@ const COUNT_DEFINITIONS = {
   operatorStateJudged: 'runs in which the operator-state oracle judged at least one restore of list or union state',
   operatorStateUnjudgedReasons: 'runs whose job has list- or union-state operators that the oracle could not judge, per reason (no-restore: nothing was restored; not passes of it)',
   rescales: 'rescale actions that fired: restored (a new job run started), failed (its stop failed or no checkpoint was retained), refused (the new run\'s restore was refused at submission)',
+  unattributed: 'checkpoint aborts and failovers whose cause chain reaches no fault, action, configuration limit, subsumption, finishing task or slow path (aborts, failovers, runs with one, a few examples with their run, fast-check path and event; attributed: the others per category); not a violation yet',
   marks: 'occurrences of each situation (a mark per occurrence: restore-from-checkpoint counts once per restored task)',
+  runsByStrategy: 'runs per strategy that drew them (--strategy; under mixed, each run is drawn by one of the others)',
+  schedule: 'order decisions summed over the runs (events of different threads, links or channels due at the same instant); '
+    + 'pctRuns, pctOrderDecisions: the runs with a PCT schedule and theirs; pctDiffered: those where the schedule ran another candidate than the seeded draw would',
+  firstViolation: 'the mode\'s first violation before shrinking: the run that found it (1 for the first), wall ms from the mode\'s start, the strategy that drew it',
   'fanOut.runs': 'restore fan-out forks run (a run with a global failure when its middle completed checkpoint completes)',
   'fanOut.violations': 'forks that violated a property',
   'fanOut.unfired': 'forks whose global failure never fired, so they tested no restore',
@@ -369,6 +395,27 @@ const COUNT_DEFINITIONS = {
   'fanOut.rescaleUnfired': 'forks across a rescale whose rescale never fired, so they tested no restore',
 } as const;
 
+/**
+ * The aborts and failovers of mode `m` whose cause chain reached nothing that explains them, and
+ * an example or two with the command that regenerates its run; nothing when there are none.
+ */
+export function unattributedLines(m: string, u: UnattributedSummary | undefined, r: Pick<ExploreReport, 'seed' | 'job' | 'strategy' | 'mutants'>,
+  s?: Pick<ExploreSettings, 'job' | 'expect' | 'maxRecords' | 'maxParallelism'>): string[] {
+  if (u === undefined || u.aborts + u.failovers === 0) return [];
+  // Every flag that decides the run (regenerateCommand), or replay draws another one.
+  const flags: RegenerateFlags = {
+    job: s?.job ?? (r.job as ExploreJob), strategy: r.strategy, mutants: r.mutants,
+    ...(s?.expect === undefined ? {} : { expect: s.expect }),
+    ...(s?.maxRecords === undefined ? {} : { maxRecords: s.maxRecords }),
+    ...(s?.maxParallelism === undefined ? {} : { maxParallelism: s.maxParallelism }),
+  };
+  return [
+    `${m}: ${u.aborts} abort(s) and ${u.failovers} failover(s) in ${u.runs} run(s) unattributed (no fault, action, limit, `
+      + 'subsumption, finishing task or slow path on their cause chain; not a violation yet)',
+    ...u.examples.slice(0, 2).map((e) => `  ${describeUnattributed(e)} (${regenerateCommand(flags, m as RunMode, { seed: r.seed, path: e.path })} --events)`),
+  ];
+}
+
 function writeRepro(outDir: string, s: ExploreSettings, mode: RunMode, repro: Repro): string {
   const path = join(outDir, reproFileName(s, mode));
   writePortableRepro(path, repro);
@@ -376,15 +423,37 @@ function writeRepro(outDir: string, s: ExploreSettings, mode: RunMode, repro: Re
 }
 
 /**
+ * What a mode's runs say about the strategy: the runs per strategy under mixed, what a PCT
+ * schedule changed, and which run found the first violation (before shrinking) and when.
+ */
+export function strategyLines(strategy: string, x: ModeSummary): string[] {
+  const lines: string[] = [];
+  const by = Object.entries(x.runsByStrategy ?? {});
+  if (strategy === 'mixed' && by.length > 0) lines.push(`runs by strategy: ${by.map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  const sc = x.schedule;
+  if (sc !== undefined && sc.pctRuns > 0) {
+    const share = sc.pctOrderDecisions === 0 ? 0 : Math.round((100 * sc.pctDiffered) / sc.pctOrderDecisions);
+    lines.push(`a PCT schedule in ${sc.pctRuns} run(s) ran another candidate than the seeded draw at ${sc.pctDiffered} `
+      + `of their ${sc.pctOrderDecisions} order decisions (${share}%)`);
+  }
+  const f = x.firstViolation;
+  if (f !== undefined) lines.push(`first violation in run ${f.run} (drawn by ${f.strategy}), ${(f.ms / 1000).toFixed(1)} s into the mode`);
+  return lines;
+}
+
+/**
  * The summary table and the counterexamples, for people. `afterTable`: lines printed right under
  * the table's rows (start's per-run rates).
  */
-export function printReport(r: ExploreReport, io: Io, afterTable: readonly string[] = []): void {
-  io.out(`explore ${r.job}, fast-check seed ${r.seed}, ${r.runsPerMode ?? 'time-budgeted'} runs per mode, ${(r.timing.wallMs / 1000).toFixed(1)} s\n`);
+export function printReport(r: ExploreReport, io: Io, afterTable: readonly string[] = [],
+  s?: Pick<ExploreSettings, 'job' | 'expect' | 'maxRecords' | 'maxParallelism'>): void {
+  io.out(`explore ${r.job}, fast-check seed ${r.seed}, strategy ${r.strategy}, ${r.runsPerMode ?? 'time-budgeted'} runs per mode, `
+    + `${(r.timing.wallMs / 1000).toFixed(1)} s\n`);
   const head = ['mode', 'runs', 'violations', 'checkpoints', 'restores', 'duplicates', 'missing', 'unfired faults',
-    'state unjudged'];
+    'state unjudged', 'unattributed'];
   const rows = Object.entries(r.modes).map(([m, x]) => [m, x.runs, x.violations, x.checkpointsCompleted, x.restores,
-    x.duplicatesAfterRestore, x.missingRecords, x.unfiredFaults, x.stateUnjudged].map(String));
+    x.duplicatesAfterRestore, x.missingRecords, x.unfiredFaults, x.stateUnjudged,
+    (x.unattributed?.aborts ?? 0) + (x.unattributed?.failovers ?? 0)].map(String));
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: string[]) => `${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ')}\n`;
   io.out(line(head));
@@ -392,6 +461,7 @@ export function printReport(r: ExploreReport, io: Io, afterTable: readonly strin
   for (const l of afterTable) io.out(`${l}\n`);
   // Runs whose state no oracle judged are no passes of it: say why, per mode.
   for (const [m, x] of Object.entries(r.modes)) {
+    for (const l of strategyLines(r.strategy, x)) io.out(`${m}: ${l}\n`);
     const reasons = Object.entries(x.stateUnjudgedReasons).map(([k, n]) => `${n} ${k}`);
     if (reasons.length > 0) io.out(`${m}: final keyed state not judged in ${x.stateUnjudged} run(s): ${reasons.join(', ')}\n`);
     if ((x.outputUnjudged ?? 0) > 0) {
@@ -421,6 +491,7 @@ export function printReport(r: ExploreReport, io: Io, afterTable: readonly strin
     if (x.knownStuck > 0) {
       io.out(`${m}: ${x.knownStuck} run(s) stuck in stop-with-savepoint (a lost confirmation or abort: known in Flink 1.20), liveness not judged\n`);
     }
+    for (const l of unattributedLines(m, x.unattributed, r, s)) io.out(`${l}\n`);
   }
   if (r.fanOut.runs > 0) {
     io.out(`restore fan-out: ${r.fanOut.runs} forked runs, ${r.fanOut.violations} violations`
@@ -432,6 +503,7 @@ export function printReport(r: ExploreReport, io: Io, afterTable: readonly strin
     io.out(`\nVIOLATION in mode ${c.mode}: ${c.property}\n  ${c.summary}\n`);
     const actions = c.actions === 0 ? '' : `, ${c.actions} action${c.actions === 1 ? '' : 's'}`;
     io.out(`  shrunk to ${c.faults} faults${actions} and ${c.overrides} overrides; trace hash ${c.traceHash}\n`);
+    io.out(`  drawn by the ${c.strategy.run} strategy${c.strategy.explore === c.strategy.run ? '' : ` (explore --strategy ${c.strategy.explore})`}\n`);
     const details = formatDetails(c.violation.details, { indent: '    ' });
     if (details.length > 0) io.out(`  details:\n${details.join('\n')}\n`);
     if (c.fork !== undefined) {

@@ -30,6 +30,7 @@ import { readJsonFile } from '../readJsonFile.ts';
 import { ReplayTrace, TRACE_HELP, traceMeta } from './replayTrace.ts';
 import { MERMAID_HELP, replayMermaid } from './replayMermaid.ts';
 import { formatDetails } from '../../properties/explore/formatDetails.ts';
+import { EXPLORE_STRATEGIES } from '../../properties/arbitraries/ExploreStrategy.ts';
 import { formatEvents } from '../../properties/explain/formatEvents.ts';
 import { formatExplanation } from '../../properties/explain/formatExplanation.ts';
 import {
@@ -52,7 +53,7 @@ export interface ReplayFlags extends ExploreFlags {
 const RUN_FLAGS = [
   ['seed', '--seed'], ['path', '--path'], ['job', '--job'], ['mode', '--mode'], ['expect', '--expect'],
   ['mutant', '--mutant'], ['maxRecords', '--max-records'], ['maxParallelism', '--max-parallelism'],
-  ['fork', '--fork'], ['forkRescale', '--fork-rescale'],
+  ['fork', '--fork'], ['forkRescale', '--fork-rescale'], ['strategy', '--strategy'],
 ] as const;
 
 /** Explore flags that mean nothing for one run; accepted by the parser only to refuse them clearly. */
@@ -73,6 +74,7 @@ export function replayOptions(cmd: Command): Command {
     .option('--mutant <ids>', 'planted bugs explore switched on, comma-separated (with --seed --path)')
     .option('--max-records <n>', '--max-records explore ran with (with --seed --path)')
     .option('--max-parallelism <n>', '--max-parallelism explore ran with (with --seed --path)')
+    .option('--strategy <s>', `explore's --strategy (with --seed --path; default mixed): ${EXPLORE_STRATEGIES.join(', ')}`)
     .option('--fork <checkpoint>', 'replay the restore fan-out fork at this checkpoint, as explore printed it (with --seed --path)')
     .option('--fork-rescale', 'the fork across a rescale (with --fork): cancelled when the checkpoint completes, restored at another parallelism')
     .option('--events', 'also print every event of the run (seq, time, host, type, attributes, cause)')
@@ -146,7 +148,8 @@ export function replayFile(path: string, io: Io, json = false, print: PrintOptio
   const title = `replay ${basename(path)}`;
   if (json) {
     io.out(`${JSON.stringify({
-      repro: path, recordedProperty: repro.property, recordedTraceHash: repro.traceHash, fork: repro.fork?.checkpointId ?? null,
+      repro: path, recordedProperty: repro.property, recordedTraceHash: repro.traceHash, strategy: repro.strategy ?? null,
+      fork: repro.fork?.checkpointId ?? null,
       forkRescale: repro.fork?.rescale === true,
       ...outcomeJson(outcome, print),
     })}\n`);
@@ -155,7 +158,8 @@ export function replayFile(path: string, io: Io, json = false, print: PrintOptio
     return outcome.stillFails ? 1 : 0;
   }
   io.out(`replay ${path}: recorded property ${repro.property}${repro.fork === undefined ? ''
-    : ` (a restore fan-out fork${repro.fork.rescale === true ? ' across a rescale' : ''} at checkpoint ${repro.fork.checkpointId})`}\n`);
+    : ` (a restore fan-out fork${repro.fork.rescale === true ? ' across a rescale' : ''} at checkpoint ${repro.fork.checkpointId})`}`
+    + `${repro.strategy === undefined ? '' : `; drawn by the ${repro.strategy.run} strategy (explore --strategy ${repro.strategy.explore})`}\n`);
   const code = printOutcome(outcome, io, print, repro.property);
   tracing?.write(io, traceMeta(outcome.result), false);
   diagram?.(io, outcome, title, false);
@@ -170,12 +174,13 @@ export function replaySeedPath(flags: ReplayFlags, io: Io): number {
   const mode = s.modes[0];
   if (mode === undefined || s.modes.length !== 1) throw new UsageError('replay --seed --path needs exactly one --mode');
   let spec;
+  let drawnBy;
   try {
-    spec = regenerateSpec({
-      job: s.job, mode, mutants: s.mutants, seed: s.seed, path: flags.path,
+    ({ spec, strategy: drawnBy } = regenerateSpec({
+      job: s.job, mode, strategy: s.strategy, mutants: s.mutants, seed: s.seed, path: flags.path,
       ...(s.maxRecords === undefined ? {} : { maxRecords: s.maxRecords }),
       ...(s.maxParallelism === undefined ? {} : { maxParallelism: s.maxParallelism }),
-    });
+    }));
   } catch (e) {
     if (e instanceof ReplayPathError) throw new UsageError(`${e.message} (${exploreJobName(s.job)}, ${mode})`, { cause: e });
     throw e;
@@ -189,9 +194,13 @@ export function replaySeedPath(flags: ReplayFlags, io: Io): number {
   const diagram = replayMermaid(flags.mermaid);
   const outcome = replaySpec(spec, expect, tracing === undefined ? deps : { ...deps, simulate: tracing.simulate });
   const meta = traceMeta(outcome.result, { seed: s.seed, path: flags.path, ...(fork === undefined ? {} : { fork }) });
-  const title = `replay seed ${s.seed} path ${flags.path}${fork === undefined ? '' : ` fork ${fork}${rescaleFork ? ' (across a rescale)' : ''}`} (${exploreJobName(s.job)}, ${mode})`;
+  const title = `replay seed ${s.seed} path ${flags.path}${fork === undefined ? '' : ` fork ${fork}${rescaleFork ? ' (across a rescale)' : ''}`} `
+    + `(${exploreJobName(s.job)}, ${mode}, strategy ${s.strategy}${drawnBy === s.strategy ? '' : `: drawn by ${drawnBy}`})`;
   if (s.json) {
-    io.out(`${JSON.stringify({ seed: s.seed, path: flags.path, fork: fork ?? null, forkRescale: rescaleFork, job: exploreJobName(s.job), mode, expect, ...outcomeJson(outcome, { events: flags.events === true }) })}\n`);
+    io.out(`${JSON.stringify({
+      seed: s.seed, path: flags.path, fork: fork ?? null, forkRescale: rescaleFork, job: exploreJobName(s.job), mode, expect,
+      strategy: { explore: s.strategy, run: drawnBy }, ...outcomeJson(outcome, { events: flags.events === true }),
+    })}\n`);
     tracing?.write(io, meta, true);
     diagram?.(io, outcome, title, true);
     return outcome.stillFails ? 1 : 0;

@@ -178,7 +178,10 @@ function actionOutcomes(spec: RunSpec, result: RunResult): {
   }));
 }
 
-/** Why a fault did nothing, in words: its trigger, the heal time, or (a message fault) no RPC it matched. */
+/**
+ * Why a fault did nothing, in words: its trigger, the heal time, or (a message or channel-event
+ * fault) no RPC or channel event it matched.
+ */
 function unfiredReason(fault: Fault, skipped: boolean): string {
   if (skipped) return 'its point was reached only at or after the heal time';
   if ((fault.type === 'slow-store' || fault.type === 'async-snapshot-failure') && fault.checkpoint !== undefined) {
@@ -189,6 +192,11 @@ function unfiredReason(fault: Fault, skipped: boolean): string {
     return 'when' in fault && fault.when !== undefined
       ? 'its trigger was never reached, or no RPC matched it after it (before the heal time)'
       : 'no RPC matched its method and filters before the heal time';
+  }
+  if (fault.type === 'channel-event') {
+    return 'when' in fault && fault.when !== undefined
+      ? 'its trigger was never reached, or its channel carried no matching event after it (before the heal time)'
+      : 'its channel carried no matching event before the heal time';
   }
   return 'its trigger was never reached';
 }

@@ -69,6 +69,13 @@ describe('explore (library)', () => {
     expect(same.modes).toEqual(report.modes);
   });
 
+  test('strategy: every run drawn by the one given, said in the report', async () => {
+    const report = await explore({ job: good, modes: ['aligned'], runs: 3, seed: 1, strategy: 'targeted', outDir: join(tmp, 'o') });
+    expect(report.strategy).toBe('targeted');
+    expect(report.modes['aligned']?.runsByStrategy).toEqual({ targeted: 3 });
+    expect((await explore({ job: good, modes: ['aligned'], runs: 1, seed: 1, outDir: join(tmp, 'o') })).strategy).toBe('mixed');
+  });
+
   test('an inline JobDefinition is refused with why and what to do instead', async () => {
     const inline = defineJob({ name: 'inline', input: [{ id: 0, records: [1] }], build() { /* never built */ } });
     await expect(explore({ job: inline as never })).rejects.toThrow(
@@ -83,6 +90,7 @@ describe('explore (library)', () => {
     [{ timeBudgetMs: 10 }, 'explore: timeBudgetMs must be at least 1000, got 10'],
     [{ seed: 1.5 }, 'explore: seed must be a 32-bit signed integer, got 1.5'],
     [{ mutants: ['nope'] }, "explore: unknown planted bug 'nope'"],
+    [{ strategy: 'nope' }, 'explore: strategy must be one of mixed, uniform, swarm, pct, targeted, got "nope"'],
     [{ maxParallelism: 99 }, `explore: maxParallelism must be at most ${MAX_RUN_PARALLELISM}, got 99`],
     [{ outDir: '/dev/null/x' }, 'explore: '],
   ])('bad options %j: one line, a SimInputError', async (bad, message) => {

@@ -26,6 +26,7 @@ import {
   BUILT_MODES, explore as search, type Counterexample, type Expectation, type ExploreReport,
 } from '../../properties/explore/explore.ts';
 import { nameSeed } from '../../properties/explore/nameSeed.ts';
+import { EXPLORE_STRATEGIES, isExploreStrategy, type ExploreStrategy } from '../../properties/arbitraries/ExploreStrategy.ts';
 import { reproFileName } from '../../properties/explore/reproFileName.ts';
 import { loadJobModule } from '../../properties/jobModules/loadJobModule.ts';
 import { writePortableRepro } from '../../properties/jobModules/portableRepro.ts';
@@ -74,6 +75,11 @@ export interface ExploreJobOptions {
   readonly maxRecords?: number;
   /** The largest parallelism a run draws (at most MAX_RUN_PARALLELISM, 64). */
   readonly maxParallelism?: number;
+  /**
+   * How runs are drawn: `mixed` (default: per run one of the others), `uniform`, `swarm`, `pct`
+   * or `targeted` (docs/strategies.md).
+   */
+  readonly strategy?: ExploreStrategy;
   /** Where repros are written, relative to the working directory; default `reports/out`. */
   readonly outDir?: string;
   /** Called after each run: the mode, runs done, and the mode's total (undefined under a time budget). */
@@ -128,6 +134,9 @@ export async function explore(o: ExploreJobOptions): Promise<ExploreReport> {
   const mutants = [...(o.mutants ?? [])];
   const unknown = mutants.find((m) => !PLANTED_BUG_IDS.includes(m));
   if (unknown !== undefined) throw new SimInputError(`explore: unknown planted bug '${unknown}' (planted bugs: ${PLANTED_BUG_IDS.join(', ')})`);
+  if (o.strategy !== undefined && !isExploreStrategy(o.strategy)) {
+    throw new SimInputError(`explore: strategy must be one of ${EXPLORE_STRATEGIES.join(', ')}, got ${describe(o.strategy)}`);
+  }
   const maxRecords = positive('maxRecords', o.maxRecords);
   const maxParallelism = positive('maxParallelism', o.maxParallelism);
   if (maxParallelism !== undefined && maxParallelism > MAX_RUN_PARALLELISM) {
@@ -142,9 +151,10 @@ export async function explore(o: ExploreJobOptions): Promise<ExploreReport> {
     if (e instanceof UsageError) throw new SimInputError(`explore: ${e.message}`, { cause: e });
     throw e;
   }
-  const naming = { job, seed, expect: o.expect, maxRecords, maxParallelism, mutants };
+  const naming = { job, seed, expect: o.expect, maxRecords, maxParallelism, mutants, strategy: o.strategy };
   const report = search({
     job, modes, seed, mutants,
+    ...(o.strategy === undefined ? {} : { strategy: o.strategy }),
     ...(o.expect === undefined ? {} : { expect: o.expect }),
     ...(runs === undefined && timeBudgetMs === undefined ? { runs: LIBRARY_DEFAULT_RUNS } : {}),
     ...(runs === undefined ? {} : { runs }),
@@ -244,6 +254,7 @@ export function failureMessage(r: ExploreReport): string {
     `  ${first.summary}`,
     `  shrunk to ${first.faults} fault(s), ${first.actions} action(s) and ${first.overrides} override(s)`
       + `${first.fork === undefined ? '' : `; found in the restore fan-out fork at checkpoint ${first.fork.checkpointId}`}`,
+    `  drawn by the ${first.strategy.run} strategy (explore's strategy: ${first.strategy.explore})`,
     ...(details.length === 0 ? [] : ['  details:', ...details]),
     ...formatExplanation(first.explanation, '    ').map((l) => `  ${l}`),
     `  repro: ${first.repro}`,

@@ -17,6 +17,7 @@ import { ExpectedError } from '../util/ExpectedError.ts';
 /** A failed storage operation (an expected outcome: no stack trace). */
 export class StorageError extends ExpectedError {
   override readonly name = 'StorageError';
+  // `event` (ExpectedError): the store sets it to the operation's `store.end`.
   constructor(
     message: string,
     /** `failed`: nothing happened; `unknown-outcome`: the write may or may not have happened. */

@@ -37,4 +37,10 @@ export interface Tracer {
    * it is the failover's doing (DefaultScheduler). {@link NO_EVENT} changes nothing.
    */
   causedBy(cause: EventRef): void;
+  /**
+   * The event behind the work being done now (what a new event would be caused by), so that work
+   * the engine queues itself, outside the sim's lanes (a mail in a task's mailbox), can be run with
+   * it later ({@link causedBy}). {@link NO_EVENT} for a tracer that keeps no references.
+   */
+  current(): EventRef;
 }

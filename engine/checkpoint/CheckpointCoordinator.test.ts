@@ -483,6 +483,36 @@ describe('restore', () => {
     expect(h.tracer.hasMark('restore-from-checkpoint')).toBe(true);
   });
 
+  test('planted restore-from-uncompleted: a failover restores the aborted checkpoint 2 with the one ack it had, keeping its file until a newer completion', () => {
+    const refs = [0, 1].map((i) => ({ vertexId: 'src', subtask: i }));
+    for (const bugs of [[], [PLANTED_BUGS.restoreFromUncompleted]]) {
+      const h = createCheckpointHarness({ bugs });
+      trigger(h);
+      ack(h, 0, 1, state('chk-1/a'));
+      ack(h, 1, 1, state('chk-1/b'));
+      trigger(h);
+      ack(h, 0, 2, state('chk-2/a'));
+      h.coordinator.abortPendingCheckpoints('CHECKPOINT_COORDINATOR_SUSPEND');
+      h.scheduler.runAll();
+      const r = h.coordinator.restoreLatestCheckpointedStateToAll(refs);
+      if (bugs.length === 0) {
+        expect(r.checkpointId).toBe(1);
+        expect(h.objectStore.deleted).toContain('chk-2/a');
+        continue;
+      }
+      expect(r.checkpointId).toBe(2);
+      expect(r.tasks.get('src#0')?.taskStateSnapshot.operators[0]?.handle.path).toBe('chk-2/a');
+      // Subtask 1 never acknowledged checkpoint 2: it restores with no operator state at all.
+      expect(r.tasks.get('src#1')?.taskStateSnapshot.operators ?? []).toEqual([]);
+      expect(h.objectStore.deleted).not.toContain('chk-2/a');
+      trigger(h);
+      ack(h, 0, 3, state('chk-3/a'));
+      ack(h, 1, 3, state('chk-3/b'));
+      expect(h.objectStore.deleted).toContain('chk-2/a');
+      expect(h.coordinator.restoreLatestCheckpointedStateToAll(refs).checkpointId).toBe(3);
+    }
+  });
+
   test('the activator starts on RUNNING and stops otherwise', () => {
     const h = createCheckpointHarness({ config: { intervalUs: 10_000 } });
     const a = h.coordinator.createActivatorDeactivator();

@@ -8,9 +8,10 @@
  * @see org.apache.flink.runtime.checkpoint.CheckpointCoordinator (reference 1.2 to 1.12, 5.1, 5.2)
  * Invariants: every PendingCheckpoint in the map is undisposed and the map's ids increase; at
  * most maxConcurrent checkpoints (non-savepoints) are pending; after shutdown nothing is pending.
- * Planted bugs (CheckpointPlantedBugs.ts): `decline-any-attempt`, `late-ack-state-leak` here;
- * `fm-success-before-store`, `failover-keeps-pending`, `dispose-clears-before-discard` in the
- * outcomes.
+ * Planted bugs (CheckpointPlantedBugs.ts): `decline-any-attempt`, `late-ack-state-leak` and the
+ * stalls `decline-leaves-pending`, `task-failure-leaves-pending` here; `fm-success-before-store`,
+ * `failover-keeps-pending`, `dispose-clears-before-discard`, `finalize-failure-leaves-pending` in
+ * the outcomes; `trigger-failure-leaves-pending` in the trigger pipeline.
  */
 import type { EngineEnv } from '../api/EngineEnv.ts';
 import type { ExecutionAttemptId } from '../api/ids.ts';
@@ -126,7 +127,7 @@ export class CheckpointCoordinator {
     });
     this.periodic = new PeriodicCheckpointScheduler(env, ctx.timerExecutor, this.config.intervalUs,
       this.config.minPauseUs, () => this.triggerCheckpoint(true));
-    this.restorer = new CheckpointRestorer(ctx, this.store, this.masterHooks);
+    this.restorer = new CheckpointRestorer(ctx, this.store, this.masterHooks, false, () => this.state.newestUncompleted);
     env.invariants.register('checkpoint-coordinator', () => this.checkInvariants());
   }
 
@@ -201,6 +202,9 @@ export class CheckpointCoordinator {
       this.periodic.stop();
       const exception = new CheckpointException('CHECKPOINT_COORDINATOR_SUSPEND');
       this.decider.abortAll(exception);
+      // Planted stall `task-failure-leaves-pending` (FLINK-7844): the pending checkpoints stay,
+      // though the failure that stops the scheduler means a task of theirs will never ack.
+      if (this.env.bugs.has(PLANTED_BUGS.taskFailureLeavesPending)) return;
       this.abortPendingCheckpoints('CHECKPOINT_COORDINATOR_SUSPEND');
     });
   }
@@ -218,6 +222,7 @@ export class CheckpointCoordinator {
       for (const h of this.masterHooks) h.close();
       this.decider.abortAll(new CheckpointException('CHECKPOINT_COORDINATOR_SHUTDOWN'));
       this.abortPendingCheckpoints('CHECKPOINT_COORDINATOR_SHUTDOWN');
+      this.outcomes.discardNewestUncompleted();
       this.store.shutdown(jobStatus, () => undefined);
     });
   }
@@ -344,6 +349,8 @@ export class CheckpointCoordinator {
     });
     if (pc === undefined || pc.isDisposed()) return;
     this.env.tracer.mark('checkpoint-declined', { checkpointId: decline.checkpointId });
+    // Planted stall `decline-leaves-pending`: the decline is taken and the checkpoint left to expire.
+    if (this.env.bugs.has(PLANTED_BUGS.declineLeavesPending)) return;
     this.outcomes.abortPendingCheckpoint(pc, new CheckpointException(decline.reason, decline.message), decline.attemptId);
   }
 

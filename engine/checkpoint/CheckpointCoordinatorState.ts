@@ -10,6 +10,7 @@
  * pending and periodic scheduling is off.
  */
 import { CheckpointStatsTracker } from './CheckpointStatsTracker.ts';
+import type { CompletedCheckpoint } from './CompletedCheckpoint.ts';
 import type { PendingCheckpoint } from './PendingCheckpoint.ts';
 
 /** How many expired ids are remembered to tell late acks from unknown ones. */
@@ -37,6 +38,11 @@ export class CheckpointCoordinatorState {
   storagePrefix = '';
   /** The job's checkpoint statistics (in Flink the scheduler owns it and hands it over). */
   readonly statsTracker = new CheckpointStatsTracker();
+  /**
+   * Planted `restore-from-uncompleted` only: the newest aborted checkpoint, as far as its tasks
+   * acknowledged it, while it is newer than every completed one; its files are kept.
+   */
+  newestUncompleted: CompletedCheckpoint | undefined = undefined;
 
   /** Remembers `id` as expired, forgetting the oldest beyond the ring's size. */
   rememberExpired(id: number): void {

@@ -12,6 +12,7 @@
 import { assert } from '../util/assert.ts';
 import type { CheckpointCoordinatorContext } from './CheckpointCoordinatorContext.ts';
 import type { SubtaskRef } from './CheckpointPlan.ts';
+import type { CompletedCheckpoint } from './CompletedCheckpoint.ts';
 import type { CompletedCheckpointStore } from './CompletedCheckpointStore.ts';
 import type { MasterTriggerRestoreHook } from './MasterTriggerRestoreHook.ts';
 import { StateAssignmentOperation } from './StateAssignmentOperation.ts';
@@ -34,11 +35,17 @@ export class CheckpointRestorer {
     private readonly store: CompletedCheckpointStore,
     private readonly hooks: readonly MasterTriggerRestoreHook[],
     private readonly allowNonRestoredState = false,
+    /** Planted `restore-from-uncompleted` only: the newest checkpoint that never completed. */
+    private readonly newestUncompleted: () => CompletedCheckpoint | undefined = () => undefined,
   ) {}
 
   /** Restores `subtasks` from the latest checkpoint; `global` for a global failover. */
   restore(subtasks: readonly SubtaskRef[], global: boolean): CheckpointRestoreResult {
-    const latest = this.store.getLatestCheckpoint();
+    const completed = this.store.getLatestCheckpoint();
+    const uncompleted = this.newestUncompleted();
+    // The planted mistake restores the newest checkpoint, completed or not.
+    const latest = uncompleted !== undefined && uncompleted.checkpointId > (completed?.checkpointId ?? 0)
+      ? uncompleted : completed;
     const env = this.ctx.env;
     if (latest === undefined) {
       for (const h of this.hooks) h.reset();

@@ -11,6 +11,7 @@
  *      triggerCheckpointRequest, onTriggerFailure, executeQueuedRequest)
  * Invariants: `state.triggering` is true from the start of a trigger until its RPCs were sent or
  * it failed; a request's future completes exactly once.
+ * Planted bug (CheckpointPlantedBugs.ts): `trigger-failure-leaves-pending`.
  */
 import type { EngineEnv } from '../api/EngineEnv.ts';
 import type { Executor } from '../api/Executor.ts';
@@ -21,6 +22,7 @@ import type { CheckpointCoordinatorConfiguration } from './CheckpointCoordinator
 import type { CheckpointCoordinatorContext } from './CheckpointCoordinatorContext.ts';
 import type { CheckpointCoordinatorLock } from './CheckpointCoordinatorLock.ts';
 import type { CheckpointCoordinatorState } from './CheckpointCoordinatorState.ts';
+import { recordFailureHandled } from './CheckpointFailureHandled.ts';
 import { CheckpointException } from './CheckpointFailureReason.ts';
 import {
   getCheckpointException, UNKNOWN_CHECKPOINT_ID, type CheckpointFailureManager,
@@ -299,6 +301,9 @@ export class CheckpointTriggering {
     CompletableFuture.allOf(acks).whenCompleteAsync(this.timer, 'checkpoint-trigger-result', (_v, err) => {
       if (err === undefined) return;
       this.onTimer('abortPendingCheckpoint', () => {
+        recordFailureHandled(env.tracer, pc.checkpointId, 'triggerCheckpointRequest', err);
+        // Planted stall `trigger-failure-leaves-pending` (FLINK-21246): left to expire.
+        if (env.bugs.has(PLANTED_BUGS.triggerFailureLeavesPending)) return;
         if (!pc.isDisposed()) outcomes.abortPendingCheckpoint(pc, getCheckpointException(err), undefined);
       });
     });
@@ -341,11 +346,16 @@ export class CheckpointTriggering {
     const { env, ctx, state, outcomes } = this.s;
     const exception = getCheckpointException(error);
     try {
-      if (pc !== undefined) this.main.execute('checkpoint-abort-triggering', () => {
-        for (const c of ctx.coordinators) c.abortCurrentTriggering();
-      });
-      if (pc !== undefined && !pc.isDisposed()) outcomes.abortPendingCheckpoint(pc, exception, undefined);
-      else {
+      if (pc !== undefined) {
+        recordFailureHandled(env.tracer, pc.checkpointId, 'onTriggerFailure', error);
+        this.main.execute('checkpoint-abort-triggering', () => {
+          for (const c of ctx.coordinators) c.abortCurrentTriggering();
+        });
+      }
+      if (pc !== undefined && !pc.isDisposed()) {
+        // Planted stall `trigger-failure-leaves-pending` (FLINK-21246): left to expire.
+        if (!env.bugs.has(PLANTED_BUGS.triggerFailureLeavesPending)) outcomes.abortPendingCheckpoint(pc, exception, undefined);
+      } else {
         const id = pc?.checkpointId ?? UNKNOWN_CHECKPOINT_ID;
         const props = pc?.props ?? request.props;
         env.tracer.event('checkpoint.triggerFailed', {

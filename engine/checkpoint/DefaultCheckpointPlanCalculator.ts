@@ -5,8 +5,8 @@
  * unfinished ones only, and trigger each running subtask none of whose predecessors still runs.
  *
  * @see org.apache.flink.runtime.checkpoint.DefaultCheckpointPlanCalculator (reference 1.5)
- * Planted bug `plan-terminal-as-finished` (mutants.md 7a): any terminal task counts as finished,
- * so a FAILED or CANCELED task is left out of the tasks to wait for.
+ * Planted bug `plan-terminal-as-finished` (mutants.md 7a): once some task FINISHED, any terminal
+ * task counts as finished, so a FAILED or CANCELED task is left out of the tasks to wait for.
  */
 import type { EngineEnv } from '../api/EngineEnv.ts';
 import { isTerminal } from '../taskexecutor/ExecutionState.ts';
@@ -55,7 +55,9 @@ export class DefaultCheckpointPlanCalculator {
           throw new CheckpointException('NOT_ALL_REQUIRED_TASKS_RUNNING', `${v.id}#${i} has no attempt`);
         }
         list.push(a);
-        if (!hasFinished && this.isFinished(a)) hasFinished = true;
+        // Whether any task FINISHED (Flink's hasFinishedTasks: the graph's finished vertex count,
+        // FINISHED only, whatever the planted bug), which picks the plan's path.
+        if (!hasFinished && a.state === 'FINISHED') hasFinished = true;
       }
       attempts.set(v.id, list);
     }
@@ -76,6 +78,13 @@ export class DefaultCheckpointPlanCalculator {
     return plan;
   }
 
+  /**
+   * Whether the plan after tasks finished counts `a` as finished. Planted bug 7a (FLINK-40482):
+   * Flink 1.20's collectTaskRunningStatus asks Execution.isFinished, which is "is terminal", so a
+   * FAILED or CANCELED attempt is left out of the tasks to wait for; only on this path, which
+   * Flink takes once some task FINISHED, so an all-terminal job with none FINISHED is refused as
+   * not running (the masking the Flink PR names).
+   */
   private isFinished(a: CheckpointTaskAttempt): boolean {
     if (this.env.bugs.has(PLANTED_BUGS.planTerminalAsFinished)) return isTerminal(a.state);
     return a.state === 'FINISHED';

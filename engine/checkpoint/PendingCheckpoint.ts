@@ -223,12 +223,13 @@ export class PendingCheckpoint {
   }
 
   /**
-   * Builds the CompletedCheckpoint, filling in finished-task state (FLIP-147).
+   * Builds the CompletedCheckpoint, filling in finished-task state (FLIP-147); `partly` (planted
+   * `restore-from-uncompleted` only) builds it from the acknowledgements so far.
    * @throws CheckpointException CHECKPOINT_DECLINED_TASK_CLOSING when a partly finished vertex
-   *   uses union list state. @throws AssertionError when not fully acknowledged.
+   *   uses union list state. @throws AssertionError when not fully acknowledged (and not `partly`).
    */
-  createCompletedCheckpoint(completionTimestampUs: number): CompletedCheckpoint {
-    assert(this.isFullyAcknowledged(), () => `checkpoint ${this.checkpointId} is not fully acknowledged`);
+  createCompletedCheckpoint(completionTimestampUs: number, partly = false): CompletedCheckpoint {
+    assert(partly || this.isFullyAcknowledged(), () => `checkpoint ${this.checkpointId} is not fully acknowledged`);
     this.checkNoPartlyFinishedVertexUsesUnionState();
     // Plain loops: this runs once per completed checkpoint, mostly in cold code, where spreads
     // of iterators and temporary Sets cost far more than the work they do.

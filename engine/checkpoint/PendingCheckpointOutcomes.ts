@@ -10,7 +10,7 @@
  * Invariants: a checkpoint leaves `pending` exactly once, when it completes or is aborted; only
  * a checkpoint in the store is reported as a success.
  * Planted bugs (CheckpointPlantedBugs.ts): `fm-success-before-store`, `failover-keeps-pending`,
- * `dispose-clears-before-discard`.
+ * `dispose-clears-before-discard`, `restore-from-uncompleted`, `finalize-failure-leaves-pending`.
  */
 import type { EngineEnv } from '../api/EngineEnv.ts';
 import type { Executor } from '../api/Executor.ts';
@@ -19,6 +19,7 @@ import type { TraceAttrs } from '../api/Tracer.ts';
 import type { CheckpointCoordinatorContext } from './CheckpointCoordinatorContext.ts';
 import type { CheckpointCoordinatorLock } from './CheckpointCoordinatorLock.ts';
 import type { CheckpointCoordinatorState } from './CheckpointCoordinatorState.ts';
+import { recordFailureHandled } from './CheckpointFailureHandled.ts';
 import { CheckpointException, type CheckpointFailureReason } from './CheckpointFailureReason.ts';
 import { getCheckpointException, type CheckpointFailureManager } from './CheckpointFailureManager.ts';
 import { subtaskOfAttemptId } from './CheckpointPlan.ts';
@@ -74,6 +75,9 @@ export class PendingCheckpointOutcomes {
     try {
       completed = pc.createCompletedCheckpoint(env.clock.nowUs());
     } catch (e) {
+      recordFailureHandled(env.tracer, pc.checkpointId, 'completePendingCheckpoint', e);
+      // Planted stall `finalize-failure-leaves-pending`: left pending (finalizing) until it expires.
+      if (env.bugs.has(PLANTED_BUGS.finalizeFailureLeavesPending)) return;
       this.abortPendingCheckpoint(pc, getCheckpointException(e, 'FINALIZE_CHECKPOINT_FAILURE'), undefined);
       return;
     }
@@ -108,6 +112,8 @@ export class PendingCheckpointOutcomes {
     // counts or deletes one (Flink 1.20's completePendingCheckpoint adds checkpoints only).
     const failure = err !== undefined ? err : pc.props.isSavepoint ? undefined : this.addToStore(completed);
     if (failure !== undefined) {
+      recordFailureHandled(this.s.env.tracer, pc.checkpointId, 'completePendingCheckpoint', failure);
+      if (this.s.env.bugs.has(PLANTED_BUGS.finalizeFailureLeavesPending)) return;
       this.abortPendingCheckpoint(pc, new CheckpointException('FINALIZE_CHECKPOINT_FAILURE',
         failure instanceof Error ? failure.message : String(failure)), undefined, !successFirst);
       return;
@@ -131,6 +137,7 @@ export class PendingCheckpointOutcomes {
     const id = pc.checkpointId;
     const props = pc.props;
     pc.finalizeCheckpoint(completed);
+    if (!props.isSavepoint && (state.newestUncompleted?.checkpointId ?? Infinity) < id) this.discardNewestUncompleted();
     // Only a checkpoint added to the store ends a forced-full phase.
     if (!props.isSavepoint) state.forceFullSnapshot = false;
     // A savepoint's success resets the failure counter too (reportCompletedCheckpoint).
@@ -192,6 +199,7 @@ export class PendingCheckpointOutcomes {
     if (pc.isDisposed()) return;
     const { env, state } = this.s;
     const id = pc.checkpointId;
+    const kept = this.keepAsNewest(pc);
     const clear = env.bugs.has(PLANTED_BUGS.disposeClearsBeforeDiscard);
     const files = pc.abort(exception.reason, exception, clear);
     env.tracer.event('checkpoint.aborted', {
@@ -202,7 +210,7 @@ export class PendingCheckpointOutcomes {
     }
     state.statsTracker.reportFailedCheckpoint(id, env.clock.nowUs(), exception.reason, exception.message);
     // An aborted savepoint's files go like a checkpoint's: only a completed one is the user's.
-    if (!clear) {
+    if (!clear && !kept) {
       this.s.cleaner.cleanCheckpoint(id, files, pc.directory ?? snapshotDirectory(id, pc.props.isSavepoint), () => this.s.scheduleTriggerRequest());
     }
     try {
@@ -213,6 +221,36 @@ export class PendingCheckpointOutcomes {
       if (exception.reason === 'CHECKPOINT_EXPIRED') state.rememberExpired(id);
       this.s.scheduleTriggerRequest();
     }
+  }
+
+  /**
+   * Planted `restore-from-uncompleted`: keeps `pc`, about to be aborted, as the newest checkpoint
+   * to restore from (with the state its tasks acknowledged; its files are not discarded), when it
+   * is a checkpoint newer than every completed one and some task acknowledged it. Returns whether
+   * it was kept; the one it replaces is discarded.
+   */
+  private keepAsNewest(pc: PendingCheckpoint): boolean {
+    const { env, state, store } = this.s;
+    if (!env.bugs.has(PLANTED_BUGS.restoreFromUncompleted) || pc.props.isSavepoint
+      || pc.numberOfAcknowledgedTasks === 0 || pc.checkpointId <= store.getLatestCheckpointId()) return false;
+    let kept: CompletedCheckpoint;
+    try {
+      kept = pc.createCompletedCheckpoint(env.clock.nowUs(), true);
+    } catch {
+      return false;
+    }
+    this.discardNewestUncompleted();
+    state.newestUncompleted = kept;
+    env.tracer.event('checkpoint.keptUncompleted', { checkpointId: pc.checkpointId, acked: pc.numberOfAcknowledgedTasks });
+    return true;
+  }
+
+  /** Discards the planted bug's kept checkpoint, if any (a newer completion, a shutdown). */
+  discardNewestUncompleted(): void {
+    const kept = this.s.state.newestUncompleted;
+    if (kept === undefined) return;
+    this.s.state.newestUncompleted = undefined;
+    this.s.cleaner.cleanCheckpoint(kept.checkpointId, kept.stateFiles(), kept.directory, () => this.s.scheduleTriggerRequest());
   }
 
   /**

@@ -7,7 +7,7 @@ import { TestingScheduler } from '../testing/TestingScheduler.ts';
 import { TestingTracer } from '../testing/TestingTracer.ts';
 import type { CompletableFuture } from '../util/CompletableFuture.ts';
 import type { OperatorCoordinator, SubtaskGateway } from './OperatorCoordinator.ts';
-import { OperatorCoordinatorHolder } from './OperatorCoordinatorHolder.ts';
+import { COORDINATOR_EVENTS_BYPASS_VALVE, OperatorCoordinatorHolder } from './OperatorCoordinatorHolder.ts';
 import { TestingTaskExecutorGateway } from './testing/TestingTaskExecutorGateway.ts';
 
 /**
@@ -46,10 +46,13 @@ const VERTEX: JobVertex = {
 };
 
 /** A holder of a 2-subtask source with both first attempts ready; nothing has run yet. */
-function holder(options: { holdSnapshots?: boolean } = {}) {
+function holder(options: { holdSnapshots?: boolean; bugs?: readonly string[] } = {}) {
   const scheduler = new TestingScheduler();
   const tracer = new TestingTracer();
-  const env = createTestingEngineEnv({ host: hostId('jobmanager'), clock: scheduler, executors: scheduler, tracer });
+  const bugs = new Set(options.bugs ?? []);
+  const env = createTestingEngineEnv({
+    host: hostId('jobmanager'), clock: scheduler, executors: scheduler, tracer, bugs: { has: (id) => bugs.has(id) },
+  });
   const te = new TestingTaskExecutorGateway();
   const failed: string[] = [];
   const c = recordingCoordinator(options.holdSnapshots ?? false);
@@ -84,8 +87,9 @@ describe('OperatorCoordinatorHolder: a notification for a checkpoint a gateway n
   test('an abort that overtook its queued trigger, after a real checkpoint, skips the gateways and '
     + 'the coordinator (Flink\'s gateway throws "unseen checkpoint"), without an assertion', () => {
     const t = holder();
-    // Checkpoint 1 runs for real: marked, snapshotted, closed, completed.
+    // Checkpoint 1 runs for real: marked, snapshotted, closed (a main-thread mail), completed.
     t.h.checkpointCoordinator(1);
+    t.check();
     t.h.notifyCheckpointComplete(1);
     // Checkpoint 2 was aborted before its coordinator step ran, so no gateway ever marked it.
     expect(() => t.h.notifyCheckpointAborted(2)).not.toThrow();
@@ -95,6 +99,7 @@ describe('OperatorCoordinatorHolder: a notification for a checkpoint a gateway n
     expect(t.skipped()).toEqual([{ operator: 'src', checkpointId: 2, subtask: 0, notification: 'aborted' }]);
     // Later checkpoints still work, and notify the coordinator.
     const three = t.h.checkpointCoordinator(3);
+    t.check();
     t.h.notifyCheckpointComplete(3);
     t.check();
     expect(three.isDone() && !three.isCompletedExceptionally()).toBe(true);
@@ -127,6 +132,7 @@ describe('OperatorCoordinatorHolder: a notification for a checkpoint a gateway n
     const t = holder();
     t.h.checkpointCoordinator(5);
     const held = t.send(1, 'split-for-1');
+    t.check();
     t.restart(t.vertices[0] as ExecutionVertex);
     t.h.subtaskReset(0, 4);
     t.h.notifyCheckpointAborted(5);
@@ -134,6 +140,7 @@ describe('OperatorCoordinatorHolder: a notification for a checkpoint a gateway n
     // Subtask 1 never snapshots 5 (say its trigger was lost): its gateway stays closed for 5, and
     // checkpoint 6, which closes after the held event was sent, waits for it.
     const six = t.h.checkpointCoordinator(6);
+    t.check();
     t.h.handleEventFromOperator(1, 0, { type: 'AcknowledgeCheckpointEvent', checkpointId: 6 });
     t.check();
     expect(t.te.events()).toEqual([]);
@@ -228,7 +235,29 @@ describe('OperatorCoordinatorHolder: the coordinator checkpoint', () => {
     expect(() => f.getNow()).toThrow(/Cannot close gateway/);
     // Nothing is left closed: events pass.
     void t.send(0, 'after');
+    t.check();
     expect(t.te.events()).toEqual(['after']);
+  });
+
+  test('planted coordinator-events-bypass-valve (FLINK-16986): an event sent after the snapshot goes out before the subtask\'s own snapshot', () => {
+    for (const bugs of [[], [COORDINATOR_EVENTS_BYPASS_VALVE]]) {
+      const t = holder({ bugs });
+      const f = t.h.checkpointCoordinator(1);
+      t.check();
+      // The snapshot of 1 is taken and the gateways closed; the coordinator assigns a split now.
+      void t.send(0, 'split-after-snapshot');
+      t.check();
+      if (bugs.length === 0) {
+        // Held until subtask 0 acknowledges 1 (its barrier came and it snapshotted).
+        expect(t.te.events()).toEqual([]);
+        expect(t.tracer.marks.map((m) => m.type)).toContain('event-valve-held');
+        t.h.handleEventFromOperator(0, 0, { type: 'AcknowledgeCheckpointEvent', checkpointId: 1 });
+      } else {
+        expect(t.tracer.marks.map((m) => m.type)).not.toContain('event-valve-held');
+      }
+      expect(t.te.events()).toEqual(['split-after-snapshot']);
+      expect(f.getNow()).toBe('state 1');
+    }
   });
 
   test('abortCurrentTriggering reopens the latest marked checkpoint of every gateway', () => {

@@ -10,6 +10,15 @@
  * at completion or abort, when triggering is aborted, or (all of them, releasing everything held)
  * at a global reset.
  *
+ * Threads: everything here runs on the main thread, and the coordinator does its work on its own
+ * coordinator thread (`<run>/coordinator-<uid>`, which {@link createAll} makes and the coordinator
+ * queues onto). The way back is a hop to the main thread too, as in Flink: a gateway's `sendEvent`,
+ * called on the coordinator thread, queues the valve's decision on the main thread
+ * (SubtaskGatewayImpl.sendEvent), and the coordinator's snapshot future, completed on its thread,
+ * is handled on the main thread (checkpointCoordinatorInternal's handleAsync). Both go through the
+ * main thread's FIFO, so an event the coordinator sent before its snapshot reaches the valve before
+ * the gateways close, and one sent after it is held.
+ *
  * A notification for a checkpoint a gateway never marked (its trigger was aborted before the
  * coordinator step ran, or the gateway is fresh since a reset) makes Flink's gateway throw inside
  * the holder's main-thread mail; the RPC layer logs and swallows that, so the gateways after it
@@ -32,6 +41,12 @@ import { CompletableFuture } from '../util/CompletableFuture.ts';
 import type { OperatorCoordinator, SubtaskGateway } from './OperatorCoordinator.ts';
 import { createCoordinator } from '../streaming/operators/OperatorFactory.ts';
 import { SubtaskEventValve } from './SubtaskEventValve.ts';
+
+/**
+ * Planted bug FLINK-16986 (and FLINK-28606, its wider window): events the coordinator sends after
+ * its snapshot of a checkpoint are not held back until the subtask has taken its own snapshot.
+ */
+export const COORDINATOR_EVENTS_BYPASS_VALVE = 'coordinator-events-bypass-valve';
 
 /** What the holder needs from the JobMaster. */
 export interface HolderServices {
@@ -57,7 +72,12 @@ interface GatewayEntry {
 export class OperatorCoordinatorHolder {
   /** The current gateway of each subtask, in subtask order (Flink's subtaskGatewayMap). */
   private readonly gateways = new Map<number, GatewayEntry>();
+  private readonly unregisterInvariants: () => void;
 
+  /**
+   * @param coordinatorExecutor the coordinator's own thread (the coordinator queues its work
+   *   there; the holder only hands it out, to the fault plan that stalls it).
+   */
   constructor(
     private readonly env: EngineEnv,
     private readonly main: Executor,
@@ -66,19 +86,29 @@ export class OperatorCoordinatorHolder {
     readonly coordinator: OperatorCoordinator,
     private readonly services: HolderServices,
     private readonly parallelismOfVertex: number,
+    readonly coordinatorExecutor: Executor = main,
   ) {
     this.setupAllSubtaskGateways();
-    env.invariants.register(`OperatorCoordinatorHolder ${operatorUid}`, () => this.checkInvariants());
+    this.unregisterInvariants = env.invariants.register(`OperatorCoordinatorHolder ${operatorUid}`,
+      () => this.checkInvariants());
   }
 
-  /** Creates a holder for every operator of the job that has a coordinator (the sources). */
-  static createAll(env: EngineEnv, main: Executor, graph: JobGraph, services: HolderServices): OperatorCoordinatorHolder[] {
+  /**
+   * Creates a holder for every operator of the job that has a coordinator (the sources), each with
+   * its coordinator thread `<executorPrefix>/coordinator-<uid>` on this host (Flink's
+   * "SourceCoordinator-<operator name>" thread), which dies with the host.
+   */
+  static createAll(env: EngineEnv, main: Executor, graph: JobGraph, services: HolderServices,
+    executorPrefix = 'jobmaster'): OperatorCoordinatorHolder[] {
     const out: OperatorCoordinatorHolder[] = [];
     for (const v of graph.vertices) {
       for (const op of v.operators) {
-        const coordinator = createCoordinator(op, env);
+        if (op.spec.kind !== 'source') continue;
+        const executor = env.executors.get(`${executorPrefix}/coordinator-${op.uid}`);
+        const coordinator = createCoordinator(op, env, executor);
         if (coordinator === undefined) continue;
-        out.push(new OperatorCoordinatorHolder(env, main, v.id, op.uid, coordinator, services, v.parallelism));
+        out.push(new OperatorCoordinatorHolder(env, main, v.id, op.uid, coordinator, services,
+          v.parallelism, executor));
       }
     }
     return out;
@@ -86,6 +116,15 @@ export class OperatorCoordinatorHolder {
 
   start(): void {
     this.coordinator.start();
+  }
+
+  /**
+   * The JobMaster stops (its job reached a globally terminal state): the coordinator closes, so
+   * whatever is still queued on its thread is dropped (OperatorCoordinatorHolder.close).
+   */
+  close(): void {
+    this.coordinator.close();
+    this.unregisterInvariants();
   }
 
   /**
@@ -115,13 +154,16 @@ export class OperatorCoordinatorHolder {
     const result = new CompletableFuture<unknown>();
     for (const g of this.gateways.values()) g.valve.markForCheckpoint(checkpointId);
     const snapshot = new CompletableFuture<unknown>();
-    snapshot.whenComplete((state, error) => {
+    // The coordinator completes the snapshot on its own thread; closing the gateways is a mail on
+    // the main thread, behind the sends the coordinator made before (Flink's handleAsync).
+    snapshot.whenCompleteAsync(this.main, 'coordinator-checkpoint-done', (state, error) => {
       if (error !== undefined) {
         result.completeExceptionally(error);
         return;
       }
-      // Closing happens in the same step as the completion: nothing can slip in between.
       if (!this.closeGateways(checkpointId)) {
+        // The checkpoint was aborted (or the gateways reset) between the mark and this close.
+        this.env.tracer.mark('coordinator-checkpoint-after-abort', { operator: this.operatorUid, checkpointId });
         result.completeExceptionally(new Error('Cannot close gateway'));
         return;
       }
@@ -226,8 +268,19 @@ export class OperatorCoordinatorHolder {
     const gateway: SubtaskGateway = {
       subtask: ev.subtask,
       attemptNumber: ex.attemptNumber,
-      // Bound to this gateway's valve: after a reset, events sent through it stay with it.
-      sendEvent: (event) => entry.valve.sendEvent(event),
+      // Called on the coordinator thread: the valve decides on the main thread
+      // (SubtaskGatewayImpl.sendEvent). Bound to this gateway's valve: after a reset, events sent
+      // through it stay with it.
+      sendEvent: (event) => {
+        const result = new CompletableFuture<void>();
+        this.main.execute('operator-event-send', () => {
+          entry.valve.sendEvent(event).whenComplete((_v, e) => {
+            if (e === undefined) result.complete(undefined);
+            else result.completeExceptionally(e);
+          });
+        });
+        return result;
+      },
     };
     this.coordinator.executionAttemptReady(ev.subtask, ex.attemptNumber, gateway);
   }
@@ -271,8 +324,12 @@ export class OperatorCoordinatorHolder {
   /**
    * Closes every gateway for `checkpointId`; false when none was marked for it (aborted since).
    * @throws AssertionError when only some could close: Flink throws there too ("Some subtask
-   *   gateway can be closed while others cannot"), and here the coordinator snapshots within the
-   *   step that marked them, so no reset can come between.
+   *   gateway can be closed while others cannot", which its assertNoException turns into a fatal
+   *   error). It cannot happen here: a subtask's gateway is replaced only by a restore, which runs
+   *   in a restart task on the main thread, queued after the failure's task had already aborted
+   *   every pending checkpoint (the job went RESTARTING) and queued the notification mail that
+   *   unmarks the other gateways; so by the time this close runs after such a restore, no
+   *   gateway is marked for `checkpointId` any more.
    */
   private closeGateways(checkpointId: number): boolean {
     let closed = 0;
@@ -295,7 +352,11 @@ export class OperatorCoordinatorHolder {
     };
     const onHeld = (checkpointId: number): void =>
       this.env.tracer.mark('event-valve-held', { operator: this.operatorUid, subtask, checkpointId });
-    const entry: GatewayEntry = { attempt: undefined, valve: new SubtaskEventValve(subtask, send, onHeld) };
+    // Planted FLINK-16986: without the valve's hold, an event sent after the coordinator's snapshot
+    // can reach the subtask before its barrier, so the subtask's snapshot has its effect (a split)
+    // and the coordinator's does not: after a restore from that checkpoint both hold the split.
+    const holds = !this.env.bugs.has(COORDINATOR_EVENTS_BYPASS_VALVE);
+    const entry: GatewayEntry = { attempt: undefined, valve: new SubtaskEventValve(subtask, send, onHeld, holds) };
     this.gateways.set(subtask, entry);
   }
 

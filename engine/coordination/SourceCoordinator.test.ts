@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { CompletableFuture } from '../util/CompletableFuture.ts';
 import { createTestingOperatorEnv,
   type TestingOperatorEnv } from '../streaming/operators/testing/TestingOperatorEnv.ts';
-import { SourceCoordinator } from './SourceCoordinator.ts';
+import { SourceCoordinator, SPLITS_RETURNED_AT_FAILURE } from './SourceCoordinator.ts';
 import { requestSplitEvent, type SourceEvent } from './SourceEvent.ts';
 import type { SplitEnumeratorState } from './SplitEnumerator.ts';
 import { TestingSubtaskGateway } from './testing/TestingSubtaskGateway.ts';
@@ -13,11 +13,15 @@ interface Fixture {
   readonly gateways: TestingSubtaskGateway[];
 }
 
-function started(splits = 6, parallelism = 2): Fixture {
-  const env = createTestingOperatorEnv();
+/**
+ * A started coordinator of `splits` splits with every first attempt ready. Its calls only queue
+ * work on the coordinator thread: {@link run} runs it.
+ */
+function started(splits = 6, parallelism = 2, bugs: readonly string[] = []): Fixture {
+  const env = createTestingOperatorEnv({ bugs });
   const coordinator = new SourceCoordinator({
     env, operatorUid: 'source-0', splitIds: Array.from({ length: splits },
-      (_, i) => i), parallelism,
+      (_, i) => i), parallelism, executor: env.scheduler.get('coordinator'),
   });
   coordinator.start();
   const gateways: TestingSubtaskGateway[] = [];
@@ -26,7 +30,13 @@ function started(splits = 6, parallelism = 2): Fixture {
     coordinator.executionAttemptReady(i, 0, g);
     gateways.push(g);
   }
+  env.scheduler.runAll();
   return { env, coordinator, gateways };
+}
+
+/** Runs what the calls queued on the coordinator thread. */
+function run(f: { env: TestingOperatorEnv }): void {
+  f.env.scheduler.runAll();
 }
 
 /** The split ids (or 'none' for NoMoreSplitsEvent) a gateway received. */
@@ -39,11 +49,14 @@ function received(g: TestingSubtaskGateway): (number | 'none')[] {
 
 function request(f: Fixture, subtask: number, attempt = 0): void {
   f.coordinator.handleEventFromOperator(subtask, attempt, requestSplitEvent());
+  run(f);
 }
 
 function checkpoint(f: Fixture, id: number): SplitEnumeratorState {
   const result = new CompletableFuture<unknown>();
   f.coordinator.checkpointCoordinator(id, result);
+  expect(result.isDone()).toBe(false);
+  run(f);
   expect(result.isDone()).toBe(true);
   return result.getNow() as SplitEnumeratorState;
 }
@@ -73,8 +86,11 @@ describe('SourceCoordinator', () => {
     expect(f.coordinator.trackerState()).toEqual(
       { byCheckpoint: [[1, [[0, [0]]]]], uncheckpointed: [] });
     f.coordinator.notifyCheckpointAborted(1);
+    run(f);
     expect(f.coordinator.trackerState().byCheckpoint).toHaveLength(1);
     f.coordinator.notifyCheckpointComplete(1);
+    expect(f.coordinator.trackerState().byCheckpoint).toHaveLength(1);
+    run(f);
     expect(f.coordinator.trackerState().byCheckpoint).toHaveLength(0);
   });
 
@@ -87,6 +103,7 @@ describe('SourceCoordinator', () => {
     checkpoint(f, 101);
     f.coordinator.executionAttemptFailed(0, 0, new Error('crash'));
     f.coordinator.subtaskReset(0, 100);
+    run(f);
     expect(f.coordinator.enumeratorState()).toEqual(
       { unassigned: [{ splitId: 3, offset: 0 }], assigned: [0, 1, 2, 4, 5] });
     expect(f.env.trace.marks).toEqual([
@@ -106,6 +123,7 @@ describe('SourceCoordinator', () => {
     request(f, 0);
     f.coordinator.executionAttemptFailed(0, 0, new Error('crash'));
     f.coordinator.subtaskReset(0, 99);
+    run(f);
     expect(f.coordinator.enumeratorState().unassigned.map((s) => s.splitId)).toEqual(
       [0, 2, 3, 4, 5]);
   });
@@ -117,9 +135,39 @@ describe('SourceCoordinator', () => {
     checkpoint(f, 4);
     f.coordinator.executionAttemptFailed(1, 0, new Error('crash'));
     f.coordinator.subtaskReset(1, 4);
+    run(f);
     expect(f.coordinator.enumeratorState()).toEqual(
       { unassigned: [{ splitId: 1, offset: 0 }], assigned: [0] });
     expect(f.env.trace.marks).toEqual([]);
+  });
+
+  test('planted splits-returned-at-failure (FLINK-20290): the failure returns splits of a checkpoint the coordinator was not yet told of', () => {
+    // Split 0 went to reader 1 before checkpoint 4's coordinator snapshot; 4 completed, but its
+    // notification has not reached the coordinator when reader 1 fails; the reader restores from 4.
+    const failover = (bugs: readonly string[]) => {
+      const f = started(2, 2, bugs);
+      request(f, 1);
+      checkpoint(f, 4);
+      f.coordinator.executionAttemptFailed(1, 0, new Error('crash'));
+      run(f);
+      const atFailure = f.coordinator.enumeratorState().unassigned.map((x) => x.splitId);
+      f.coordinator.notifyCheckpointComplete(4);
+      f.coordinator.subtaskReset(1, 4);
+      run(f);
+      return { atFailure, after: f.coordinator.enumeratorState().unassigned.map((x) => x.splitId), f };
+    };
+    const correct = failover([]);
+    // The reader's checkpoint-4 state holds split 0: it stays assigned, at the failure and the reset.
+    expect(correct.atFailure).toEqual([1]);
+    expect(correct.after).toEqual([1]);
+    expect(correct.f.env.trace.marks).toEqual([]);
+    const planted = failover([SPLITS_RETURNED_AT_FAILURE]);
+    // Returned at the failure against the last notified checkpoint (none): split 0 will be read twice.
+    expect(planted.atFailure).toEqual([0, 1]);
+    expect(planted.after).toEqual([0, 1]);
+    expect(planted.f.env.trace.marks).toEqual([
+      { type: 'splits-returned', attrs: { source: 'source-0', subtask: 1, checkpoint: -1, splits: '0' } },
+    ]);
   });
 
   test('requests of a failed attempt are ignored; the new attempt gets the returned split', () => {
@@ -128,9 +176,11 @@ describe('SourceCoordinator', () => {
     f.coordinator.executionAttemptFailed(0, 0, new Error('crash'));
     request(f, 0, 0); // sent before the crash, arrives after it
     f.coordinator.subtaskReset(0, -1);
+    run(f);
     expect(f.env.trace.eventsOf('source.stale-split-request').map((e) => e.attrs)).toHaveLength(1);
     const next = new TestingSubtaskGateway(0, 1);
     f.coordinator.executionAttemptReady(0, 1, next);
+    run(f);
     request(f, 0, 1);
     request(f, 0, 1);
     request(f, 0, 1);
@@ -138,19 +188,24 @@ describe('SourceCoordinator', () => {
     expect(received(next)).toEqual([0, 1, 'none']);
     // A late ready of an older attempt does not replace the gateway.
     f.coordinator.executionAttemptReady(0, 0, new TestingSubtaskGateway(0, 0));
+    run(f);
     f.coordinator.checkInvariants();
   });
 
   test('events for a subtask without a ready gateway wait for it, in order', () => {
     const env = createTestingOperatorEnv();
-    const c = new SourceCoordinator({ env, operatorUid: 's', splitIds: [0, 1], parallelism: 1 });
+    const c = new SourceCoordinator({
+      env, operatorUid: 's', splitIds: [0, 1], parallelism: 1, executor: env.scheduler.get('coordinator'),
+    });
     c.start();
     c.handleEventFromOperator(0, 0, requestSplitEvent());
     c.handleEventFromOperator(0, 0, requestSplitEvent());
     c.handleEventFromOperator(0, 0, requestSplitEvent());
+    run({ env });
     expect(env.trace.eventsOf('source.event-waits-for-gateway')).toHaveLength(3);
     const g = new TestingSubtaskGateway(0, 0);
     c.executionAttemptReady(0, 0, g);
+    run({ env });
     expect(received(g)).toEqual([0, 1, 'none']);
     c.checkInvariants();
   });
@@ -162,27 +217,24 @@ describe('SourceCoordinator', () => {
     f.coordinator.subtaskReset(0, -1);
     const next = new TestingSubtaskGateway(0, 1);
     f.coordinator.executionAttemptReady(0, 1, next);
+    run(f);
     expect(next.sent).toEqual([]);
     expect(f.coordinator.enumeratorState().unassigned.map((s) => s.splitId)).toEqual([0, 1]);
   });
 
-  test('resetToCheckpoint restores the enumerator and forgets assignments and gateways', () => {
+  test('resetToCheckpoint restores the enumerator before the start only (a reset recreates the coordinator)', () => {
     const f = started(3);
     request(f, 0);
     const state = checkpoint(f, 1);
-    request(f, 1);
-    request(f, 0);
-    f.coordinator.resetToCheckpoint(1, state);
-    expect(f.coordinator.enumeratorState()).toEqual(state);
-    expect(f.coordinator.trackerState()).toEqual({ byCheckpoint: [], uncheckpointed: [] });
-    request(f, 1, 0); // no gateway after the reset: waits
-    const g = new TestingSubtaskGateway(1, 1);
-    f.coordinator.executionAttemptReady(1, 1, g);
-    expect(received(g)).toEqual([1]);
-    f.coordinator.resetToCheckpoint(2, undefined);
-    expect(f.coordinator.enumeratorState().unassigned).toHaveLength(3);
-    expect(() => f.coordinator.resetToCheckpoint(3, { nope: true })).toThrow(
-      /bad enumerator state/);
+    expect(() => f.coordinator.resetToCheckpoint(1, state)).toThrow(/not yet started/);
+    const env = createTestingOperatorEnv();
+    const fresh = new SourceCoordinator({
+      env, operatorUid: 'source-0', splitIds: [0, 1, 2], parallelism: 2, executor: env.scheduler.get('coordinator'),
+    });
+    expect(() => fresh.resetToCheckpoint(2, { nope: true })).toThrow(/bad enumerator state/);
+    fresh.resetToCheckpoint(1, state);
+    expect(fresh.enumeratorState()).toEqual(state);
+    expect(env.trace.eventsOf('source.coordinator-reset').map((e) => e.attrs)).toEqual([{ source: 'source-0', checkpoint: 1 }]);
   });
 
   test('a failed send is traced (the holder fails the subtask over)', () => {
@@ -199,11 +251,17 @@ describe('SourceCoordinator', () => {
     expect(() => f.coordinator.handleEventFromOperator(0, 0, { type: 'AddSplitEvent', splits: [] })).toThrow(/unexpected event/);
     expect(() => request(f, 2)).toThrow(/outside/);
     expect(f.env.registry.names()).toEqual(['source-coordinator/source-0']);
+    // Queued before the close, dropped at its turn (shutdownNow).
+    f.coordinator.handleEventFromOperator(0, 0, requestSplitEvent());
     f.coordinator.close();
     expect(f.env.registry.names()).toEqual([]);
     request(f, 0);
     expect(f.gateways[0]!.sent).toEqual([]);
+    expect(f.env.trace.eventsOf('source.split-assigned')).toEqual([]);
     expect(() => f.coordinator.start()).toThrow(/after close/);
-    expect(() => new SourceCoordinator({ env: f.env, operatorUid: 'x', splitIds: [], parallelism: 0 })).toThrow();
+    const executor = f.env.scheduler.get('coordinator');
+    expect(() => new SourceCoordinator({ env: f.env, operatorUid: 'x', splitIds: [], parallelism: 0, executor })).toThrow();
+    const unstarted = new SourceCoordinator({ env: f.env, operatorUid: 'y', splitIds: [0], parallelism: 1, executor });
+    expect(() => unstarted.handleEventFromOperator(0, 0, requestSplitEvent())).toThrow(/has not started yet/);
   });
 });

@@ -1,8 +1,20 @@
 /**
- * The OperatorCoordinator of a FLIP-27 source, on the JobMaster main thread: it runs the
- * SplitEnumerator, answers reader split requests over coordinator events, tracks assignments
- * per checkpoint (SplitAssignmentTracker) and returns a failed reader's uncheckpointed splits to
- * the enumerator, all as reference 5.3 describes.
+ * The OperatorCoordinator of a FLIP-27 source: it runs the SplitEnumerator, answers reader split
+ * requests over coordinator events, tracks assignments per checkpoint (SplitAssignmentTracker) and
+ * returns a failed reader's uncheckpointed splits to the enumerator, all as reference 5.3 describes.
+ *
+ * Threads: as Flink's SourceCoordinator, it owns a single-threaded executor, the coordinator thread
+ * (`<run>/coordinator-<uid>`, SourceCoordinatorContext's coordinatorExecutor), and every entry
+ * point the holder calls on the JobMaster main thread (start, operator events, the checkpoint
+ * snapshot, complete and abort notifications, attempt ready and failed, subtask reset) only queues
+ * its work there (runInEventLoop). So a coordinator thread that is busy with enumerator work makes
+ * all of these wait, in the order they came. What it sends goes back through the holder's gateways,
+ * which hop to the main thread; the snapshot completes its future on this thread and the holder
+ * handles that on the main thread too. After {@link close} nothing queued runs any more (Flink
+ * shuts the executor down with shutdownNow: queued work is dropped).
+ *
+ * A coordinator is reset to a checkpoint only before it starts: a global failover replaces the
+ * whole coordinator (RecreateOnResetOperatorCoordinator), so an instance is never reset in place.
  *
  * Events to a subtask go through the gateway of its latest ready attempt; while a subtask has no
  * ready gateway (between a failure and the next `executionAttemptReady`) events for it wait in
@@ -20,14 +32,24 @@
  * subtask's latest known attempt; a subtask with a ready gateway has no waiting events.
  */
 import type { EngineEnv } from '../api/EngineEnv.ts';
+import type { Executor } from '../api/Executor.ts';
 import { assert } from '../util/assert.ts';
 import type { CompletableFuture } from '../util/CompletableFuture.ts';
 import type { OperatorCoordinator, SubtaskGateway } from './OperatorCoordinator.ts';
 import {
-  addSplitEvent, isSourceEvent, noMoreSplitsEvent, type SourceEvent,
+  addSplitEvent, isSourceEvent, noMoreSplitsEvent, type SourceEvent, type SourceSplit,
 } from './SourceEvent.ts';
 import { SplitAssignmentTracker } from './SplitAssignmentTracker.ts';
 import { SplitEnumerator, type SplitEnumeratorState } from './SplitEnumerator.ts';
+
+/**
+ * Planted bug FLINK-20290 (fixed by FLINK-20396): a failed reader's splits go back to the
+ * enumerator at its failure, against the latest checkpoint the coordinator was notified of.
+ */
+export const SPLITS_RETURNED_AT_FAILURE = 'splits-returned-at-failure';
+
+/** A subtask restored to no checkpoint (OperatorCoordinator.NO_CHECKPOINT). */
+const NO_CHECKPOINT = -1;
 
 /** Constructor options of {@link SourceCoordinator}. */
 export interface SourceCoordinatorOptions {
@@ -39,6 +61,8 @@ export interface SourceCoordinatorOptions {
   readonly splitIds: readonly number[];
   /** Number of reader subtasks. */
   readonly parallelism: number;
+  /** The coordinator thread (see the file comment); shared by the coordinators that replace this one. */
+  readonly executor: Executor;
 }
 
 /** The coordinator; see the file comment. */
@@ -47,6 +71,7 @@ export class SourceCoordinator implements OperatorCoordinator {
   private readonly uid: string;
   private readonly splitIds: readonly number[];
   private readonly parallelism: number;
+  private readonly executor: Executor;
   private enumerator: SplitEnumerator;
   private readonly tracker = new SplitAssignmentTracker();
   private readonly gateways = new Map<number, SubtaskGateway>();
@@ -66,20 +91,31 @@ export class SourceCoordinator implements OperatorCoordinator {
     this.uid = options.operatorUid;
     this.splitIds = [...options.splitIds];
     this.parallelism = options.parallelism;
+    this.executor = options.executor;
     this.enumerator = new SplitEnumerator(this.splitIds);
   }
 
-  /** Starts the enumerator (Flink starts it on the coordinator thread). */
+  /**
+   * Starts the enumerator, as the first task of the coordinator thread (Flink relies on that
+   * thread's order so that every later call finds the enumerator started).
+   * @throws AssertionError after close.
+   */
   start(): void {
     assert(!this.closed, 'start after close');
     if (this.started) return;
     this.started = true;
-    this.unregisterInvariants = this.env.invariants.register(`source-coordinator/${this.uid}`,
-      () => this.checkInvariants());
-    this.env.tracer.event('source.coordinator-started', { source: this.uid });
+    this.runInEventLoop('start-enumerator', () => {
+      this.unregisterInvariants = this.env.invariants.register(`source-coordinator/${this.uid}`,
+        () => this.checkInvariants());
+      this.env.tracer.event('source.coordinator-started', { source: this.uid });
+    });
   }
 
-  /** Stops handling anything; waiting events are dropped. */
+  /**
+   * Stops handling anything, at once: work queued on the coordinator thread is dropped when its
+   * turn comes, and waiting events are dropped (SourceCoordinatorContext.close shuts the executor
+   * down with shutdownNow).
+   */
   close(): void {
     this.closed = true;
     this.waiting.clear();
@@ -97,7 +133,10 @@ export class SourceCoordinator implements OperatorCoordinator {
     this.checkSubtask(subtask);
     assert(isSourceEvent(event) && event.type === 'RequestSplitEvent',
       () => `unexpected event for source coordinator ${this.uid}: ${JSON.stringify(event)}`);
-    if (this.closed) return;
+    this.runInEventLoop('handle-split-request', () => this.handleSplitRequest(subtask, attemptNumber));
+  }
+
+  private handleSplitRequest(subtask: number, attemptNumber: number): void {
     if (this.isStale(subtask, attemptNumber)) {
       this.env.tracer.event('source.stale-split-request',
         { source: this.uid, subtask, attempt: attemptNumber });
@@ -116,53 +155,77 @@ export class SourceCoordinator implements OperatorCoordinator {
   }
 
   /**
-   * Files the assignments made so far under `checkpointId`, then completes `result` with the
-   * enumerator's state ({@link SplitEnumeratorState}). The tracker is not part of the state.
+   * On the coordinator thread: files the assignments made so far under `checkpointId`, then
+   * completes `result` there with the enumerator's state ({@link SplitEnumeratorState}). The
+   * tracker is not part of the state.
    */
   checkpointCoordinator(checkpointId: number, result: CompletableFuture<unknown>): void {
-    this.tracker.onCheckpoint(checkpointId);
-    const state = this.enumerator.snapshotState();
-    this.env.tracer.event('source.coordinator-checkpoint',
-      { source: this.uid, checkpoint: checkpointId, unassigned: state.unassigned.length });
-    result.complete(state);
+    this.runInEventLoop('checkpoint-coordinator', () => {
+      this.tracker.onCheckpoint(checkpointId);
+      const state = this.enumerator.snapshotState();
+      this.env.tracer.event('source.coordinator-checkpoint',
+        { source: this.uid, checkpoint: checkpointId, unassigned: state.unassigned.length });
+      result.complete(state);
+    });
   }
 
-  /** Drops the tracker's records up to `checkpointId`. */
+  /** On the coordinator thread: drops the tracker's records up to `checkpointId`. */
   notifyCheckpointComplete(checkpointId: number): void {
-    this.tracker.onCheckpointComplete(checkpointId);
+    this.runInEventLoop('checkpoint-complete', () => {
+      this.tracker.onCheckpointComplete(checkpointId);
+      this.env.tracer.event('source.coordinator-notified',
+        { source: this.uid, checkpoint: checkpointId, notification: 'complete' });
+    });
   }
-
-  /** Nothing to do: assignments stay recorded until a later completion subsumes them. */
-  notifyCheckpointAborted(_checkpointId: number): void {}
 
   /**
-   * Global failover: a fresh enumerator from `state` (undefined: every split unassigned), an
-   * empty tracker, no gateways and no waiting events, as RecreateOnResetOperatorCoordinator
-   * creates a new coordinator.
-   * @throws AssertionError when `state` is not a SplitEnumeratorState of this source.
+   * On the coordinator thread, and nothing to do there: assignments stay recorded until a later
+   * completion subsumes them.
+   */
+  notifyCheckpointAborted(checkpointId: number): void {
+    this.runInEventLoop('checkpoint-aborted', () => {
+      this.env.tracer.event('source.coordinator-notified',
+        { source: this.uid, checkpoint: checkpointId, notification: 'aborted' });
+    });
+  }
+
+  /**
+   * Before the start only (Flink: "The coordinator can only be reset if it was not yet started"):
+   * a fresh enumerator from `state` (undefined: every split unassigned). A global failover
+   * recreates the coordinator and resets the new one (RecreateOnResetOperatorCoordinator).
+   * @throws AssertionError once started, or when `state` is not a SplitEnumeratorState of this
+   *   source.
    */
   resetToCheckpoint(checkpointId: number, state: unknown): void {
+    assert(!this.started && !this.closed, 'The coordinator can only be reset if it was not yet started');
     assert(state === undefined || isEnumeratorState(state),
       () => `bad enumerator state for ${this.uid}: ${JSON.stringify(state)}`);
     this.enumerator = new SplitEnumerator(this.splitIds, state);
-    this.tracker.clear();
-    this.gateways.clear();
-    this.waiting.clear();
     this.env.tracer.event('source.coordinator-reset',
       { source: this.uid, checkpoint: checkpointId });
   }
 
   /**
-   * Regional failover of `subtask`, restored to `checkpointId` (-1: none): the splits assigned to
-   * it after that checkpoint go back to the enumerator; events waiting for it are dropped.
+   * Regional failover of `subtask`, restored to `checkpointId` (-1: none), on the coordinator
+   * thread: the splits assigned to it after that checkpoint go back to the enumerator; events
+   * waiting for it are dropped.
    */
   subtaskReset(subtask: number, checkpointId: number): void {
     this.checkSubtask(subtask);
+    this.runInEventLoop('subtask-reset', () => this.resetSubtask(subtask, checkpointId));
+  }
+
+  private resetSubtask(subtask: number, checkpointId: number): void {
     this.gateways.delete(subtask);
     this.waiting.delete(subtask);
     const splits = this.tracker.getAndRemoveUncheckpointedAssignment(subtask, checkpointId);
     this.env.tracer.event('source.subtask-reset',
       { source: this.uid, subtask, checkpoint: checkpointId, returned: splits.length });
+    this.addSplitsBack(subtask, checkpointId, splits);
+  }
+
+  /** Hands `splits`, taken from `subtask` (returned against `checkpointId`), back to the enumerator. */
+  private addSplitsBack(subtask: number, checkpointId: number, splits: readonly SourceSplit[]): void {
     if (splits.length === 0) return;
     this.enumerator.addSplitsBack(splits, subtask);
     this.env.tracer.mark('splits-returned', {
@@ -171,18 +234,39 @@ export class SourceCoordinator implements OperatorCoordinator {
     });
   }
 
-  /** The attempt failed: its gateway is gone, and its later requests are ignored. */
+  /**
+   * The attempt failed, on the coordinator thread: its gateway is gone, and its later requests are
+   * ignored.
+   */
   executionAttemptFailed(subtask: number, attemptNumber: number, _reason: unknown): void {
     this.checkSubtask(subtask);
-    this.failedAttempt.set(subtask, Math.max(attemptNumber, this.failedAttempt.get(subtask) ?? -1));
-    if (this.gateways.get(subtask)?.attemptNumber === attemptNumber) this.gateways.delete(subtask);
+    this.runInEventLoop('attempt-failed', () => {
+      this.failedAttempt.set(subtask, Math.max(attemptNumber, this.failedAttempt.get(subtask) ?? -1));
+      if (this.gateways.get(subtask)?.attemptNumber === attemptNumber) this.gateways.delete(subtask);
+      // Planted FLINK-20290: Flink before FLINK-20396 returned a failed reader's splits here, at its
+      // failure, as everything the tracker still held: whatever was assigned after the latest
+      // checkpoint the coordinator had been notified of, not after the checkpoint the reader will
+      // restore. A checkpoint that completes (or whose notification is still on its way) by then
+      // holds some of those splits in the reader's own state too: they are read twice.
+      if (this.env.bugs.has(SPLITS_RETURNED_AT_FAILURE)) {
+        this.addSplitsBack(subtask, NO_CHECKPOINT, this.tracker.getAndRemoveUncheckpointedAssignment(subtask, NO_CHECKPOINT));
+      }
+    });
   }
 
-  /** The attempt can receive events: store its gateway and flush what waits for the subtask. */
+  /**
+   * The attempt can receive events, on the coordinator thread: store its gateway and flush what
+   * waits for the subtask.
+   * @throws AssertionError (at the call) when the gateway is not of that subtask attempt.
+   */
   executionAttemptReady(subtask: number, attemptNumber: number, gateway: SubtaskGateway): void {
     this.checkSubtask(subtask);
     assert(gateway.subtask === subtask && gateway.attemptNumber === attemptNumber,
       'gateway does not match its subtask attempt');
+    this.runInEventLoop('attempt-ready', () => this.attemptReady(subtask, attemptNumber, gateway));
+  }
+
+  private attemptReady(subtask: number, attemptNumber: number, gateway: SubtaskGateway): void {
     const latest = this.latestAttempt.get(subtask);
     if (latest !== undefined && attemptNumber < latest) return;
     this.latestAttempt.set(subtask, attemptNumber);
@@ -212,6 +296,18 @@ export class SourceCoordinator implements OperatorCoordinator {
       assert(!this.waiting.has(subtask),
         () => `events wait for ready subtask ${this.uid}#${subtask}`);
     }
+  }
+
+  /**
+   * Queues `action` on the coordinator thread (SourceCoordinator.runInEventLoop). It is dropped
+   * there if the coordinator has closed meanwhile (the executor's shutdownNow).
+   * @throws AssertionError before start, as Flink's ensureStarted.
+   */
+  private runInEventLoop(label: string, action: () => void): void {
+    assert(this.started, () => `source coordinator ${this.uid} has not started yet (${label})`);
+    this.executor.execute(label, () => {
+      if (!this.closed) action();
+    });
   }
 
   private sendToSubtask(subtask: number, event: SourceEvent): void {

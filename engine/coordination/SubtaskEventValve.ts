@@ -42,6 +42,8 @@ export class SubtaskEventValve {
     /** Actually sends an event (an RPC); the future completes when the task accepted it. */
     private readonly send: (event: unknown) => CompletableFuture<void>,
     private readonly onHeld: (checkpointId: number) => void,
+    /** False only for the planted FLINK-16986 (the holder's COORDINATOR_EVENTS_BYPASS_VALVE). */
+    private readonly holdsEvents = true,
   ) {}
 
   /** The latest checkpoint ever marked; -1 for a fresh valve. */
@@ -71,7 +73,7 @@ export class SubtaskEventValve {
   /** Sends `event`, or holds it under the latest closed id. Completes when the task accepted it. */
   sendEvent(event: unknown): CompletableFuture<void> {
     const latestClosed = [...this.held.keys()].at(-1);
-    if (latestClosed !== undefined) {
+    if (latestClosed !== undefined && this.holdsEvents) {
       const result = new CompletableFuture<void>();
       (this.held.get(latestClosed) as HeldEvent[]).push({ event, result });
       this.onHeld(latestClosed);

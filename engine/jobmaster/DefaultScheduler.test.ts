@@ -66,11 +66,38 @@ function harness(taskExecutors: 1 | 2 = 1, beforeScheduling: (graph: ExecutionGr
   s.onSlotsChanged();
   scheduler.runAll();
   const attempt = (v: string, i: number) => graph.vertex(v, i).current.attemptId;
-  for (const v of ['v0', 'v1']) for (const i of [0, 1]) s.updateTaskExecutionState({ attemptId: attempt(v, i), state: 'RUNNING' });
+  for (const v of ['v0', 'v1']) {
+    for (const i of [0, 1]) for (const state of ['INITIALIZING', 'RUNNING'] as const) s.updateTaskExecutionState({ attemptId: attempt(v, i), state });
+  }
   return { scheduler, graph, slotPool, s, notified, cancelled, deployed, tdds, attempt };
 }
 
 describe('DefaultScheduler', () => {
+  test('RUNNING reported for an attempt still DEPLOYING (its INITIALIZING report was lost) cancels the task and '
+    + 'fails the attempt (Execution.switchTo: an unexpected state transition); a report for an attempt being '
+    + 'cancelled changes nothing', () => {
+    const h = harness();
+    h.s.updateTaskExecutionState({ attemptId: h.attempt('v1', 1), state: 'FAILED', error: 'boom' });
+    h.s.updateTaskExecutionState({ attemptId: h.attempt('v0', 0), state: 'RUNNING' });
+    expect(h.graph.vertex('v0', 0).current.state).toBe('CANCELING');
+    for (const [v, i] of [['v0', 0], ['v0', 1], ['v1', 0]] as const) {
+      h.s.updateTaskExecutionState({ attemptId: h.attempt(v, i), state: 'CANCELED' });
+    }
+    h.scheduler.advanceTimeUs(1_000_000);
+    // The restarted attempts are DEPLOYING: v0#0 reports INITIALIZING, v0#1 only RUNNING.
+    const [src0, src1] = [h.attempt('v0', 0), h.attempt('v0', 1)];
+    h.s.updateTaskExecutionState({ attemptId: src0, state: 'INITIALIZING' });
+    h.s.updateTaskExecutionState({ attemptId: src0, state: 'RUNNING' });
+    expect(h.graph.vertex('v0', 0).current.state).toBe('RUNNING');
+    const cancelled = h.cancelled.length;
+    h.s.updateTaskExecutionState({ attemptId: src1, state: 'RUNNING' });
+    expect(h.cancelled.slice(cancelled, cancelled + 1)).toEqual([src1]);
+    expect(h.notified.at(-4)).toBe(`failed ${src1} Concurrent unexpected state transition of task ${src1} from DEPLOYING `
+      + '(expected INITIALIZING) to RUNNING while deployment was in progress.');
+    expect(h.graph.vertex('v0', 1).current.state).toBe('FAILED');
+    expect(h.graph.jobStatus).toBe('RESTARTING');
+  });
+
   test('deployments carry the vertex\'s max parallelism and the consumer\'s as the partition\'s key groups, '
     + 'a max parallelism adopted from restored state included', () => {
     const plain = harness();

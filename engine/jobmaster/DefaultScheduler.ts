@@ -122,12 +122,20 @@ export class DefaultScheduler {
     const ex = this.c.graph.currentExecution(update.attemptId);
     if (ex === undefined || isTerminal(ex.state)) return;
     switch (update.state) {
+      // Execution.switchToInitializing / switchToRunning: each transition only from the state
+      // before it. A report for an attempt being cancelled changes nothing (its cancel goes on);
+      // RUNNING for an attempt still DEPLOYING (its INITIALIZING report was lost) is an unexpected
+      // transition: Flink cancels the task and fails the attempt. Taken as RUNNING, it left the
+      // attempt without executionAttemptReady, so a split assigned to it waited forever for the
+      // subtask's gateway, although a checkpoint of the coordinator counted it as assigned.
       case 'INITIALIZING':
+        if (ex.state !== 'DEPLOYING') return;
         ex.state = 'INITIALIZING';
         this.c.attemptReady(ex.vertex);
         return;
       case 'RUNNING':
-        ex.state = 'RUNNING';
+        if (ex.state === 'INITIALIZING') ex.state = 'RUNNING';
+        else if (ex.state === 'DEPLOYING') this.unexpectedTransition(ex, 'RUNNING');
         return;
       case 'FINISHED':
         if (ex.state === 'CANCELING') {
@@ -150,6 +158,16 @@ export class DefaultScheduler {
       default:
         return;
     }
+  }
+
+  /**
+   * The TaskExecutor reports `to` for an attempt in a state it cannot come from (Execution.switchTo):
+   * the task is cancelled and the attempt fails, which fails its region over.
+   */
+  private unexpectedTransition(ex: Execution, to: string): void {
+    if (ex.slot !== undefined) this.c.gateway(ex.slot.taskExecutor).cancelTask(ex.attemptId);
+    this.handleTaskFailure(ex, `Concurrent unexpected state transition of task ${ex.attemptId} from ${ex.state} `
+      + `(expected INITIALIZING) to ${to} while deployment was in progress.`);
   }
 
   /** A task attempt failed (reported, deployment failed, or its TaskManager was lost). */

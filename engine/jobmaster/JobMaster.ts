@@ -1,7 +1,7 @@
 /**
  * The JobMaster of one job: its RPC endpoint, the ExecutionGraph and scheduler, the slot pool,
  * heartbeats to the TaskExecutors it uses, and the OperatorCoordinators. All of it runs on the
- * JobMaster main thread.
+ * JobMaster main thread, except the coordinators' own work, each on its coordinator thread.
  *
  * A TaskExecutor that misses its heartbeats is lost (mark `taskmanager-lost`): its slots leave
  * the pool, then every attempt in them fails, which triggers a failover; restarted attempts are
@@ -13,6 +13,7 @@ import type { EngineEnv } from '../api/EngineEnv.ts';
 import type { Executor } from '../api/Executor.ts';
 import type { ExecutionAttemptId, RpcAddress } from '../api/ids.ts';
 import type { RpcCall } from '../api/Rpc.ts';
+import { NO_EVENT } from '../api/Tracer.ts';
 import { HeartbeatManager } from '../cluster/HeartbeatManager.ts';
 import type { ClusterConfiguration } from '../cluster/ClusterConfiguration.ts';
 import { OperatorCoordinatorHolder } from '../coordination/OperatorCoordinatorHolder.ts';
@@ -103,7 +104,7 @@ export class JobMaster {
         const ev = this.graph.vertex(vertexId, subtask);
         this.scheduler.handleTaskFailure(ev.current, cause);
       },
-    });
+    }, run.executorPrefix);
     this.scheduler = new DefaultScheduler({
       env,
       run,
@@ -143,6 +144,9 @@ export class JobMaster {
         this.heartbeats.stop();
         this.checkpointCoordinator?.shutdown(s);
         this.releaseResources();
+        // The JobMaster stops (SchedulerBase.closeAsync disposes the coordinators): work still
+        // queued on the coordinator threads is dropped.
+        for (const c of this.coordinators) c.close();
       }
     });
     env.invariants.register(run.index === 1 ? 'JobMaster' : `JobMaster ${run.jobId}`, () => {
@@ -286,6 +290,12 @@ export class JobMaster {
       // starts the scheduler again (the activator).
       cc.stopCheckpointScheduler();
       const terminations = CompletableFuture.allOf(this.graph.allVertices().map((v) => v.current.getTerminalStateFuture()));
+      // What ended the last of them: when they ended before the savepoint came, the handling
+      // of their states (a job failed during stopping) is still their doing, not the savepoint's.
+      let terminatedBy = NO_EVENT;
+      terminations.whenComplete(() => {
+        terminatedBy = this.env.tracer.current();
+      });
       const handler = new StopWithSavepointTerminationHandler({
         tracer: this.env.tracer,
         startCheckpointScheduler: () => cc.startCheckpointScheduler(),
@@ -296,6 +306,7 @@ export class JobMaster {
       cc.triggerSynchronousSavepoint(terminate, formatType, origin).whenCompleteAsync(this.main, 'stop-with-savepoint-savepoint', (cp, e) => {
         handler.handleSavepointCreation(cp, e);
         terminations.whenCompleteAsync(this.main, 'stop-with-savepoint-terminated', (states) => {
+          this.env.tracer.causedBy(terminatedBy);
           if (states !== undefined) handler.handleExecutionsTermination(states);
         });
       });
@@ -377,8 +388,11 @@ export class JobMaster {
     // In Flink the restore takes the coordinator lock. Here it cannot wait (the redeploy needs
     // its result at once), and it need not: it follows the RESTARTING stop, which waited for the
     // lock and aborted every pending checkpoint, and nothing triggers while the job restarts; so
-    // no completion can hold the lock now, unless a planted bug kept a pending checkpoint.
-    assert(cc.lock.heldBy === undefined || this.env.bugs.has(PLANTED_BUGS.failoverKeepsPending),
+    // no completion can hold the lock now, unless a planted bug kept a pending checkpoint or
+    // planned a savepoint of terminal tasks while the job restarts (plan-terminal-as-finished),
+    // whose finalisation the restore then aborts where Flink's would wait for it.
+    assert(cc.lock.heldBy === undefined || this.env.bugs.has(PLANTED_BUGS.failoverKeepsPending)
+      || this.env.bugs.has(PLANTED_BUGS.planTerminalAsFinished),
       () => `restore while ${cc.lock.heldBy ?? ''} holds the checkpoint coordinator lock`);
     cc.abortPendingCheckpoints('JOB_FAILOVER_REGION');
     const refs = vertices.map((v) => ({ vertexId: v.jobVertex.id, subtask: v.subtask }));

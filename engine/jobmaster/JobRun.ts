@@ -80,6 +80,7 @@ export function jobRunEnv(env: EngineEnv, runIndex: number): EngineEnv {
     event: (type, attrs, cause) => tracer.event(type, tag(attrs), cause),
     mark: (name, attrs) => tracer.mark(name, tag(attrs)),
     causedBy: (cause) => tracer.causedBy(cause),
+    current: () => tracer.current(),
   };
   return { ...env, tracer: runTracer };
 }

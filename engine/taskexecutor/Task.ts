@@ -12,6 +12,7 @@
 import type { EngineEnv } from '../api/EngineEnv.ts';
 import type { Executor } from '../api/Executor.ts';
 import type { ExecutionAttemptId } from '../api/ids.ts';
+import { NO_EVENT, type EventRef } from '../api/Tracer.ts';
 import type { ClusterConfiguration } from '../cluster/ClusterConfiguration.ts';
 import type { JobMasterGateway } from '../rpc/JobMasterGateway.ts';
 import type { CheckpointOptions } from '../checkpoint/CheckpointBarrier.ts';
@@ -36,6 +37,8 @@ export class Task {
   private readonly streamTask: StreamTask;
   /** The operators' state when the task finished (observed by the harness's oracles only). */
   finalState: readonly OperatorSnapshot[] | undefined;
+  /** The trace event of its terminal state (task.finished, .canceled or .failed), once reached. */
+  terminalEvent: EventRef = NO_EVENT;
 
   private readonly env: EngineEnv;
 
@@ -155,7 +158,7 @@ export class Task {
     const message = error === undefined ? undefined : error instanceof Error ? error.message : String(error);
     this.state = to;
     this.streamTask.cleanUp(to === 'FINISHED');
-    this.env.tracer.event(`task.${to.toLowerCase()}`, message === undefined
+    this.terminalEvent = this.env.tracer.event(`task.${to.toLowerCase()}`, message === undefined
       ? { task: this.attemptId } : { task: this.attemptId, error: message });
     this.services.onTerminal(this);
     this.report(to, message);

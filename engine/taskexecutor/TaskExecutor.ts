@@ -11,6 +11,7 @@ import type { Executor } from '../api/Executor.ts';
 import type { ExecutionAttemptId, RpcAddress } from '../api/ids.ts';
 import { RpcTimeoutError } from '../api/Rpc.ts';
 import type { RpcCall } from '../api/Rpc.ts';
+import { NO_EVENT, type EventRef } from '../api/Tracer.ts';
 import type { ClusterConfiguration } from '../cluster/ClusterConfiguration.ts';
 import type { CheckpointOptions } from '../checkpoint/CheckpointBarrier.ts';
 import { CheckpointException } from '../checkpoint/CheckpointFailureReason.ts';
@@ -46,6 +47,16 @@ export class TaskExecutor {
    * (the end-to-end oracle compares it with the reference fold); the engine never does.
    */
   readonly finalStates = new Map<ExecutionAttemptId, readonly OperatorSnapshot[]>();
+  /**
+   * The terminal-state trace event of each task that has left this TaskExecutor: what a call for
+   * it that finds it gone (a trigger that arrives after the task finished) is caused by.
+   */
+  private readonly goneTasks = new Map<ExecutionAttemptId, EventRef>();
+  /**
+   * Per JobMaster, the `te.jmDisconnected` event that freed its slots, until the next heartbeat
+   * answer tells it: that report, missing the slots, is the disconnection's doing.
+   */
+  private readonly jmDisconnectedBy = new Map<RpcAddress, EventRef>();
 
   constructor(private readonly env: EngineEnv, private readonly config: ClusterConfiguration) {
     this.bootUs = env.clock.nowUs();
@@ -134,7 +145,7 @@ export class TaskExecutor {
     this.currentOffer.delete(jm);
     const slots = this.slots.slotsOf(jm);
     if (slots.length === 0) return;
-    this.env.tracer.event('te.jmDisconnected', { cause, slots: slots.length });
+    this.jmDisconnectedBy.set(jm, this.env.tracer.event('te.jmDisconnected', { cause, slots: slots.length }));
     for (const i of slots) this.freeSlot(i, undefined, `JobManager disconnected: ${cause}`);
   }
 
@@ -173,6 +184,11 @@ export class TaskExecutor {
           this.rm.heartbeatFromTaskManager(this.address, this.slots.allocations());
         } else {
           if (this.lastJmHeartbeatUs.has(from)) this.lastJmHeartbeatUs.set(from, this.env.clock.nowUs());
+          const disconnected = this.jmDisconnectedBy.get(from);
+          if (disconnected !== undefined) {
+            this.jmDisconnectedBy.delete(from);
+            this.env.tracer.causedBy(disconnected);
+          }
           // The AllocatedSlotReport: the JobMaster drops pool slots whose allocation is gone here.
           this.jm(from).heartbeatFromTaskManager(this.address, this.slots.allocationIdsOf(from));
         }
@@ -187,7 +203,12 @@ export class TaskExecutor {
       case 'triggerCheckpoint': {
         const task = this.tasks.get(a[0] as ExecutionAttemptId);
         if (task === undefined) {
-          return CompletableFuture.failed(new CheckpointException('TASK_CHECKPOINT_FAILURE', `task ${String(a[0])} is not here`));
+          // The refusal is the task's end's doing (it finished, failed or was cancelled here).
+          const gone = this.goneTasks.get(a[0] as ExecutionAttemptId) ?? NO_EVENT;
+          this.env.tracer.causedBy(gone);
+          const refused = new CheckpointException('TASK_CHECKPOINT_FAILURE', `task ${String(a[0])} is not here`);
+          refused.event = gone;
+          return CompletableFuture.failed(refused);
         }
         task.triggerCheckpointBarrier(a[1] as number, a[2] as number, a[3] as CheckpointOptions);
         return CompletableFuture.completed<void>(undefined);
@@ -268,6 +289,7 @@ export class TaskExecutor {
       jobMaster: this.jm(tdd.jobMasterAddress),
       onTerminal: (t) => {
         if (t.finalState !== undefined) this.finalStates.set(t.attemptId, t.finalState);
+        this.goneTasks.set(t.attemptId, t.terminalEvent);
         this.tasks.delete(t.attemptId);
         this.slots.removeTask(t.attemptId);
       },
@@ -289,7 +311,10 @@ export class TaskExecutor {
 
   private deliverOperatorEvent(attempt: ExecutionAttemptId, operatorUid: string, event: unknown): CompletableFuture<void> {
     const task = this.tasks.get(attempt);
-    if (task === undefined) return CompletableFuture.failed(new Error(`task ${attempt} is not running here`));
+    if (task === undefined) {
+      this.env.tracer.causedBy(this.goneTasks.get(attempt) ?? NO_EVENT);
+      return CompletableFuture.failed(new Error(`task ${attempt} is not running here`));
+    }
     return task.deliverOperatorEvent(operatorUid, event);
   }
 }

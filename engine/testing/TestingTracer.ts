@@ -3,7 +3,7 @@
  *
  * Invariants: events and marks are kept in the order recorded.
  */
-import type { EventRef, TraceAttrs, Tracer } from '../api/Tracer.ts';
+import { NO_EVENT, type EventRef, type TraceAttrs, type Tracer } from '../api/Tracer.ts';
 
 /** One recorded event or mark. */
 export interface TracedEvent {
@@ -22,6 +22,10 @@ export class TestingTracer implements Tracer {
   }
 
   causedBy(): void {}
+
+  current(): EventRef {
+    return NO_EVENT;
+  }
 
   mark(name: string, attrs: TraceAttrs = {}): void {
     this.marks.push({ type: name, attrs });

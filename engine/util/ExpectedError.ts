@@ -10,11 +10,20 @@
  * first line (`Name: message`). Bugs stay AssertionErrors, with their stacks.
  */
 
+import { NO_EVENT, type EventRef } from '../api/Tracer.ts';
+
 /** The engine's view of V8's stack trace depth setting (not part of ES2022). */
 const v8Error = Error as unknown as { stackTraceLimit: number | undefined };
 
 /** An error that is an expected outcome; created without a stack trace (see the file comment). */
 export class ExpectedError extends Error {
+  /**
+   * The trace event that made this outcome, when whoever made it knows one (a store operation's
+   * end, an ask's timeout, the end of a task a call found gone), for cause links: whoever handles
+   * it later, once other work has run, handles it by that event's doing. NO_EVENT otherwise.
+   */
+  event: EventRef = NO_EVENT;
+
   constructor(message?: string, options?: ErrorOptions) {
     // The setting is read when the Error constructor runs and restored right after it (even if
     // reading `options` threw), so no other error ever sees it.

@@ -11,18 +11,27 @@ import { FLIGHTS_FILE_SIZE } from '../../sim/workloads/flights.ts';
 import { GENERATED_JOB_LIMITS } from '../../sim/workloads/generatedJob.ts';
 import { WORDCOUNT_TEXT, WORDCOUNT_UIDS } from '../../sim/workloads/wordcount.ts';
 import {
-  RUN_SPEC_VERSION, type Action, type Fault, type FaultTrigger, type JobSpec, type RunMode, type RunSpec,
+  RUN_SPEC_VERSION, type Action, type ChannelEventFault, type Fault, type FaultTrigger, type JobSpec, type RunMode,
+  type RunSpec,
 } from '../../sim/run/RunSpec.ts';
 import { createJobGraph } from '../../engine/index.ts';
-import { expandRunSpec } from '../../sim/run/expandRunSpec.ts';
-import { faultTask, faultTaskPhase, INPUT_PHASES, messageFaultTasks, withFaultTask } from '../../sim/run/faultTasks.ts';
+import { DEFAULT_CHECKPOINT, expandRunSpec } from '../../sim/run/expandRunSpec.ts';
+import {
+  faultHostTask, faultTask, faultTaskPhase, INPUT_PHASES, messageFaultTasks, withFaultTask,
+} from '../../sim/run/faultTasks.ts';
 import { runGraph } from '../../sim/run/simulate.ts';
 import { buildJobGraph } from '../../sim/run/RunJob.ts';
 import { loadedJobModule } from '../../sim/jobs/jobModuleRegistry.ts';
 import { inputSizeRange, resolveJob } from '../../sim/jobs/resolveJob.ts';
 import { rescaleActions, rescaleArbitrary, type DrawnRescale } from './rescaleArbitrary.ts';
 import { actionPlanArbitrary, type ActionPlan } from './actionArbitrary.ts';
-import { faultPlanArbitrary } from './faultArbitrary.ts';
+import { faultPlanArbitrary, lateFaultPlanArbitrary, STALL_DURATION_PER_TIMEOUT } from './faultArbitrary.ts';
+import type { RunStrategy } from './ExploreStrategy.ts';
+import { pctScheduleArbitrary } from './pctScheduleArbitrary.ts';
+import { targetedFaults, targetedPlanArbitrary, type TargetDraw } from './targetedFaultArbitrary.ts';
+import { uniformFaultPlanArbitrary } from './uniformFaultPlanArbitrary.ts';
+import { fitChannelEvent } from './fitChannelEvent.ts';
+import { resolveFromLast } from './fromLastCheckpoint.ts';
 import { generatedJobArbitrary } from './generatedJobArbitrary.ts';
 
 /**
@@ -62,6 +71,11 @@ export interface RunSpecArbitraryOptions {
    * `savepoints`, off keeps the draw and drops the actions.
    */
   readonly rescales?: boolean;
+  /**
+   * How the run's faults and schedule are drawn (ExploreStrategy.ts); default `swarm`, which
+   * draws exactly what this arbitrary drew before strategies existed.
+   */
+  readonly strategy?: RunStrategy;
 }
 
 /** Virtual time the job should span, ms: long enough for about ten checkpoint intervals. */
@@ -138,9 +152,7 @@ function jobArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<JobSpec> {
  */
 export function withSourcePacing(spec: RunSpec): RunSpec {
   const { network: _n, costsMs: _c, ...rest } = spec;
-  const nodes = runGraph(expandRunSpec({ ...rest, faults: [] })).nodes;
-  const sourceUid = spec.job.kind === 'module' ? moduleSourceUid(nodes) : SOURCE_UID[spec.job.kind];
-  const sourceParallelism = nodes.find((n) => n.uid === sourceUid)?.parallelism ?? 1;
+  const { nodes, sourceUid, sourceParallelism } = sourceOf(rest);
   const pacing = sourcePacing(recordsOf(spec.job), sourceParallelism, spec.checkpoint.intervalMs);
   const { recordsPerBuffer: _old, ...networkRest } = spec.network ?? {};
   const network = {
@@ -153,6 +165,49 @@ export function withSourcePacing(spec: RunSpec): RunSpec {
     costsMs[n.uid] = isSource ? pacing.sourceCostMs : pacing.operatorCostMs;
   }
   return { ...rest, ...(Object.keys(network).length === 0 ? {} : { network }), costsMs };
+}
+
+/** The run graph's nodes of `spec`'s job, its (first) source's uid and that source's parallelism. */
+function sourceOf(spec: RunSpec): { nodes: ReturnType<typeof runGraph>['nodes']; sourceUid: string; sourceParallelism: number } {
+  // Faults and actions may still hold placeholders (fromLastCheckpoint.ts) this estimate resolves.
+  const nodes = runGraph(expandRunSpec({ ...spec, faults: [], actions: [] })).nodes;
+  const sourceUid = spec.job.kind === 'module' ? moduleSourceUid(nodes) : SOURCE_UID[spec.job.kind];
+  return { nodes, sourceUid, sourceParallelism: nodes.find((n) => n.uid === sourceUid)?.parallelism ?? 1 };
+}
+
+/**
+ * The id of the last checkpoint a run of the paced `spec` (withSourcePacing) is expected to
+ * complete when nothing goes wrong: its source reads its input in about (records per source
+ * subtask x the source's cost) and a checkpoint completes every interval, plus the one its
+ * finishing tasks wait for. At least 1. An estimate (measured on explore's runs: the true last
+ * is this one, or one to three more when slow operators or restores lengthen the run); the
+ * targeted strategy aims at checkpoints around it.
+ */
+export function expectedLastCheckpoint(spec: RunSpec): number {
+  const { sourceUid, sourceParallelism } = sourceOf(spec);
+  const costMs = spec.costsMs?.[sourceUid] ?? 0;
+  const spanMs = Math.ceil(recordsOf(spec.job) / sourceParallelism) * costMs;
+  return Math.max(1, Math.floor(spanMs / spec.checkpoint.intervalMs) + 1);
+}
+
+/**
+ * The id of `spec`'s last checkpoint, estimated from its source pacing: its source subtasks read
+ * their share of the input (`records / source parallelism`, at the source's per-record cost),
+ * one checkpoint per interval meanwhile, then the final checkpoint(s) finishing tasks wait for.
+ * `floor(span / interval) + 3`: over 200 fault-free generated runs the last completed id was
+ * this or one or two below it in 93 % of them (flights: 97 % of 80), and faults make runs longer
+ * (over 200 generated runs with faults: 54 % there, 45 % later), so the placeholders -2..0 it
+ * resolves aim at a run's last few checkpoints.
+ */
+export function lastCheckpointEstimate(spec: RunSpec): number {
+  // Faults and actions may still hold placeholders (the ones this estimate resolves).
+  const nodes = runGraph(expandRunSpec({ ...spec, faults: [], actions: [] })).nodes;
+  const sourceUid = spec.job.kind === 'module' ? moduleSourceUid(nodes) : SOURCE_UID[spec.job.kind];
+  const parallelism = nodes.find((n) => n.uid === sourceUid)?.parallelism ?? 1;
+  const records = recordsOf(spec.job);
+  const { sourceCostMs } = sourcePacing(records, parallelism, spec.checkpoint.intervalMs);
+  const spanMs = Math.ceil(records / parallelism) * sourceCostMs;
+  return Math.floor(spanMs / spec.checkpoint.intervalMs) + 3;
 }
 
 /**
@@ -226,7 +281,11 @@ function fitFaults(faults: readonly Fault[], taskManagers: number, parallelism: 
       }
       case 'global-failure':
       case 'slow-task':
+      case 'coordinator-stall':
         return [{ ...f, when: when(f.when) }];
+      case 'channel-event':
+        // Its channel is aimed at the job's in fitToJob (fitChannelEvent).
+        return [f.when === undefined ? f : { ...f, when: when(f.when) }];
       case 'message':
         return [{
           ...f,
@@ -254,21 +313,25 @@ const OPERATOR_PLACEHOLDERS = ['op0', 'op1', 'op2', 'op3', 'op4', 'op5'];
 /**
  * Points faults at tasks and operators the spec's job really has. Faults are drawn before the
  * job is known: task protocol points and message faults' `from` / `to` against `v<i>#<j>`
- * names, slow tasks against `op<k>`. The
+ * names, slow tasks against `op<k>`, coordinator stalls against `src<k>`, channel-event faults'
+ * `to` / `from` against placeholders that fitChannelEvent aims at the job's channels (dropping
+ * the fault in a job without any); the heal time moves past the end of a long channel hold
+ * (longHoldEndMs). The
  * JobGraph decides which vertices exist (chaining) and their parallelism, so a drawn `v<i>#<j>`
  * becomes vertex `i mod V`, subtask `j mod p` of that vertex; `op<k>` becomes the uid of the
- * job's operator `k mod N` (in StreamGraph order). (A point for a task or an operator that does
- * not exist is refused as bad input.)
+ * job's operator `k mod N` (in StreamGraph order), `src<k>` the uid of its source `k mod S`. (A point
+ * for a task or an operator that does not exist is refused as bad input.)
  */
 function fitToJob(spec: RunSpec): RunSpec {
   const actions = spec.actions ?? [];
-  const hasTask = spec.faults.some((f) => faultTask(f) !== undefined || messageFaultTasks(f).length > 0)
-    || actions.some((a) => faultTask(a) !== undefined);
-  const hasOperator = spec.faults.some((f) => f.type === 'slow-task');
+  const hasTask = spec.faults.some((f) => faultTask(f) !== undefined || messageFaultTasks(f).length > 0
+    || faultHostTask(f) !== undefined || f.type === 'channel-event') || actions.some((a) => faultTask(a) !== undefined);
+  const hasOperator = spec.faults.some((f) => f.type === 'slow-task' || (f.type === 'coordinator-stall' && f.operator !== undefined));
   if (!hasTask && !hasOperator) return spec;
   // The graph does not depend on the faults, and the drawn ones are not valid yet.
   const graph = runGraph(expandRunSpec({ ...spec, faults: [] }));
-  const vertices = hasTask ? createJobGraph(graph).vertices : [];
+  const jobGraph = hasTask ? createJobGraph(graph) : undefined;
+  const vertices = jobGraph?.vertices ?? [];
   // Barrier phases happen only on tasks with inputs: such a point aims at those vertices.
   const withInputs = vertices.filter((v) => !v.isSource);
   const fitTask = (t: string, phase: string | undefined): string => {
@@ -287,17 +350,32 @@ function fitToJob(spec: RunSpec): RunSpec {
     const m = /^op(\d+)$/.exec(uid);
     return m === null ? uid : graph.nodes[Number(m[1]) % graph.nodes.length]?.uid ?? uid;
   };
-  const faults = spec.faults.map((f): Fault => {
+  const sourceUids = graph.nodes.filter((n) => n.spec.kind === 'source').map((n) => n.uid);
+  const fitSource = (uid: string): string => {
+    const m = /^src(\d+)$/.exec(uid);
+    return m === null ? uid : sourceUids[Number(m[1]) % sourceUids.length] ?? uid;
+  };
+  const holdEndsMs: number[] = [];
+  const faults = spec.faults.flatMap((f): Fault[] => {
     const task = faultTask(f);
-    const fitted = task === undefined ? f : withBarrierPhaseIfPossible(
+    const pointed = task === undefined ? f : withBarrierPhaseIfPossible(
       withFaultTask(f, fitTask(task, faultTaskPhase(f))), withInputs.length > 0);
+    // A host named by a task is aimed as the point's task is (the same placeholder, the same task).
+    const hostTask = faultHostTask(pointed);
+    const fitted = hostTask === undefined ? pointed : { ...pointed, host: fitTask(hostTask, faultTaskPhase(f)) } as Fault;
+    if (fitted.type === 'channel-event') {
+      const aimed = jobGraph === undefined ? undefined : fitChannelEvent(fitted, jobGraph, spec.checkpoint);
+      if (aimed !== undefined && fitted.delayMs < 0) holdEndsMs.push(longHoldEndMs(aimed, spec.checkpoint.intervalMs));
+      return aimed === undefined ? [] : [aimed];
+    }
     if (fitted.type === 'message') {
       // Checkpoints are triggered on source tasks only (CheckpointPlan.tasksToTrigger).
       const fitEnd = (t: string): string => (fitted.method === 'triggerCheckpoint' ? fitSourceTask(t) : fitTask(t, undefined));
       const ends = Object.fromEntries(messageFaultTasks(fitted).map((e) => [e.field, fitEnd(e.task)]));
-      return { ...fitted, ...ends };
+      return [{ ...fitted, ...ends }];
     }
-    return fitted.type === 'slow-task' ? { ...fitted, operator: fitOperator(fitted.operator) } : fitted;
+    if (fitted.type === 'coordinator-stall' && fitted.operator !== undefined) return [{ ...fitted, operator: fitSource(fitted.operator) }];
+    return [fitted.type === 'slow-task' ? { ...fitted, operator: fitOperator(fitted.operator) } : fitted];
   });
   // An action's point is aimed like a fault's: through a stand-in fault with the same trigger.
   const fitAction = (a: Action): Action => {
@@ -307,7 +385,34 @@ function fitToJob(spec: RunSpec): RunSpec {
     const fitted = withBarrierPhaseIfPossible(withFaultTask(standIn, fitTask(task, faultTaskPhase(a))), withInputs.length > 0);
     return { ...a, when: (fitted as Extract<Fault, { type: 'global-failure' }>).when };
   };
-  return { ...spec, faults, ...(actions.length === 0 ? {} : { actions: actions.map(fitAction) }) };
+  // A long channel hold ends before the heal time, which it would otherwise cut short (faults stop there).
+  const healTimeMs = Math.max(spec.healTimeMs, ...holdEndsMs);
+  const checkpoint = holdEndsMs.length === 0 ? spec.checkpoint : withLongHoldTolerance(spec.checkpoint, faults);
+  return { ...spec, faults, ...(actions.length === 0 ? {} : { actions: actions.map(fitAction) }), healTimeMs, checkpoint };
+}
+
+/**
+ * `checkpoint` with enough tolerable failures for the expiries of its long channel holds. A
+ * barrier held k timeouts makes about k + 1 checkpoints expire (maxConcurrent times that), and
+ * Flink's CheckpointFailureManager counts each: with fewer tolerable failures the job fails over
+ * before the hold ends, its tasks are cancelled, and the held task never sends the cancellation
+ * markers the hold is there for (a failover on expiries is what slow stores and tasks draw).
+ */
+function withLongHoldTolerance(checkpoint: RunSpec['checkpoint'], faults: readonly Fault[]): RunSpec['checkpoint'] {
+  const timeoutMs = checkpoint.timeoutMs ?? DEFAULT_CHECKPOINT.timeoutMs;
+  const expiries = Math.max(0, ...faults.map((f) => (f.type === 'channel-event' && f.event === 'barrier'
+    ? Math.ceil(f.delayMs / timeoutMs) + 1 : 0))) * (checkpoint.maxConcurrent ?? DEFAULT_CHECKPOINT.maxConcurrent);
+  return { ...checkpoint, tolerableFailures: Math.max(checkpoint.tolerableFailures ?? DEFAULT_CHECKPOINT.tolerableFailures, expiries) };
+}
+
+/**
+ * When a long channel hold (k checkpoint timeouts and an interval, fitChannelEvent) ends, ms: its
+ * checkpoint's barrier comes about `checkpoint` intervals into the run (the first one's, when it
+ * names none), then the hold, then an interval for the checkpoints behind it to expire. A hold
+ * armed by a trigger starts later and may still be cut by the heal time.
+ */
+function longHoldEndMs(f: ChannelEventFault, intervalMs: number): number {
+  return ((f.checkpoint ?? 1) + 1) * intervalMs + f.delayMs;
 }
 
 /**
@@ -319,6 +424,31 @@ function withBarrierPhaseIfPossible(f: Fault, hasTasksWithInputs: boolean): Faul
   if (hasTasksWithInputs || !INPUT_PHASES.has(faultTaskPhase(f) ?? '')) return f;
   if (!('when' in f) || !('at' in f.when) || f.when.at.kind !== 'task') return f;
   return { ...f, when: { at: { ...f.when.at, phase: 'sync-done' } } } as Fault;
+}
+
+/**
+ * The jobs whose checkpoints the source pacing keeps within an interval, so a timeout of two
+ * intervals raises no false alarm (checkpointTimeoutMs). Not wordcount, whose tokenizer turns a
+ * line into several words (its fault-free checkpoints took up to 3.7 intervals, median 2), nor a
+ * job module, whose operators are the user's: they keep the default.
+ */
+const BOUNDED_CHECKPOINT_JOBS: readonly string[] = ['flights', 'generated'];
+
+/**
+ * A drawn checkpoint timeout of `intervals` checkpoint intervals, at most the default 1 s. Why
+ * it can be this short without false alarms in flights and generated jobs: a paced source's
+ * record costs at most half an interval and a network buffer holds at most half an interval of
+ * records (sourcePacing), and their other operators cost a twentieth of the source per record,
+ * so a healthy checkpoint waits at most about an interval for its trigger and its barriers; over
+ * fault-free runs the slowest checkpoint took 0.95 intervals (generated, 300 runs) and 0.83
+ * (flights, 120 runs) from trigger to completion. Two intervals is room for that and the
+ * asynchronous writes, so after the heal time checkpoints complete again; before it, any
+ * slowness of about two intervals (a slow task, a slow store, a held channel or message)
+ * outlasts a checkpoint, which with the default timeout only slowness longer than the heal time
+ * could.
+ */
+function checkpointTimeoutMs(intervals: number, intervalMs: number): number {
+  return Math.min(1000, intervals * intervalMs);
 }
 
 /** RunSpecs for explore and the property suites. */
@@ -337,6 +467,17 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
       });
     });
   const tasks = Array.from({ length: maxP }, (_x, i) => [`v0#${i}`, `v1#${i}`]).flat();
+  const strategy = o.strategy ?? 'swarm';
+  const faultOptions = {
+    taskManagers: maxTaskManagers, healTimeMs, tasks, operators: OPERATOR_PLACEHOLDERS, maxFaults: o.maxFaults ?? 6,
+  };
+  // The fault plan is the strategy's (ExploreStrategy.ts); targeted faults are drawn as targets,
+  // resolved in specOf once the run's expected last checkpoint is known. pct and targeted draw
+  // one field more, last, so that swarm's draws stay exactly what they were before strategies.
+  const faults = strategy === 'uniform' ? uniformFaultPlanArbitrary(faultOptions)
+    : strategy === 'targeted' ? fc.constant<Fault[]>([]) : faultPlanArbitrary(faultOptions);
+  const extra = strategy === 'pct' ? { pct: pctScheduleArbitrary() }
+    : strategy === 'targeted' ? { targets: targetedPlanArbitrary(faultOptions) } : {};
   return fc.record({
     seed,
     job: jobArbitrary(o),
@@ -347,9 +488,7 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
     // The output flusher's interval (execution.buffer-timeout): with 0 every record leaves at
     // once, which is what lets an at-least-once snapshot take in records behind a barrier.
     bufferTimeoutMs: fc.constantFrom(2, 0, 0.5),
-    faults: faultPlanArbitrary({
-      taskManagers: maxTaskManagers, healTimeMs, tasks, operators: OPERATOR_PLACEHOLDERS, maxFaults: o.maxFaults ?? 6,
-    }),
+    faults,
     overrides,
     // Generated jobs only: run every operator at its shape's own parallelism (rescaling edges
     // between stages of different parallelism) instead of one for all. Drawn after the others, so
@@ -361,13 +500,23 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
     }),
     // Rescales: drawn last, like the savepoints; shrinks toward none.
     rescales: rescaleArbitrary({ spanMs: TARGET_SPAN_MS, maxParallelism: maxP }),
-  }).map((base): RunSpec => withSourcePacing(fitToJob(specOf(base))));
+    // The checkpoint timeout: Flink's default here (1 s) in one run in three, else 4 or 2
+    // intervals (flights and generated jobs only: checkpointTimeoutMs says why). Drawn after the
+    // others, like the rescales; shrinks toward the default.
+    timeoutIntervals: fc.constantFrom(0, 4, 2),
+    // Coordinator stalls and crashes at completion (LATE_FAULT_FAMILIES): drawn last, like the
+    // rescales; shrinks toward none. The uniform strategy draws them in its own plan, the targeted
+    // one aims its own.
+    lateFaults: (strategy === 'swarm' || strategy === 'pct') && o.maxFaults !== 0
+      ? lateFaultPlanArbitrary({ taskManagers: maxTaskManagers, healTimeMs, tasks, operators: OPERATOR_PLACEHOLDERS })
+      : fc.constant<Fault[]>([]),
+    ...extra,
+  }).map((base): RunSpec => {
+    const spec = specOf(base as DrawnBase);
+    return withSourcePacing(fitToJob(withStallsScaled(resolveFromLast(spec, () => lastCheckpointEstimate(spec)))));
+  });
 
-  function specOf(base: {
-    seed: string; job: RunSpec['job']; parallelism: number; intervalMs: number; maxConcurrent: number;
-    tolerableFailures: number; bufferTimeoutMs: number; faults: Fault[]; overrides: RunSpec['overrides'];
-    shapeParallelism: boolean; actionPlan: ActionPlan; rescales: DrawnRescale[];
-  }): RunSpec {
+  function specOf(base: DrawnBase): RunSpec {
     const job = base.job;
     // `{}`: every operator at its default, which for a generated job is its shape's.
     const ownParallelism = base.shapeParallelism && job.kind === 'generated';
@@ -385,6 +534,23 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
     const largest = Math.max(parallelism, ...drawn.map((a) => (a.type === 'rescale' && typeof a.parallelism === 'number' ? a.parallelism : 1)));
     const taskManagers = Math.ceil(largest / 2);
     const actions = [...(plan.actions.length === 0 ? [] : fitActions(plan.actions, taskManagers, parallelism)), ...rescales];
+    const spec = draftSpec(base, { job, parallelism, ownParallelism, taskManagers, plan, actions, rescales });
+    if (base.targets === undefined) return spec;
+    // The run's pacing decides how many checkpoints it takes, and so where its last few are.
+    const last = expectedLastCheckpoint(withSourcePacing(spec));
+    const targeted = targetedFaults(base.targets, last);
+    // The last checkpoints come after the usual heal time (60% of the span), when faults no
+    // longer fire: a targeted run heals two intervals after its expected last checkpoint.
+    const healTimeMs = Math.max(spec.healTimeMs, (last + 2) * spec.checkpoint.intervalMs);
+    return { ...spec, faults: [...fitFaults(targeted, taskManagers, parallelism), ...spec.faults], healTimeMs };
+  }
+
+  /** The spec of `base` with its parts decided (specOf); the strategy's drawn faults fitted. */
+  function draftSpec(base: DrawnBase, d: {
+    job: RunSpec['job']; parallelism: number; ownParallelism: boolean; taskManagers: number; plan: ActionPlan;
+    actions: Action[]; rescales: Action[];
+  }): RunSpec {
+    const { job, parallelism, ownParallelism, taskManagers, plan, actions, rescales } = d;
     return {
       version: RUN_SPEC_VERSION,
       seed: base.seed,
@@ -398,18 +564,54 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
         // A savepoint race needs a checkpoint triggered while its savepoint is pending.
         maxConcurrent: plan.concurrent ? 2 : base.maxConcurrent,
         tolerableFailures: base.tolerableFailures,
+        ...(base.timeoutIntervals === 0 || !BOUNDED_CHECKPOINT_JOBS.includes(job.kind) ? {}
+          : { timeoutMs: checkpointTimeoutMs(base.timeoutIntervals, base.intervalMs) }),
         // A rescale via cancel restores the run's latest checkpoint: it must be retained.
         ...(rescales.some((a) => a.type === 'rescale' && a.via === 'cancel') ? { retention: 'RETAIN_ON_CANCELLATION' as const } : {}),
       },
       restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
-      faults: [...fitFaults(base.faults, taskManagers, parallelism), ...plan.raceFaults],
+      faults: [...fitFaults(base.faults, taskManagers, parallelism), ...plan.raceFaults, ...fitFaults(base.lateFaults, taskManagers, parallelism)],
       ...(actions.length === 0 ? {} : { actions }),
       healTimeMs,
       budgets: { maxEvents: 5_000_000, maxTimeMs: TARGET_SPAN_MS * 30 },
       overrides: base.overrides,
       mutations: [...(o.mutations ?? [])],
+      ...(base.pct === undefined ? {} : { pct: base.pct }),
     };
   }
+}
+
+/** What runSpecArbitrary's record draws (its `pct` and `targets` only for those strategies). */
+interface DrawnBase {
+  readonly seed: string;
+  readonly job: RunSpec['job'];
+  readonly parallelism: number;
+  readonly intervalMs: number;
+  readonly maxConcurrent: number;
+  readonly tolerableFailures: number;
+  readonly bufferTimeoutMs: number;
+  readonly faults: Fault[];
+  readonly overrides: RunSpec['overrides'];
+  readonly shapeParallelism: boolean;
+  readonly actionPlan: ActionPlan;
+  readonly rescales: DrawnRescale[];
+  readonly timeoutIntervals: number;
+  readonly lateFaults: Fault[];
+  readonly pct?: NonNullable<RunSpec['pct']>;
+  readonly targets?: TargetDraw[];
+}
+
+/**
+ * `spec` with each coordinator stall's `durationMs`, drawn in thousandths of a checkpoint timeout
+ * (faultArbitrary's STALL_DURATION_PER_TIMEOUT), turned into ms of this spec's checkpoint timeout
+ * (its default when the spec names none), rounded to whole µs.
+ */
+export function withStallsScaled(spec: RunSpec): RunSpec {
+  if (!spec.faults.some((f) => f.type === 'coordinator-stall')) return spec;
+  const timeoutMs = spec.checkpoint.timeoutMs ?? DEFAULT_CHECKPOINT.timeoutMs;
+  const faults = spec.faults.map((f): Fault => (f.type !== 'coordinator-stall' ? f
+    : { ...f, durationMs: Math.round((f.durationMs / STALL_DURATION_PER_TIMEOUT) * timeoutMs * 1000) / 1000 }));
+  return { ...spec, faults };
 }
 
 /**

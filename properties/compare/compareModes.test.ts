@@ -41,9 +41,10 @@ describe('compareModes', () => {
 
   test('the runs of one seed index are one spec in each mode: regenerated as explore draws them, they differ only in the mode', () => {
     for (let i = 0; i < OPTIONS.seeds; i++) {
+      // compare draws as explore's swarm strategy does.
       const regenerated = MODES.map((mode) => regenerateSpec({
-        job: 'flights', mode, mutants: [], seed: OPTIONS.seed, path: String(i), maxRecords: OPTIONS.maxRecords,
-      }));
+        job: 'flights', mode, strategy: 'swarm', mutants: [], seed: OPTIONS.seed, path: String(i), maxRecords: OPTIONS.maxRecords,
+      }).spec);
       const [aligned, atLeastOnce] = regenerated;
       if (aligned === undefined || atLeastOnce === undefined) throw new Error('unreachable');
       expect(aligned.checkpoint.mode).toBe('aligned');

@@ -7,9 +7,10 @@
  * against the first (pairedDifferences.ts), and per mode one seed's run as a checkpoint timeline
  * (representativeSeedIndex).
  *
- * Mode-neutral generation: the specs are explore's (runSpecArbitrary), drawn with fast-check's
- * `seed` in one fixed mode, the i-th spec being explore's run i at that seed (so `replay --seed S
- * --path i --mode M` regenerates the run of seed index i in mode M). In runSpecArbitrary the mode
+ * Mode-neutral generation: the specs are explore's (runSpecArbitrary, its swarm strategy), drawn
+ * with fast-check's `seed` in one fixed mode, the i-th spec being explore's run i at that seed
+ * under `--strategy swarm` (so `replay --seed S --path i --mode M --strategy swarm` regenerates
+ * the run of seed index i in mode M). In runSpecArbitrary the mode
  * is no draw: it is copied into `checkpoint.mode` and read nowhere else. The job, parallelism,
  * checkpoint settings, buffer timeout, fault plan and overrides are drawn from streams that never
  * see it; the source pacing (withSourcePacing) and the aiming of faults at tasks and operators
@@ -79,8 +80,10 @@ export function specInMode(spec: RunSpec, mode: RunMode): RunSpec {
  * one in that mode (it no longer keeps the mode out of its draws).
  */
 export function compareSpecs(o: Pick<CompareOptions, 'job' | 'modes' | 'seeds' | 'seed' | 'maxRecords' | 'maxParallelism'>): RunSpec[] {
+  // Drawn as explore's swarm strategy draws (what explore drew before strategies, so that a
+  // comparison at a seed stays what it was): `replay --seed --path --strategy swarm` regenerates a run.
   const draw = (mode: RunMode): RunSpec[] => fc.sample(runSpecArbitrary({
-    job: o.job, mode,
+    job: o.job, mode, strategy: 'swarm',
     ...(o.maxRecords === undefined ? {} : { maxRecords: o.maxRecords }),
     ...(o.maxParallelism === undefined ? {} : { maxParallelism: o.maxParallelism }),
   }), { seed: o.seed, numRuns: o.seeds });

@@ -4,15 +4,30 @@
  * never came, acknowledgements that never arrived), the chain steps to the event that made the
  * silence, found by a rule named in the step (`inferred`):
  *
- * - a TaskManager declared lost by heartbeat timeout: the latest crash, pause or network cut of
- *   its host before it (HeartbeatMonitor's timeout fires because heartbeats stopped);
+ * - a heartbeat timeout (a TaskManager declared lost by the JobMaster or the ResourceManager, or
+ *   a TaskExecutor disconnecting from them): between a JobMaster and a TaskExecutor, first the
+ *   JobMaster main thread's wait for the coordinator's lock since its last heartbeat request (it
+ *   neither sends requests nor handles reports meanwhile); else the latest crash or pause of
+ *   either host, network cut of the silent one, or RPC between the two that was lost, slowed (a
+ *   fault, or a latency overridden to slow: `rpc.slow`) or held before it (HeartbeatMonitor's
+ *   timeout fires because heartbeats stopped; a message held on a link holds every later one
+ *   behind it);
+ * - a task failed for a state report that skipped a state (the scheduler's unexpected transition,
+ *   as Execution.switchTo): the latest loss, since the attempt's deployment, of a state report
+ *   its TaskExecutor sent to the JobMaster (a link delivers in order, so one was lost);
  * - a checkpoint aborted as CHECKPOINT_EXPIRED: the latest event, while it was pending, that kept
- *   one of its messages or tasks from finishing: a dropped, delayed or held RPC about it, or a
- *   crash or pause of a host (CheckpointCoordinator's canceller fires because acks are missing).
+ *   one of its messages or tasks from finishing: a dropped, slowed, delayed or held RPC about it,
+ *   a barrier or marker held on a channel (a channel-event fault), a slowed write of its files
+ *   (`store.slow`), a slowed data connection (`net.slow`), a slow task, or a crash, pause or
+ *   network cut (CheckpointCoordinator's canceller fires because acks are missing); else a
+ *   coordinator stall whose work was running while it was pending (the coordinators' snapshot,
+ *   and so the trigger of its tasks, waited behind it).
  *
- * When neither finds such an event, a world-setting fault that was active then (RPC delay or
- * loss; for an expiry also a slow or failing store) is the step, said so: such faults act by
- * chance on many messages and leave no single event per message.
+ * When neither finds such an event, a world-setting fault that was active at some moment of the
+ * silence (RPC delay or loss; for an expiry also a slow or failing store) is the step, said so:
+ * such faults act by chance on many messages and leave no single event per message. A heartbeat's
+ * silence began at the last heartbeat the noticing side got from the silent one; a checkpoint's at
+ * its trigger.
  */
 import type { TraceEvent } from '../../sim/Trace.ts';
 import type { EventIndex } from './EventIndex.ts';
@@ -59,44 +74,212 @@ function hostOfAddress(address: unknown): string | undefined {
   return m?.[1];
 }
 
+/** Heartbeat timeouts: the JobMaster or ResourceManager losing a TaskExecutor, or the other way round. */
+const HEARTBEAT_LOSSES = new Set(['jm.taskManagerLost', 'rm.taskExecutorLost', 'te.jmDisconnected', 'te.rmDisconnected']);
+
 /** The event behind a silence (see the file comment), if `e` is one and the trace shows it. */
 function silenceCause(index: EventIndex, e: TraceEvent): ChainStep | undefined {
-  if ((e.type === 'jm.taskManagerLost' || e.type === 'rm.taskExecutorLost')
-    && String(e.attrs.cause ?? e.attrs.reason).includes('heartbeat')) {
-    const host = hostOfAddress(e.attrs.taskExecutor);
-    const found = latestBefore(index, e.seq, 0, (x) => ((x.type === 'host.crash' || x.type === 'host.pause') && x.host === host)
-      || (x.type === 'net.partition' && (x.attrs.from === host || x.attrs.to === host)));
-    if (found !== undefined) return { event: found, inferred: `no heartbeat from ${host ?? '?'} after this` };
-    const setting = activeSettingFault(index, e.seq, RPC_SETTINGS);
+  const storeError = e.type === 'task.failed' ? /^(\w+) (\S+?)(?: failed|: outcome unknown)$/.exec(String(e.attrs.error)) : null;
+  if (storeError !== null) {
+    // A task that waited for several store operations (a restore's reads) fails when the last
+    // ends, which is its recorded cause; the failed one, which its error names, is why.
+    const [, op, path] = storeError;
+    const failed = latestBefore(index, e.seq, 0, (x) => x.type === 'store.end' && x.attrs.op === op && x.attrs.path === path
+      && x.attrs.outcome !== 'ok');
+    if (failed !== undefined && failed.seq !== index.causeOf(e)?.seq) {
+      return { event: failed, inferred: `the task failed on this ${String(op)} of ${String(path)}` };
+    }
+  }
+  if (e.type === 'checkpoint.skippedAborted') {
+    // The recorded cause is the barrier that found the checkpoint aborted; what aborted it for
+    // this task came before: the coordinator's abort notification (SubtaskCheckpointCoordinator's
+    // aborted ids, checkAndClearAbortedStatus), of it or of a newer one (an id more than max
+    // concurrent checkpoints below the newest aborted one counts as aborted too).
+    const id = Number(e.attrs.checkpointId);
+    const told = latestBefore(index, e.seq, 0, (x) => x.type === 'checkpoint.taskNotifiedAborted'
+      && x.attrs.task === e.attrs.task && Number(x.attrs.checkpointId) >= id);
+    return told === undefined ? undefined
+      : { event: told, inferred: `checkpoint ${String(e.attrs.checkpointId)} was aborted for this task before its barrier came` };
+  }
+  if (HEARTBEAT_LOSSES.has(e.type) && String(e.attrs.cause ?? e.attrs.reason).includes('heartbeat')) {
+    // The side that fell silent, and the side that noticed it.
+    const teSide = e.type.startsWith('te.');
+    const silent = teSide ? 'jobmanager' : hostOfAddress(e.attrs.taskExecutor);
+    const observer = teSide ? e.host : 'jobmanager';
+    // Told by its own window (since the last request), so it comes first.
+    const blocked = jobMasterBlocked(index, e);
+    if (blocked !== undefined) {
+      return { event: blocked, inferred: 'the JobMaster\'s main thread waited here for the checkpoint coordinator\'s lock, '
+        + 'sending and handling no heartbeats' };
+    }
+    const found = latestBefore(index, e.seq, 0, (x) => ((x.type === 'host.crash' || x.type === 'host.pause')
+      && (x.host === silent || x.host === observer))
+      || (x.type === 'net.partition' && (x.attrs.from === silent || x.attrs.to === silent))
+      || lateMessageBetween(index, x, silent, observer));
+    if (found !== undefined) return { event: found, inferred: `no heartbeat from ${silent ?? '?'} after this` };
+    // Active at any moment of the silence: a message it delayed holds every later one on its
+    // link, heartbeats too, for up to one normal latency past its end (the heal time).
+    const setting = activeSettingFault(index, e.seq, RPC_SETTINGS, lastHeartbeat(index, e)?.seq ?? e.seq);
     return setting === undefined ? undefined
-      : { event: setting, inferred: `heartbeats of ${host ?? '?'} delayed or lost while this fault was active` };
+      : { event: setting, inferred: `heartbeats of ${silent ?? '?'} delayed or lost while this fault was active` };
+  }
+  if (e.type === 'scheduler.taskFailed' && String(e.attrs.cause).includes('unexpected state transition')) {
+    // A report that skips a state (RUNNING straight after DEPLOYING): one before it on the same
+    // link was lost, since a link delivers in order.
+    const deploy = latestBefore(index, e.seq, 0, (x) => x.type === 'scheduler.deploy' && x.attrs.task === e.attrs.task);
+    const found = latestBefore(index, e.seq, deploy?.seq ?? 0, (x) => lostStateReport(index, x, deploy?.attrs.taskExecutor));
+    return found === undefined ? undefined : { event: found, inferred: `a state report of ${String(e.attrs.task)} was lost here` };
   }
   if (e.type === 'checkpoint.aborted' && e.attrs.reason === 'CHECKPOINT_EXPIRED') {
     const id = e.attrs.checkpointId;
     const triggered = index.ofType('checkpoint.triggered').find((t) => t.attrs.checkpointId === id);
     const from = triggered?.seq ?? 0;
     const found = latestBefore(index, e.seq, from, (x) => x.type === 'host.crash' || x.type === 'host.pause'
-      || (x.type === 'fault' && x.attrs.type === 'message' && x.attrs.checkpoint === id)
-      || (x.type === 'rpc.drop' && aboutCheckpoint(index, x, id)));
+      || x.type === 'net.partition' || x.type === 'net.slow'
+      || (x.type === 'fault' && (((x.attrs.type === 'message' || x.attrs.type === 'channel-event') && x.attrs.checkpoint === id)
+        || x.attrs.type === 'slow-task'))
+      || ((x.type === 'rpc.drop' || x.type === 'rpc.slow' || isRpcLost(x)) && aboutCheckpoint(index, x, id))
+      || (x.type === 'store.slow' && inCheckpointDirectory(x.attrs.path, id)));
     if (found !== undefined) return { event: found, inferred: `checkpoint ${String(id)} missed acknowledgements after this` };
-    const setting = activeSettingFault(index, e.seq, [...RPC_SETTINGS, 'slow-store', 'store-failure', 'store-unknown-outcome']);
+    const stall = stallWhilePending(index, e.seq, from);
+    if (stall !== undefined) return { event: stall, inferred: `checkpoint ${String(id)} waited for a busy coordinator thread` };
+    const slow = activeSlowdown(index, e.seq, from, triggered?.timeUs ?? 0);
+    if (slow !== undefined) return { event: slow, inferred: `checkpoint ${String(id)} waited behind this fault's slow task or held channel` };
+    const setting = activeSettingFault(index, e.seq, [...RPC_SETTINGS, 'slow-store', 'store-failure', 'store-unknown-outcome'], from);
     return setting === undefined ? undefined
       : { event: setting, inferred: `checkpoint ${String(id)} expired while this fault slowed or failed its messages or writes` };
   }
   return undefined;
 }
 
+/**
+ * The firing (`fault` event, action `stall`) of a coordinator-stall fault before event `before`
+ * whose work was still running at or after event `from` (its `end` comes later, or never): the
+ * coordinator's part of a checkpoint triggered then waited behind it.
+ */
+function stallWhilePending(index: EventIndex, before: number, from: number): TraceEvent | undefined {
+  const stalls = index.ofType('fault').filter((f) => f.seq < before && f.attrs.type === 'coordinator-stall');
+  return stalls.find((f) => f.attrs.action === 'stall'
+    && !stalls.some((g) => g.attrs.index === f.attrs.index && g.attrs.action === 'end' && g.seq < from));
+}
+
+/**
+ * A fault that fired before event `before` and still slowed a checkpoint triggered at event
+ * `from` (at `fromUs`): a slow task (action `slow`) with no `end` before `from` (its records, and
+ * the barriers behind them, were processed slowly), or whose end came less than its own length
+ * before `fromUs` (the work it slowed, and the back pressure it built, are still being worked
+ * off: a bound, as for a hold), or a channel-event hold released after
+ * `fromUs` (everything behind the held barrier or marker on that channel, later barriers too,
+ * waited until its release), or released less than its own length before it: a hold of D ms
+ * queues D ms of records, which its task works off after the release, so later barriers still
+ * wait behind that backlog for up to D (a bound: a task faster than its input drains it sooner).
+ */
+function activeSlowdown(index: EventIndex, before: number, from: number, fromUs: number): TraceEvent | undefined {
+  const faults = index.ofType('fault').filter((f) => f.seq < before && (f.attrs.type === 'slow-task' || f.attrs.type === 'channel-event'));
+  return faults.find((f) => {
+    if (f.attrs.type === 'channel-event') {
+      return typeof f.attrs.releaseUs === 'number' && f.attrs.releaseUs + (f.attrs.releaseUs - f.timeUs) > fromUs;
+    }
+    if (f.attrs.action !== 'slow') return false;
+    const end = faults.find((g) => g.attrs.index === f.attrs.index && g.attrs.action === 'end');
+    return end === undefined || end.seq >= from || end.timeUs + (end.timeUs - f.timeUs) > fromUs;
+  });
+}
+
+/** A JobMaster's main thread (`jobmanager/jobmaster/main`, `jobmanager/jobmaster-2/main`, ...). */
+const JOB_MASTER_MAIN = /(^|\/)jobmaster(-\d+)?\/main$/;
+
+/**
+ * For a heartbeat loss between a JobMaster and a TaskExecutor: the JobMaster main thread's wait
+ * for the checkpoint coordinator's lock (`checkpoint.lockWait`: a completion's slow `_metadata`
+ * write holds it) that began after the JobMaster's last heartbeat request to that TaskExecutor.
+ * The main thread sends the requests and handles the reports; while it waits it does neither.
+ */
+function jobMasterBlocked(index: EventIndex, e: TraceEvent): TraceEvent | undefined {
+  if (e.type !== 'jm.taskManagerLost' && e.type !== 'te.jmDisconnected') return undefined;
+  const te = e.type === 'te.jmDisconnected' ? e.host : hostOfAddress(e.attrs.taskExecutor);
+  const lastRequest = latestBefore(index, e.seq, 0, (x) => x.type === 'rpc.send' && x.attrs.kind === 'heartbeat'
+    && String(x.attrs.from).startsWith('jobmaster') && hostOfAddress(x.attrs.to) === te);
+  // By time, not seq: a wait recorded in the step that sent the last request (the step then sent
+  // no more) began at that instant.
+  const since = lastRequest?.timeUs ?? 0;
+  return latestBefore(index, e.seq, 0,
+    (x) => x.type === 'checkpoint.lockWait' && x.timeUs >= since && JOB_MASTER_MAIN.test(String(x.attrs.thread)));
+}
+
+/**
+ * The delivery of the last heartbeat RPC that the side noticing heartbeat loss `e` got from the
+ * silent side before `e` (its silence began after it): a JobMaster's or ResourceManager's
+ * heartbeat request to a TaskExecutor, or the TaskExecutor's report to one of them.
+ */
+function lastHeartbeat(index: EventIndex, e: TraceEvent): TraceEvent | undefined {
+  const endpoint = e.type === 'jm.taskManagerLost' || e.type === 'te.jmDisconnected' ? 'jobmaster' : 'resourcemanager';
+  const fromTaskExecutor = e.type === 'jm.taskManagerLost' || e.type === 'rm.taskExecutorLost';
+  return latestBefore(index, e.seq, 0, (x) => {
+    if (x.type !== 'rpc.deliver') return false;
+    const send = index.send(x.attrs.id);
+    if (send?.attrs.kind !== 'heartbeat') return false;
+    const from = String(send.attrs.from);
+    const to = String(send.attrs.to);
+    return fromTaskExecutor ? from === e.attrs.taskExecutor && to.startsWith(endpoint)
+      : from.startsWith(endpoint) && hostOfAddress(to) === e.host;
+  });
+}
+
+/**
+ * Whether `x` made an RPC between hosts `a` and `b` (either way) late or lost it: its loss
+ * (`rpc.drop`), a slow latency (`rpc.slow`), or a message fault that lost, delayed or held it.
+ */
+function lateMessageBetween(index: EventIndex, x: TraceEvent, a: string | undefined, b: string): boolean {
+  // A late answer's drop follows a timeout; it made nothing late.
+  const message = (x.type === 'rpc.drop' && x.attrs.reason !== 'late-answer') || x.type === 'rpc.slow' || isRpcLost(x)
+    || (x.type === 'fault' && x.attrs.type === 'message');
+  if (!message || a === undefined) return false;
+  const send = index.send(x.attrs.id);
+  if (send === undefined) return false;
+  const to = hostOfRpcAddress(send.attrs.to);
+  return (send.host === a && to === b) || (send.host === b && to === a);
+}
+
+/**
+ * Whether `x` lost a task state report (updateTaskExecutionState) that TaskExecutor `from` sent
+ * to a JobMaster: a drop (a crash of the sender or receiver, a cut, a message fault) or an
+ * rpc-loss fault's loss.
+ */
+function lostStateReport(index: EventIndex, x: TraceEvent, from: unknown): boolean {
+  if (!((x.type === 'rpc.drop' && x.attrs.reason !== 'late-answer') || isRpcLost(x))) return false;
+  const send = index.send(x.attrs.id);
+  return send?.attrs.method === 'updateTaskExecutionState' && send.attrs.from === from
+    && String(send.attrs.to).startsWith('jobmaster');
+}
+
+/** The host of an RPC address: a TaskExecutor's host, or `jobmanager` for the JobMaster and ResourceManager. */
+function hostOfRpcAddress(address: unknown): string | undefined {
+  return hostOfAddress(address) ?? (typeof address === 'string' ? 'jobmanager' : undefined);
+}
+
+/** Whether object store `path` is a file of checkpoint (or savepoint) `id` (any job run's directory). */
+function inCheckpointDirectory(path: unknown, id: unknown): boolean {
+  return typeof path === 'string' && new RegExp(`(^|/)(chk|savepoint)-${String(id)}/`).test(path);
+}
+
+/** An RPC an rpc-loss fault lost (its `rpc-lost` mark names the message). */
+function isRpcLost(x: TraceEvent): boolean {
+  return x.type === 'mark' && x.attrs.name === 'rpc-lost';
+}
+
 /** World-setting faults on RPCs. */
 const RPC_SETTINGS = ['rpc-delay', 'rpc-loss'];
 
 /**
- * The start (`fault` event, action `start`) of a world-setting fault of one of `types` that is
- * still active before event `before` (no `end` yet): the first such one.
+ * The start (`fault` event, action `start`) of a world-setting fault of one of `types` that was
+ * active at some moment from event `since` (default: at `before` only) to event `before`: started
+ * before `before` and not ended before `since`. The first such one.
  */
-function activeSettingFault(index: EventIndex, before: number, types: readonly string[]): TraceEvent | undefined {
+function activeSettingFault(index: EventIndex, before: number, types: readonly string[], since = before): TraceEvent | undefined {
   const faults = index.ofType('fault').filter((f) => f.seq < before && types.includes(String(f.attrs.type)));
   return faults.find((f) => f.attrs.action === 'start'
-    && !faults.some((g) => g.attrs.index === f.attrs.index && g.attrs.action === 'end'));
+    && !faults.some((g) => g.attrs.index === f.attrs.index && g.attrs.action === 'end' && g.seq < since));
 }
 
 /** Whether dropped RPC `drop` was about checkpoint `id` (its send was caused by an event of it). */

@@ -21,7 +21,7 @@ export interface DescribeContext {
 }
 
 /** Fault actions that are the fault happening (others end or release it: `ends`, `resumes`). */
-const FIRES = new Set(['crash', 'pause', 'partition', 'global-failure', 'slow-task', 'fire']);
+const FIRES = new Set(['crash', 'pause', 'partition', 'global-failure', 'slow-task', 'stall', 'fire']);
 
 type Describer = (e: TraceEvent, c: DescribeContext) => string | undefined;
 
@@ -62,6 +62,11 @@ const DESCRIBERS: Readonly<Record<string, Describer>> = {
     const f = c.faults[e.attrs.index as number];
     const what = f === undefined ? `fault ${str(e.attrs.index)}` : describeFault(f);
     if (e.attrs.type === 'message') return `fault ${str(e.attrs.index)} ${str(e.attrs.action)}s ${describeRpc(e.attrs.id, c)} (${what})`;
+    if (e.attrs.type === 'channel-event') {
+      const event = e.attrs.event === 'barrier' ? 'barrier' : 'cancellation marker';
+      return `fault ${str(e.attrs.index)} delays the ${event} of checkpoint ${str(e.attrs.checkpoint)} on the channel `
+        + `${str(e.attrs.from)} -> ${str(e.attrs.to)} until ${(Number(e.attrs.releaseUs) / 1000).toFixed(3)} ms (${what})`;
+    }
     const a = e.attrs.action;
     const action = a === undefined || a === e.attrs.type || FIRES.has(str(a)) ? 'fires' : `${str(a)}s`;
     return `fault ${str(e.attrs.index)} ${action}: ${what}`;
@@ -75,6 +80,12 @@ const DESCRIBERS: Readonly<Record<string, Describer>> = {
   'net.broken': (e) => `data connection ${str(e.attrs.key)} broke`,
   'rpc.drop': (e, c) => `${describeRpc(e.attrs.id, c)} lost (${str(e.attrs.reason)})`,
   'rpc.timeout': (e, c) => `${str(e.attrs.method)} RPC to ${rpcTimeoutTarget(e, c)} timed out`,
+  'rpc.slow': (e, c) => `${describeRpc(e.attrs.id, c)} takes ${slowMs(e)} (a latency overridden to slow)`,
+  'store.slow': (e) => `store ${str(e.attrs.op)} of ${str(e.attrs.path)} takes ${slowMs(e)} (a latency overridden to slow)`,
+  'net.slow': (e) => `data connection ${str(e.attrs.conn)}: a ${str(e.attrs.kind)} takes ${slowMs(e)} (a latency overridden to slow)`,
+  'te.jmDisconnected': (e) => `${e.host} disconnects from the JobMaster (${str(e.attrs.cause)})`,
+  'checkpoint.failureHandled': (e) => `the coordinator handles the failure of ${cp(e)} (${str(e.attrs.handler)}: `
+    + `${str(e.attrs.failureReason ?? e.attrs.failure)})`,
   'mark': (e) => (e.attrs.name === 'rpc-lost' ? `${str(e.attrs.method)} RPC lost (rpc-loss fault)` : undefined),
   'task.failed': (e) => `task ${str(e.attrs.task)} fails: ${str(e.attrs.error)}`,
   'io.gate.error': (e) => `input gate error: ${str(e.attrs.message)}`,
@@ -109,6 +120,8 @@ const DESCRIBERS: Readonly<Record<string, Describer>> = {
     : `restore from ${cp(e)} (${str(e.attrs.tasks)} task(s)${e.attrs.global === true ? ', global' : ''})`),
   'sink.committed': (e) => `sink ${str(e.attrs.sink)} subtask ${str(e.attrs.subtask)} commits its transaction of checkpoint ${str(e.attrs.checkpoint)} (notified of ${str(e.attrs.notified)})`,
   'store.unknown-outcome': (e) => `store write of ${str(e.attrs.path)} has an unknown outcome`,
+  // Only a failure says something (a write that never happened, a read of a file not there).
+  'store.end': (e) => (e.attrs.outcome === 'ok' ? undefined : `store ${str(e.attrs.op)} of ${str(e.attrs.path)}: ${str(e.attrs.outcome)}`),
   'txn.fenced': (e) => `transaction ${str(e.attrs.txn)} fenced`,
   'engine.assertion': (e) => `engine assertion: ${str(e.attrs.message)}`,
 };
@@ -120,9 +133,16 @@ function acknowledged(e: TraceEvent, c: DescribeContext): string {
   return ` with ${s.acknowledged} of ${s.total} subtasks acknowledged`;
 }
 
+/** `N ms` of a slow event's `latencyUs`. */
+function slowMs(e: TraceEvent): string {
+  return `${(e.attrs.latencyUs as number) / 1000} ms`;
+}
+
 /** `: <what caused it>` for an abort whose cause says more than its reason (a timeout, a decline). */
 function abortBecause(e: TraceEvent, c: DescribeContext): string {
-  const cause = c.index.causeOf(e);
+  let cause = c.index.causeOf(e);
+  // The handler's own record of the failure stands between: what it was given says more.
+  if (cause?.type === 'checkpoint.failureHandled') cause = c.index.causeOf(cause);
   if (cause === undefined) return '';
   if (cause.type === 'rpc.timeout') return `: ${str(cause.attrs.method)} RPC to ${rpcTimeoutTarget(cause, c)} timed out`;
   if (cause.type === 'checkpoint.declined') return `: declined by ${str(cause.attrs.task)}`;

@@ -8,7 +8,10 @@
 import { describe, expect, test } from 'vitest';
 import { compileScenario } from '../../scenarios/compileScenario.ts';
 import { simulate } from '../../sim/run/simulate.ts';
-import type { RunResult } from '../../sim/run/RunResult.ts';
+import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
+import { RUN_SPEC_VERSION, type RunSpec } from '../../sim/run/RunSpec.ts';
+import type { TraceEvent } from '../../sim/Trace.ts';
+import { judgeRun } from '../oracles/judgeRun.ts';
 import { defaultJudge } from '../explore/defaultJudge.ts';
 import { explainRun, type Explanation } from './explainRun.ts';
 import fixture from './fixtures/lostTriggerThenCrash.ts';
@@ -46,9 +49,11 @@ describe('explainRun on the fixture', () => {
 
   test('the why-checkpoint chain names the lost trigger, its timeout and the abort of checkpoint 3', () => {
     const why3 = e.steps.filter((s) => s.whyCheckpoints?.includes(3));
-    expect(why3.map((s) => s.type)).toEqual(['fault', 'rpc.drop', 'rpc.timeout', 'checkpoint.aborted']);
+    // The coordinator's handler of the failed trigger records what it learned, then aborts.
+    expect(why3.map((s) => s.type)).toEqual(['fault', 'rpc.drop', 'rpc.timeout', 'checkpoint.failureHandled', 'checkpoint.aborted']);
     expect(why3[0]?.attrs).toMatchObject({ type: 'message', action: 'lose', method: 'triggerCheckpoint', checkpoint: 3 });
-    expect(why3[3]?.attrs).toMatchObject({ checkpointId: 3, reason: 'TRIGGER_CHECKPOINT_FAILURE' });
+    expect(why3[3]?.attrs).toMatchObject({ checkpointId: 3, handler: 'triggerCheckpointRequest', failure: 'Exception' });
+    expect(why3[4]?.attrs).toMatchObject({ checkpointId: 3, reason: 'TRIGGER_CHECKPOINT_FAILURE' });
     expect(e.restores).toEqual([{
       seq: expect.any(Number) as number, checkpointId: 2,
       newer: [{ checkpointId: 3, outcome: 'aborted (TRIGGER_CHECKPOINT_FAILURE)' }, { checkpointId: 4, outcome: 'aborted (CHECKPOINT_COORDINATOR_SUSPEND)' }],
@@ -87,5 +92,66 @@ describe('explainRun says when no fault is behind a failure', () => {
     const early = explainRun(faulty, { property: 'x', summary: '', details: { checkpointId: 1 }, timeMs: faulty.outcome.timeMs });
     expect(early.reachedFaults).toEqual([]);
     expect(early.noFault).toMatch(/^the cause links stop short of the 3 fault\(s\) that fired/);
+  });
+});
+
+describe('explainRun on a checkpoint that is not restorable: it starts from what lost a missing file', () => {
+  /** A doctored run: `seq` is the index, `cause` an index too. */
+  function doctored(events: readonly { type: string; host?: string; attrs?: TraceEvent['attrs']; cause?: number }[]): RunResult {
+    const trace: TraceEvent[] = events.map((e, seq) => ({
+      seq, timeUs: seq * 1000, host: e.host ?? 'jobmanager', type: e.type, attrs: e.attrs ?? {},
+      ...(e.cause === undefined ? {} : { cause: e.cause }),
+    }));
+    return {
+      trace, committed: [], spec: { faults: [{ type: 'async-snapshot-failure', probability: 1 }], mutations: [] },
+    } as unknown as RunResult;
+  }
+  const restorable = (missing: string[]): Violation => ({
+    property: 'storage-invariants', summary: 'retained checkpoint 2 is not restorable', timeMs: 10,
+    details: { invariant: 'restorable', checkpointId: 2, missing },
+  });
+
+  test('a failed put or an unknown outcome that did not happen; a missing file is no missing record', () => {
+    const r = doctored([
+      { type: 'fault', host: 'sim', attrs: { index: 0, type: 'async-snapshot-failure', action: 'start' } },
+      { type: 'checkpoint.triggered', attrs: { checkpointId: 2 } },
+      // A transaction pre-committed and never committed: an anchor only for missing records.
+      { type: 'sink.pre-committed', host: 'taskmanager-1', attrs: { sink: 's', subtask: 0, attempt: 0, epoch: 0, checkpoint: 2 }, cause: 1 },
+      { type: 'store.begin', host: 'store', attrs: { op: 'put', path: 'chk-2/a' }, cause: 1 },
+      { type: 'mark', host: 'store', attrs: { name: 'async-snapshot-failed', op: 'put', path: 'chk-2/a' }, cause: 0 },
+      { type: 'store.end', host: 'store', attrs: { op: 'put', path: 'chk-2/a', outcome: 'failed' }, cause: 4 },
+      { type: 'store.unknown-outcome', host: 'store', attrs: { op: 'put', path: 'chk-2/b', happened: false }, cause: 0 },
+      { type: 'store.end', host: 'store', attrs: { op: 'put', path: 'chk-2/c', outcome: 'ok' }, cause: 1 },
+      { type: 'checkpoint.completed', attrs: { checkpointId: 2 }, cause: 1 },
+    ]);
+    const anchors = (missing: string[]) => explainRun(r, restorable(missing)).anchors;
+    expect(anchors(['chk-2/a', 'chk-2/b'])).toEqual([
+      { seq: 8, why: 'checkpoint 2, which the oracle names' },
+      { seq: 5, why: 'the lost write of chk-2/a, a file checkpoint 2 names' },
+    ]);
+    // The first missing file whose loss the trace shows: none for a put that ended well.
+    expect(anchors(['chk-2/c', 'chk-2/b']).map((a) => a.seq)).toEqual([8, 6]);
+    const e = explainRun(r, restorable(['chk-2/a']));
+    expect(e.reachedFaults).toEqual([0]);
+    expect(e.steps.find((s) => s.seq === 5)?.text).toBe('store put of chk-2/a: failed');
+  });
+
+  test('ack-before-durable completes checkpoint 2 with every state write failing: the explanation reaches the fault '
+    + 'that failed them', () => {
+    const spec = {
+      version: RUN_SPEC_VERSION, seed: 'ack', job: { kind: 'flights', selection: { from: 0, to: 200 }, splits: 4 }, parallelism: 2,
+      checkpoint: { mode: 'aligned', intervalMs: 20 }, restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
+      faults: [{ type: 'async-snapshot-failure', probability: 1, checkpoint: 2 },
+        { type: 'global-failure', when: { at: { kind: 'jobmaster', checkpoint: 2, phase: 'completed' } } }],
+      healTimeMs: 500, budgets: { maxEvents: 2_000_000, maxTimeMs: 3_000 }, overrides: [], mutations: ['ack-before-durable'],
+    } as RunSpec;
+    const r = simulate(spec);
+    const [v] = judgeRun(r).violations;
+    expect(v?.details).toMatchObject({ invariant: 'restorable', checkpointId: 2 });
+    const e = explainRun(r, v);
+    expect(e.anchors.map((a) => a.why)).toEqual(['checkpoint 2, which the oracle names',
+      `the lost write of ${String((v?.details as { missing: string[] }).missing[0])}, a file checkpoint 2 names`]);
+    expect(e.reachedFaults).toEqual([0]);
+    expect(e.noFault).toBeUndefined();
   });
 });

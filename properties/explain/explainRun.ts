@@ -161,6 +161,9 @@ function anchorsOf(index: EventIndex, result: RunResult, v: Violation | undefine
   // A protocol invariant names its event.
   const named = details.event as { seq?: unknown } | undefined;
   if (named !== undefined && typeof named.seq === 'number') push(index.get(named.seq), 'the event that broke the invariant');
+  // prompt-abort names the failure the coordinator learned of (and did not act on at once).
+  const learned = details.learnedBy as { seq?: unknown } | undefined;
+  if (learned !== undefined && typeof learned.seq === 'number') push(index.get(learned.seq), 'the failure the coordinator learned of');
   // A surplus or mismatched copy committed by a later attempt: the restore that deployed it.
   for (const r of [...recordsOf(details.surplus), ...recordsOf(details.valueMismatches)]) {
     if (r.attempt <= 0) continue;
@@ -185,24 +188,9 @@ function anchorsOf(index: EventIndex, result: RunResult, v: Violation | undefine
       push(abort ?? lost ?? p, `the transaction of checkpoint ${String(a.checkpoint)} on sink subtask ${String(a.subtask)}, pre-committed and never committed`);
     }
   }
-  // A checkpoint the oracle names: how it ended (or its trigger).
+  // A checkpoint the oracle names: how it ended (or its trigger), and what led there.
   const id = details.checkpointId ?? checkpointOfPath(details.leaked);
-  if (typeof id === 'number' && id >= 1) {
-    // Its first end, whenever recorded (an oracle's time for it can be its completion
-    // timestamp, taken before the metadata write that precedes the event).
-    const end = [...index.ofType('checkpoint.completed'), ...index.ofType('checkpoint.aborted')]
-      .filter((e) => e.attrs.checkpointId === id).sort((a, b) => a.seq - b.seq)[0];
-    const trigger = index.ofType('checkpoint.triggered').find((e) => e.attrs.checkpointId === id);
-    push(end ?? trigger, `checkpoint ${id}, which the oracle names`);
-    // Its state goes back to the last restore before it, if any.
-    const restore = trigger === undefined ? undefined
-      : [...index.ofType('checkpoint.restored')].reverse().find((r) => r.seq < trigger.seq);
-    push(restore, `the last restore before checkpoint ${id}, whose state it builds on`);
-    // What struck while it was pending: the failovers between its trigger and its end.
-    for (const f of index.ofType('scheduler.restarting')) {
-      if (trigger !== undefined && f.seq > trigger.seq && f.seq < (end?.seq ?? Number.POSITIVE_INFINITY)) push(f, `a failover while checkpoint ${id} was pending`);
-    }
-  }
+  if (typeof id === 'number' && id >= 1) checkpointAnchors(index, details, id, push);
   if (v === undefined) {
     // A run that holds: what its restores went back to, else where its faults struck.
     for (const r of index.ofType('checkpoint.restored').slice(-3)) push(r, 'a restore of the run');
@@ -220,6 +208,37 @@ function anchorsOf(index: EventIndex, result: RunResult, v: Violation | undefine
     if (anchors.length === 0) push(last('scheduler.restarting') ?? abort ?? last('fault'), `the last failure ${before}`);
   }
   return anchors;
+}
+
+/**
+ * The anchors of checkpoint `id`, which an oracle names: its first end (or its trigger), for a
+ * checkpoint that is not restorable what lost one of its files, the last restore before it, and
+ * the failovers while it was pending.
+ */
+function checkpointAnchors(index: EventIndex, details: Record<string, unknown>, id: number,
+  push: (event: TraceEvent | undefined, why: string) => void): void {
+  // Its first end, whenever recorded (an oracle's time for it can be its completion
+  // timestamp, taken before the metadata write that precedes the event).
+  const end = [...index.ofType('checkpoint.completed'), ...index.ofType('checkpoint.aborted')]
+    .filter((e) => e.attrs.checkpointId === id).sort((a, b) => a.seq - b.seq)[0];
+  const trigger = index.ofType('checkpoint.triggered').find((e) => e.attrs.checkpointId === id);
+  push(end ?? trigger, `checkpoint ${id}, which the oracle names`);
+  // A retained checkpoint that is not restorable: what left a file of it missing (its write
+  // failed, or its outcome was unknown and it did not happen), the first one the trace shows.
+  for (const path of missingFiles(details)) {
+    const lost = lostWrite(index, path);
+    if (lost === undefined) continue;
+    push(lost, `the lost write of ${path}, a file checkpoint ${id} names`);
+    break;
+  }
+  // Its state goes back to the last restore before it, if any.
+  const restore = trigger === undefined ? undefined
+    : [...index.ofType('checkpoint.restored')].reverse().find((r) => r.seq < trigger.seq);
+  push(restore, `the last restore before checkpoint ${id}, whose state it builds on`);
+  // What struck while it was pending: the failovers between its trigger and its end.
+  for (const f of index.ofType('scheduler.restarting')) {
+    if (trigger !== undefined && f.seq > trigger.seq && f.seq < (end?.seq ?? Number.POSITIVE_INFINITY)) push(f, `a failover while checkpoint ${id} was pending`);
+  }
 }
 
 /**
@@ -256,10 +275,30 @@ function checkpointOfPath(leaked: unknown): number | undefined {
   return m === null ? undefined : Number(m[1]);
 }
 
-/** Whether an oracle's details report missing records. */
+/**
+ * Whether an oracle's details report missing records (objects; a storage verdict's `missing`
+ * lists a checkpoint's missing files, which are no records).
+ */
 function hasMissing(details: Record<string, unknown>): boolean {
   const n = details.missingCount;
-  return (typeof n === 'number' && n > 0) || (Array.isArray(details.missing) && details.missing.length > 0);
+  return (typeof n === 'number' && n > 0)
+    || (Array.isArray(details.missing) && details.missing.some((m) => typeof m === 'object' && m !== null));
+}
+
+/** The files a `restorable` storage verdict lists as missing (paths), else none. */
+function missingFiles(details: Record<string, unknown>): string[] {
+  if (details.invariant !== 'restorable' || !Array.isArray(details.missing)) return [];
+  return details.missing.filter((m): m is string => typeof m === 'string');
+}
+
+/**
+ * The last event that lost the write of `path`: the failed end of a put of it (caused by the
+ * store fault that failed it), or an unknown outcome of one that did not happen.
+ */
+function lostWrite(index: EventIndex, path: string): TraceEvent | undefined {
+  const failed = index.ofType('store.end').filter((e) => e.attrs.path === path && e.attrs.op === 'put' && e.attrs.outcome === 'failed');
+  const unknown = index.ofType('store.unknown-outcome').filter((e) => e.attrs.path === path && e.attrs.happened === false);
+  return [...failed, ...unknown].sort((a, b) => b.seq - a.seq)[0];
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { ORACLE_NAMES } from '../oracles/judgeRun.ts';
+import { EXPLORE_STRATEGIES, RUN_STRATEGIES } from '../arbitraries/ExploreStrategy.ts';
 import type { DeepReadonly, RunSpec } from '../../sim/run/RunSpec.ts';
 import { runSpecSchema } from '../../sim/run/runSpecSchema.ts';
 import { specErrorMap, pathText } from '../../sim/run/schema/parseWithSchema.ts';
@@ -71,6 +72,11 @@ export const reproSchema = z.strictObject({
     .meta({ description: 'fast-check\'s seed and path of the counterexample, for replay --seed --path.' }).exactOptional(),
   fork: z.strictObject({ checkpointId: z.number().int().min(1), rescale: z.literal(true).optional() })
     .meta({ description: 'Present when the failing run is a restore fan-out fork: fast-check\'s run with a global failure when this checkpoint completes (the spec holds that fault last), or with rescale, cancelled then and restored from it at another parallelism (the spec holds that rescale action last), for replay --seed --path --fork [--fork-rescale].' })
+    .exactOptional(),
+  strategy: z.strictObject({
+    explore: z.enum(EXPLORE_STRATEGIES).meta({ description: 'explore --strategy, which replay --seed --path --strategy takes.' }),
+    run: z.enum(RUN_STRATEGIES).meta({ description: 'The strategy that drew this run (under mixed, one of the others).' }),
+  }).meta({ description: 'Present when explore wrote it: how its runs were drawn, and which strategy drew this one.' })
     .exactOptional(),
   jobModule: z.strictObject({ hash: z.string().meta({ description: 'sha-256 of the module and its local imports.' }) })
     .meta({ description: 'Present when the job is a job module: its content hash when the repro was written; replay refuses the repro if the module changed since.' })

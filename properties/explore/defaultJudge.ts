@@ -8,7 +8,8 @@
  * judges it; a run an engine assertion ended lost its cleanup even if the job had finished).
  * Also whether the final keyed state was judged (for explore's stateUnjudged figure), whether
  * the operator state was (operatorStateJudged), and what the job's judging left out (sinks and
- * keyed operators, for outputUnjudged and statePartlyUnjudged).
+ * keyed operators, for outputUnjudged and statePartlyUnjudged), and the attribution of its aborts
+ * and failovers (for unattributed).
  */
 import type { RunResult } from '../../sim/run/RunResult.ts';
 import { resolveJudging, sinkOutputs } from '../oracles/jobJudging.ts';
@@ -21,8 +22,8 @@ import { surplusAndMissing, type RecordIdentity } from './surplusAndMissing.ts';
 /** Judges `result` against `expect`. */
 export function defaultJudge(result: RunResult, expect: Expectation): Judgement {
   const verdict = judgeRun(result, { expect });
-  const { violations, keyedState, knownStuck, operatorState, outputUnjudged, stateUnjudgedOperators } = verdict;
-  const judged = { keyedState, knownStuck, operatorState, outputUnjudged, stateUnjudgedOperators };
+  const { violations, keyedState, knownStuck, operatorState, outputUnjudged, stateUnjudgedOperators, attribution } = verdict;
+  const judged = { keyedState, knownStuck, operatorState, outputUnjudged, stateUnjudgedOperators, attribution };
   if (result.jobStatus !== 'FINISHED' || result.engineAssertion !== undefined) {
     return { violations, duplicates: 0, missing: 0, ...judged };
   }

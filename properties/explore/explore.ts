@@ -7,22 +7,33 @@
  * (a mismatch is a harness failure, exit code 3; so is anything simulate or the judge throw,
  * which stops the search at once instead of being shrunk), and a sample of completed checkpoints
  * is forked into restore fan-out runs (oracle 2), which do not count in the per-mode figures.
+ * Runs are drawn by a search strategy (ExploreStrategy.ts, default mixed): the report counts per
+ * mode the runs each strategy drew and says which run found the first violation, how long after
+ * the mode's start, and which strategy drew it; a counterexample and its repro name the strategy.
  *
  * The wall clock and file writing are handed in (STYLE.md: only cli/ and bench/ read real time),
  * as are simulate and the judge, so tests can inject a nondeterministic fake.
  */
-import { regenerateSpec } from './replay.ts';
 import fc from 'fast-check';
 import { canonicalFaults } from './canonicalFaults.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
-import type { Action, Fault, RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
-import { exploreJobName, runSpecArbitrary, type ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
+import type { RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
+import { exploreJobName, type ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
+import { drawnRunArbitrary } from '../arbitraries/drawnRunArbitrary.ts';
+import { DEFAULT_EXPLORE_STRATEGY, type ExploreStrategy, type RunStrategy } from '../arbitraries/ExploreStrategy.ts';
+import { forkSpec, rescaleForkSpec, type ForkRef } from './restoreFork.ts';
+import { regenerateCommand, regenerates } from './regenerateCommand.ts';
 import { ENGINE_ASSERTION, sameFailure } from '../oracles/engineAssertion.ts';
 import { REPRO_FORMAT_VERSION, type Repro } from './Repro.ts';
 import type { StateJudgement } from '../oracles/stateJudgement.ts';
 import type { OperatorStateJudgement } from '../oracles/operatorState.ts';
 import type { OutputUnjudged } from '../oracles/jobJudging.ts';
 import { explainRun, type Explanation } from '../explain/explainRun.ts';
+import type { AttributionJudgement } from '../oracles/attribution.ts';
+import { recordRun } from './recordRun.ts';
+import type { UnattributedSummary } from './unattributedSummary.ts';
+
+export { applyFork, forkSpec, rescaleForkSpec, type ForkRef } from './restoreFork.ts';
 
 export type Expectation = 'exactly-once' | 'at-least-once';
 
@@ -46,6 +57,8 @@ export interface Judgement {
   readonly outputUnjudged?: readonly OutputUnjudged[];
   /** Keyed operators whose state the job's judging left out (judgeRun). */
   readonly stateUnjudgedOperators?: readonly string[];
+  /** What explains each abort and failover, and what nothing does (judgeRun; attribution.ts). */
+  readonly attribution?: AttributionJudgement;
 }
 
 export type Simulate = (spec: RunSpec) => RunResult;
@@ -74,6 +87,14 @@ export interface ExploreOptions {
   readonly fanOutEvery?: number;
   readonly simulate: Simulate;
   readonly judge: Judge;
+  /** How runs are drawn (ExploreStrategy.ts); default `mixed`. */
+  readonly strategy?: ExploreStrategy;
+  /**
+   * Whether a counterexample is shrunk (default true). Off, the first violating run is reported as
+   * it was drawn: for measuring how fast a search finds a bug (`mutants run --compare-strategies`),
+   * where shrinking would only cost time.
+   */
+  readonly shrink?: boolean;
   /** Real milliseconds, from cli/. */
   readonly clock: () => number;
   /** Writes (or overwrites) the repro of `mode`'s counterexample; returns its path. */
@@ -133,7 +154,26 @@ export interface ModeSummary {
    * (jm.restoreFailed).
    */
   rescales?: { fired: number; restored: number; failed: number; refused: number };
+  /** Aborts and failovers no cause explains, with examples (unattributedSummary.ts); when judged. */
+  unattributed?: UnattributedSummary;
   marks: Record<string, number>;
+  /**
+   * Runs per strategy that drew them (one key under a single strategy; four under `mixed`).
+   * Optional, like `schedule`, for summaries written before strategies; explore always sets both.
+   */
+  runsByStrategy?: Partial<Record<RunStrategy, number>>;
+  /**
+   * The order decisions of the runs (summed), and of the runs with a PCT schedule: how many
+   * there were, and at how many order decisions the schedule proposed another candidate than the
+   * seeded draw (RunResult.schedule).
+   */
+  schedule?: { orderDecisions: number; pctRuns: number; pctOrderDecisions: number; pctDiffered: number };
+  /**
+   * The mode's first violation, before shrinking: which run found it (1 for the first), the
+   * wall time from the mode's start to the end of that run's judgement (ms), and the strategy
+   * that drew it. Absent when no run violated a property. What a runs-to-kill table reads.
+   */
+  firstViolation?: { run: number; ms: number; strategy: RunStrategy };
 }
 
 export interface Counterexample {
@@ -153,6 +193,8 @@ export interface Counterexample {
   readonly violation: Violation;
   /** Why it failed: the cause chains of the counterexample's run (properties/explain). */
   readonly explanation: Explanation;
+  /** explore's strategy, and the one that drew this run (under `mixed`, one of the others). */
+  readonly strategy: { readonly explore: ExploreStrategy; readonly run: RunStrategy };
   /**
    * When the failing run is a restore fan-out fork (ORACLES.md 2) of fast-check's run: the
    * checkpoint it forked at, and whether it was the rescale fork (`replay --seed --path --fork N
@@ -186,6 +228,8 @@ export interface FanOutSummary {
 export interface ExploreReport {
   readonly job: string; // as `--job` names it (exploreJobName)
   readonly seed: number;
+  /** How runs were drawn (ExploreStrategy.ts). */
+  readonly strategy: ExploreStrategy;
   readonly runsPerMode: number | null;
   /** The planted bugs switched on (sorted, distinct; empty for the correct engine). */
   readonly mutants: readonly string[];
@@ -229,6 +273,7 @@ export function explore(o: ExploreOptions): ExploreReport {
   return {
     job: exploreJobName(o.job),
     seed: o.seed,
+    strategy: o.strategy ?? DEFAULT_EXPLORE_STRATEGY,
     runsPerMode: o.timeBudgetMs === undefined ? (o.runs ?? DEFAULT_RUNS_PER_MODE) : null,
     mutants: [...new Set(o.mutants ?? [])].sort(),
     modes,
@@ -242,7 +287,8 @@ function emptySummary(): ModeSummary {
   return {
     runs: 0, violations: 0, checkpointsCompleted: 0, restores: 0, duplicatesAfterRestore: 0, missingRecords: 0,
     unfiredFaults: 0, unfiredActions: 0, knownStuck: 0, stateUnjudged: 0, stateUnjudgedReasons: {},
-    operatorStateJudged: 0, operatorStateUnjudgedReasons: {}, marks: {},
+    operatorStateJudged: 0, operatorStateUnjudgedReasons: {}, marks: {}, runsByStrategy: {},
+    schedule: { orderDecisions: 0, pctRuns: 0, pctOrderDecisions: 0, pctDiffered: 0 },
   };
 }
 
@@ -252,11 +298,13 @@ function exploreMode(
   deadline: number,
   fanOut: FanOutSummary,
 ): { summary: ModeSummary; counterexample: Counterexample | undefined } {
+  const started = o.clock();
   const expect = o.expect ?? expectationOf(mode);
   const summary = emptySummary();
-  const arb = runSpecArbitrary({
+  const arb = drawnRunArbitrary({
     job: o.job,
     mode,
+    strategy: o.strategy ?? DEFAULT_EXPLORE_STRATEGY,
     ...(o.maxRecords === undefined ? {} : { maxRecords: o.maxRecords }),
     ...(o.maxParallelism === undefined ? {} : { maxParallelism: o.maxParallelism }),
     mutations: o.mutants ?? [],
@@ -269,7 +317,7 @@ function exploreMode(
   // shrink it. The remaining runs pass at once and it is rethrown.
   let harnessFailure: { readonly error: unknown } | undefined;
   const runs = o.timeBudgetMs === undefined ? (o.runs ?? DEFAULT_RUNS_PER_MODE) : 1_000_000;
-  const property = fc.property(arb, (spec) => {
+  const property = fc.property(arb, ({ spec, strategy }) => {
     if (harnessFailure !== undefined) return true;
     let e: Evaluation;
     try {
@@ -280,7 +328,7 @@ function exploreMode(
     }
     if (!failedOnce) {
       summary.runs++;
-      record(summary, e.main, e.mainVerdict);
+      recordRun(summary, e.main, e.mainVerdict, strategy);
       o.progress?.(mode, summary.runs, o.timeBudgetMs === undefined ? runs : undefined);
       const mismatch = checkDeterminism(o, spec, e.main, summary.runs);
       if (mismatch !== undefined) {
@@ -293,7 +341,8 @@ function exploreMode(
       failedOnce = true;
       first = e.violation;
       summary.violations++;
-      reproPath = o.writeRepro(mode, repro(o, e.spec, e.result, e.violation, 'unshrunk', e.fork));
+      summary.firstViolation = { run: summary.runs, ms: Math.round(o.clock() - started), strategy };
+      reproPath = o.writeRepro(mode, repro(o, { spec: e.spec, strategy }, e.result, e.violation, 'unshrunk', e.fork));
       return false;
     }
     // Shrinking: any violation still fails, except that an engine assertion must stay the same.
@@ -303,21 +352,26 @@ function exploreMode(
     seed: o.seed,
     numRuns: runs,
     ...(deadline === Number.POSITIVE_INFINITY ? {} : { interruptAfterTimeLimit: Math.max(1, deadline - o.clock()) }),
+    ...(o.shrink === false ? { endOnFailure: true } : {}),
   });
   if (harnessFailure !== undefined) throw harnessFailure.error;
   if (!details.failed || details.counterexample === null) return { summary, counterexample: undefined };
-  const e0 = evaluate(o, details.counterexample[0], expect, undefined);
+  const drawn = details.counterexample[0];
+  const e0 = evaluate(o, drawn.spec, expect, undefined);
   if (e0.violation === undefined) {
     throw new HarnessError('the shrunk counterexample no longer fails when simulated again (nondeterminism?)');
   }
   const fastCheck = { seed: details.seed, path: details.counterexamplePath ?? '' };
   // Written before the runs below, so what fast-check shrank is on disk whatever they do.
-  reproPath = o.writeRepro(mode, { ...repro(o, e0.spec, e0.result, e0.violation, 'shrunk', e0.fork), fastCheck });
-  const e = smallerCounterexample(o, e0, expect);
+  const stage = o.shrink === false ? 'unshrunk' : 'shrunk';
+  reproPath = o.writeRepro(mode, { ...repro(o, { spec: e0.spec, strategy: drawn.strategy }, e0.result, e0.violation, stage, e0.fork), fastCheck });
+  const e = o.shrink === false ? e0 : smallerCounterexample(o, e0, expect);
   const { violation, result, spec: shrunk } = e;
   if (violation === undefined) throw new HarnessError('unreachable: the kept counterexample holds');
   // Made smaller, a fork's spec still ends with the fork's fault (it fired): still the fork.
-  if (e !== e0) reproPath = o.writeRepro(mode, { ...repro(o, shrunk, result, violation, 'shrunk', e.fork ?? e0.fork), fastCheck });
+  if (e !== e0) {
+    reproPath = o.writeRepro(mode, { ...repro(o, { spec: shrunk, strategy: drawn.strategy }, result, violation, 'shrunk', e.fork ?? e0.fork), fastCheck });
+  }
   return {
     summary,
     counterexample: {
@@ -334,6 +388,7 @@ function exploreMode(
       overrides: shrunk.overrides.length,
       violation,
       explanation: explainRun(result, violation),
+      strategy: { explore: o.strategy ?? DEFAULT_EXPLORE_STRATEGY, run: drawn.strategy },
       ...((e.fork ?? e0.fork) === undefined ? {} : { fork: e.fork ?? e0.fork }),
       fastCheck,
       ...(regenerates(o, mode, fastCheck, e0.spec, e0.fork) ? { regenerate: regenerateCommand(o, mode, fastCheck, e0.fork) } : {}),
@@ -389,56 +444,12 @@ function withoutUnfiredFaults(o: ExploreOptions, e: Evaluation, expect: Expectat
   return best;
 }
 
-/** Adds `result`'s rescale actions to `summary.rescales` (see ModeSummary.rescales). */
-function countRescales(summary: ModeSummary, result: RunResult): void {
-  const rescales = result.spec.actions.flatMap((a, i) => (a.type === 'rescale' ? [i] : []));
-  if (rescales.length === 0) return;
-  const r = summary.rescales ??= { fired: 0, restored: 0, failed: 0, refused: 0 };
-  for (const i of rescales) {
-    const log = result.actions.filter((a) => a.action === i);
-    if (!log.some((a) => a.event === 'fired')) continue;
-    r.fired++;
-    if (log.some((a) => a.event === 'failed')) r.failed++;
-    else if (log.some((a) => a.event === 'completed')) r.restored++;
-  }
-  r.refused += result.trace.filter((e) => e.type === 'jm.restoreFailed').length;
-}
-
-function record(summary: ModeSummary, result: RunResult, verdict: Judgement): void {
-  summary.checkpointsCompleted += result.checkpoints.completed.filter((c) => c.kind === 'checkpoint').length;
-  summary.restores += result.restores;
-  summary.duplicatesAfterRestore += verdict.duplicates;
-  summary.missingRecords += verdict.missing;
-  summary.unfiredFaults += result.unfiredFaults.length;
-  summary.unfiredActions += result.unfiredActions.length;
-  if (verdict.knownStuck === true) summary.knownStuck++;
-  countRescales(summary, result);
-  const state = verdict.keyedState;
-  if (!state.judged) {
-    summary.stateUnjudged++;
-    summary.stateUnjudgedReasons[state.reason] = (summary.stateUnjudgedReasons[state.reason] ?? 0) + 1;
-  }
-  const outputs = verdict.outputUnjudged ?? [];
-  if (outputs.length > 0) {
-    summary.outputUnjudged = (summary.outputUnjudged ?? 0) + 1;
-    const reasons = summary.outputUnjudgedReasons ??= {};
-    for (const reason of new Set(outputs.map((u) => u.reason))) reasons[reason] = (reasons[reason] ?? 0) + 1;
-  }
-  if (state.judged && (verdict.stateUnjudgedOperators ?? []).length > 0) {
-    summary.statePartlyUnjudged = (summary.statePartlyUnjudged ?? 0) + 1;
-  }
-  const op = verdict.operatorState;
-  if (op?.judged === true) summary.operatorStateJudged = (summary.operatorStateJudged ?? 0) + 1;
-  else if (op !== undefined && op.reason !== 'no-operator-state') {
-    const reasons = summary.operatorStateUnjudgedReasons ??= {};
-    reasons[op.reason] = (reasons[op.reason] ?? 0) + 1;
-  }
-  for (const [k, v] of Object.entries(result.marks)) summary.marks[k] = (summary.marks[k] ?? 0) + v;
-}
-
+/** The repro of a drawn run's `spec` (its `strategy` the one that drew it) that violated `v`. */
 function repro(
-  o: ExploreOptions, spec: RunSpec, result: RunResult, v: Violation, stage: 'unshrunk' | 'shrunk', fork?: ForkRef,
+  o: ExploreOptions, drawn: { spec: RunSpec; strategy: RunStrategy }, result: RunResult, v: Violation,
+  stage: 'unshrunk' | 'shrunk', fork?: ForkRef,
 ): Repro {
+  const spec = drawn.spec;
   return {
     format: 'checkpoint-sim-repro',
     formatVersion: REPRO_FORMAT_VERSION,
@@ -449,6 +460,7 @@ function repro(
     traceHash: result.traceHash,
     stage,
     ...(fork === undefined ? {} : { fork: { checkpointId: fork.checkpointId, ...(fork.rescale === true ? { rescale: true } : {}) } }),
+    strategy: { explore: o.strategy ?? DEFAULT_EXPLORE_STRATEGY, run: drawn.strategy },
     spec,
   };
 }
@@ -471,50 +483,6 @@ interface Evaluation {
   readonly violation: Violation | undefined;
   /** When the violation is a restore fan-out fork's: which fork. */
   readonly fork?: ForkRef;
-}
-
-/**
- * The restore fan-out fork of `spec` at checkpoint `checkpointId` (ORACLES.md 2): the same spec
- * with one more fault, "fail the job globally when checkpoint `checkpointId` completes", last.
- */
-export function forkSpec(spec: RunSpec, checkpointId: number): RunSpec {
-  const fault: Fault = { type: 'global-failure', when: { at: { kind: 'jobmaster', checkpoint: checkpointId, phase: 'completed' } } };
-  return { ...spec, faults: [...spec.faults, fault] };
-}
-
-/** A restore fan-out fork: at which checkpoint, and whether across a rescale. */
-export interface ForkRef {
-  readonly checkpointId: number;
-  /** The rescale fork ({@link rescaleForkSpec}); absent or false: the global-failure one. */
-  readonly rescale?: boolean;
-}
-
-/**
- * The restore fan-out fork across a rescale (ORACLES.md 2, "forks at another parallelism"): the
- * same spec with its checkpoints retained on cancellation and one more action, "when checkpoint
- * `checkpointId` completes, cancel and restore it into a new job run at another parallelism"
- * (one lower, or 2 from 1), last. Judged like the run.
- */
-export function rescaleForkSpec(spec: RunSpec, checkpointId: number): RunSpec {
-  const p = typeof spec.parallelism === 'number' ? spec.parallelism
-    : spec.job.kind === 'generated' ? Math.max(spec.job.spec.sourceParallelism, spec.job.spec.sinkParallelism) : 2;
-  const next = p > 1 ? p - 1 : 2;
-  const action: Action = {
-    type: 'rescale', via: 'cancel', parallelism: next,
-    when: { at: { kind: 'jobmaster', checkpoint: checkpointId, phase: 'completed' } },
-  };
-  // From 1 to 2 the new run may need more slots than the spec's TaskManagers have.
-  const needed = Math.ceil(next / (spec.slotsPerTaskManager ?? 2));
-  return {
-    ...spec, checkpoint: { ...spec.checkpoint, retention: 'RETAIN_ON_CANCELLATION' },
-    ...(spec.taskManagers !== undefined && spec.taskManagers < needed ? { taskManagers: needed } : {}),
-    actions: [...(spec.actions ?? []), action],
-  };
-}
-
-/** `spec` forked as `fork` says. */
-export function applyFork(spec: RunSpec, fork: ForkRef): RunSpec {
-  return fork.rescale === true ? rescaleForkSpec(spec, fork.checkpointId) : forkSpec(spec, fork.checkpointId);
 }
 
 /**
@@ -565,39 +533,4 @@ function seedNumber(seed: string): number {
   let h = 0;
   for (let i = 0; i < seed.length; i++) h = (Math.imul(h, 31) + seed.charCodeAt(i)) | 0;
   return Math.abs(h);
-}
-
-/**
- * `npx checkpoint-sim replay --seed S --path P --mode M ...` with every flag explore ran with that
- * decides the run (job, expectation, mutants, record and parallelism limits), so it regenerates
- * fast-check's counterexample exactly.
- */
-function regenerateCommand(o: ExploreOptions, mode: RunMode, fc: { readonly seed: number; readonly path: string }, fork?: ForkRef): string {
-  const flags = [`--seed ${fc.seed}`, `--path ${fc.path}`, `--mode ${mode}`, `--job ${exploreJobName(o.job)}`];
-  if (fork !== undefined) flags.push(`--fork ${fork.checkpointId}${fork.rescale === true ? ' --fork-rescale' : ''}`);
-  if (o.expect !== undefined) flags.push(`--expect ${o.expect}`);
-  if (o.mutants !== undefined && o.mutants.length > 0) flags.push(`--mutant ${o.mutants.join(',')}`);
-  if (o.maxRecords !== undefined) flags.push(`--max-records ${o.maxRecords}`);
-  if (o.maxParallelism !== undefined) flags.push(`--max-parallelism ${o.maxParallelism}`);
-  return `npx checkpoint-sim replay ${flags.join(' ')}`;
-}
-
-/**
- * Whether `replay --seed --path` (with `--fork` for a fork's counterexample) would regenerate
- * exactly `spec` (fast-check's counterexample).
- */
-function regenerates(
-  o: ExploreOptions, mode: RunMode, fc: { readonly seed: number; readonly path: string }, spec: RunSpec, fork?: ForkRef,
-): boolean {
-  try {
-    const main = regenerateSpec({
-      job: o.job, mode, mutants: o.mutants ?? [], seed: fc.seed, path: fc.path,
-      ...(o.maxRecords === undefined ? {} : { maxRecords: o.maxRecords }),
-      ...(o.maxParallelism === undefined ? {} : { maxParallelism: o.maxParallelism }),
-    });
-    const again = fork === undefined ? main : applyFork(main, fork);
-    return JSON.stringify(again) === JSON.stringify(spec);
-  } catch {
-    return false;
-  }
 }

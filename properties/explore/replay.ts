@@ -8,7 +8,9 @@ import fc from 'fast-check';
 import type { TraceEvent } from '../../sim/Trace.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import type { Fault, RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
-import { runSpecArbitrary, type ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
+import type { ExploreJob } from '../arbitraries/runSpecArbitrary.ts';
+import { drawnRunArbitrary, type DrawnRun } from '../arbitraries/drawnRunArbitrary.ts';
+import type { ExploreStrategy } from '../arbitraries/ExploreStrategy.ts';
 import { describeFault } from '../describeFault.ts';
 import { decisiveEvents } from '../oracles/decisiveEvents.ts';
 import { explainRun, type Explanation } from '../explain/explainRun.ts';
@@ -84,24 +86,25 @@ export class ReplayPathError extends Error {
 }
 
 /**
- * The RunSpec explore generated at fast-check `seed` and `path` with these flags (the first
- * segment of the path is the run index; the rest, if any, the shrink steps).
+ * The run explore generated at fast-check `seed` and `path` with these flags (the first segment
+ * of the path is the run index; the rest, if any, the shrink steps): its RunSpec and the
+ * strategy that drew it (under `mixed`, one of the others).
  * @throws ReplayPathError when the path leads nowhere (a shrink step past the last shrink).
  */
 export function regenerateSpec(o: {
-  job: ExploreJob; mode: RunMode; mutants: readonly string[]; seed: number; path: string;
+  job: ExploreJob; mode: RunMode; strategy: ExploreStrategy; mutants: readonly string[]; seed: number; path: string;
   maxRecords?: number; maxParallelism?: number;
-}): RunSpec {
-  const arb = runSpecArbitrary({
-    job: o.job, mode: o.mode, mutations: o.mutants,
+}): DrawnRun {
+  const arb = drawnRunArbitrary({
+    job: o.job, mode: o.mode, strategy: o.strategy, mutations: o.mutants,
     ...(o.maxRecords === undefined ? {} : { maxRecords: o.maxRecords }),
     ...(o.maxParallelism === undefined ? {} : { maxParallelism: o.maxParallelism }),
   });
-  let captured: RunSpec | undefined;
+  let captured: DrawnRun | undefined;
   const nowhere = `--path ${o.path} does not lead to a run of seed ${o.seed} with these flags`;
   try {
-    fc.check(fc.property(arb, (spec) => {
-      captured = spec;
+    fc.check(fc.property(arb, (drawn) => {
+      captured = drawn;
       return false;
     }), { seed: o.seed, path: o.path, endOnFailure: true, numRuns: 1 });
   } catch (e) {

@@ -142,7 +142,7 @@ interface AssembledState {
  */
 export function consistentCut(result: RunResult, options: ConsistentCutOptions = {}): Violation[] {
   const maxListed = options.maxListed ?? 20;
-  // In history order: job run, then id (ids start again in each run).
+  // In history order: job run, then id (a later run numbers on from the checkpoint it restored, so ids can recur).
   const checkpoints = [...result.checkpoints.completed]
     .sort((a, b) => (a.jobRun ?? 1) - (b.jobRun ?? 1) || a.checkpointId - b.checkpointId);
   // Each run has its own parallelism (a rescale): a checkpoint's subtasks are its run's.

@@ -12,9 +12,9 @@ import { doctor, event, sampleRun } from './testing/sampleRuns.ts';
 describe('judgeRun', () => {
   test('runs the oracles of the mode and passes real runs', () => {
     const expected = {
-      aligned: ['consistent-cut', 'end-to-end-exactly-once', 'protocol-invariants', 'failure-handling',
+      aligned: ['consistent-cut', 'end-to-end-exactly-once', 'protocol-invariants', 'failure-handling', 'prompt-abort',
         'storage-invariants', 'liveness'],
-      'at-least-once': ['at-least-once', 'protocol-invariants', 'failure-handling', 'storage-invariants', 'liveness'],
+      'at-least-once': ['at-least-once', 'protocol-invariants', 'failure-handling', 'prompt-abort', 'storage-invariants', 'liveness'],
       none: ['at-least-once', 'protocol-invariants', 'storage-invariants', 'liveness'],
     } as const;
     for (const mode of ['aligned', 'at-least-once', 'none'] as const) {
@@ -32,12 +32,12 @@ describe('judgeRun', () => {
     const mode = (m: 'unaligned' | 'aligned-timeout'): RunResult =>
       doctor(r, { spec: { ...r.spec, checkpoint: { ...r.spec.checkpoint, mode: m } } });
     expect(applicableOracles(mode('unaligned'))).toEqual(['end-to-end-exactly-once', 'protocol-invariants',
-      'failure-handling', 'storage-invariants', 'liveness']);
+      'failure-handling', 'prompt-abort', 'storage-invariants', 'liveness']);
     expect(applicableOracles(mode('aligned-timeout'))[0]).toBe('end-to-end-exactly-once');
     expect(applicableOracles(doctor(r, { jobStatus: 'FAILED' }))).toEqual(['consistent-cut', 'protocol-invariants',
-      'failure-handling', 'storage-invariants', 'liveness']);
+      'failure-handling', 'prompt-abort', 'storage-invariants', 'liveness']);
     expect(applicableOracles(sampleRun('at-least-once', true),
-      { expect: 'exactly-once', skip: ['liveness', 'failure-handling'] }))
+      { expect: 'exactly-once', skip: ['liveness', 'failure-handling', 'prompt-abort'] }))
       .toEqual(['end-to-end-exactly-once', 'protocol-invariants', 'storage-invariants']);
   });
 
@@ -132,7 +132,7 @@ describe('judgeRun on a capped trace', () => {
   // cap was judged to retain them with every file missing (a false storage violation).
   test('refuses a result whose trace was not stored whole', () => {
     const spec: RunSpec = {
-      version: 6, seed: 's1', job: { kind: 'flights', selection: { from: 0, to: 40 } }, parallelism: 2,
+      version: 7, seed: 's1', job: { kind: 'flights', selection: { from: 0, to: 40 } }, parallelism: 2,
       checkpoint: { mode: 'aligned', intervalMs: 20 }, faults: [], healTimeMs: 100,
       budgets: { maxEvents: 1_000_000, maxTimeMs: 10_000 }, overrides: [], mutations: [],
     };

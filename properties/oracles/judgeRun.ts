@@ -4,13 +4,15 @@
  *
  * | mode                         | oracles                                                    |
  * |------------------------------|------------------------------------------------------------|
- * | aligned                      | 1 consistent cut, 3 end-to-end, 5 protocol, 5/7 failure handling, 6 storage, 7 liveness |
- * | at-least-once                | 4 at-least-once, 5, 5/7, 6, 7                             |
- * | unaligned, aligned-timeout   | 3, 5, 5/7, 6, 7 (1 needs channel state: not judged yet)    |
+ * | aligned                      | 1 consistent cut, 3 end-to-end, 5 protocol, 5/7 failure handling, prompt abort, 6 storage, 7 liveness |
+ * | at-least-once                | 4 at-least-once, 5, 5/7, prompt abort, 6, 7               |
+ * | unaligned, aligned-timeout   | 3, 5, 5/7, prompt abort, 6, 7 (1 needs channel state: not judged yet) |
  * | none                         | 4 (a failover restarts from scratch), 5, 6, 7             |
  * | any, ended by an engine assertion | engine-assertion; in aligned mode also 1              |
  *
- * "5/7 failure handling" (failureHandling.ts) judges when checkpoint failures fail the job over.
+ * "5/7 failure handling" (failureHandling.ts) judges when checkpoint failures fail the job over;
+ * "prompt abort" (promptAbort.ts) that a failure the coordinator learns of aborts its checkpoint
+ * at once, with Flink's reason.
  * `operator-state` (operatorState.ts) judges, in every mode, the restores of a job's operators
  * with traced operator state (the generated jobs' splitLog and splitOwners stages); it runs only
  * for jobs that have one, and the verdict's `operatorState` says whether it judged anything.
@@ -21,7 +23,8 @@
  * checkpoint that completed before the assertion on its own. The others judge the run's end and
  * would fire spuriously: 3 and 4 need the finished job's output (a job that had finished when
  * the assertion came during the drain phase still lost its cleanup), 5 expects a discard after
- * every late-ack mark, 5/7 a failover before the run's end, 6 a drained store, 7 a job that ends.
+ * every late-ack mark, 5/7 a failover before the run's end, prompt abort an abort a handler never
+ * got to make, 6 a drained store, 7 a job that ends.
  *
  * The output oracles (3, 4) judge only a FINISHED job: an unfinished one is liveness's to judge.
  * `expect` overrides the output promise (`explore --expect exactly-once` in at-least-once mode
@@ -59,6 +62,8 @@ import { engineAssertion } from './engineAssertion.ts';
 import { endedByCancel, outputAtCancel } from './outputAtCancel.ts';
 import { restoreRefused } from './restoreRefused.ts';
 import { failureHandling } from './failureHandling.ts';
+import { promptAbort } from './promptAbort.ts';
+import { attribution, attributionViolations, UNATTRIBUTED_IS_VIOLATION, type AttributionJudgement } from './attribution.ts';
 import { isKnownStuck, liveness } from './liveness.ts';
 import { operatorState, operatorStateOperators, unjudged as operatorStateUnjudged } from './operatorState.ts';
 import type { OperatorStateJudgement } from './operatorState.ts';
@@ -72,7 +77,8 @@ import type { StateJudgement } from './stateJudgement.ts';
 /** The oracles judgeRun can run; a violation's `property` is the name of the oracle that found it. */
 export const ORACLE_NAMES = [
   'consistent-cut', 'end-to-end-exactly-once', 'at-least-once', 'protocol-invariants',
-  'failure-handling', 'storage-invariants', 'liveness', 'engine-assertion', 'operator-state',
+  'failure-handling', 'prompt-abort', 'storage-invariants', 'liveness', 'engine-assertion', 'operator-state',
+  'attribution',
 ] as const;
 export type OracleName = (typeof ORACLE_NAMES)[number];
 
@@ -120,6 +126,11 @@ export interface RunVerdict {
    * confirmation or abort, a known Flink 1.20 outcome (counted and shown, never a pass).
    */
   readonly knownStuck: boolean;
+  /**
+   * What explains each abort and failover of the run, and those nothing explains
+   * (attribution.ts): reported, a violation only once UNATTRIBUTED_IS_VIOLATION.
+   */
+  readonly attribution: AttributionJudgement;
   /** The expanded configuration of the run. */
   readonly configuration: RunSpec;
 }
@@ -139,9 +150,10 @@ export function applicableOracles(result: RunResult, options: JudgeOptions = {})
   if (result.engineAssertion !== undefined) return withoutSkipped(oracles, options);
   if (finished) oracles.push(expect === 'exactly-once' ? 'end-to-end-exactly-once' : 'at-least-once');
   oracles.push('protocol-invariants');
-  if (mode !== 'none') oracles.push('failure-handling');
+  if (mode !== 'none') oracles.push('failure-handling', 'prompt-abort');
   oracles.push('storage-invariants', 'liveness');
   if (operatorStateOperators(result.graph).length > 0) oracles.push('operator-state');
+  if (UNATTRIBUTED_IS_VIOLATION) oracles.push('attribution');
   return withoutSkipped(oracles, options);
 }
 
@@ -184,6 +196,8 @@ export function judgeRun(input: RunResult, options: JudgeOptions = {}): RunVerdi
       violations.push(...outputAtCancel(result, oracle, maxListed, resolved));
       outputJudged = true;
       keyedState = stateUnjudged('job-not-finished', 'the history ended with a cancel: its output was judged for surplus only, its final state cannot be');
+    } else if (oracle === 'attribution') {
+      // Judged for every run below (the verdict carries it); a violation only once flipped.
     } else if (oracle === 'operator-state') {
       const verdict = operatorState(result, { maxListed });
       violations.push(...verdict.violations);
@@ -204,6 +218,8 @@ export function judgeRun(input: RunResult, options: JudgeOptions = {}): RunVerdi
     }
   }
   const count = options.decisiveEvents ?? 10;
+  const attributed = attribution(result);
+  if (oracles.includes('attribution')) violations.push(...attributionViolations(attributed));
   return {
     ok: violations.length === 0,
     oracles,
@@ -212,6 +228,7 @@ export function judgeRun(input: RunResult, options: JudgeOptions = {}): RunVerdi
     stateUnjudgedOperators: stateRan && resolved !== undefined ? resolved.keyed.filter((k) => resolved.stateOff.has(k)) : [],
     operatorState: opState,
     knownStuck: oracles.includes('liveness') && isKnownStuck(result),
+    attribution: attributed,
     violations: violations.map((v) => ({ ...v, decisiveEvents: decisiveEvents(result.trace, v.timeMs, count) })),
     configuration: result.spec,
   };
@@ -233,8 +250,8 @@ function judgingOff(): StateJudgement {
   return stateUnjudged('judging-off', 'the job\'s judging says state off for every keyed operator');
 }
 
-/** Runs every oracle but at-least-once (judgeRun reads its state judgement too). */
-function run(oracle: Exclude<OracleName, 'at-least-once' | 'operator-state'>, result: RunResult, maxListed: number,
+/** Runs every oracle but at-least-once, operator-state and attribution (judgeRun reads their judgements too). */
+function run(oracle: Exclude<OracleName, 'at-least-once' | 'operator-state' | 'attribution'>, result: RunResult, maxListed: number,
   resolved: ResolvedJudging | undefined): Violation[] {
   switch (oracle) {
     case 'consistent-cut':
@@ -245,6 +262,9 @@ function run(oracle: Exclude<OracleName, 'at-least-once' | 'operator-state'>, re
       return perJobRun(result, protocolInvariants);
     case 'failure-handling':
       return perJobRun(result, failureHandling);
+    case 'prompt-abort':
+      // Per job run on its own (it walks cause links through the whole trace).
+      return promptAbort(result);
     case 'storage-invariants':
       return storageInvariants(result, { maxListed });
     case 'liveness':

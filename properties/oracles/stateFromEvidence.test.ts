@@ -9,14 +9,25 @@ import { sharedReferenceFold } from '../sharedReferenceFold.ts';
 import { atLeastOnce, duplicatesAfterKeyedState, judgeAtLeastOnce } from './atLeastOnce.ts';
 import { doctor, sampleRun } from './testing/sampleRuns.ts';
 
-/** `r`'s trace with the record items of the keyed.inputs events `pick` selects rewritten. */
+/**
+ * `r`'s trace with the record items of the keyed.inputs events `pick` selects rewritten, each
+ * range `<split>:<first>-<last>` (KeyedInputLog) spelt out as single items first.
+ */
 function withItems(r: RunResult, pick: (e: TraceEvent) => boolean, items: (old: string[]) => string[]): RunResult {
   const trace = r.trace.map((e) => {
     if (e.type !== 'keyed.inputs' || !pick(e)) return e;
     const old = String(e.attrs['records']);
-    return { ...e, attrs: { ...e.attrs, records: items(old === '' ? [] : old.split(',')).join(',') } };
+    return { ...e, attrs: { ...e.attrs, records: items(old === '' ? [] : old.split(',').flatMap(spelt)).join(',') } };
   });
   return doctor(r, { trace });
+}
+
+/** `0:2-4` as `0:2`, `0:3`, `0:4`; any other item as it is. */
+function spelt(item: string): string[] {
+  const m = /^(\d+):(\d+)-(\d+)$/.exec(item);
+  if (m === null) return [item];
+  const [first, last] = [Number(m[2]), Number(m[3])];
+  return Array.from({ length: last - first + 1 }, (_x, i) => `${m[1]}:${first + i}`);
 }
 
 /** The final-state event of `uid`'s latest attempt of subtask `subtask` that traced one. */

@@ -13,7 +13,11 @@
  *   Sinks that had the savepoint's notification committed its transactions, the others left them
  *   pre-committed inside the savepoint: committed plus those pre-committed records must equal
  *   F(prefixes(savepoint)) ({@link outputAtStop}); those transactions are the savepoint's, not
- *   lingering leaks. The final keyed state cannot be judged (the job did not finish).
+ *   lingering leaks. So are those of them a failover's fresh sink attempts aborted as lingering
+ *   after the savepoint's tasks had acknowledged it and failed, restoring from an older
+ *   checkpoint (Flink's failover never restores a savepoint): Flink loses them the same way, and
+ *   their records count as the savepoint's. The final keyed state cannot be judged (the job did
+ *   not finish).
  * - `failed`: the savepoint failed, the job failed over and kept running: judged as any run.
  * - `refused`: the request failed before its savepoint was triggered (the job was not running,
  *   no coordinator): nothing failed over, periodic checkpoints went on; judged as any run.
@@ -24,7 +28,8 @@
  * - `pending`: the stop fired and the run ended before any outcome: judged as any run.
  */
 import type { DecodedCheckpoint, StreamGraph } from '../../engine/index.ts';
-import { TwoPhaseCommitSinkOperator } from '../../engine/index.ts';
+import { TwoPhaseCommitSinkOperator, jobRunOf } from '../../engine/index.ts';
+import type { RunCheckpoint } from '../../sim/MiniCluster.ts';
 import type { RunResult } from '../../sim/run/RunResult.ts';
 import { actionOrigin } from '../../sim/run/savepointPoints.ts';
 import { transactionName } from '../../sim/SimTransactionalStore.ts';
@@ -57,7 +62,8 @@ const outcomes = new WeakMap<RunResult, StopOutcome | null>();
 
 /**
  * The stop of the history's latest job run: the last stop-with-savepoint, or rescale's stop (via
- * stop-with-savepoint) that never got to start the next run, fired at that run. Undefined when none.
+ * stop-with-savepoint) that never got to start the next run, fired at that run, unless an earlier
+ * one ended the run after its savepoint completed ({@link endedByStop}). Undefined when none.
  */
 function latestRunStop(result: RunResult): number | undefined {
   // A latest run refused at its submission never ran: the history ended with the run before it,
@@ -74,18 +80,23 @@ function latestRunStop(result: RunResult): number | undefined {
     if (a?.type === 'stop-with-savepoint' || (a?.type === 'rescale' && (a.via ?? 'stop-with-savepoint') === 'stop-with-savepoint')) {
       // A rescale that started the next run is not the latest run's stop.
       if (a.type === 'rescale' && result.actions.some((x) => x.action === r.action && x.event === 'completed')) continue;
-      // A stop whose savepoint completed ended the job (FINISHED): it is the run's last word, and a
-      // later one fires at a job that is no longer running and is refused.
-      if (stop !== undefined && completedStop(result, stop)) break;
+      // A stop whose savepoint completed ended the job (FINISHED, or FAILED by a task that did not
+      // finish after it): it is the run's last word. A later one fires at a job that is no longer
+      // running and is refused, or, fired while the tasks were still finishing, fails.
+      if (stop !== undefined && endedRun(result, stop)) break;
       stop = r.action;
     }
   }
   return stop;
 }
 
-/** Whether the stop `action` completed (its job run FINISHED with the savepoint). */
-function completedStop(result: RunResult, action: number): boolean {
-  return result.actions.some((x) => x.action === action && x.event === 'completed');
+/**
+ * Whether the stop `action` ended its job run after its savepoint: it completed (FINISHED), or
+ * its job failed after the savepoint (StopWithSavepointStoppingException, FAILED).
+ */
+function endedRun(result: RunResult, action: number): boolean {
+  return result.actions.some((x) => x.action === action
+    && (x.event === 'completed' || (x.event === 'failed' && x.reason === 'StopWithSavepointStoppingException')));
 }
 
 function readStopOutcome(result: RunResult): StopOutcome | undefined {
@@ -169,12 +180,17 @@ export function judgedAtStop(result: RunResult): RunResult {
  * `pendingCommit`), as the store names them: `sink#subtask@attempt/e<epoch>`.
  */
 export function savepointTransactions(savepoint: DecodedCheckpoint, graph: StreamGraph): Set<string> {
-  const out = new Set<string>();
+  return new Set(savepointPending(savepoint, graph).keys());
+}
+
+/** {@link savepointTransactions} with the checkpoint each was pre-committed for. */
+function savepointPending(savepoint: DecodedCheckpoint, graph: StreamGraph): Map<string, number> {
+  const out = new Map<string, number>();
   for (const node of graph.nodes) {
     if (node.spec.kind !== 'sink' || node.spec.sink.kind !== 'two-phase-commit') continue;
     for (const subtask of Object.values(savepoint.operators[node.uid] ?? {})) {
       for (const state of TwoPhaseCommitSinkOperator.decode(subtask.data)) {
-        for (const [, id] of state.pendingCommit) out.add(transactionName(id));
+        for (const [checkpointId, id] of state.pendingCommit) out.set(transactionName(id), checkpointId);
       }
     }
   }
@@ -183,11 +199,46 @@ export function savepointTransactions(savepoint: DecodedCheckpoint, graph: Strea
 
 /**
  * The output a `job-failed` stop leaves: the committed records plus the records of the
- * transactions pre-committed inside the savepoint that were never committed.
+ * transactions pre-committed inside the savepoint that were never committed, whether still
+ * pre-committed or aborted since by a failover's fresh attempt ({@link abortedByFailoverAfter}).
  */
 export function outputAtStop(result: RunResult, savepoint: DecodedCheckpoint): RunResult['committed'] {
-  const inSavepoint = savepointTransactions(savepoint, result.graph);
+  const pending = savepointPending(savepoint, result.graph);
   const preCommitted = result.preCommitted.filter((c) =>
-    inSavepoint.has(transactionName(c.txn)));
-  return [...result.committed, ...preCommitted];
+    pending.has(transactionName(c.txn)));
+  const aborted = abortedByFailoverAfter(result, savepoint, pending);
+  const abortedRecords = result.abortedPreCommitted.filter((c) => aborted.has(transactionName(c.txn)));
+  return [...result.committed, ...preCommitted, ...abortedRecords];
+}
+
+/**
+ * The transactions of `pending` (the stop's savepoint's, by name, with the checkpoint each was
+ * pre-committed for) that a sink attempt of the savepoint's job run aborted as lingering
+ * (`sink.abort-lingering`) after a restore of that run that came after the savepoint's trigger
+ * and went back to a checkpoint older than the transaction's, or to none (`checkpoint.restored`,
+ * the latest before the abort): one pre-committed for the restored checkpoint or an earlier one
+ * is in the restored state, and aborting it is no failover's right. This is Flink 1.20's doing: a task that
+ * fails after acknowledging the stop's synchronous savepoint does not fail it (only unacknowledged
+ * tasks fail a pending checkpoint), the failover restores from the checkpoint store, which holds
+ * no savepoint, and the fresh sinks abort the transactions of every checkpoint after the restored
+ * one (KafkaWriter#abortLingeringTransactions), before the stop's handling fails the job with
+ * StopWithSavepointStoppingException.
+ */
+function abortedByFailoverAfter(result: RunResult, savepoint: RunCheckpoint, pending: ReadonlyMap<string, number>): Set<string> {
+  const out = new Set<string>();
+  const run = savepoint.jobRun ?? 1;
+  let triggered = false;
+  /** The checkpoint the latest restore of `run` after the savepoint's trigger went back to. */
+  let restored: number | undefined;
+  for (const e of result.trace) {
+    if (jobRunOf(e.attrs) !== run) continue;
+    if (e.type === 'checkpoint.triggered' && e.attrs['checkpointId'] === savepoint.checkpointId) triggered = true;
+    else if (e.type === 'checkpoint.restored' && triggered) restored = Number(e.attrs['checkpointId']);
+    else if (e.type === 'sink.abort-lingering' && restored !== undefined) {
+      const name = `${String(e.attrs['sink'])}#${String(e.attrs['subtask'])}@${String(e.attrs['attempt'])}/e${String(e.attrs['epoch'])}`;
+      const checkpointId = pending.get(name);
+      if (checkpointId !== undefined && checkpointId > restored) out.add(name);
+    }
+  }
+  return out;
 }

@@ -1,7 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import type { DecodedCheckpoint } from '../../engine/index.ts';
 import type { RunResult } from '../../sim/run/RunResult.ts';
+import { RUN_SPEC_VERSION, type RunSpec } from '../../sim/run/RunSpec.ts';
+import { simulate } from '../../sim/run/simulate.ts';
 import { attemptOfPath, checkpointOfPath, faultsTouching } from './faultsTouching.ts';
+import { restoreRefused } from './restoreRefused.ts';
 import { checkpointFiles, storageInvariants } from './storageInvariants.ts';
 import { clusterRunResult } from './testing/clusterRunResult.ts';
 import {
@@ -55,6 +58,20 @@ describe('oracle 6: storage invariants', () => {
     expect(storageInvariants(doctor(clean, { objectStorePaths: [`run-2/${file}`], trace: [...clean.trace, ofRun2] }))).toEqual([]);
   });
 
+  test('so are those of a savepoint\'s acknowledgement, under the savepoint\'s directory (a finishing task waited for '
+    + 'its write past the savepoint\'s expiry and the job\'s end)', () => {
+    const clean = sampleRun('aligned', false);
+    const file = 'savepoint-7/v0#0@0/flights-source';
+    const triggered = event(99_998, 1, 'checkpoint.triggered', { checkpointId: 7, timestampUs: 1000, savepoint: true }, 'jobmanager');
+    const dropped = event(99_999, 1, 'checkpoint.ackAfterShutdown', { checkpointId: 7, task: 'v0#0@0', files: 1 });
+    expect(storageInvariants(doctor(clean, { objectStorePaths: [file], trace: [...clean.trace, triggered, dropped] }))).toEqual([]);
+    // Without the savepoint's trigger the ack's files would be under chk-7/: the savepoint's are a leak.
+    expect(invariantsOf(doctor(clean, { objectStorePaths: [file], trace: [...clean.trace, dropped] }))).toEqual(['no-leaked-files']);
+    // And with it, a file under chk-7/ is no leftover of that ack.
+    expect(invariantsOf(doctor(clean, { objectStorePaths: ['chk-7/v0#0@0/flights-source'], trace: [...clean.trace, triggered, dropped] })))
+      .toEqual(['no-leaked-files']);
+  });
+
   test('a file no fault touched is a leak; one of a crashed attempt is not', () => {
     const clean = sampleRun('aligned', false);
     const leak = doctor(clean, { objectStorePaths: ['chk-3/v0#0@0/flights-source'] });
@@ -97,6 +114,45 @@ describe('oracle 6: storage invariants', () => {
   });
 });
 
+describe('oracle 6: a cancel followed by a refused restore', () => {
+  test('the checkpoint that completed during the cancel keeps its transaction pre-committed, and that is no leak', () => {
+    // A source whose second subtask finishes early, chained at parallelism 2 with the map that ran
+    // apart at parallelism 1: rescaled via a cancel, the new run is refused its restore ("mixed
+    // operator finished state"), so the history ends at the cancel. Checkpoint 3 completes while
+    // the job is being cancelled (its tasks are cancelled before they commit) and the restore
+    // that would commit its transaction never happens.
+    const spec: RunSpec = {
+      version: RUN_SPEC_VERSION, seed: 's2147483633',
+      job: { kind: 'generated', spec: {
+        records: [[0, 0, 0, 0], [0, 0]],
+        stages: [{ kind: 'map', fn: 0, parallelism: 1, rebalance: false }, { kind: 'splitOwners', parallelism: 1 },
+          { kind: 'map', fn: 0, parallelism: 2, rebalance: false }],
+        sourceParallelism: 2, sinkParallelism: 1, maxParallelism: 128,
+      } },
+      parallelism: {}, taskManagers: 1,
+      checkpoint: { mode: 'aligned', intervalMs: 50, maxConcurrent: 2, tolerableFailures: 0, retention: 'RETAIN_ON_CANCELLATION' },
+      restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
+      faults: [{ type: 'slow-store', factor: 10, checkpoint: 1 }],
+      actions: [{ type: 'rescale', when: { atMs: 152 }, parallelism: 2, via: 'cancel' }],
+      healTimeMs: 600, budgets: { maxEvents: 5_000_000, maxTimeMs: 30_000 }, overrides: [], mutations: [],
+      network: { recordsPerBuffer: 1 },
+      costsMs: { 'gen-source': 25, 'gen-0-map-add1': 1.25, 'gen-1-splitOwners': 1.25, 'gen-2-map-add1': 1.25, 'gen-sink': 1.25 },
+    };
+    const r = simulate(spec);
+    expect(r.jobStatus).toBe('FAILED');
+    expect(restoreRefused(r)?.reason).toMatch(/mixed operator finished state/);
+    expect(r.jobRuns.map((run) => run.status)).toEqual(['CANCELED', 'FAILED']);
+    const completedWhileCancelling = r.trace.find((e) => e.type === 'checkpoint.completed' && e.attrs['checkpointId'] === 3);
+    const cancelling = r.trace.find((e) => e.type === 'job.status' && e.attrs['status'] === 'CANCELLING');
+    expect((completedWhileCancelling?.seq ?? 0) > (cancelling?.seq ?? Infinity)).toBe(true);
+    expect(r.lingeringTransactions).toEqual(['gen-sink#0@0/e2']);
+    expect(storageInvariants(r)).toEqual([]);
+    // The same leftover without the cancel before it would be a violation.
+    expect(invariantsOf(doctor(sampleRun('aligned', false), { lingeringTransactions: ['gen-sink#0@0/e2'], objectStorePaths: [] })))
+      .toEqual(['no-lingering-transactions']);
+  });
+});
+
 describe('faultsTouching', () => {
   const trace = [
     event(0, 0, 'scheduler.deploy', { task: 'v0#0@0', taskExecutor: 'taskexecutor@tm-1' }),
@@ -112,6 +168,36 @@ describe('faultsTouching', () => {
     event(10, 70, 'net.partition', { from: 'tm-1', to: 'jobmanager', oneWay: false }),
   ];
   const t = faultsTouching(trace);
+
+  // Found by explore (generated, at-least-once, seed 1): a savepoint asked for while a
+  // stop-with-savepoint's synchronous savepoint waits on a slow store gets the higher id; its
+  // completion notifies no task (CheckpointCoordinator.sendAcknowledgeMessages is skipped for a
+  // savepoint), the stop's notification commits only up to its own id, and the task ends.
+  test('a savepoint taken after a finished stop\'s synchronous savepoint leaves its transaction pre-committed, known', () => {
+    const spec: RunSpec = {
+      version: RUN_SPEC_VERSION, seed: 's496719784',
+      job: { kind: 'generated', spec: { records: [[0, 0]], stages: [{ kind: 'keyed', key: 0, fn: 0, parallelism: 1 }],
+        sourceParallelism: 1, sinkParallelism: 1, maxParallelism: 128 } },
+      parallelism: 1, taskManagers: 1,
+      checkpoint: { mode: 'at-least-once', intervalMs: 100, maxConcurrent: 1, tolerableFailures: 0 },
+      restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
+      faults: [{ type: 'slow-store', factor: 1000, checkpoint: 2 }],
+      actions: [{ type: 'savepoint', when: { atMs: 108 } },
+        { type: 'stop-with-savepoint', drain: false, when: { at: { kind: 'jobmaster', checkpoint: 1, phase: 'completed' } } }],
+      healTimeMs: 600, budgets: { maxEvents: 5_000_000, maxTimeMs: 30_000 }, overrides: [], mutations: [],
+      network: { recordsPerBuffer: 1 }, costsMs: { 'gen-source': 50, 'gen-0-keyed-rem4-count': 2.5, 'gen-sink': 2.5 },
+    };
+    const r = simulate(spec);
+    expect(r.jobStatus).toBe('FINISHED');
+    // Savepoint 3 completed while the stop's savepoint 2 was pending; only 2 was notified.
+    expect(r.actions.filter((a) => a.event === 'completed').map((a) => a.checkpointId)).toEqual([3, 2]);
+    expect(r.trace.filter((e) => e.type === 'checkpoint.taskNotified').map((e) => e.attrs['checkpointId'])).not.toContain(3);
+    expect(r.lingeringTransactions).toEqual(['gen-sink#0@0/e2']);
+    expect(storageInvariants(r)).toEqual([]);
+    // The same transaction left by a history without the stop is a leak.
+    const noStop = doctor(r, { actions: r.actions.filter((a) => a.action === 0) });
+    expect(invariantsOf(noStop)).toEqual(['no-lingering-transactions']);
+  });
 
   test('checkpoints live during a fault are touched; store faults and failed async snapshots touch none', () => {
     expect(t.checkpoint(1)).toBe(true);

@@ -16,11 +16,19 @@
  *   before the heal time may outlast the drain phase, and the cleanup did its part).
  *   Also not a leak: the state files of an acknowledgement that reached the coordinator of a job
  *   run that had ended (`checkpoint.ackAfterShutdown`): Flink's coordinator drops such an ack and
- *   leaves its files, a known leftover (the files under `<run dir>chk-<id>/<attempt>/`).
+ *   leaves its files, a known leftover (the files under `<run dir>chk-<id>/<attempt>/`, or
+ *   `<run dir>savepoint-<id>/<attempt>/` for a savepoint: a finishing task waits for its pending
+ *   savepoint's write, which may outlast the savepoint's expiry and the job's end).
  * - `no-lingering-transactions` (only once the job ended): the same rule for sink transactions
  *   left open or pre-committed; a history that ended with a cancel may leave pre-committed ones
- *   (of the checkpoints the cancel aborted: Flink leaves them to the transaction timeout of the
- *   external system), never open ones (the sink's close aborts them).
+ *   (of the checkpoints the cancel aborted, or of one that completed while the job was being
+ *   cancelled, whose notification the cancelled tasks never got: Flink leaves them to the
+ *   transaction timeout of the external system), never open ones (the sink's close aborts them).
+ *   A history ends with a cancel too when the run a rescale submitted after it was refused its
+ *   restore (outputAtCancel's endedByCancel): that run never started, so it committed nothing.
+ *   One that ended with a finished stop-with-savepoint may leave those of savepoints taken after
+ *   the stop's synchronous savepoint (a savepoint's completion commits nothing, and no later
+ *   checkpoint came).
  *
  * What "touched" means is in faultsTouching.ts.
  */
@@ -28,6 +36,7 @@ import { savepointTransactions, stopOutcome } from './stopWithSavepoint.ts';
 import { jobRunOf, type DecodedCheckpoint } from '../../engine/index.ts';
 import type { RunResult, Violation } from '../../sim/run/RunResult.ts';
 import { faultsTouching } from './faultsTouching.ts';
+import { endedByCancel } from './outputAtCancel.ts';
 import type { TouchedByFaults } from './faultsTouching.ts';
 
 /** Options of {@link storageInvariants}. */
@@ -108,8 +117,16 @@ export function storageInvariants(result: RunResult, options: StorageOptions = {
     ? savepointTransactions(stop.savepoint, result.graph) : new Set<string>();
   // A history that ended with a cancel leaves the transactions pre-committed for the checkpoints
   // the cancel aborted: Flink leaves them to the external system's transaction timeout.
-  const cancelled = result.jobStatus === 'CANCELED' ? preCommittedAtEnd(result) : new Set<string>();
-  const lingering = result.lingeringTransactions.filter((t) => !touched().transaction(t) && !inSavepoint.has(t) && !cancelled.has(t));
+  const cancelled = endedByCancel(result) ? preCommittedAtEnd(result) : new Set<string>();
+  // A history that ended with a finished stop-with-savepoint leaves pre-committed the transactions
+  // of the savepoints its run took after the stop's synchronous savepoint (a higher id): Flink's
+  // coordinator notifies no task of a savepoint's completion (only of checkpoints and synchronous
+  // savepoints), so only a later checkpoint's notification would commit them, and the stop's is of
+  // an older id; the task then ends, and they are left to the external system's timeout.
+  const afterStop = stop?.kind === 'finished' && stop.savepoint !== undefined
+    ? preCommittedAfter(result, stop.savepoint.checkpointId) : new Set<string>();
+  const lingering = result.lingeringTransactions.filter((t) => !touched().transaction(t) && !inSavepoint.has(t)
+    && !cancelled.has(t) && !afterStop.has(t));
   if (lingering.length > 0) {
     violations.push({
       property: 'storage-invariants',
@@ -136,15 +153,36 @@ function preCommittedAtEnd(result: RunResult): Set<string> {
 }
 
 /**
+ * The transactions the sink pre-committed for a checkpoint (or savepoint) id above `id` of the
+ * history's latest job run (`sink.pre-committed` events), by name.
+ */
+function preCommittedAfter(result: RunResult, id: number): Set<string> {
+  const run = result.jobRuns.length;
+  const out = new Set<string>();
+  for (const e of result.trace) {
+    if (e.type !== 'sink.pre-committed' || jobRunOf(e.attrs) !== run || Number(e.attrs['checkpoint']) <= id) continue;
+    out.add(`${String(e.attrs['sink'])}#${String(e.attrs['subtask'])}@${String(e.attrs['attempt'])}/e${String(e.attrs['epoch'])}`);
+  }
+  return out;
+}
+
+/**
  * The directories of state files Flink leaves behind by design: each acknowledgement that reached
- * an ended job run's coordinator (`checkpoint.ackAfterShutdown`), `<run prefix>chk-<id>/<attempt>/`.
+ * an ended job run's coordinator (`checkpoint.ackAfterShutdown`), `<run prefix>chk-<id>/<attempt>/`,
+ * or `<run prefix>savepoint-<id>/<attempt>/` when the run triggered `<id>` as a savepoint.
  */
 function knownLeftovers(result: RunResult): string[] {
   const out: string[] = [];
+  const savepoints = new Set<string>();
   for (const e of result.trace) {
+    if (e.type === 'checkpoint.triggered' && e.attrs['savepoint'] === true) {
+      savepoints.add(`${jobRunOf(e.attrs)}/${String(e.attrs['checkpointId'])}`);
+    }
     if (e.type !== 'checkpoint.ackAfterShutdown') continue;
     const run = jobRunOf(e.attrs);
-    out.push(`${run === 1 ? '' : `run-${run}/`}chk-${String(e.attrs['checkpointId'])}/${String(e.attrs['task'])}/`);
+    const id = String(e.attrs['checkpointId']);
+    const dir = savepoints.has(`${run}/${id}`) ? 'savepoint' : 'chk';
+    out.push(`${run === 1 ? '' : `run-${run}/`}${dir}-${id}/${String(e.attrs['task'])}/`);
   }
   return out;
 }

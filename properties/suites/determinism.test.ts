@@ -72,7 +72,7 @@ test('determinism: the explore command exits with code 3 on a determinism mismat
   const settings: ExploreSettings = {
     job: 'generated', modes: ['aligned'], expect: undefined, mutants: [], runs: 2,
     timeBudgetMs: undefined, seed: 1, seedDrawn: false, out: outDir, json: true,
-    maxRecords: 20, maxParallelism: undefined,
+    maxRecords: 20, maxParallelism: undefined, strategy: 'mixed',
   };
   const { code } = runExplore(settings, io, 'test', false, { simulate: nondeterministicSimulate() });
   expect(code).toBe(3);

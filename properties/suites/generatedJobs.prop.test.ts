@@ -35,9 +35,10 @@ test('generated jobs, aligned: exactly-once across rescales under swarm faults',
     expect: 'exactly-once',
     marks: ['rescale-up', 'rescale-down', 'restored-from-savepoint', 'restored-no-claim', 'restore-from-checkpoint'],
     defaultRuns: 60,
-    // A rescale's history ends without a final state more often: a crash during its stop fails
-    // the job after the savepoint (judged at the savepoint), a rescale via cancel before any
-    // checkpoint completed ends it cancelled (judged for surplus only). Counted, never passed.
-    maxStateUnjudgedShare: 0.2,
+    // The default share of unjudged final states holds here too (about 1% over 900 histories):
+    // a crash during a stop fails the job after its savepoint (judged at the savepoint), a lost
+    // abort leaves a stop stuck, a restore of a partly finished vertex is refused. A rescale via
+    // cancel with nothing to restore no longer cancels (ActionPlan), which used to end one
+    // history in seven cancelled and unjudged.
   });
 });

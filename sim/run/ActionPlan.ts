@@ -29,9 +29,9 @@ import {
   CheckpointException, StopWithSavepointStoppingException, type JobMaster, type RecoveryClaimMode, type StreamGraph,
 } from '../../engine/index.ts';
 import { snapshotIdOfPath } from './faultWorldOptions.ts';
-import type { MiniCluster } from '../MiniCluster.ts';
+import type { MiniCluster, RunCheckpoint } from '../MiniCluster.ts';
 import type { World } from '../World.ts';
-import { whenPointReached } from './FaultPlan.ts';
+import { whenPointReached } from './whenPointReached.ts';
 import { jobRunOf } from '../../engine/index.ts';
 import { actionOrigin } from './savepointPoints.ts';
 import type { Action, ActionTrigger } from './RunSpec.ts';
@@ -230,7 +230,8 @@ export class ActionPlan {
    * A rescale: ends the latest job run (stop-with-savepoint without drain, or cancel) and, once it
    * ended with a snapshot to restore (the savepoint, or the run's latest completed checkpoint,
    * retained by RETAIN_ON_CANCELLATION), submits the next run at the new parallelism restored
-   * from it, as a user's tooling would when its client learns the outcome. The history's end is
+   * from it, as a user's tooling would when its client learns the outcome; a rescale via cancel
+   * while the run has no completed checkpoint fails without cancelling. The history's end is
    * held meanwhile (MiniCluster.holdHistoryEnd). Marks `rescale-up` / `rescale-down` (host `sim`)
    * when some operator's parallelism grows / shrinks.
    */
@@ -273,14 +274,24 @@ export class ActionPlan {
       });
       return;
     }
+    const latestCheckpoint = (): RunCheckpoint | undefined =>
+      [...this.cluster.completedCheckpointsOf(from.index)].reverse().find((c) => c.kind === 'checkpoint');
+    // The user's tooling looks for a checkpoint to restore before it cancels (as the Flink
+    // Kubernetes Operator's last-state upgrade checks for one): with none, it leaves the run
+    // running, as a failed stop does, rather than cancel a job it cannot bring back.
+    if (latestCheckpoint() === undefined) {
+      failed('no retained checkpoint to restore from (none completed)');
+      return;
+    }
     jobMaster.cancel().whenComplete((cancelled) => {
       if (cancelled !== true) {
         failed(`the job was ${jobMaster.jobStatus}, not running`);
         return;
       }
-      const latest = [...this.cluster.completedCheckpointsOf(from.index)].reverse().find((c) => c.kind === 'checkpoint');
-      if (latest === undefined) failed('no retained checkpoint to restore from (none completed)');
-      else restoreFrom(latest.metadataPath, latest.checkpointId, false);
+      // The latest when the run ended (one may have completed while it was cancelling; the one
+      // found above is still recorded, so there is one).
+      const latest = latestCheckpoint() as RunCheckpoint;
+      restoreFrom(latest.metadataPath, latest.checkpointId, false);
     });
   }
 

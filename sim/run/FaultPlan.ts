@@ -19,6 +19,7 @@
  * | task notified | `checkpoint.taskNotified` (the task received the completion notification) |
  * | jobmaster triggered | `checkpoint.triggered` |
  * | jobmaster coordinators-snapshotted | `checkpoint.coordinatorsSnapshotted` |
+ * | jobmaster acknowledged | the `checkpoint.acknowledged` of the last task its `checkpoint.plan` waits for (FullyAcknowledged.ts) |
  * | jobmaster completed | `checkpoint.completed` |
  * | jobmaster notified | `checkpoint.notifiedComplete` |
  * | sink pre-committed | the n-th `txn.preCommit` of the transactional store |
@@ -44,29 +45,41 @@
  * it: the confirmations of checkpoint n go out in the task that completes n, so a fault armed at
  * `checkpoint n completed` first sees those of n + 1 (aim at n with `checkpoint: n` instead).
  *
+ * A crash or pause may name a task `<vertex>#<subtask>` as its host: it acts on the TaskManager
+ * that subtask was last deployed to (its `task.deploying` event's host) when the fault fires, and
+ * is logged `skipped` (and stays unfired) when the subtask was never deployed by then.
+ *
+ * Channel-event faults (`type: 'channel-event'`) are armed like message faults, in
+ * sim/ChannelEventFaults.ts; one fires when it delays its event, logged `delay` with a `fault`
+ * event carrying the `event`, its `checkpoint`, the channel's task attempts `from` and `to` and
+ * the `releaseUs` (mark `channel-event-delayed`); the delayed event's delivery has that `fault`
+ * event as its cause. One that never met its event before the heal time is unfired.
+ *
  * Task events carry `{ checkpointId, task }` with `task` an attempt id
  * `<vertex>#<subtask>@<attempt>`; a point's `task` matches any attempt of that subtask.
  *
  * Every fault action records a `fault` event on host `sim` (`{ index, type, action }`) and a
- * mark: `crash` and `partition` (the World's), `pause`, `global-failure`, `slow-task`; the
+ * mark: `crash` and `partition` (the World's), `pause`, `global-failure`, `slow-task`,
+ * `coordinator-stall` (logged `stall`, then `end` when its work has run or the heal time cut it); the
  * world-setting faults record `start` and `end` events, and the World marks each injected
  * occurrence (`rpc-lost`, `store-failed`, `store-unknown-outcome`, `async-snapshot-failed`) or,
  * for slowness, the fault once (`rpc-delay`, `slow-store`).
  *
  * Invariants: each fault fires at most once; at the heal time every crashed host restarts,
- * every paused host resumes, every partition heals and every slow task ends; a fault's own end
+ * every paused host resumes, every partition heals, every slow task ends and every coordinator
+ * stall's work ends; a fault's own end
  * (after `downMs` or `durationMs`) applies only if no later fault of the same kind on the same
  * host (or pair) started since (the later one takes over the end). A crash of a host that is
  * already down, a pause of a paused host and so on change nothing but the end time.
  */
 import type { FaultWorldOptions } from './faultWorldOptions.ts';
-import { jobRun, jobRunOf, rpcMethodNamed } from '../../engine/index.ts';
+import { jobRun, rpcMethodNamed } from '../../engine/index.ts';
+import type { ChannelEventActed } from '../ChannelEventFaults.ts';
 import type { MessageActed, MessageAction, MessageEnd } from '../MessageFaults.ts';
 import type { MiniCluster } from '../MiniCluster.ts';
-import type { TraceEvent } from '../Trace.ts';
 import type { World } from '../World.ts';
-import type { Action, Fault, FaultTrigger, MessageFault, ProtocolPoint } from './RunSpec.ts';
-import { actionOrigin, pointSavepoint, savepointActionIndex } from './savepointPoints.ts';
+import type { Action, ChannelEventFault, Fault, FaultTrigger, MessageFault } from './RunSpec.ts';
+import { whenPointReached } from './whenPointReached.ts';
 import { TASK_NAME } from './validateFaults.ts';
 
 /** One entry of the fault log (what fired, when). */
@@ -75,151 +88,16 @@ export interface FaultRecord {
   readonly fault: number;
   readonly type: Fault['type'];
   /**
-   * `crash`, `restart`, `pause`, `resume`, `partition`, `heal`, `global-failure`, `slow`,
+   * `crash`, `restart`, `pause`, `resume`, `partition`, `heal`, `global-failure`, `slow`, `stall`,
    * `start`, `end`, `skipped`; for message faults `lose`, `delay`, `hold`, `release`.
    */
   readonly action: string;
   readonly timeMs: number;
 }
 
-const TASK_EVENTS = {
-  triggered: 'checkpoint.taskTriggered', 'first-barrier': 'checkpoint.firstBarrier', aligned: 'checkpoint.aligned',
-  'sync-done': 'checkpoint.syncDone', 'async-done': 'checkpoint.asyncDone', acked: 'checkpoint.acked',
-  'ack-received': 'checkpoint.acknowledged', notified: 'checkpoint.taskNotified',
-} as const;
-const JOB_MASTER_EVENTS = {
-  triggered: 'checkpoint.triggered', 'coordinators-snapshotted': 'checkpoint.coordinatorsSnapshotted',
-  completed: 'checkpoint.completed', notified: 'checkpoint.notifiedComplete',
-} as const;
-const SINK_EVENTS = { 'pre-committed': 'txn.preCommit', committed: 'txn.commit' } as const;
-
-/** The trace event type a protocol point waits for. */
-export function pointEventType(point: ProtocolPoint): string {
-  switch (point.kind) {
-    case 'task': return TASK_EVENTS[point.phase];
-    case 'jobmaster': return JOB_MASTER_EVENTS[point.phase];
-    case 'sink': return SINK_EVENTS[point.phase];
-    case 'restore': return 'checkpoint.restored';
-    case 'job': return 'job.status';
-  }
-}
-
-/** The occurrence of a point that fires it: sink, restore and job points count, others fire on the first. */
-export function pointOccurrence(point: ProtocolPoint): number {
-  return point.kind === 'sink' || point.kind === 'restore' || point.kind === 'job' ? point.nth ?? 1 : 1;
-}
-
-/**
- * True if `e` is (one occurrence of) `point`; sink, restore and job points also need the n-th
- * occurrence. A point naming a savepoint (`savepoint: n`) matches only events of `savepointId`,
- * the checkpoint id that savepoint got (savepointPoints.ts); without it, none.
- */
-export function matchesPoint(point: ProtocolPoint, e: TraceEvent, savepointId?: number): boolean {
-  if (e.type !== pointEventType(point)) return false;
-  if (!matchesJobRun(point, e)) return false;
-  switch (point.kind) {
-    case 'sink':
-      return true;
-    case 'restore': {
-      const id = e.attrs['checkpointId'];
-      return typeof id === 'number' && id > 0 && (point.checkpoint === undefined || id === point.checkpoint);
-    }
-    case 'job':
-      return e.attrs['status'] === point.status;
-    default:
-      break;
-  }
-  const id = point.savepoint === undefined ? point.checkpoint : savepointId;
-  if (id === undefined || e.attrs['checkpointId'] !== id) return false;
-  if (point.kind === 'jobmaster' || point.task === undefined) return true;
-  const task = e.attrs['task'];
-  return typeof task === 'string' && task.startsWith(`${point.task}@`);
-}
-
-/**
- * True when `e` is of the job run `point` names: its `jobRun`, or run 1 for a point naming a
- * checkpoint (ids start again in every run); a point naming neither matches every run.
- */
-function matchesJobRun(point: ProtocolPoint, e: TraceEvent): boolean {
-  if (point.kind === 'sink') return true;
-  const namesCheckpoint = point.kind === 'task' || point.kind === 'jobmaster' || (point.kind === 'restore' && point.checkpoint !== undefined);
-  const wanted = point.jobRun ?? (namesCheckpoint ? 1 : undefined);
-  return wanted === undefined || jobRunOf(e.attrs) === wanted;
-}
-
-/**
- * Calls `reached` once, when `point` is reached the n-th time it needs (pointOccurrence): right
- * after the task that recorded the point's trace event, or at time 0 for a job point the cluster
- * reached while it booted (the job enters RUNNING before any plan is installed: that entry
- * counts, the only point that can be reached before the run starts). Faults and actions both arm
- * their points through it. `actions` are the spec's, which a point naming a savepoint counts
- * (savepointPoints.ts): it is reached at its phase's event of the id that savepoint's action got
- * (from the `checkpoint.triggered` event whose origin is that action), and never if it got none.
- */
-export function whenPointReached(cluster: MiniCluster, point: ProtocolPoint, label: string, reached: () => void,
-  actions: readonly Action[]): void {
-  const world = cluster.world;
-  const savepoint = pointSavepoint(point);
-  if (savepoint !== undefined) {
-    whenSavepointPointReached(world, point, savepointActionIndex(actions, savepoint), reached);
-    return;
-  }
-  const nth = pointOccurrence(point);
-  let seen = point.kind === 'job' && cluster.jobManagerProcess.jobMaster.graph.jobStatus === point.status ? 1 : 0;
-  if (seen >= nth) {
-    world.at(0, label, reached);
-    return;
-  }
-  let done = false;
-  const unsubscribe = world.onTrace((e) => matchesPoint(point, e), () => {
-    // Handlers run after the task that recorded the events, so one task that reaches the point
-    // several times (a sink committing many epochs in one step) calls several: only the first
-    // past `nth` counts (a fault or an action fires at most once).
-    if (done) return;
-    seen++;
-    if (seen < nth) return;
-    done = true;
-    unsubscribe();
-    reached();
-  }, { types: [pointEventType(point)] });
-}
-
-/**
- * whenPointReached for a point naming the savepoint of action `actionIndex`: learns the id from
- * the `checkpoint.triggered` event whose origin is that action, then waits for the phase's event
- * of that id. The id is learnt in the handlers, which run in the order the events were recorded,
- * so a phase event recorded in the same task after the trigger still finds it. No action (the
- * spec names a savepoint it lacks, which validateRunSpec refuses): never reached.
- */
-function whenSavepointPointReached(world: World, point: ProtocolPoint, actionIndex: number | undefined,
-  reached: () => void): void {
-  if (actionIndex === undefined) return;
-  const origin = actionOrigin(actionIndex);
-  const type = pointEventType(point);
-  const isTrigger = (e: TraceEvent): boolean => e.type === 'checkpoint.triggered' && e.attrs['origin'] === origin;
-  let id: number | undefined;
-  let done = false;
-  const unsubscribe = world.onTrace(
-    // Until the id is known, every event of the phase's type may be the one (its handler decides).
-    (e) => isTrigger(e) || (e.type === type && (id === undefined || e.attrs['checkpointId'] === id)),
-    (e) => {
-      if (done) return;
-      if (id === undefined) {
-        if (!isTrigger(e)) return;
-        id = e.attrs['checkpointId'] as number;
-      }
-      if (!matchesPoint(point, e, id)) return;
-      done = true;
-      unsubscribe();
-      reached();
-    },
-    { types: [...new Set(['checkpoint.triggered', type])] },
-  );
-}
-
-/** An action fault (one that fires, or stays unfired): a triggered fault or a message fault. */
+/** An action fault (one that fires, or stays unfired): a triggered, message or channel-event fault. */
 function isAction(f: Fault): boolean {
-  return 'when' in f || f.type === 'message';
+  return 'when' in f || f.type === 'message' || f.type === 'channel-event';
 }
 
 /** The mark each action of a message fault records. */
@@ -247,6 +125,8 @@ export class FaultPlan {
   private readonly open = new Map<string, Episode>();
   /** The releases of held messages that go on at the heal time (logged there). */
   private readonly releasesAtHeal: (() => void)[] = [];
+  /** The TaskManager each subtask `<vertex>#<subtask>` was last deployed to (followTaskHosts). */
+  private readonly taskHosts = new Map<string, string>();
 
   /**
    * @param faults the spec's faults (validated).
@@ -303,11 +183,34 @@ export class FaultPlan {
    */
   private readonly untouched = new Set<number>();
 
+  /**
+   * `f`, a crash or pause naming a task `<vertex>#<subtask>` as its host, aimed at the
+   * TaskManager that subtask was last deployed to (any job run), or undefined when it never was;
+   * any other fault as it is.
+   */
+  private withTaskHost(f: Fault): Fault | undefined {
+    if ((f.type !== 'crash' && f.type !== 'pause') || !TASK_NAME.test(f.host)) return f;
+    const host = this.taskHosts.get(f.host);
+    return host === undefined ? undefined : { ...f, host };
+  }
+
+  /** Follows where each subtask is deployed, when a crash or pause names a task as its host. */
+  private followTaskHosts(): void {
+    if (!this.faults.some((f) => (f.type === 'crash' || f.type === 'pause') && TASK_NAME.test(f.host))) return;
+    this.world.onTrace(() => true, (e) => {
+      // `task` is an attempt id, `<vertex>#<subtask>@<attempt>`, recorded on the TaskManager's host.
+      const attempt = String(e.attrs['task']);
+      this.taskHosts.set(attempt.slice(0, attempt.lastIndexOf('@')), e.host);
+    }, { types: ['task.deploying'] });
+  }
+
   /** Schedules every fault and the heal. Call once, before the run. */
   install(): void {
+    this.followTaskHosts();
     const settings: number[] = [];
     this.faults.forEach((f, i) => {
       if (f.type === 'message' && f.when === undefined) this.armMessage(i, f);
+      else if (f.type === 'channel-event' && f.when === undefined) this.armChannelEvent(i, f);
       else if ('when' in f && f.when !== undefined) this.arm(i, f.when);
       else settings.push(i);
     });
@@ -336,10 +239,20 @@ export class FaultPlan {
   }
 
   private fire(index: number): void {
-    const f = this.faults[index] as Fault;
-    if (f.type === 'message') {
+    const fault = this.faults[index] as Fault;
+    if (fault.type === 'message') {
       // Its trigger arms it; it fires when it acts on a message.
-      this.armMessage(index, f);
+      this.armMessage(index, fault);
+      return;
+    }
+    const f = this.withTaskHost(fault);
+    if (f === undefined) {
+      // A crash or pause of a task's host, a task never deployed yet: nothing to act on.
+      this.note(index, 'skipped');
+      return;
+    }
+    if (f.type === 'channel-event') {
+      this.armChannelEvent(index, f);
       return;
     }
     this.fired.add(index);
@@ -375,9 +288,41 @@ export class FaultPlan {
           index, endAction: 'end', end: this.slowTask(f.operator, f.factor),
         }, f.durationMs);
         return;
+      case 'coordinator-stall':
+        this.note(index, 'stall', 'coordinator-stall');
+        this.stallCoordinator(index, f.operator, f.durationMs);
+        return;
       default:
         return;
     }
+  }
+
+  /**
+   * Queues `durationMs` of enumerator work on the coordinator thread of source `operatorUid`
+   * (absent: the first source) of the current job run: one task that keeps the thread busy, so
+   * everything queued behind it waits (SourceCoordinatorContext's single thread). It is logged
+   * `end` when it has run, or at the heal time, which cuts it short if it is still running (or
+   * still queued: then it takes a microsecond).
+   */
+  private stallCoordinator(index: number, operatorUid: string | undefined, durationMs: number): void {
+    const holders = this.cluster.jobManagerProcess.jobMaster.coordinators;
+    const holder = operatorUid === undefined ? holders[0] : holders.find((h) => h.operatorUid === operatorUid);
+    if (holder === undefined) return; // validated: every job has a source, and the uid is one
+    const key = `stall:${index}`;
+    const done = (): void => {
+      const episode = this.open.get(key);
+      if (episode !== undefined) this.endEpisode(key, episode);
+    };
+    const executor = holder.coordinatorExecutor;
+    const durationUs = Math.round(durationMs * 1000);
+    if (durationUs === 0) {
+      this.open.set(key, { index, endAction: 'end', end: () => undefined });
+      executor.execute('coordinator-stall', done);
+      return;
+    }
+    // Paid a microsecond at a time, so the heal time can cut it exactly.
+    const work = executor.executePreemptible('coordinator-stall', 1, durationUs, done);
+    this.open.set(key, { index, endAction: 'end', end: () => work.preempt() });
   }
 
   /**
@@ -425,7 +370,7 @@ export class FaultPlan {
       // Validated: the method is known (an alias resolved here).
       method: rpcMethodNamed(f.method) ?? f.method, nth: f.nth ?? 1,
       ...(f.checkpoint === undefined ? {} : { checkpoint: f.checkpoint }),
-      // Checkpoint ids start again in every job run: a filter naming one is about run 1 unless it says.
+      // A later job run numbers on from the checkpoint it restored, so an id can recur across runs: a filter naming one is about run 1 unless it says.
       ...(f.jobRun === undefined && f.checkpoint === undefined ? {} : { jobMasterAddress: jobRun(f.jobRun ?? 1, 0).address }),
       ...(from === undefined ? {} : { from }),
       ...(to === undefined ? {} : { to }),
@@ -453,6 +398,38 @@ export class FaultPlan {
     });
     const mark = MESSAGE_MARKS[action];
     if (mark !== undefined) this.world.trace.mark('sim', mark, { index });
+  }
+
+  /**
+   * Arms channel-event fault `index` in the World's ChannelEventFaults: from now on it counts
+   * matching events; when it delays one it fires and is logged.
+   */
+  private armChannelEvent(index: number, f: ChannelEventFault): void {
+    // A later job run numbers on from the checkpoint it restored, so an id can recur across runs: a filter naming one is about run 1 unless it says.
+    const run = f.jobRun ?? (f.checkpoint === undefined ? undefined : 1);
+    const filter = {
+      event: f.event, to: f.to, nth: f.nth ?? 1,
+      ...(f.checkpoint === undefined ? {} : { checkpoint: f.checkpoint }),
+      ...(f.from === undefined ? {} : { from: f.from }),
+      ...(run === undefined ? {} : { inRun: (attempt: string) => this.jobRunOfAttempt(attempt) === run }),
+    };
+    this.world.channelEventFaults.arm(filter, Math.round(f.delayMs * 1000), (acted: ChannelEventActed) => {
+      this.fired.add(index);
+      this.records.push({ fault: index, type: 'channel-event', action: 'delay', timeMs: this.world.nowUs / 1000 });
+      this.world.trace.record('sim', 'fault', {
+        index, type: 'channel-event', action: 'delay', event: acted.event, checkpoint: acted.checkpoint,
+        from: acted.from, to: acted.to, releaseUs: acted.releaseUs,
+      });
+      this.world.trace.mark('sim', 'channel-event-delayed', { index });
+    });
+  }
+
+  /** The job run (1, 2, ...) whose attempts include `attempt` (`<vertex>#<subtask>@<n>`). */
+  private jobRunOfAttempt(attempt: string): number {
+    const n = Number(attempt.slice(attempt.lastIndexOf('@') + 1));
+    let run = 1;
+    for (const jm of this.cluster.jobMasters) if (jm.run.firstAttemptNumber <= n) run = jm.run.index;
+    return run;
   }
 
   /** A world-setting fault starts (its settings are in the World already). */

@@ -29,6 +29,14 @@ export function jobUids(job: JobSpec): readonly string[] {
   return defaultGraph(job).nodes.map((n) => n.uid);
 }
 
+/**
+ * The uids of `job`'s source operators (each has a coordinator), in node order.
+ * @throws as {@link buildJobGraph}.
+ */
+export function jobSourceUids(job: JobSpec): readonly string[] {
+  return defaultGraph(job).nodes.filter((n) => n.spec.kind === 'source').map((n) => n.uid);
+}
+
 /** The parallelism of every operator of `job` when the spec names none. @throws as {@link buildJobGraph}. */
 export function defaultParallelism(job: JobSpec): ParallelismByUid {
   return Object.fromEntries(defaultGraph(job).nodes.map((n) => [n.uid, n.parallelism]));

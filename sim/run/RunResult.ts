@@ -104,6 +104,11 @@ export interface RunResult {
    * leaves the savepoint's so), in creation order.
    */
   readonly preCommitted: readonly CommittedRecord[];
+  /**
+   * The records of the transactions aborted after their pre-commit (a fresh attempt's abort of
+   * lingering ones may abort those a stop's savepoint holds), in creation order.
+   */
+  readonly abortedPreCommitted: readonly CommittedRecord[];
   /** Final keyed state of the attempts that finished: uid -> state -> key -> value. */
   readonly finalState: Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, unknown>>>>>>;
   /** Files left in the object store after the drain phase, sorted. */
@@ -113,6 +118,22 @@ export interface RunResult {
   /** Mark counts by name, in first-reached order. */
   readonly marks: Readonly<Record<string, number>>;
   readonly unusedOverrides: readonly { readonly decision: number; readonly alternative: number }[];
+  /**
+   * The run's decisions (all kinds) and order decisions, and with a PCT schedule (`spec.pct`)
+   * what it did: its change points, those the run never reached (it made fewer order
+   * decisions), how many lanes got a priority, and at how many order decisions the schedule
+   * proposed another candidate than the seeded draw would have taken.
+   */
+  readonly schedule: {
+    readonly decisions: number;
+    readonly orderDecisions: number;
+    readonly pct?: {
+      readonly changePoints: readonly number[];
+      readonly unusedChangePoints: readonly number[];
+      readonly lanes: number;
+      readonly differed: number;
+    };
+  };
   /** What the fault plan did, in order (crashes, restarts, partitions, heals, ...). */
   readonly faults: readonly FaultRecord[];
   /** Indices of faults whose trigger was never reached (like unused overrides). */

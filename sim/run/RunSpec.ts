@@ -80,6 +80,10 @@ export type FaultTrigger = DeepReadonly<z.infer<typeof faultTriggerSchema>>;
  * - `slow-task`: the task running operator `operator` (its whole chain, every subtask) works at
  *   `1/factor` of its rate for `durationMs` (a record in progress when it starts or ends takes
  *   longer only for the part inside the fault); back pressure when that task is the bottleneck.
+ * - `coordinator-stall`: the coordinator thread of source `operator` (absent: the job's first
+ *   source) takes one task of enumerator work lasting `durationMs`, queued behind what it has
+ *   already; everything queued behind it waits (split requests, the coordinator's checkpoint
+ *   snapshot, notifications). The work ends at the heal time if it is still running then.
  * - `async-snapshot-failure`: writes of tasks' snapshot files fail with this probability.
  * - `message`: loses, delays or holds one RPC, the `nth` (default 1) call of `method` (the
  *   engine's RPC names, Flink's; `notifyCheckpointComplete` means `confirmCheckpoint`) that
@@ -101,6 +105,17 @@ export type Fault = DeepReadonly<z.infer<typeof faultSchema>>;
  * keep the link's order (later messages on it wait). See sim/MessageFaults.ts.
  */
 export type MessageFault = Extract<Fault, { readonly type: 'message' }>;
+
+/**
+ * A targeted fault on one data channel: delays the `nth` (default 1) checkpoint barrier or
+ * CancelCheckpointMarker (`event`) of checkpoint `checkpoint` (any, when absent) that task `to`
+ * receives, on its channel from task `from` (any channel into `to`, when absent), counted from
+ * when the fault is armed (time 0, or when `when` fires). The event and everything behind it on
+ * that channel wait `delayMs` (at most until the heal time); the task's other channels go on.
+ * `jobRun`: only tasks of that job run (absent: run 1 when `checkpoint` is given, else any). See
+ * sim/ChannelEventFaults.ts.
+ */
+export type ChannelEventFault = Extract<Fault, { readonly type: 'channel-event' }>;
 
 /** What a message fault does to the RPC it acts on. */
 export type MessageFaultAction = MessageFault['action'];

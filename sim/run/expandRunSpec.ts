@@ -153,6 +153,7 @@ export function expandRunSpecWithGraph(spec: RunSpec): { expanded: ExpandedRunSp
     budgets: { maxEvents: spec.budgets.maxEvents, maxTimeMs: spec.budgets.maxTimeMs },
     overrides: spec.overrides,
     mutations: spec.mutations,
+    ...(spec.pct === undefined ? {} : { pct: spec.pct }),
   };
   return { expanded, graph };
 }

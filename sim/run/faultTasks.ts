@@ -14,6 +14,14 @@ export function messageFaultTasks(f: Fault): { readonly field: 'from' | 'to'; re
   return [...named('from', f.from), ...named('to', f.to)];
 }
 
+/**
+ * The task a crash's or pause's `host` names (`<vertex>#<subtask>`: the TaskManager that runs it
+ * when the fault fires), or undefined (a host, or another fault).
+ */
+export function faultHostTask(f: Fault | Action): string | undefined {
+  return (f.type === 'crash' || f.type === 'pause') && TASK_NAME.test(f.host) ? f.host : undefined;
+}
+
 /** The task a fault's (or action's) protocol point names, or undefined (a time trigger, or no task). */
 export function faultTask(f: Fault | Action): string | undefined {
   if (!('when' in f) || f.when === undefined || !('at' in f.when)) return undefined;

@@ -197,8 +197,8 @@ describe('RunResult.flow', () => {
   test('counts every committed copy, duplicates after a restore included', () => {
     const r = simulate(spec({
       checkpoint: { mode: 'at-least-once', intervalMs: 20 },
-      seed: 'dup',
-      faults: [SLOW_SINK, { type: 'crash', host: 'taskmanager-1', when: { atMs: 80 }, downMs: 10 }],
+      seed: 'dup-3',
+      faults: [SLOW_SINK, { type: 'crash', host: 'taskmanager-1', when: { atMs: 200 }, downMs: 10 }],
     }));
     expect(r.restores).toBeGreaterThan(0);
     expect(r.committed.length).toBeGreaterThan(300); // the scenario's premise: a duplicate

@@ -14,5 +14,5 @@ export type {
 export type { FaultRecord, RunResult, Violation } from './RunResult.ts';
 export { flowMetrics, percentile } from './flowMetrics.ts';
 export type { FlowMetrics } from './flowMetrics.ts';
-export { matchesPoint, pointEventType } from './FaultPlan.ts';
+export { matchesPoint, pointEventType } from './whenPointReached.ts';
 export { jobUids } from './RunJob.ts';

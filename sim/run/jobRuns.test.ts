@@ -99,6 +99,31 @@ describe('a restore into a new job run (rescale at the same parallelism)', () =>
     expect(r.committed.length).toBe(300);
     expect(judged(r)).toEqual([]);
   });
+
+  test('via cancel before the run completed any checkpoint: the user does not cancel a job it cannot restore, and '
+    + 'the run goes on to finish', () => {
+    const r = simulate(spec([rescale({ via: 'cancel', when: { atMs: 1 } })], { retention: 'RETAIN_ON_CANCELLATION' }));
+    expect(r.trace.some((e) => e.type === 'checkpoint.completed' && e.timeUs <= 1000)).toBe(false);
+    expect(r.actions.map((a) => [a.event, a.timeMs, a.reason])).toEqual([
+      ['fired', 1, undefined], ['failed', 1, 'no retained checkpoint to restore from (none completed)']]);
+    expect(r.trace.some((e) => e.type === 'job.status' && e.attrs['status'] === 'CANCELLING')).toBe(false);
+    expect(r.jobRuns.map((run) => run.status)).toEqual(['FINISHED']);
+    expect(r.committed.length).toBe(300);
+    expect(judged(r)).toEqual([]);
+  });
+
+  test('an action at "job RUNNING in run 2" waits for run 2: the RUNNING run 1 booted into is not it', () => {
+    const second: Action = { type: 'rescale', when: { at: { kind: 'job', status: 'RUNNING', jobRun: 2 } }, parallelism: 1 };
+    const r = simulate(spec([rescale(), second]));
+    expect(r.jobRuns.map((run) => [run.index, run.action, run.status])).toEqual([[1, undefined, 'FINISHED'], [2, 0, 'FINISHED']]);
+    // It fired once, when run 2 entered RUNNING (not at 0 ms in run 1), and its stop failed as
+    // Flink's does while run 2's tasks still deploy (DefaultCheckpointPlanCalculator.checkTasksStarted).
+    const run2Running = r.trace.find((e) => e.type === 'job.status' && e.attrs['jobRun'] === 2 && e.attrs['status'] === 'RUNNING');
+    expect(r.actions.filter((a) => a.action === 1).map((a) => [a.event, a.timeMs, a.reason])).toEqual([
+      ['fired', (run2Running?.timeUs ?? -1) / 1000, undefined], ['failed', (run2Running?.timeUs ?? -1) / 1000, 'NOT_ALL_REQUIRED_TASKS_RUNNING']]);
+    expect(r.committed.length).toBe(300);
+    expect(judged(r)).toEqual([]);
+  });
 });
 
 describe('cancel and checkpoint retention', () => {

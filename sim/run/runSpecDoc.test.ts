@@ -36,6 +36,8 @@ describe('docs/runspec.md', () => {
     // The doc says what each fault does; a fault that never fires would make it wrong.
     expect(result.unfiredFaults).toEqual([]);
     expect(result.unusedOverrides).toEqual([]);
+    // Likewise a PCT change point the run never reaches.
+    expect(result.schedule.pct?.unusedChangePoints ?? []).toEqual([]);
   });
 
   test.each(repros.map((r, i) => [i, r] as const))('repro example %i is a readable repro file', (_i, repro) => {

@@ -29,6 +29,7 @@ import { actionSchema } from './schema/actionSchema.ts';
 import { delayMsSchema, faultSchema } from './schema/faultSchema.ts';
 import { jobSpecSchema } from './schema/jobSchema.ts';
 import { describe } from './SpecChecks.ts';
+import { MAX_PCT_CHANGE_POINTS } from '../PctScheduler.ts';
 import {
   aboveField, asTuple, atLeastField, because, intField, msField, oneOfField, MAX_RUN_PARALLELISM,
 } from './schema/specFields.ts';
@@ -45,7 +46,7 @@ export { parseWithSchema } from './schema/parseWithSchema.ts';
  * The RunSpec format version this build reads. Every change to the RunSpec's shape bumps it; a
  * file of another version is refused (validateRunSpec's `checkRunSpecVersion`).
  */
-export const RUN_SPEC_VERSION = 6;
+export const RUN_SPEC_VERSION = 7;
 
 /** Flink 1.20's ExternalizedCheckpointRetention values. */
 export const CHECKPOINT_RETENTIONS = ['NO_EXTERNALIZED_CHECKPOINTS', 'RETAIN_ON_CANCELLATION', 'DELETE_ON_CANCELLATION'] as const;
@@ -121,6 +122,16 @@ const nonNegative = (): z.ZodNumber => {
   return z.number(e).int(e).min(0, e);
 };
 
+/** A PCT schedule of the order decisions (sim/PctScheduler.ts); its priorities come from `seed`. */
+const pctSchema = z.strictObject({
+  changePoints: z.array(nonNegative()).max(MAX_PCT_CHANGE_POINTS, because((v) => `at most ${MAX_PCT_CHANGE_POINTS} change points, got ${Array.isArray(v) ? v.length : describe(v)}`))
+    .refine((cps) => cps.every((c, i) => i === 0 || c > (cps[i - 1] as number)), { message: 'must be ascending and distinct' })
+    .meta({ description: 'Order-decision indices (order decisions counted alone, from 0), ascending: at each, the lane that runs drops below every other.' }),
+}).meta({
+  description: 'Schedule the order decisions PCT-style: each lane (thread, RPC link, data channel, ...) gets a priority from the '
+    + 'seed and the ready candidate of highest priority runs; overrides still win. Absent: seeded draws.',
+});
+
 /** Every field of a RunSpec but `$schema`, `version` and `job`, in the order messages list them. */
 const configShape = {
   seed: z.string().meta({ description: 'The world\'s root seed.' }),
@@ -149,6 +160,7 @@ const configShape = {
     .meta({ description: 'Forced decisions { decision, alternative }, each decision at most once.' }),
   mutations: z.array(oneOfField(asTuple(PLANTED_BUG_IDS), { one: 'planted bug', many: 'planted bugs' }))
     .meta({ description: 'Planted bugs to switch on (docs/planted-bugs.md).' }),
+  pct: pctSchema.exactOptional(),
 };
 
 /** A whole RunSpec. */

@@ -22,10 +22,12 @@ import { jobJudgingOf, resolveJob, throwUserCodeViolation } from '../jobs/resolv
 import { MiniCluster, type EngineAssertion } from '../MiniCluster.ts';
 import { SimInputError } from '../SimInputError.ts';
 import type { WorldOptions } from '../WorldOptions.ts';
+import type { ChoicesReport } from '../World.ts';
 import { expandRunSpecWithGraph } from './expandRunSpec.ts';
 import { ActionPlan } from './ActionPlan.ts';
 import { FaultPlan } from './FaultPlan.ts';
-import { faultTask, faultTaskPhase, INPUT_PHASES, messageFaultTasks } from './faultTasks.ts';
+import { faultHostTask, faultTask, faultTaskPhase, INPUT_PHASES, messageFaultTasks } from './faultTasks.ts';
+import { checkChannelEventTasks } from './inputChannels.ts';
 import { delayUs, faultWorldOptions, type FaultWorldOptions } from './faultWorldOptions.ts';
 import { tracesKeyedInputs } from './keyedInputEvidence.ts';
 import { checkpointStatsResult } from './checkpointStatsResult.ts';
@@ -128,6 +130,7 @@ function worldOptions(spec: ExpandedRunSpec, options: SimulateOptions, faults: F
   return {
     seed: spec.seed,
     overrides: spec.overrides,
+    ...(spec.pct === undefined ? {} : { pct: spec.pct }),
     healTimeUs: us(spec.healTimeMs),
     budgets: { maxEvents: spec.budgets.maxEvents, maxTimeUs: us(spec.budgets.maxTimeMs) },
     rpc: {
@@ -153,8 +156,10 @@ function taskNames(graph: StreamGraph, vertices = createJobGraph(graph).vertices
 }
 
 /**
- * Checks that every protocol point and message fault naming a task (`<vertex>#<subtask>`) names
- * a subtask of the job's JobGraph (vertices are chains, so the names depend on chaining and parallelism, which
+ * Checks that every protocol point, message fault and crash or pause host naming a task
+ * (`<vertex>#<subtask>`) names a subtask of the job's JobGraph, and that every channel-event
+ * fault names a channel it has (inputChannels.ts) (vertices are chains, so the names depend on
+ * chaining and parallelism, which
  * only the built graph knows). A point for a task that does not exist would never fire.
  * @throws SimInputError (one line) naming the fault (or action) and the tasks that exist.
  */
@@ -167,9 +172,15 @@ function checkFaultTasks(spec: ExpandedRunSpec, graph: StreamGraph): void {
     const task = faultTask(f);
     return task === undefined ? [] : [{ path, task, phase: faultTaskPhase(f) ?? '' }];
   });
-  const messageEnds = spec.faults.flatMap((f, i) => messageFaultTasks(f).map((e) => ({ i, ...e })));
-  if (named.length === 0 && messageEnds.length === 0) return;
-  const vertices = createJobGraph(graph).vertices;
+  const messageEnds = spec.faults.flatMap((f, i) => [
+    ...messageFaultTasks(f).map((e) => ({ i, ...e })),
+    ...(faultHostTask(f) === undefined ? [] : [{ i, field: 'host', task: faultHostTask(f) as string }]),
+  ]);
+  const channelEvents = spec.faults.some((f) => f.type === 'channel-event');
+  if (named.length === 0 && messageEnds.length === 0 && !channelEvents) return;
+  const jobGraph = createJobGraph(graph);
+  checkChannelEventTasks(spec.faults, jobGraph);
+  const vertices = jobGraph.vertices;
   const tasks = taskNames(graph, vertices);
   for (const { i, field, task } of messageEnds) {
     if (!tasks.includes(task)) {
@@ -187,6 +198,20 @@ function checkFaultTasks(spec: ExpandedRunSpec, graph: StreamGraph): void {
         + '(it has no input channels: sources are triggered by RPC)');
     }
   }
+}
+
+/** The RunResult's view of the order decisions and the PCT schedule (RunResult.schedule). */
+function scheduleResult(c: ChoicesReport): RunResult['schedule'] {
+  return {
+    decisions: c.count,
+    orderDecisions: c.orderCount,
+    ...(c.pct === undefined ? {} : {
+      pct: {
+        changePoints: [...c.pct.changePoints], unusedChangePoints: [...c.pct.unusedChangePoints],
+        lanes: c.pct.lanes, differed: c.orderProposalsDiffering,
+      },
+    }),
+  };
 }
 
 /** The RunResult's view of an engine assertion: times in ms, as at every edge. */
@@ -272,11 +297,13 @@ export function simulate(spec: RunSpec, options: SimulateOptions = {}): RunResul
     restores,
     committed: r.committed,
     preCommitted: world.transactionalStore.preCommittedRecords(),
+    abortedPreCommitted: world.transactionalStore.abortedPreCommittedRecords(),
     finalState: r.finalState,
     objectStorePaths: world.objectStore.paths(),
     lingeringTransactions: lingering,
     marks: Object.fromEntries(world.marks),
     unusedOverrides: world.choices.unusedOverrides,
+    schedule: scheduleResult(world.choices),
     faults: plan.log,
     unfiredFaults: plan.unfired(),
     actions: actionPlan.log,

@@ -4,15 +4,16 @@
  * TaskManager is lost while the job is being cancelled for a rescale: the failover's slot request
  * reaches the ResourceManager, which allocates a slot on the other TaskManager and the offer
  * arrives after CANCELED. Accepted, that slot stayed out of every later job run, and the third
- * run (parallelism 4 on 4 slots) waited for it forever (found by explore --job generated --seed 51;
- * with the slot freed, run 2 gets it and finishes before that rescale fires).
+ * run (parallelism 4 on 4 slots) waited for it forever (found by explore --job generated --seed 51).
+ * With the slot freed, run 2 gets it, the second rescale ends run 2 by a stop-with-savepoint, and
+ * run 3 at parallelism 4 gets every slot and finishes.
  */
 import { expect, test } from 'vitest';
 import { simulate } from './simulate.ts';
 import { RUN_SPEC_VERSION, type RunSpec } from './RunSpec.ts';
 
 const spec = { ...({
-  "version": 6,
+  "version": 7,
   "seed": "s1632118881",
   "job": {
     "kind": "generated",
@@ -122,6 +123,7 @@ test('an offer after the job terminated is rejected and the slot freed; the next
   // The rejected slot (taskmanager-2's slot 0) was freed: the ResourceManager gives it to run 2.
   const after = result.trace.slice(result.trace.indexOf(rejected[0] as (typeof result.trace)[number]));
   expect(after.some((e) => e.type === 'rm.slotAllocated' && e.attrs['taskExecutor'] === 'taskexecutor@taskmanager-2/0' && e.attrs['slot'] === 0)).toBe(true);
-  expect(result.jobRuns.map((r) => r.status)).toEqual(['CANCELED', 'FINISHED']);
+  expect(result.jobRuns.map((r) => r.status)).toEqual(['CANCELED', 'FINISHED', 'FINISHED']);
+  expect(result.jobRuns[2]?.parallelism['gen-source']).toBe(4);
   expect(result.jobStatus).toBe('FINISHED');
 });

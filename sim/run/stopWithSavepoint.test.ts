@@ -127,6 +127,23 @@ describe('stop-with-savepoint', () => {
     expect(committedOnly.details.missingCount).toBe(r.preCommitted.length);
   });
 
+  test('a rescale\'s stop fired while the first stop\'s tasks are still finishing fails; the job FAILED by the first '
+    + '(StopWithSavepointStoppingException) is judged as that stop\'s outcome, not as a liveness violation', () => {
+    const atSavepoint = { at: { kind: 'jobmaster', checkpoint: SAVEPOINT, phase: 'completed' } } as const;
+    const r = simulate(spec({
+      faults: [{ type: 'crash', host: 'taskmanager-1', when: atSavepoint }],
+      actions: [{ type: 'stop-with-savepoint', drain: false, when: { atMs: 50 } }, { type: 'rescale', parallelism: 1, when: atSavepoint }],
+    }));
+    expect(r.jobStatus).toBe('FAILED');
+    expect(r.actions.filter((a) => a.event !== 'fired').map((a) => [a.action, a.reason])).toEqual([
+      [1, 'TRIGGER_CHECKPOINT_FAILURE'], [0, 'StopWithSavepointStoppingException']]);
+    expect(stopOutcome(r)).toMatchObject({ kind: 'job-failed', action: 0, savepoint: { checkpointId: SAVEPOINT } });
+    const verdict = defaultJudge(r, 'exactly-once');
+    expect(verdict.violations).toEqual([]);
+    expect(verdict.keyedState).toMatchObject({ judged: false, reason: 'job-not-finished' });
+    expect(verdict.keyedState.judged === false && verdict.keyedState.detail).toMatch(/judged at the savepoint/);
+  });
+
   test('a lost confirmation of the synchronous savepoint: its task waits forever (nothing resends it), marked '
     + 'stop-with-savepoint-stuck, a known outcome liveness counts and does not pass', () => {
     const r = simulate(spec({ faults: [{ type: 'message', action: 'lose', method: 'confirmCheckpoint', checkpoint: SAVEPOINT }] }));

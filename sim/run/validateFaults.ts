@@ -1,7 +1,9 @@
 /**
  * validateFaults: the fault-plan part of validateRunSpec's checks after parsing, on faults the
  * schema (schema/faultSchema.ts) accepted. What the schema cannot know: a fault must name
- * existing hosts (`jobmanager`, `taskmanager-1..N`) and operator uids, never crash the JobManager
+ * existing hosts (`jobmanager`, `taskmanager-1..N`; a crash or pause may name a task instead, for
+ * the TaskManager that runs it) and operator uids (a coordinator stall: a source's, the operators
+ * with a coordinator), never crash the JobManager
  * (no HA yet), partition two different hosts, fire by time before the heal time, and filter
  * messages in ways some RPC of its method can match. (Tasks named `<vertex>#<subtask>` are
  * checked against the job graph by simulate's checkFaultTasks: only the built graph knows them.)
@@ -22,6 +24,8 @@ export interface FaultContext {
   readonly hosts: readonly string[];
   /** The job's operator uids. */
   readonly uids: readonly string[];
+  /** The uids of its sources, the operators that have a coordinator. */
+  readonly sourceUids: readonly string[];
   readonly healTimeMs: number;
 }
 
@@ -37,11 +41,11 @@ export function validateFaults(faults: readonly Fault[], ctx: FaultContext): rea
 function validateFault(f: Fault, path: string, ctx: FaultContext): void {
   switch (f.type) {
     case 'crash':
-      requireHost(f.host, at(path, 'host'), ctx);
+      requireHostOrTask(f.host, at(path, 'host'), ctx);
       if (f.host === JOB_MANAGER_HOST) fail(`${at(path, 'host')}: no JobManager crash until HA exists`);
       break;
     case 'pause':
-      requireHost(f.host, at(path, 'host'), ctx);
+      requireHostOrTask(f.host, at(path, 'host'), ctx);
       break;
     case 'partition':
       requireHost(f.a, at(path, 'a'), ctx);
@@ -50,6 +54,9 @@ function validateFault(f: Fault, path: string, ctx: FaultContext): void {
       break;
     case 'slow-task':
       requireUid(f.operator, at(path, 'operator'), ctx.uids);
+      break;
+    case 'coordinator-stall':
+      if (f.operator !== undefined) requireSourceUid(f.operator, at(path, 'operator'), ctx);
       break;
     case 'message':
       checkMessageFilters(f, path, ctx);
@@ -95,10 +102,30 @@ function checkTrigger(when: FaultTrigger, path: string, ctx: FaultContext): void
   }
 }
 
+/**
+ * A crash's or pause's host: a host, or a task `<vertex>#<subtask>` standing for the TaskManager
+ * it runs on when the fault fires (FaultPlan; simulate checks that the job has the task).
+ */
+function requireHostOrTask(host: string, path: string, ctx: FaultContext): void {
+  if (TASK_NAME.test(host)) return;
+  if (!ctx.hosts.includes(host)) {
+    fail(`${path}: unknown host ${JSON.stringify(host)} (hosts: ${ctx.hosts.join(', ')}; or a task <vertex>#<subtask>, `
+      + 'for the TaskManager that runs it)');
+  }
+}
+
 function requireHost(host: string, path: string, ctx: FaultContext): void {
   if (!ctx.hosts.includes(host)) {
     fail(`${path}: unknown host ${JSON.stringify(host)} (hosts: ${ctx.hosts.join(', ')})`);
   }
+}
+
+/** A coordinator stall names a source: only sources have an operator coordinator. */
+function requireSourceUid(v: string, path: string, ctx: FaultContext): void {
+  if (ctx.sourceUids.includes(v)) return;
+  const what = ctx.uids.includes(v) ? `${JSON.stringify(v)} is not a source, so it has no coordinator`
+    : `unknown operator uid ${JSON.stringify(v)}`;
+  fail(`${path}: ${what} (sources: ${ctx.sourceUids.join(', ')})`);
 }
 
 /** Checks that `v` is one of the job's operator uids. */

@@ -54,24 +54,24 @@ describe('validateRunSpec', () => {
     ['an unknown field', { ...base(), healTime: 5 },
       'run spec: unknown field "healTime" (fields: $schema, version, seed, job, parallelism, maxParallelism, taskManagers, '
       + 'slotsPerTaskManager, costsMs, network, storeLatency, heartbeat, jobManager, checkpoint, restartStrategy, faults, actions, '
-      + 'healTimeMs, budgets, overrides, mutations)'],
+      + 'healTimeMs, budgets, overrides, mutations, pct)'],
     ['a version mismatch (a repro of the format before jobManager.ioPoolSize)', { ...base(), version: 1 },
-      'version 1 is not supported: this checkpoint-sim reads run spec version 6'],
+      'version 1 is not supported: this checkpoint-sim reads run spec version 7'],
     // The version is checked before any field, so an old file never gets a field error instead.
     ['an old version with a field it did not have', { ...base(), version: 2, jobManager: { mainThreads: 2 } },
-      'version 2 is not supported: this checkpoint-sim reads run spec version 6'],
+      'version 2 is not supported: this checkpoint-sim reads run spec version 7'],
     ['no version', { ...base(), version: undefined },
-      'version is missing: this checkpoint-sim reads run spec version 6'],
+      'version is missing: this checkpoint-sim reads run spec version 7'],
     // "version "4" is not supported: ... reads version 4" read as a contradiction.
-    ['a version that is no number', { ...base(), version: '4' }, 'version: must be the number 6, got the string "4"'],
-    ['a version that is null', { ...base(), version: null }, 'version: must be the number 6, got null'],
+    ['a version that is no number', { ...base(), version: '4' }, `version: must be the number ${RUN_SPEC_VERSION}, got the string "4"`],
+    ['a version that is null', { ...base(), version: null }, `version: must be the number ${RUN_SPEC_VERSION}, got null`],
     ['a version of another number', { ...base(), version: 2 },
-      'version 2 is not supported: this checkpoint-sim reads run spec version 6'],
+      'version 2 is not supported: this checkpoint-sim reads run spec version 7'],
     ['a misspelt field (named rather than the field it leaves missing)',
       (({ healTimeMs, ...rest }) => ({ ...rest, healtimeMs: healTimeMs }))(base()),
       'run spec: unknown field "healtimeMs" (fields: $schema, version, seed, job, parallelism, maxParallelism, '
       + 'taskManagers, slotsPerTaskManager, costsMs, network, storeLatency, heartbeat, jobManager, checkpoint, '
-      + 'restartStrategy, faults, actions, healTimeMs, budgets, overrides, mutations)'],
+      + 'restartStrategy, faults, actions, healTimeMs, budgets, overrides, mutations, pct)'],
     ['a $schema that is no string', { ...base(), $schema: 1 }, '$schema: must be a string, got 1'],
     ['a parallelism of the wrong type', { ...base(), parallelism: 'two' },
       'parallelism: must be a positive integer or an object of operator uid -> parallelism, got "two"'],
@@ -139,23 +139,21 @@ describe('validateRunSpec', () => {
       'restartStrategy.attempts: must be an integer >= 0, got -1'],
     ['a negative heal time', { ...base(), healTimeMs: -1 }, 'healTimeMs: must be a number of ms >= 0, got -1'],
     ['an unknown planted bug', { ...base(), mutations: ['sink-commits-only-notified', 'no-such-bug'] },
-      'mutations[1]: unknown planted bug "no-such-bug" (planted bugs: aligned-resume-immediately, '
-      + 'decline-any-attempt, dispose-clears-before-discard, failover-keeps-pending, fm-count-past-checkpoints, '
-      + 'fm-ignore-expired, fm-success-before-store, late-ack-state-leak, pending-completes-one-ack-short, plan-terminal-as-finished, '
-      + 'restore-handle-replaces, sink-commits-only-notified, tracker-recreates-aborted)'],
+      // Every id, sorted (PLANTED_BUG_IDS is; the list grows with every planted bug).
+      `mutations[1]: unknown planted bug "no-such-bug" (planted bugs: ${[...PLANTED_BUG_IDS].sort().join(', ')})`],
     ['a missing budget', { ...base(), budgets: { maxEvents: 10 } },
       'budgets.maxTimeMs: missing'],
     ['a fault at an unknown host', { ...base(), faults: [{ ...tm1Crash, host: 'taskmanager-2' }] },
-      'faults[0].host: unknown host "taskmanager-2" (hosts: jobmanager, taskmanager-1)'],
+      'faults[0].host: unknown host "taskmanager-2" (hosts: jobmanager, taskmanager-1; or a task <vertex>#<subtask>, for the TaskManager that runs it)'],
     ['a JobManager crash', { ...base(), faults: [{ ...tm1Crash, host: 'jobmanager' }] },
       'faults[0].host: no JobManager crash until HA exists'],
     ['an unknown fault type', { ...base(), faults: [{ type: 'meteor' }] },
       'faults[0].type: must be one of crash, global-failure, pause, partition, rpc-loss, rpc-delay, store-failure, '
-      + 'store-unknown-outcome, slow-store, async-snapshot-failure, slow-task, message, got "meteor"'],
+      + 'store-unknown-outcome, slow-store, async-snapshot-failure, slow-task, coordinator-stall, message, channel-event, got "meteor"'],
     // A field the file leaves out is `missing`, not the reason its check gives for undefined.
     ['a fault without type', { ...base(), faults: [{ host: 'taskmanager-1', when: { atMs: 10 } }] },
       'faults[0].type: missing (types: crash, global-failure, pause, partition, rpc-loss, rpc-delay, store-failure, '
-      + 'store-unknown-outcome, slow-store, async-snapshot-failure, slow-task, message)'],
+      + 'store-unknown-outcome, slow-store, async-snapshot-failure, slow-task, coordinator-stall, message, channel-event)'],
     ['a crash without host', { ...base(), faults: [{ type: 'crash', when: { atMs: 10 } }] }, 'faults[0].host: missing'],
     ['a message fault without method', { ...base(), faults: [{ type: 'message', action: 'lose' }] }, 'faults[0].method: missing'],
     ['a misspelt host in a fault at a point',
@@ -212,6 +210,12 @@ describe('validateRunSpec', () => {
     ['a decision overridden twice', { ...base(), overrides: [{ decision: 3, alternative: 0 }, { decision: 3, alternative: 1 }] },
       'overrides name decision 3 twice'],
     ['a mutation that is no string', { ...base(), mutations: [3] }, 'mutations[0]: must be a string, got 3'],
+    ['PCT change points out of order', { ...base(), pct: { changePoints: [40, 7] } }, 'pct.changePoints: must be ascending and distinct'],
+    ['a negative PCT change point', { ...base(), pct: { changePoints: [-2] } }, 'pct.changePoints[0]: must be a non-negative integer'],
+    ['too many PCT change points', { ...base(), pct: { changePoints: Array.from({ length: 17 }, (_x, i) => i) } },
+      'pct.changePoints: at most 16 change points, got 17'],
+    ['a PCT schedule with a seed of its own', { ...base(), pct: { changePoints: [], seed: 'x' } },
+      'pct: unknown field "seed" (fields: changePoints)'],
   ])('refuses %s with one line', (_what, spec, message) => {
     expect(rejection(spec)).toBe(message);
   });

@@ -3,7 +3,7 @@
  * a generated run, a hand-written spec). The one validation path, in three steps:
  *
  * 1. the version (checkRunSpecVersion), first, so that a file of another format version gets
- *    "version 2 is not supported: this checkpoint-sim reads run spec version 6" rather than an
+ *    "version 2 is not supported: this checkpoint-sim reads run spec version 7" rather than an
  *    error about a field that format did not have;
  * 2. the schema (runSpecSchema.ts): types, bounds, allowed values, unknown fields refused;
  * 3. what the schema cannot know (below): what needs the job (operator uids, the generated shape,
@@ -22,7 +22,7 @@ import { JOB_MANAGER_HOST, taskManagerHost } from '../MiniCluster.ts';
 import { SimInputError } from '../SimInputError.ts';
 import { FLIGHTS_FILE_SIZE } from '../workloads/flights.ts';
 import { validateGeneratedJobSpec, type GeneratedJobSpec } from '../workloads/generatedJob.ts';
-import { generatedShape, jobUids, parallelismByUid, type ParallelismByUid } from './RunJob.ts';
+import { generatedShape, jobSourceUids, jobUids, parallelismByUid, type ParallelismByUid } from './RunJob.ts';
 import { AVAILABLE_MODES, RUN_SPEC_VERSION, type Action, type RunSpec } from './RunSpec.ts';
 import { MAX_IO_POOL_SIZE, MAX_RUN_PARALLELISM, runSpecSchema } from './runSpecSchema.ts';
 import { parseWithSchema } from './schema/parseWithSchema.ts';
@@ -99,7 +99,7 @@ function checkRunSpecSemantics(s: RunSpec): void {
     fail(`restartStrategy.maxDelayMs: must be a number of ms >= ${rs.initialDelayMs}, got ${rs.maxDelayMs}`);
   }
   const hosts = [JOB_MANAGER_HOST, ...Array.from({ length: tms }, (_x, i) => taskManagerHost(i + 1))];
-  validateFaults(s.faults, { hosts, uids, healTimeMs: s.healTimeMs });
+  validateFaults(s.faults, { hosts, uids, sourceUids: jobSourceUids(job), healTimeMs: s.healTimeMs });
   checkStops(s.actions ?? []);
   checkSavepointPoints(s.faults, s.actions ?? []);
   validateOverrides(s.overrides);
@@ -151,7 +151,7 @@ function checkRescales(s: RunSpec, uids: readonly string[], first: ParallelismBy
 }
 
 /**
- * A point or message fault naming a job run the spec can never have (each rescale action starts
+ * A point, message or channel-event fault naming a job run the spec can never have (each rescale action starts
  * at most one more run) would only ever show as never fired: it is bad input.
  */
 function checkJobRuns(s: RunSpec): void {
@@ -168,7 +168,7 @@ function checkJobRuns(s: RunSpec): void {
   };
   s.faults.forEach((f, i) => {
     check(pointRun('when' in f ? f.when : undefined), `faults[${i}].when.at.jobRun`);
-    if (f.type === 'message') check(f.jobRun, `faults[${i}].jobRun`);
+    if (f.type === 'message' || f.type === 'channel-event') check(f.jobRun, `faults[${i}].jobRun`);
   });
   actions.forEach((a, i) => check(pointRun(a.when), `actions[${i}].when.at.jobRun`));
 }

@@ -6,6 +6,7 @@ import type { StreamRecord } from '../api/StreamRecord.ts';
 import { TestingTracer } from '../../testing/TestingTracer.ts';
 import { CheckpointedPassThroughOperator, OPERATOR_STATE_RESTORED_EVENT } from './CheckpointedPassThroughOperator.ts';
 import { operatorStateElements, readRestoredState } from './OperatorSubtaskState.ts';
+import { ASYNC_SNAPSHOT_READS_LIVE } from './StreamOperator.ts';
 import { createTestingOperatorContext, TestingOutput } from './testing/TestingOperatorContext.ts';
 import { createTestingOperatorEnv } from './testing/TestingOperatorEnv.ts';
 
@@ -31,9 +32,9 @@ function fn(): CheckpointedPassThroughFunction<unknown> {
   };
 }
 
-function operator(options: { subtaskIndex?: number; parallelism?: number; restoredCheckpointId?: number } = {}) {
+function operator(options: { subtaskIndex?: number; parallelism?: number; restoredCheckpointId?: number; bugs?: string[] } = {}) {
   const tracer = new TestingTracer();
-  const env = { ...createTestingOperatorEnv(), tracer };
+  const env = { ...createTestingOperatorEnv({ bugs: options.bugs ?? [] }), tracer };
   const base = createTestingOperatorContext({ env, subtaskIndex: options.subtaskIndex ?? 0, parallelism: options.parallelism ?? 2 });
   const ctx = options.restoredCheckpointId === undefined ? base : { ...base, restoredCheckpointId: options.restoredCheckpointId };
   const op = new CheckpointedPassThroughOperator('p', fn, ctx);
@@ -54,6 +55,19 @@ describe('CheckpointedPassThroughOperator', () => {
     expect(state.managedOperatorState[0]?.states.get('all')?.mode).toBe('UNION');
     // A fresh start records no restore evidence.
     expect(tracer.eventsOf(OPERATOR_STATE_RESTORED_EVENT)).toEqual([]);
+  });
+
+  test('planted bug async-snapshot-reads-live: the write reads the list state as it is when it ends, not at the barrier', () => {
+    for (const bugs of [[], [ASYNC_SNAPSHOT_READS_LIVE]]) {
+      const { op } = operator({ bugs });
+      op.initializeState(undefined);
+      op.processElement(rec(5, 2));
+      const taken = op.snapshotState(1);
+      op.processElement(rec(6, 1));
+      const written = taken.readWhenWritten === undefined ? taken.data : taken.readWhenWritten();
+      expect(operatorStateElements(readRestoredState(written, 'p'), 'seen')).toEqual(bugs.length === 0 ? [2] : [2, 1]);
+      expect(operatorStateElements(readRestoredState(taken.data, 'p'), 'seen')).toEqual([2]);
+    }
   });
 
   test('a restore records what the backend got and what the function kept', () => {

@@ -25,7 +25,7 @@ import type {
 import type { StreamRecord } from '../api/StreamRecord.ts';
 import { AbstractStreamOperator } from './AbstractStreamOperator.ts';
 import { operatorSubtaskState, readRestoredState } from './OperatorSubtaskState.ts';
-import type { OperatorSnapshot, StreamOperatorContext } from './StreamOperator.ts';
+import { withLiveRead, type OperatorSnapshot, type StreamOperatorContext } from './StreamOperator.ts';
 
 /** Approximate bytes per stored element (a snapshot's size in the statistics). */
 const BYTES_PER_ELEMENT = 16;
@@ -92,7 +92,14 @@ export class CheckpointedPassThroughOperator extends AbstractStreamOperator {
   /** The function's pending writes, then a frozen copy of the backend (Flink's sync phase). */
   override snapshotState(checkpointId: number): OperatorSnapshot {
     this.fn.snapshotState(checkpointId);
-    const handle = this.backend.snapshot(`${this.ctx.taskName}/${this.uid}/chk-${checkpointId}`);
+    const handleId = `${this.ctx.taskName}/${this.uid}/chk-${checkpointId}`;
+    // Planted bug 23 (FLINK-9263): the async part reads the backend as it is when it runs.
+    return withLiveRead(this.ctx.env.bugs, this.backendSnapshot(handleId), () => this.backendSnapshot(handleId));
+  }
+
+  /** A frozen copy of the backend now, as one handle `handleId`. */
+  private backendSnapshot(handleId: string): OperatorSnapshot {
+    const handle = this.backend.snapshot(handleId);
     let elements = 0;
     for (const meta of handle?.states.values() ?? []) elements += meta.elements.length;
     return {

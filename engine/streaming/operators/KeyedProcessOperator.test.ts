@@ -3,6 +3,7 @@ import { assignKeyToParallelOperator } from '../../state/KeyGroupRangeAssignment
 import type { KeyedProcessFunction } from '../api/functions.ts';
 import { recordIdentity, type StreamRecord } from '../api/StreamRecord.ts';
 import { KeyedProcessOperator } from './KeyedProcessOperator.ts';
+import { ASYNC_SNAPSHOT_READS_LIVE } from './StreamOperator.ts';
 import { advanceTo, createTestingOperatorEnv,
   type TestingOperatorEnv } from './testing/TestingOperatorEnv.ts';
 import { createTestingOperatorContext, TestingOutput } from './testing/TestingOperatorContext.ts';
@@ -108,6 +109,19 @@ describe('KeyedProcessOperator', () => {
     op.processElement(rec('c', 2));
     expect(KeyedProcessOperator.decode(snapshot.data).state['count']).toEqual({ a: 1 });
     expect(snapshot.sizeBytes).toBeGreaterThan(0);
+    expect(snapshot.readWhenWritten).toBeUndefined();
+  });
+
+  test('planted bug async-snapshot-reads-live: the async part writes the state as it is when its write ends, later updates included', () => {
+    const { op } = create(counter, { env: createTestingOperatorEnv({ bugs: [ASYNC_SNAPSHOT_READS_LIVE] }) });
+    op.processElement(rec('a', 1));
+    const snapshot = op.snapshotState(1);
+    op.processElement(rec('a', 2));
+    op.processElement(rec('c', 2));
+    // The sync part's own view (what a final-state snapshot reads) is still the barrier's...
+    expect(KeyedProcessOperator.decode(snapshot.data).state['count']).toEqual({ a: 1 });
+    // ...but the write reads the live backend.
+    expect(KeyedProcessOperator.decode(snapshot.readWhenWritten?.()).state['count']).toEqual({ a: 2, c: 1 });
   });
 
   test('restores state clipped to the subtask key-group range', () => {

@@ -39,7 +39,9 @@ import { KeyedInputLog } from './KeyedInputLog.ts';
 import {
   decodeKeyedState, operatorSubtaskState, readRestoredState,
 } from './OperatorSubtaskState.ts';
-import type { OperatorSnapshot, Output, StreamOperatorContext } from './StreamOperator.ts';
+import {
+  withLiveRead, type OperatorSnapshot, type Output, type StreamOperatorContext,
+} from './StreamOperator.ts';
 
 /** Constructor options of {@link KeyedProcessOperator}. */
 export interface KeyedProcessOperatorOptions {
@@ -136,8 +138,15 @@ export class KeyedProcessOperator extends AbstractStreamOperator {
    * reflects since the previous snapshot: the same moment, so the evidence matches the state).
    */
   override snapshotState(checkpointId: number): OperatorSnapshot {
-    const snapshot = this.backend.snapshot();
+    const taken = this.keyedSnapshot();
     this.inputLog?.flush(checkpointId);
+    // Planted bug 23 (FLINK-9269): the async part reads the backend as it is when it runs.
+    return withLiveRead(this.ctx.env.bugs, taken, () => this.keyedSnapshot());
+  }
+
+  /** The backend's copy-on-write snapshot now, with its size. */
+  private keyedSnapshot(): OperatorSnapshot {
+    const snapshot = this.backend.snapshot();
     return {
       operatorUid: this.uid,
       data: operatorSubtaskState({ managedKeyedState: [snapshot] }),

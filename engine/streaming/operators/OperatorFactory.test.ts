@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { RecreateOnResetOperatorCoordinator } from '../../coordination/RecreateOnResetOperatorCoordinator.ts';
 import { SourceCoordinator } from '../../coordination/SourceCoordinator.ts';
 import { collectSink, splitSource, twoPhaseCommitSink,
   type CollectedRecord } from '../api/sources.ts';
@@ -50,13 +51,16 @@ describe('OperatorFactory', () => {
     expect(out.values()).toEqual([1]);
   });
 
-  test('creates a SourceCoordinator for sources only', () => {
+  test('creates a SourceCoordinator for sources only, recreated on reset', () => {
     const env = createTestingOperatorEnv();
+    const executor = env.scheduler.get('coordinator');
     const source = splitSource([{ id: 3, records: [1] }, { id: 1, records: [2] }]);
-    const c = createCoordinator(node({ kind: 'source', source }), env);
-    expect(c).toBeInstanceOf(SourceCoordinator);
-    expect((c as SourceCoordinator).enumeratorState().unassigned.map((s) => s.splitId)).toEqual(
+    const c = createCoordinator(node({ kind: 'source', source }), env, executor);
+    expect(c).toBeInstanceOf(RecreateOnResetOperatorCoordinator);
+    const inner = (c as RecreateOnResetOperatorCoordinator).internalCoordinator;
+    expect(inner).toBeInstanceOf(SourceCoordinator);
+    expect((inner as SourceCoordinator).enumeratorState().unassigned.map((s) => s.splitId)).toEqual(
       [1, 3]);
-    expect(createCoordinator(node({ kind: 'map', fn: (v) => v }), env)).toBeUndefined();
+    expect(createCoordinator(node({ kind: 'map', fn: (v) => v }), env, executor)).toBeUndefined();
   });
 });

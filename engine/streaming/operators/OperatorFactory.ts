@@ -8,7 +8,9 @@
  * Invariants: pure construction; no operator is set up, restored or opened here.
  */
 import type { EngineEnv } from '../../api/EngineEnv.ts';
+import type { Executor } from '../../api/Executor.ts';
 import type { OperatorCoordinator } from '../../coordination/OperatorCoordinator.ts';
+import { RecreateOnResetOperatorCoordinator } from '../../coordination/RecreateOnResetOperatorCoordinator.ts';
 import { SourceCoordinator } from '../../coordination/SourceCoordinator.ts';
 import { assert, unreachable } from '../../util/assert.ts';
 import type { KeySelector } from '../api/functions.ts';
@@ -50,18 +52,22 @@ export function createOperator(
   return op;
 }
 
-/** The coordinator of `node` (sources), created on the JobMaster with its environment. */
+/**
+ * The coordinator of `node` (sources), created on the JobMaster with its environment: a
+ * SourceCoordinator on the coordinator thread `executor`, recreated on every global reset
+ * (SourceCoordinatorProvider is a RecreateOnResetOperatorCoordinator.Provider in Flink).
+ */
 export function createCoordinator(
   node: StreamNode,
   env: EngineEnv,
+  executor: Executor,
 ): OperatorCoordinator | undefined {
-  if (node.spec.kind !== 'source') return undefined;
-  return new SourceCoordinator({
-    env,
-    operatorUid: node.uid,
-    splitIds: node.spec.source.splits.map((s) => s.id),
-    parallelism: node.parallelism,
-  });
+  const spec = node.spec;
+  if (spec.kind !== 'source') return undefined;
+  const splitIds = spec.source.splits.map((s) => s.id);
+  return new RecreateOnResetOperatorCoordinator(() => new SourceCoordinator({
+    env, operatorUid: node.uid, splitIds, parallelism: node.parallelism, executor,
+  }));
 }
 
 function newOperator(

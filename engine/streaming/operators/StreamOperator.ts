@@ -8,7 +8,7 @@
  * @see org.apache.flink.streaming.api.operators.StreamOperator, OneInputStreamOperator,
  *      BoundedOneInput, org.apache.flink.streaming.api.operators.SourceOperator
  */
-import type { EngineEnv } from '../../api/EngineEnv.ts';
+import type { EngineEnv, PlantedBugs } from '../../api/EngineEnv.ts';
 import type { Executor } from '../../api/Executor.ts';
 import type { TaskIOMetricGroup } from '../../api/MetricGroups.ts';
 import type { StopMode } from '../../checkpoint/CheckpointBarrier.ts';
@@ -75,6 +75,30 @@ export interface OperatorSnapshot {
   /** Keyed state by key group, operator list/union/broadcast state, source splits, sink state. */
   readonly data: unknown;
   readonly sizeBytes: number;
+  /**
+   * Only with planted bug {@link ASYNC_SNAPSHOT_READS_LIVE}: the data the async part writes
+   * instead of `data`, read from the operator's live state when its write ends.
+   */
+  readonly readWhenWritten?: () => unknown;
+}
+
+/**
+ * Planted bug 23 (FLINK-9269, FLINK-9263, FLINK-8699): the synchronous part of a snapshot keeps
+ * references to the state backends' live structures instead of a frozen copy, and the async part
+ * serializes whatever they hold while it writes (here: what they hold when its write ends, the
+ * last state it reads), so changes made after the barrier (records the task processed meanwhile,
+ * a later snapshot's updates) end up in the checkpoint. The built-in stateful operators then hand
+ * the async part a {@link OperatorSnapshot.readWhenWritten}.
+ */
+export const ASYNC_SNAPSHOT_READS_LIVE = 'async-snapshot-reads-live';
+
+/**
+ * `taken`, or with planted bug {@link ASYNC_SNAPSHOT_READS_LIVE} on in `bugs`, `taken` whose
+ * async part writes the `data` of what `read` returns when its write ends (the live state then).
+ */
+export function withLiveRead(bugs: PlantedBugs, taken: OperatorSnapshot,
+  read: () => OperatorSnapshot): OperatorSnapshot {
+  return bugs.has(ASYNC_SNAPSHOT_READS_LIVE) ? { ...taken, readWhenWritten: () => read().data } : taken;
 }
 
 /** One operator of a chain. All methods run on the task's mailbox thread. */

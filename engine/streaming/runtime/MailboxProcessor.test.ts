@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Cancellable, Executor, PreemptibleTask } from '../../api/Executor.ts';
+import { NO_EVENT, type EventRef } from '../../api/Tracer.ts';
 import { assert, AssertionError } from '../../util/assert.ts';
 import { MailboxProcessor, MAX_PRIORITY, MIN_PRIORITY } from './MailboxProcessor.ts';
 
@@ -253,5 +254,144 @@ describe('MailboxProcessor failures', () => {
       executor.runAll();
     }).toThrow('planted in the default action');
     expect(failures).toEqual([]);
+  });
+});
+
+describe('MailboxProcessor: each mail runs caused by the work that put it', () => {
+  /**
+   * A tracer's current cause as the sim keeps it: the executor task does not change it here, so
+   * only the mailbox's own bookkeeping can give a mail its putter's cause.
+   */
+  function causes() {
+    const tracer = {
+      now: NO_EVENT as EventRef,
+      current: () => tracer.now,
+      causedBy: (cause: EventRef) => {
+        if (cause !== NO_EVENT) tracer.now = cause;
+      },
+    };
+    return tracer;
+  }
+
+  test('mails of one round, and a mail a nested tryYield takes, each see their own putter\'s '
+    + 'cause; the yielding mail gets its own back', () => {
+    const executor = new TestingCostExecutor();
+    const tracer = causes();
+    const seen: string[] = [];
+    const mailbox = new MailboxProcessor(executor, (e) => { throw e; }, () => executor.nowUs, tracer);
+    const put = (cause: number, label: string, priority?: number, run?: () => void) => {
+      tracer.now = cause;
+      mailbox.put({
+        label, ...(priority === undefined ? {} : { priority }),
+        run: run ?? (() => seen.push(`${label}<-${tracer.current()}`)),
+      });
+    };
+    put(11, 'yielding', undefined, () => {
+      seen.push(`yielding<-${tracer.current()}`);
+      mailbox.tryYield(MAX_PRIORITY);
+      seen.push(`yielding after yield<-${tracer.current()}`);
+    });
+    put(12, 'trigger');
+    put(13, 'notify', MAX_PRIORITY);
+    put(14, 'abort');
+    tracer.now = 99;
+    executor.runAll();
+    expect(seen).toEqual([
+      'yielding<-11', 'notify<-13', 'yielding after yield<-11', 'trigger<-12', 'abort<-14',
+    ]);
+  });
+
+  test('a mail that throws fails the task under its own cause (the failure is its doing)', () => {
+    const executor = new TestingCostExecutor();
+    const tracer = causes();
+    const failedUnder: EventRef[] = [];
+    const mailbox = new MailboxProcessor(
+      executor, () => failedUnder.push(tracer.current()), () => executor.nowUs, tracer);
+    tracer.now = 5;
+    mailbox.put({ label: 'fine', run: () => {} });
+    tracer.now = 6;
+    mailbox.put({ label: 'throws', run: () => { throw new Error('user function failed'); } });
+    tracer.now = 7;
+    mailbox.put({ label: 'later', run: () => {} });
+    executor.runAll();
+    expect(failedUnder).toEqual([6]);
+  });
+});
+
+describe('MailboxProcessor: the end of the loop (allActionsCompleted, prepareClose, drain)', () => {
+  /**
+   * A mailbox whose afterLoop logs, quiesces it, logs the put that is now rejected, drains, and
+   * logs again: the order in `log` is the order things ran on the thread.
+   */
+  function ending() {
+    const executor = new TestingCostExecutor();
+    const log: string[] = [];
+    const failures: unknown[] = [];
+    const mailbox = new MailboxProcessor(executor, (e) => failures.push(e), () => executor.nowUs);
+    const mail = (label: string, priority?: number) => ({
+      label, ...(priority === undefined ? {} : { priority }), run: () => log.push(label),
+    });
+    const afterLoop = () => {
+      log.push(`loop ended (accepts mails: ${mailbox.acceptsMails})`);
+      mailbox.prepareClose();
+      mailbox.put(mail('put after prepareClose'));
+      log.push(`prepared to close (accepts mails: ${mailbox.acceptsMails})`);
+      mailbox.drain();
+      log.push('drained');
+    };
+    return { executor, log, failures, mailbox, mail, afterLoop };
+  }
+
+  test('the poison mail goes ahead of the rest of its round; the drain then runs that rest and the queue, in '
+    + 'order, notifications too; a mail put once the mailbox is quiesced never runs', () => {
+    const { executor, log, mailbox, mail, afterLoop } = ending();
+    mailbox.put({ label: 'final-notification', run: () => { log.push('final-notification'); mailbox.allActionsCompleted(afterLoop); } });
+    mailbox.put(mail('trigger-3'));
+    mailbox.put(mail('notify-subsumed', MAX_PRIORITY));
+    executor.runAll();
+    expect(log).toEqual([
+      'final-notification', 'loop ended (accepts mails: true)', 'prepared to close (accepts mails: false)',
+      'trigger-3', 'notify-subsumed', 'drained',
+    ]);
+    expect(mailbox.pendingMails).toBe(0);
+  });
+
+  test('ended from the default action: the mails queued before the poison ran are drained, and the default '
+    + 'action is not called again', () => {
+    const { executor, log, mailbox, mail, afterLoop } = ending();
+    let calls = 0;
+    mailbox.start(() => {
+      calls++;
+      mailbox.allActionsCompleted(afterLoop);
+      // A second call (the task asks again) changes nothing.
+      mailbox.allActionsCompleted(() => log.push('second afterLoop'));
+      return 'done';
+    });
+    mailbox.put(mail('trigger'));
+    executor.runAll();
+    mailbox.resume();
+    executor.runAll();
+    expect(calls).toBe(1);
+    expect(log).toEqual([
+      'loop ended (accepts mails: true)', 'prepared to close (accepts mails: false)', 'trigger', 'drained',
+    ]);
+  });
+
+  test('a drained mail that throws fails the task, and the mails behind it do not run', () => {
+    const { executor, log, failures, mailbox, mail, afterLoop } = ending();
+    const boom = new Error('Stop-with-savepoint failed.');
+    mailbox.put({ label: 'final-notification', run: () => mailbox.allActionsCompleted(afterLoop) });
+    mailbox.put({ label: 'throws', run: () => { throw boom; } });
+    mailbox.put(mail('behind'));
+    executor.runAll();
+    expect(failures).toEqual([boom]);
+    expect(log).toEqual(['loop ended (accepts mails: true)', 'prepared to close (accepts mails: false)']);
+    expect(mailbox.isClosed).toBe(true);
+  });
+
+  test('prepareClose while the loop runs, or drain outside the thread, is an engine bug', () => {
+    const { mailbox } = ending();
+    expect(() => mailbox.prepareClose()).toThrow(AssertionError);
+    expect(() => mailbox.drain()).toThrow(AssertionError);
   });
 });

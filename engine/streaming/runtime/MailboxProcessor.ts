@@ -40,6 +40,14 @@
  * record's cost late (StreamTask); and a timer that a lazy call sets for a time the batch has
  * passed fires at its end.
  *
+ * The end (TaskMailbox's OPEN -> QUIESCED -> CLOSED). {@link MailboxProcessor.allActionsCompleted}
+ * puts a poison mail first: once it ran, the loop ends (no further mail of its round runs as part
+ * of the loop, the default action is not called again) and the code after the loop runs in the
+ * same step, on the thread, as Flink's StreamTask.afterInvoke follows runMailboxLoop.
+ * {@link MailboxProcessor.prepareClose} then rejects new mails, and
+ * {@link MailboxProcessor.drain} runs every mail still queued, in order, whatever its priority.
+ * {@link MailboxProcessor.close} (the task's cleanup, or a failure) drops whatever is left.
+ *
  * What a mail or the default action throws fails the task (`onError`), as in Flink, except an
  * AssertionError: that is a bug of the engine (or of the job's use of the engine's `assert`),
  * which stops the run so that the harness reports it as a counterexample instead of a failover.
@@ -48,9 +56,11 @@
  *      MailboxExecutorImpl (tryYield)
  * Invariants: at most one step or batch is queued at a time; nothing runs after close(); a batch
  * in flight is the queued step; a lazily made call costs what its batch was paid for; mails run
- * in the order they were put, except those a nested tryYield takes.
+ * in the order they were put, except those a nested tryYield takes; a quiesced mailbox's loop has
+ * ended.
  */
 import type { Executor, PreemptibleTask } from '../../api/Executor.ts';
+import { NO_EVENT, type EventRef, type Tracer } from '../../api/Tracer.ts';
 import { assert, AssertionError } from '../../util/assert.ts';
 
 /** The priority of ordinary mails (TaskMailbox.MIN_PRIORITY, the main mailbox executor's). */
@@ -94,18 +104,33 @@ const NO_BATCHING: DefaultActionBatching = Object.freeze({
   batchEnded: () => {},
 });
 
+/** TaskMailbox.State: OPEN takes mails; QUIESCED rejects new ones but runs the queued ones; CLOSED. */
+type MailboxState = 'OPEN' | 'QUIESCED' | 'CLOSED';
+
+/** A mail as queued: with the trace event behind the work that put it (Tracer.current). */
+interface QueuedMail {
+  readonly mail: Mail;
+  readonly cause: EventRef;
+}
+
 export class MailboxProcessor {
   /** Mails put and not yet taken into a round (TaskMailboxImpl's queue). */
-  private readonly mails: Mail[] = [];
+  private readonly mails: QueuedMail[] = [];
   /** The mails the running step took to run (TaskMailboxImpl's batch). */
-  private round: Mail[] = [];
+  private round: QueuedMail[] = [];
   /** A step or a batch is queued on the executor. */
   private stepScheduled = false;
   /** True while a step runs: mails put meanwhile are picked up when it ends. */
   private inStep = false;
+  /** True while a round's mails run: a mail put first goes ahead of the rest of the round. */
+  private inRound = false;
   private suspended = true;
   private defaultActionDone = false;
-  private closed = false;
+  private state: MailboxState = 'OPEN';
+  /** False once the poison mail ran (MailboxProcessor.mailboxLoopRunning). */
+  private loopRunning = true;
+  /** What runs after the loop ended (set by allActionsCompleted), until it ran. */
+  private afterLoop: (() => void) | undefined;
   private defaultAction: DefaultAction = () => 'suspend';
   private batching: DefaultActionBatching = NO_BATCHING;
   /** The batch being paid for, preempted when a mail comes. */
@@ -132,11 +157,14 @@ export class MailboxProcessor {
    *   anything but an AssertionError (that one propagates out of the step and stops the run);
    *   the loop stops processing until closed.
    * @param nowUs the current virtual time, µs.
+   * @param tracer when given, each mail runs caused by the work that put it (a round runs several
+   *   mails in one task of the thread, so the sim's lanes cannot tell their causes apart).
    */
   constructor(
     private readonly executor: Executor,
     private readonly onError: (e: unknown) => void,
     private readonly nowUs: () => number,
+    private readonly tracer?: Pick<Tracer, 'current' | 'causedBy'>,
   ) {}
 
   /**
@@ -150,10 +178,14 @@ export class MailboxProcessor {
     this.resume();
   }
 
-  /** Queues a mail behind the others. Mails to a closed mailbox are dropped. */
+  /**
+   * Queues a mail behind the others. A mailbox that is no longer open drops it (Flink's put
+   * throws, and every caller but a checkpoint trigger swallows that; a trigger checks
+   * {@link acceptsMails} first).
+   */
   put(mail: Mail): void {
-    if (this.closed) return;
-    this.mails.push(mail);
+    if (this.state !== 'OPEN') return;
+    this.mails.push(this.queued(mail));
     this.mailArrived();
   }
 
@@ -162,10 +194,31 @@ export class MailboxProcessor {
    * the mails of the running round too.
    */
   putFirst(mail: Mail): void {
-    if (this.closed) return;
-    if (this.inStep) this.round.unshift(mail);
-    else this.mails.unshift(mail);
+    if (this.state !== 'OPEN') return;
+    if (this.inRound) this.round.unshift(this.queued(mail));
+    else this.mails.unshift(this.queued(mail));
     this.mailArrived();
+  }
+
+  private queued(mail: Mail): QueuedMail {
+    return { mail, cause: this.tracer?.current() ?? NO_EVENT };
+  }
+
+  /**
+   * Runs `q`'s mail caused by the work that put it, then gives the step back its own cause (a
+   * mail a nested tryYield ran is not the cause of the rest of the mail that yielded). A mail
+   * that throws keeps its cause: the task's failure is its doing.
+   */
+  private runQueued(q: QueuedMail): void {
+    const tracer = this.tracer;
+    if (tracer === undefined) {
+      q.mail.run();
+      return;
+    }
+    const before = tracer.current();
+    tracer.causedBy(q.cause);
+    q.mail.run();
+    tracer.causedBy(before);
   }
 
   /**
@@ -174,7 +227,7 @@ export class MailboxProcessor {
    * which spares the simulator the event of a queued step.
    */
   resume(): void {
-    if (this.closed || this.defaultActionDone) return;
+    if (this.closed || this.defaultActionDone || !this.loopRunning) return;
     this.suspended = false;
     if (this.stepScheduled || this.inStep) return;
     this.run(0);
@@ -198,19 +251,65 @@ export class MailboxProcessor {
     assert(this.inStep, 'tryYield outside the mailbox thread');
     const mail = takeFirst(this.round, priority) ?? takeFirst(this.mails, priority);
     if (mail === undefined) return false;
-    mail.run();
+    this.runQueued(mail);
     return true;
+  }
+
+  /**
+   * Ends the loop (MailboxProcessor.allActionsCompleted): a poison mail goes first; once it ran,
+   * `afterLoop` runs in the same step (the rest of StreamTask.invoke after runMailboxLoop). Only
+   * the first call counts; ignored unless the mailbox is open.
+   */
+  allActionsCompleted(afterLoop: () => void): void {
+    if (this.state !== 'OPEN' || this.afterLoop !== undefined || !this.loopRunning) return;
+    this.afterLoop = afterLoop;
+    this.putFirst({ label: 'poison-mail', priority: MAX_PRIORITY, run: () => { this.loopRunning = false; } });
+  }
+
+  /**
+   * From the code after the loop: new mails are rejected from now on, the queued ones stay for
+   * {@link drain} (TaskMailbox.quiesce, as MailboxProcessor.prepareClose).
+   * @throws AssertionError while the loop runs.
+   */
+  prepareClose(): void {
+    assert(!this.loopRunning, 'prepareClose while the mailbox loop runs');
+    if (this.state === 'OPEN') this.state = 'QUIESCED';
+  }
+
+  /**
+   * From the code after the loop, on the mailbox thread: runs every mail still queued (the rest
+   * of the round, then the queue) in order, whatever its priority (MailboxProcessor.drain). What
+   * a mail throws propagates: the drain stops there and the step fails the task.
+   * @throws AssertionError unless the mailbox was prepared to close and this is its thread.
+   */
+  drain(): void {
+    assert(this.state === 'QUIESCED' && this.inStep, 'drain needs a quiesced mailbox, on its thread');
+    const drained = this.round.concat(this.mails.splice(0));
+    this.round = [];
+    for (const mail of drained) {
+      if (this.closed) return;
+      this.runQueued(mail);
+    }
   }
 
   /** Stops the loop; pending mails are dropped and nothing runs any more. */
   close(): void {
-    this.closed = true;
+    this.state = 'CLOSED';
     this.mails.length = 0;
     this.round.length = 0;
   }
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /** True while put mails are taken (TaskMailbox state OPEN): a trigger put now will run. */
+  get acceptsMails(): boolean {
+    return this.state === 'OPEN';
+  }
+
+  private get closed(): boolean {
+    return this.state === 'CLOSED';
   }
 
   /** Mails waiting, for tests. */
@@ -220,6 +319,7 @@ export class MailboxProcessor {
 
   checkInvariants(): void {
     assert(!this.closed || this.pendingMails === 0, 'a closed mailbox holds mails');
+    assert(this.state !== 'QUIESCED' || !this.loopRunning, 'a quiesced mailbox whose loop runs');
     assert(this.inStep || this.round.length === 0, 'a round of mails outside a step');
     assert(this.batch === undefined || this.stepScheduled, 'a batch in flight is not queued');
     assert(this.lazyTimeUs < 0 || this.inStep, 'a lazy time outside a step');
@@ -232,7 +332,7 @@ export class MailboxProcessor {
   }
 
   private ensureStep(): void {
-    if (this.stepScheduled || this.inStep || this.closed) return;
+    if (this.stepScheduled || this.inStep || this.closed || !this.loopRunning) return;
     this.stepScheduled = true;
     this.executor.execute('mailbox', this.runStep);
   }
@@ -243,7 +343,7 @@ export class MailboxProcessor {
    * default action runs once; mails put meanwhile wait for the next round).
    */
   private run(owedCalls: number): void {
-    if (this.closed) return;
+    if (this.closed || !this.loopRunning) return;
     this.inStep = true;
     try {
       if (owedCalls > 0) {
@@ -251,13 +351,15 @@ export class MailboxProcessor {
         if (!this.closed) this.batching.batchEnded();
       }
       if (this.mails.length > 0) this.runMails();
-      if (!this.closed && !this.suspended && !this.defaultActionDone) this.runDefaultAction();
+      if (!this.loopRunning) this.endLoop();
+      else if (!this.closed && !this.suspended && !this.defaultActionDone) this.runDefaultAction();
     } catch (e) {
       // A programmer error stops the run (DESIGN.md: an engine assertion is a counterexample);
       // failing the task instead would hide it behind a failover. Anything else a mail or the
       // user's function throws fails the task, as in Flink.
       if (e instanceof AssertionError) throw e;
       this.lazyTimeUs = -1;
+      this.inRound = false;
       this.round = [];
       this.close();
       this.onError(e);
@@ -269,14 +371,28 @@ export class MailboxProcessor {
     if (this.mails.length > 0 || (!this.suspended && !this.defaultActionDone)) this.ensureStep();
   }
 
-  /** Takes every mail queued now into a round and runs them (mails they put wait). */
+  /**
+   * Takes every mail queued now into a round and runs them (mails they put wait). Once the
+   * poison mail ran, the rest of the round goes back ahead of the queue, for the drain.
+   */
   private runMails(): void {
     this.round = this.mails.splice(0);
+    this.inRound = true;
     for (let mail = this.round.shift(); mail !== undefined; mail = this.round.shift()) {
-      mail.run();
-      if (this.closed) break;
+      this.runQueued(mail);
+      if (this.closed || !this.loopRunning) break;
     }
+    this.inRound = false;
+    if (!this.loopRunning) this.mails.unshift(...this.round);
     this.round = [];
+  }
+
+  /** The poison mail ran: the code after the loop runs now, on the thread, once. */
+  private endLoop(): void {
+    const afterLoop = this.afterLoop;
+    this.afterLoop = undefined;
+    this.defaultActionDone = true;
+    afterLoop?.();
   }
 
   /**
@@ -345,7 +461,7 @@ export class MailboxProcessor {
 }
 
 /** Removes and returns the first mail of `queue` whose priority is at least `priority`. */
-function takeFirst(queue: Mail[], priority: number): Mail | undefined {
-  const i = queue.findIndex((m) => (m.priority ?? MIN_PRIORITY) >= priority);
+function takeFirst(queue: QueuedMail[], priority: number): QueuedMail | undefined {
+  const i = queue.findIndex((q) => (q.mail.priority ?? MIN_PRIORITY) >= priority);
   return i < 0 ? undefined : queue.splice(i, 1)[0];
 }

@@ -16,8 +16,9 @@
  * Checkpoints: sources are triggered by RPC (a mail); other tasks by barriers, which go to the
  * barrier handler (aligned or the at-least-once tracker); SubtaskCheckpointCoordinator performs
  * them. Notifications arrive as mails. With checkpointing on, a task whose input ended finishes
- * its operators, then waits for a checkpoint triggered after that to complete and be notified
- * before it emits EndOfPartition and turns FINISHED (reference 5.7).
+ * its operators, then waits for a checkpoint triggered after that to complete and be notified;
+ * then its mailbox loop ends, and afterInvoke runs the mails still queued, waits for pending
+ * checkpoints, emits EndOfPartition and turns it FINISHED (reference 5.7).
  *
  * Stop-with-savepoint (reference 5.6): a source task triggered for a synchronous savepoint first
  * stops its source (a mail): with drain (TERMINATE) the source's data ends as at the end of its
@@ -52,6 +53,8 @@ import type { OperatorSnapshot, Output, SourceStreamOperator } from '../operator
 import type { CheckpointResponder } from './CheckpointResponder.ts';
 import { BackPressureTimer } from './BackPressureTimer.ts';
 import { FinalCheckpointTracker } from './FinalCheckpointTracker.ts';
+import { afterInvoke } from './afterInvoke.ts';
+import { endData } from './endData.ts';
 import { InputEndTracker } from './InputEndTracker.ts';
 import { MailboxProcessor, MAX_PRIORITY } from './MailboxProcessor.ts';
 import { OperatorChain } from './OperatorChain.ts';
@@ -60,9 +63,6 @@ import {
   type StreamTaskSetupContext,
 } from './StreamTaskSetup.ts';
 import { SubtaskCheckpointCoordinator } from './SubtaskCheckpointCoordinator.ts';
-
-/** The checkpoint id used for the final-state snapshot a finished task reports to oracles. */
-export const FINAL_STATE_SNAPSHOT = -1;
 
 /** How the StreamTask talks back to its Task. */
 export interface StreamTaskCallbacks {
@@ -124,7 +124,7 @@ export class StreamTask {
   ) {
     this.vertex = vertexById(tdd.jobGraph, tdd.vertexId);
     this.chainCostUs = this.vertex.operators.reduce((sum, op) => sum + op.costUs, 0);
-    this.mailbox = new MailboxProcessor(executor, (e) => this.callbacks.failed(e), () => env.clock.nowUs());
+    this.mailbox = new MailboxProcessor(executor, (e) => callbacks.failed(e), () => env.clock.nowUs(), env.tracer);
     this.ioMetrics = env.metrics.taskIO(tdd.attemptId);
     this.backPressure = new BackPressureTimer(this.ioMetrics);
     this.checkpointCoordinator = new SubtaskCheckpointCoordinator({
@@ -187,7 +187,8 @@ export class StreamTask {
    * handler for the channels still open, marked RPC-triggered so nothing is blocked.
    */
   triggerCheckpointAsync(barrier: CheckpointBarrier): void {
-    if (this.mailbox.isClosed) {
+    // Flink's mailbox rejects the mail once the task is closing, and Task declines.
+    if (!this.mailbox.acceptsMails) {
       this.decline(barrier.id, 'CHECKPOINT_DECLINED_TASK_CLOSING');
       return;
     }
@@ -231,6 +232,12 @@ export class StreamTask {
   }
 
   private putTriggerMail(barrier: CheckpointBarrier): void {
+    // Only a stop's mail run in afterInvoke's drain gets here with the mailbox closing: Flink's
+    // trigger after the stop is rejected, and Task declines the failed future as TASK_FAILURE.
+    if (!this.mailbox.acceptsMails) {
+      this.decline(barrier.id, 'TASK_FAILURE');
+      return;
+    }
     this.mailbox.put({
       label: 'trigger-checkpoint',
       run: () => {
@@ -272,8 +279,7 @@ export class StreamTask {
   }
 
   /**
-   * notifyCheckpointAborted as a MAX_PRIORITY mail; catches up on a lost completion first
-   * (reference 2.2).
+   * notifyCheckpointAborted as a MAX_PRIORITY mail; catches up on a lost completion first (2.2).
    */
   notifyCheckpointAbortAsync(checkpointId: number, latestCompletedId: number): void {
     this.mailbox.put({
@@ -286,7 +292,7 @@ export class StreamTask {
         // The mail fails the task: its region restarts, as the stop failed (StreamTask).
         if (this.finalCheckpoint.isCurrentSyncSavepoint(checkpointId)) throw new Error('Stop-with-savepoint failed.');
         this.checkpointCoordinator.notifyCheckpointAborted(checkpointId);
-        this.chain?.notifyCheckpointAborted(checkpointId);
+        if (!this.finishedOnRestore) this.chain?.notifyCheckpointAborted(checkpointId);
       },
     });
   }
@@ -530,39 +536,32 @@ export class StreamTask {
     return 'done';
   }
 
-  /**
-   * StreamTask.endData: the task's data ended. DRAIN (the input ended, or a stop with drain)
-   * ends the operators' input and finishes them; NO_DRAIN (a stop without drain) leaves them
-   * unfinished. Either way the operators count as finished for checkpoints (Flink's
-   * finishedOperators), and downstream hears EndOfData with the mode.
-   */
+  /** The task's data ended (see endData): from now on its operators count as finished. */
   private endData(chain: OperatorChain, mode: StopMode): void {
     this.operatorsFinished = true;
-    if (mode === 'DRAIN') chain.endInputAndFinish();
-    for (const p of this.partitions) p.broadcastEvent({ type: 'end-of-data', stopMode: mode }, {});
-    // Only keyed operators: snapshotting a sink would pre-commit a transaction (a side effect).
-    this.finalState = [];
-    chain.operators.forEach((op, i) => {
-      if (this.vertex.operators[i]?.spec.kind !== 'keyedProcess') return;
-      const snap = op.snapshotState(FINAL_STATE_SNAPSHOT);
-      if (snap !== undefined) this.finalState.push(snap);
+    this.finalState = endData({
+      chain, mode, vertex: this.vertex, partitions: this.partitions, tracer: this.env.tracer, attemptId: this.tdd.attemptId,
     });
-    this.env.tracer.event('task.endOfInput', { task: this.tdd.attemptId, ...(mode === 'NO_DRAIN' ? { stopMode: mode } : {}) });
   }
 
   /**
-   * Turns FINISHED once the operators finished, the inputs drained and, with checkpointing on,
-   * a checkpoint performed after finishing completed and was notified (reference 5.7), or, in a
-   * stop-with-savepoint, the synchronous savepoint was (StreamTask.afterInvoke).
+   * Ends the mailbox loop once the operators finished, the inputs drained and, with checkpointing
+   * on, a checkpoint performed after finishing completed and was notified (reference 5.7), or, in
+   * a stop-with-savepoint, the synchronous savepoint was (StreamTask.afterInvoke's termination
+   * conditions); afterInvoke then finishes the task. Called again later, it changes nothing.
    */
   private maybeFinishTask(): void {
     if (!this.operatorsFinished || !this.inputsDrained || this.cleanedUp) return;
     const waits = this.tdd.checkpointingEnabled || this.finalCheckpoint.synchronousSavepoint !== undefined;
     if (waits && !this.finalCheckpoint.finalCheckpointCompleted) return;
-    for (const p of this.partitions) p.finish();
-    // A task deployed as finished ran none of the job's input: it reports no final state, so
-    // the harness keeps the attempt's that did finish the input.
-    this.callbacks.finished(this.finishedOnRestore ? undefined : this.finalState);
+    this.mailbox.allActionsCompleted(() => afterInvoke({
+      mailbox: this.mailbox, executor: this.executor, checkpointCoordinator: this.checkpointCoordinator,
+      partitions: this.partitions, checkpointsWithFinishedTasks: this.tdd.checkpointing?.checkpointsAfterTasksFinish ?? false,
+      isCleanedUp: () => this.cleanedUp, stopRunning: () => { this.running = false; },
+      // A task deployed as finished ran none of the job's input: it reports no final state, so
+      // the harness keeps the attempt's that did finish the input.
+      finished: () => this.callbacks.finished(this.finishedOnRestore ? undefined : this.finalState),
+    }));
   }
 
   /** Performs a checkpoint (from a barrier or an RPC trigger); false if it could not. */
@@ -583,7 +582,8 @@ export class StreamTask {
     if (notified === undefined) return;
     if (notified.skipped) this.env.tracer.mark('notify-complete-skipped', { checkpointId, task: this.tdd.attemptId });
     this.env.tracer.event('checkpoint.taskNotified', { checkpointId, task: this.tdd.attemptId });
-    this.chain?.notifyCheckpointComplete(checkpointId);
+    // Deployed as finished, the operators were never initialized: Flink's FinishedOperatorChain.
+    if (!this.finishedOnRestore) this.chain?.notifyCheckpointComplete(checkpointId);
     this.maybeFinishTask();
   }
 

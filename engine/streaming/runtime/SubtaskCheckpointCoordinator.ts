@@ -19,6 +19,7 @@ import type { CheckpointFailureReason } from '../../checkpoint/CheckpointFailure
 import { NO_BARRIER_METRICS, type BarrierMetrics } from '../../checkpoint/CheckpointMetrics.ts';
 import { checkpointDirectory } from '../../checkpoint/CompletedCheckpoint.ts';
 import { assert } from '../../util/assert.ts';
+import { CompletableFuture } from '../../util/CompletableFuture.ts';
 import type { OperatorSnapshot } from '../operators/StreamOperator.ts';
 import { AsyncCheckpointRunnable } from './AsyncCheckpointRunnable.ts';
 import type { CheckpointResponder } from './CheckpointResponder.ts';
@@ -151,6 +152,16 @@ export class SubtaskCheckpointCoordinator {
     this.c.env.tracer.event('checkpoint.taskSubsumed',
       { checkpointId: id, task: this.c.attemptId });
     chain.notifyCheckpointSubsumed(id);
+  }
+
+  /**
+   * SubtaskCheckpointCoordinatorImpl.waitForPendingCheckpoints, for a finishing task: a future
+   * that completes once every async part registered now has ended (acknowledged, failed or
+   * discarded), or undefined when none is (the task's thread then goes on without waiting).
+   */
+  pendingCheckpointsFinished(): CompletableFuture<void[]> | undefined {
+    if (this.running.size === 0) return undefined;
+    return CompletableFuture.allOf([...this.running.values()].map((r) => r.finished));
   }
 
   /** The task stops: every running async part is discarded. */

@@ -9,7 +9,8 @@ import { RoundRobinOperatorStateRepartitioner } from '../../state/RoundRobinOper
 import { operatorSubtaskState, readRestoredState } from '../operators/OperatorSubtaskState.ts';
 import type { OperatorSnapshot } from '../operators/StreamOperator.ts';
 import {
-  SINK_COMMITS_ONLY_NOTIFIED, TwoPhaseCommitSinkOperator, type TransactionalSinkRecord,
+  SINK_COMMITS_IN_SNAPSHOT, SINK_COMMITS_ONLY_NOTIFIED, SINK_REQUIRES_NOTIFIED_PENDING,
+  TwoPhaseCommitSinkOperator, type TransactionalSinkRecord,
 } from './TwoPhaseCommitSinkOperator.ts';
 
 function sink(options: {
@@ -71,6 +72,41 @@ describe('TwoPhaseCommitSinkOperator', () => {
     op.notifyCheckpointComplete(2);
     expect(committedValues(env)).toEqual([44]);
     expect(op.transactions().pending.map(([c]) => c)).toEqual([0, 1]);
+  });
+
+  test('after finish, a checkpoint pre-commits nothing, and its completion commits the final transaction of the one before', () => {
+    const { op, env } = sink();
+    write(op, 42); op.finish(); op.snapshotState(4);
+    op.snapshotState(5);
+    op.notifyCheckpointComplete(5);
+    expect(committedValues(env)).toEqual([42]);
+    expect(op.transactions()).toEqual({ current: undefined, pending: [] });
+  });
+
+  test('planted bug sink-requires-notified-pending: a completion with no transaction pending for exactly its id throws and commits nothing', () => {
+    const { op, env } = sink(
+      { env: createTestingOperatorEnv({ bugs: [SINK_REQUIRES_NOTIFIED_PENDING] }) });
+    write(op, 42); op.snapshotState(3);
+    op.notifyCheckpointComplete(3);
+    expect(committedValues(env)).toEqual([42]);
+    // The final snapshot (4) pre-commits 43; its notification is lost; snapshot 5 pre-commits
+    // nothing after finish, so the completion of 5 finds nothing pending for 5.
+    write(op, 43); op.finish(); op.snapshotState(4);
+    op.snapshotState(5);
+    expect(() => op.notifyCheckpointComplete(5)).toThrow('checkpoint 5 completed, but no transaction pending for it');
+    expect(committedValues(env)).toEqual([42]);
+    expect(op.transactions().pending.map(([c]) => c)).toEqual([4]);
+  });
+
+  test('planted classic mistake sink-commits-in-snapshot: the snapshot commits what it pre-commits; the notification commits nothing more', () => {
+    const { op, env } = sink({ env: createTestingOperatorEnv({ bugs: [SINK_COMMITS_IN_SNAPSHOT] }) });
+    write(op, 42); op.snapshotState(1);
+    expect(committedValues(env)).toEqual([42]);
+    write(op, 43);
+    op.notifyCheckpointAborted(1);
+    op.notifyCheckpointComplete(1);
+    expect(committedValues(env)).toEqual([42]);
+    expect(op.transactions().pending).toEqual([]);
   });
 
   test('an aborted checkpoint keeps its transaction pending for the next completion', () => {

@@ -43,7 +43,9 @@
  *
  * Planted bug `sink-commits-only-notified` (mutants.md 47's relative): a completion commits only
  * the transaction pending for exactly that checkpoint, so a lost or reordered notification leaves
- * earlier transactions uncommitted.
+ * earlier transactions uncommitted. Planted bug `sink-requires-notified-pending` (47, FLINK-10377):
+ * a completion with no transaction pending for exactly its id throws and fails the task. Planted
+ * classic mistake `sink-commits-in-snapshot`: the snapshot commits the transaction it pre-commits.
  *
  * @see org.apache.flink.streaming.api.functions.sink.legacy.TwoPhaseCommitSinkFunction
  * @see org.apache.flink.connector.kafka.sink.KafkaWriter (abortLingeringTransactions),
@@ -66,11 +68,29 @@ import { AbstractStreamOperator } from '../operators/AbstractStreamOperator.ts';
 import {
   operatorStateElements, operatorSubtaskState, readRestoredState,
 } from '../operators/OperatorSubtaskState.ts';
-import type { OperatorSnapshot, StreamOperatorContext } from '../operators/StreamOperator.ts';
+import {
+  withLiveRead, type OperatorSnapshot, type StreamOperatorContext,
+} from '../operators/StreamOperator.ts';
 import { functionSteps, storeSteps, type TransactionSteps } from './TransactionSteps.ts';
 
 /** The planted-bug switch of this sink. */
 export const SINK_COMMITS_ONLY_NOTIFIED = 'sink-commits-only-notified';
+
+/**
+ * Planted bug 47 (FLINK-10377): notifyCheckpointComplete(n) requires a transaction pending for
+ * exactly n (mutants.md's form; Flink's checkState asked for any pending one) and throws
+ * otherwise, which fails the task. A finished sink pre-commits nothing at later checkpoints, so
+ * when its final checkpoint's notification is lost, the next notification finds none for its id.
+ */
+export const SINK_REQUIRES_NOTIFIED_PENDING = 'sink-requires-notified-pending';
+
+/**
+ * Planted classic mistake: the sink commits its transaction in snapshotState, right after the
+ * pre-commit, instead of when the checkpoint's completion is notified, so output becomes visible
+ * for a checkpoint that may never complete and is written again by the replay after a restore.
+ * The transaction stays pending as usual (its later commit is a no-op).
+ */
+export const SINK_COMMITS_IN_SNAPSHOT = 'sink-commits-in-snapshot';
 
 /** The operator list state holding the sink's transactions. */
 export const TWO_PHASE_COMMIT_SINK_STATE = 'TwoPhaseCommitSinkState';
@@ -307,6 +327,11 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
     if (current !== undefined) {
       this.steps.preCommit(current, checkpointId);
       this.trace('sink.pre-committed', current, { checkpoint: checkpointId });
+      if (this.ctx.env.bugs.has(SINK_COMMITS_IN_SNAPSHOT)) {
+        // The planted mistake: visible at snapshot time, before the checkpoint is complete.
+        this.steps.commit(current);
+        this.trace('sink.committed', current, { checkpoint: checkpointId, notified: -1 });
+      }
       this.pending.push([checkpointId, current]);
       this.current = this.finished ? undefined : this.beginTransaction();
     }
@@ -317,12 +342,20 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
       parallelism: this.ctx.parallelism,
     });
     this.state.update([element]);
-    const handle = this.stateBackend.snapshot(
-      `${this.ctx.taskName}/${this.uid}/chk-${checkpointId}`);
+    const handleId = `${this.ctx.taskName}/${this.uid}/chk-${checkpointId}`;
+    const sizeBytes = 32 * (1 + this.pending.length);
+    // Planted bug 23 (FLINK-9263): the async part reads the sink's list state when it runs.
+    return withLiveRead(this.ctx.env.bugs, this.backendSnapshot(handleId, sizeBytes),
+      () => this.backendSnapshot(handleId, sizeBytes));
+  }
+
+  /** A frozen copy of the sink's state backend now, as one handle `handleId`. */
+  private backendSnapshot(handleId: string, sizeBytes: number): OperatorSnapshot {
+    const handle = this.stateBackend.snapshot(handleId);
     return {
       operatorUid: this.uid,
       data: operatorSubtaskState({ managedOperatorState: handle === null ? [] : [handle] }),
-      sizeBytes: 32 * (1 + this.pending.length),
+      sizeBytes,
     };
   }
 
@@ -331,6 +364,11 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
    * each; if commits fail, all are still attempted and the first error is rethrown.
    */
   override notifyCheckpointComplete(checkpointId: number): void {
+    if (this.ctx.env.bugs.has(SINK_REQUIRES_NOTIFIED_PENDING)
+      && !this.pending.some(([c]) => c === checkpointId)) {
+      // Planted bug 47 (FLINK-10377): a precondition, not an assertion: it fails the task.
+      throw new Error(`checkpoint ${checkpointId} completed, but no transaction pending for it`);
+    }
     const onlyExact = this.ctx.env.bugs.has(SINK_COMMITS_ONLY_NOTIFIED);
     const due = this.pending.filter(([c]) => (onlyExact ? c === checkpointId : c <= checkpointId));
     if (due.length === 0) return;

@@ -27,8 +27,9 @@ import {
   operatorStateElements, operatorSubtaskState, readRestoredState,
 } from '../operators/OperatorSubtaskState.ts';
 import type { StopMode } from '../../checkpoint/CheckpointBarrier.ts';
-import type {
-  OperatorSnapshot, Output, SourceInputStatus, SourceStreamOperator, StreamOperatorContext,
+import {
+  withLiveRead, type OperatorSnapshot, type Output, type SourceInputStatus,
+  type SourceStreamOperator, type StreamOperatorContext,
 } from '../operators/StreamOperator.ts';
 import { SourceReader } from './SourceReader.ts';
 
@@ -185,12 +186,20 @@ export class SourceOperator implements SourceStreamOperator {
   snapshotState(checkpointId: number): OperatorSnapshot {
     const splits = this.reader.snapshotState();
     this.readerState.update(splits);
-    const handle = this.stateBackend.snapshot(
-      `${this.ctx.taskName}/${this.uid}/chk-${checkpointId}`);
+    const handleId = `${this.ctx.taskName}/${this.uid}/chk-${checkpointId}`;
+    const sizeBytes = splits.length * BYTES_PER_SPLIT;
+    // Planted bug 23 (FLINK-9263): the async part reads the reader's list state when it runs.
+    return withLiveRead(this.ctx.env.bugs, this.backendSnapshot(handleId, sizeBytes),
+      () => this.backendSnapshot(handleId, sizeBytes));
+  }
+
+  /** A frozen copy of the backend now, as one handle `handleId`. */
+  private backendSnapshot(handleId: string, sizeBytes: number): OperatorSnapshot {
+    const handle = this.stateBackend.snapshot(handleId);
     return {
       operatorUid: this.uid,
       data: operatorSubtaskState({ managedOperatorState: handle === null ? [] : [handle] }),
-      sizeBytes: splits.length * BYTES_PER_SPLIT,
+      sizeBytes,
     };
   }
 

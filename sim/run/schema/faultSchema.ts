@@ -26,7 +26,8 @@ export const MAX_SLOWDOWN_FACTOR = 1e6;
 export const TASK_PHASES = [
   'triggered', 'first-barrier', 'aligned', 'sync-done', 'async-done', 'acked', 'ack-received', 'notified',
 ] as const;
-export const JOB_MASTER_PHASES = ['triggered', 'coordinators-snapshotted', 'completed', 'notified'] as const;
+/** `acknowledged`: every task in the checkpoint's plan acknowledged (its `_metadata` write begins). */
+export const JOB_MASTER_PHASES = ['triggered', 'coordinators-snapshotted', 'acknowledged', 'completed', 'notified'] as const;
 export const SINK_PHASES = ['pre-committed', 'committed'] as const;
 /**
  * The JobStatus values (Flink's names) a job of this model enters, the ones a `job` point can
@@ -42,7 +43,7 @@ const UNREACHED_JOB_STATUSES: readonly string[] = [
 
 /**
  * Which job run a point or a message fault is about (1 for the first; a rescale or restore starts
- * the next). Absent: run 1 when it names a checkpoint id (ids start again in each run), else any run.
+ * the next). Absent: run 1 when it names a checkpoint id (a later run numbers on from the checkpoint it restored, so an id can recur across runs), else any run.
  */
 const jobRunField = intField(1).meta({
   description: 'The job run (1 = the first; each restore into a new run counts up). Absent: run 1 for a point or '
@@ -154,6 +155,11 @@ export const faultTriggerSchema = z.union([
   .meta({ id: 'faultTrigger', description: 'When the fault fires: { "atMs": t } or { "at": <protocol point> } (once).' });
 
 const host = z.string().meta({ description: 'A host: jobmanager or taskmanager-1..N.' });
+/** A crash's or pause's host, which may name a task for the TaskManager that runs it (FaultPlan). */
+const hostOrTask = z.string().meta({
+  description: 'A host (jobmanager, taskmanager-1..N), or a task <vertex>#<subtask>: the TaskManager it was last deployed to '
+    + 'when the fault fires.',
+});
 const durationMs = msField().meta({ description: 'How long, ms.' });
 const factor = atLeastField(1, MAX_SLOWDOWN_FACTOR);
 const rpcKind = oneOfField(asTuple(RPC_KINDS), { one: 'RPC kind', many: 'kinds' });
@@ -161,10 +167,10 @@ const probability = probabilityField().meta({ description: 'Probability in [0, 1
 
 /** Each fault's fields, in the order messages list them. `when` last-but-one where it was. */
 const faultShapes = {
-  crash: { type: z.literal('crash'), host, when: faultTriggerSchema,
+  crash: { type: z.literal('crash'), host: hostOrTask, when: faultTriggerSchema,
     downMs: msField().meta({ description: 'Restart after this long (ms); absent: at the heal time.' }).exactOptional() },
   globalFailure: { type: z.literal('global-failure'), when: faultTriggerSchema },
-  pause: { type: z.literal('pause'), host, when: faultTriggerSchema, durationMs },
+  pause: { type: z.literal('pause'), host: hostOrTask, when: faultTriggerSchema, durationMs },
   partition: { type: z.literal('partition'), a: host, b: host,
     oneWay: z.boolean().meta({ description: 'Only a to b.' }).exactOptional(), when: faultTriggerSchema, durationMs },
   rpcLoss: { type: z.literal('rpc-loss'), kind: rpcKind, probability },
@@ -181,6 +187,13 @@ const faultShapes = {
   },
   slowTask: { type: z.literal('slow-task'), operator: z.string().meta({ description: 'An operator uid.' }), factor,
     when: faultTriggerSchema, durationMs },
+  coordinatorStall: {
+    type: z.literal('coordinator-stall'),
+    operator: z.string().meta({ description: 'A source operator uid (its coordinator); absent: the job\'s first source.' })
+      .exactOptional(),
+    when: faultTriggerSchema,
+    durationMs: msField().meta({ description: 'How long the enumerator work keeps the coordinator thread busy, ms (it ends at the heal time at the latest).' }),
+  },
 } as const;
 
 const faultHelp: Record<keyof typeof faultShapes, string> = {
@@ -195,6 +208,8 @@ const faultHelp: Record<keyof typeof faultShapes, string> = {
   slowStore: 'Object store latencies (of checkpoint `checkpoint`\'s files only, when given) are multiplied by this factor.',
   asyncSnapshotFailure: 'A task\'s snapshot file write (of checkpoint `checkpoint` only, when given) fails with this probability; the task declines.',
   slowTask: 'The task running this operator works at 1/factor of its rate for durationMs.',
+  coordinatorStall: 'The coordinator thread of source `operator` is busy with enumerator work for durationMs: split '
+    + 'requests, its checkpoint snapshots and notifications queue behind it.',
 };
 
 /** The RPC methods a message fault may name (the engine's, which are Flink's), then the aliases. */
@@ -244,6 +259,40 @@ function checkMessageFault(f: { action: string; delayMs?: number; durationMs?: n
   }
 }
 
+/** A task named `<vertex>#<subtask>` (channel-event faults' `to` and `from`). */
+function taskNameField(description: string): z.ZodString {
+  const reason = because((v) => `must name a task as <vertex>#<subtask> (e.g. v1#0), got ${describe(v)}`);
+  return z.string(reason).regex(TASK_NAME, reason).meta({ description });
+}
+
+/** The checkpoint events a channel-event fault may delay. */
+export const CHANNEL_EVENTS = ['barrier', 'cancellation'] as const;
+
+const channelEventShape = {
+  type: z.literal('channel-event'),
+  event: oneOfField(CHANNEL_EVENTS).meta({
+    description: 'barrier: a checkpoint barrier; cancellation: a CancelCheckpointMarker.',
+  }),
+  checkpoint: checkpointId.meta({ description: 'Only events of this checkpoint id; absent: any.' }).exactOptional(),
+  to: taskNameField('The receiving task <vertex>#<subtask> (one with input channels).'),
+  from: taskNameField('Only the channel from this upstream task <vertex>#<subtask>; absent: any channel into to.')
+    .exactOptional(),
+  jobRun: jobRunField,
+  nth: intField(1).meta({ description: 'Acts on the n-th matching event (default 1), counted from when the fault is armed.' })
+    .exactOptional(),
+  delayMs: delayMsField().meta({ description: 'How long the event (and what follows it on its channel) waits, ms (> 0).' }),
+  when: faultTriggerSchema.meta({ description: 'Counting starts when this fires; absent: from time 0.' }).exactOptional(),
+} as const;
+
+/** A channel-event fault: delays one barrier or cancellation marker on one input channel. */
+export const channelEventFaultSchema = z.strictObject(channelEventShape).superRefine((f, ctx) => {
+  if (f.delayMs === 0) ctx.addIssue({ code: 'custom', path: ['delayMs'], message: delayReason(f.delayMs) });
+}).meta({
+  title: 'channel-event fault',
+  description: 'Delays the n-th checkpoint barrier or cancellation marker that task `to` receives (from `from`): it and '
+    + 'everything behind it on that channel wait delayMs, the other channels go on.',
+});
+
 /** A message fault: lose, delay or hold the n-th RPC of a method that matches the filters. */
 export const messageFaultSchema = z.strictObject(messageShape).superRefine(checkMessageFault)
   .meta({ title: 'message fault', description: 'Acts on the n-th RPC of `method` matching the filters.' });
@@ -260,7 +309,7 @@ function build<K extends keyof typeof faultShapes>(key: K) {
 export const faultSchema = z.discriminatedUnion('type', [
   build('crash'), build('globalFailure'), build('pause'), build('partition'), build('rpcLoss'), build('rpcDelay'),
   build('storeFailure'), build('storeUnknownOutcome'), build('slowStore'), build('asyncSnapshotFailure'),
-  build('slowTask'), messageFaultSchema,
+  build('slowTask'), build('coordinatorStall'), messageFaultSchema, channelEventFaultSchema,
 ]).meta({ description: 'One fault. Every fault stops at the heal time.' });
 
 function buildAction<K extends keyof typeof faultShapes>(key: K) {
@@ -276,8 +325,11 @@ function buildAction<K extends keyof typeof faultShapes>(key: K) {
 export const faultActionSchema = z.discriminatedUnion('type', [
   buildAction('crash'), buildAction('globalFailure'), buildAction('pause'), buildAction('partition'),
   buildAction('rpcLoss'), buildAction('rpcDelay'), buildAction('storeFailure'), buildAction('storeUnknownOutcome'),
-  buildAction('slowStore'), buildAction('asyncSnapshotFailure'), buildAction('slowTask'), messageActionSchema,
+  buildAction('slowStore'), buildAction('asyncSnapshotFailure'), buildAction('slowTask'), buildAction('coordinatorStall'),
+  messageActionSchema,
 ]).meta({ description: 'A fault without `when`: a scenario step fires it.' });
 
 /** Every fault type, in the order messages list them. */
-export const FAULT_TYPE_NAMES = [...Object.values(faultShapes).map((s) => s.type.value), messageShape.type.value];
+export const FAULT_TYPE_NAMES = [
+  ...Object.values(faultShapes).map((s) => s.type.value), messageShape.type.value, channelEventShape.type.value,
+];
