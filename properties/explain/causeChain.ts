@@ -193,8 +193,13 @@ function jobMasterBlocked(index: EventIndex, e: TraceEvent): TraceEvent | undefi
   // By time, not seq: a wait recorded in the step that sent the last request (the step then sent
   // no more) began at that instant.
   const since = lastRequest?.timeUs ?? 0;
-  return latestBefore(index, e.seq, 0,
-    (x) => x.type === 'checkpoint.lockWait' && x.timeUs >= since && JOB_MASTER_MAIN.test(String(x.attrs.thread)));
+  // From the indexed waits, latest first: a scan of the trace would walk all of it when there is none.
+  const waits = index.ofType('checkpoint.lockWait');
+  for (let i = waits.length - 1; i >= 0; i--) {
+    const x = waits[i] as TraceEvent;
+    if (x.seq < e.seq && x.timeUs >= since && JOB_MASTER_MAIN.test(String(x.attrs.thread))) return x;
+  }
+  return undefined;
 }
 
 /**
