@@ -4,7 +4,8 @@ import { RUN_SPEC_VERSION, type RunSpec } from '../../sim/run/RunSpec.ts';
 import { simulate } from '../../sim/run/simulate.ts';
 import { validateRunSpec } from '../../sim/run/validateRunSpec.ts';
 import { checkpointArbitrary, MAX_BACK, resolveFromLast } from './fromLastCheckpoint.ts';
-import { lastCheckpointEstimate, runSpecArbitrary } from './runSpecArbitrary.ts';
+import { runSpecArbitrary } from './runSpecArbitrary.ts';
+import { lastCheckpointEstimate } from './sourcePacing.ts';
 
 const base: RunSpec = {
   version: RUN_SPEC_VERSION, seed: 's', job: { kind: 'flights', selection: { from: 0, to: 100 } }, parallelism: 2,

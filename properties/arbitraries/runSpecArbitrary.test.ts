@@ -7,7 +7,8 @@ import type { Fault } from '../../sim/run/RunSpec.ts';
 import { validateRunSpec } from '../../sim/run/validateRunSpec.ts';
 import { inputChannelsOf } from '../../sim/run/inputChannels.ts';
 import { faultOfFamily } from './faultArbitrary.ts';
-import { runSpecArbitrary, sourcePacing, withSourcePacing, withStallsScaled } from './runSpecArbitrary.ts';
+import { runSpecArbitrary, withStallsScaled } from './runSpecArbitrary.ts';
+import { sourcePacing, withSourcePacing } from './sourcePacing.ts';
 
 describe('runSpecArbitrary', () => {
   // Found by a fresh-eyes pass: `explore --job generated --max-parallelism 16` stopped with exit 2,

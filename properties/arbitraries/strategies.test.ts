@@ -14,7 +14,8 @@ import { drawnRunArbitrary } from './drawnRunArbitrary.ts';
 import { MIXED_WEIGHTS, RUN_STRATEGIES, type RunStrategy } from './ExploreStrategy.ts';
 import { FAULT_FAMILIES, faultPlanArbitrary, type FaultArbitraryOptions } from './faultArbitrary.ts';
 import { PCT_DECISION_RANGE, pctScheduleArbitrary } from './pctScheduleArbitrary.ts';
-import { expectedLastCheckpoint, runSpecArbitrary } from './runSpecArbitrary.ts';
+import { runSpecArbitrary } from './runSpecArbitrary.ts';
+import { expectedLastCheckpoint } from './sourcePacing.ts';
 import { TARGETABLE_FAULTS, targetCheckpoint, targetedFaults, targetedPlanArbitrary } from './targetedFaultArbitrary.ts';
 import { uniformFaultPlanArbitrary } from './uniformFaultPlanArbitrary.ts';
 

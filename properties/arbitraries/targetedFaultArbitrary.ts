@@ -9,7 +9,7 @@
  * Checkpoints are weighted toward both ends of the run: the first few (nothing restored yet,
  * the first completion) and the last few (the ones finishing tasks wait for: FLIP-147's final
  * checkpoint and its notification). The last is estimated from the run's pacing before it runs
- * (runSpecArbitrary's expectedLastCheckpoint), so a draw is an end and an offset, resolved to an
+ * (sourcePacing.ts's expectedLastCheckpoint), so a draw is an end and an offset, resolved to an
  * id by {@link targetedFaults}.
  *
  * {@link TARGETABLE_FAULTS} is the registry: one line per kind, from a {@link Target} to a

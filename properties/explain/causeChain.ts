@@ -141,7 +141,8 @@ function silenceCause(index: EventIndex, e: TraceEvent): ChainStep | undefined {
       || ((x.type === 'rpc.drop' || x.type === 'rpc.slow' || isRpcLost(x)) && aboutCheckpoint(index, x, id))
       || (x.type === 'store.slow' && inCheckpointDirectory(x.attrs.path, id)));
     if (found !== undefined) return { event: found, inferred: `checkpoint ${String(id)} missed acknowledgements after this` };
-    const stall = stallWhilePending(index, e.seq, from);
+    // A coordinator stall still running at the trigger: the coordinators' snapshot waited behind it.
+    const stall = activeSettingFault(index, e.seq, ['coordinator-stall'], from, 'stall');
     if (stall !== undefined) return { event: stall, inferred: `checkpoint ${String(id)} waited for a busy coordinator thread` };
     const slow = activeSlowdown(index, e.seq, from, triggered?.timeUs ?? 0);
     if (slow !== undefined) return { event: slow, inferred: `checkpoint ${String(id)} waited behind this fault's slow task or held channel` };
@@ -150,17 +151,6 @@ function silenceCause(index: EventIndex, e: TraceEvent): ChainStep | undefined {
       : { event: setting, inferred: `checkpoint ${String(id)} expired while this fault slowed or failed its messages or writes` };
   }
   return undefined;
-}
-
-/**
- * The firing (`fault` event, action `stall`) of a coordinator-stall fault before event `before`
- * whose work was still running at or after event `from` (its `end` comes later, or never): the
- * coordinator's part of a checkpoint triggered then waited behind it.
- */
-function stallWhilePending(index: EventIndex, before: number, from: number): TraceEvent | undefined {
-  const stalls = index.ofType('fault').filter((f) => f.seq < before && f.attrs.type === 'coordinator-stall');
-  return stalls.find((f) => f.attrs.action === 'stall'
-    && !stalls.some((g) => g.attrs.index === f.attrs.index && g.attrs.action === 'end' && g.seq < from));
 }
 
 /**
@@ -203,8 +193,13 @@ function jobMasterBlocked(index: EventIndex, e: TraceEvent): TraceEvent | undefi
   // By time, not seq: a wait recorded in the step that sent the last request (the step then sent
   // no more) began at that instant.
   const since = lastRequest?.timeUs ?? 0;
-  return latestBefore(index, e.seq, 0,
-    (x) => x.type === 'checkpoint.lockWait' && x.timeUs >= since && JOB_MASTER_MAIN.test(String(x.attrs.thread)));
+  // From the indexed waits, latest first: a scan of the trace would walk all of it when there is none.
+  const waits = index.ofType('checkpoint.lockWait');
+  for (let i = waits.length - 1; i >= 0; i--) {
+    const x = waits[i] as TraceEvent;
+    if (x.seq < e.seq && x.timeUs >= since && JOB_MASTER_MAIN.test(String(x.attrs.thread))) return x;
+  }
+  return undefined;
 }
 
 /**
@@ -272,13 +267,15 @@ function isRpcLost(x: TraceEvent): boolean {
 const RPC_SETTINGS = ['rpc-delay', 'rpc-loss'];
 
 /**
- * The start (`fault` event, action `start`) of a world-setting fault of one of `types` that was
- * active at some moment from event `since` (default: at `before` only) to event `before`: started
- * before `before` and not ended before `since`. The first such one.
+ * The start (`fault` event, action `started`: `start` for world-setting faults, `stall` for a
+ * coordinator stall) of a fault of one of `types` that was active at some moment from event
+ * `since` (default: at `before` only) to event `before`: started before `before` and not ended
+ * before `since`. The first such one.
  */
-function activeSettingFault(index: EventIndex, before: number, types: readonly string[], since = before): TraceEvent | undefined {
+function activeSettingFault(index: EventIndex, before: number, types: readonly string[], since = before,
+  started = 'start'): TraceEvent | undefined {
   const faults = index.ofType('fault').filter((f) => f.seq < before && types.includes(String(f.attrs.type)));
-  return faults.find((f) => f.attrs.action === 'start'
+  return faults.find((f) => f.attrs.action === started
     && !faults.some((g) => g.attrs.index === f.attrs.index && g.attrs.action === 'end' && g.seq < since));
 }
 

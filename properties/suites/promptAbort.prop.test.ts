@@ -11,7 +11,8 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import type { Fault, RunMode, RunSpec } from '../../sim/run/RunSpec.ts';
-import { runSpecArbitrary, withSourcePacing, type BuiltInJob } from '../arbitraries/runSpecArbitrary.ts';
+import { runSpecArbitrary, type BuiltInJob } from '../arbitraries/runSpecArbitrary.ts';
+import { withSourcePacing } from '../arbitraries/sourcePacing.ts';
 import { defaultJudge } from '../explore/defaultJudge.ts';
 import { expectationOf } from '../explore/explore.ts';
 import { PROMPT_ABORT_RULES, promptAbortJudgement, type PromptAbortRule } from '../oracles/promptAbort.ts';
