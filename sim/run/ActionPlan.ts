@@ -229,7 +229,8 @@ export class ActionPlan {
   /**
    * A rescale: ends the latest job run (stop-with-savepoint without drain, or cancel) and, once it
    * ended with a snapshot to restore (the savepoint, or the run's latest completed checkpoint,
-   * retained by RETAIN_ON_CANCELLATION), submits the next run at the new parallelism restored
+   * retained by RETAIN_ON_CANCELLATION, or a stop's synchronous savepoint completed after it),
+   * submits the next run at the new parallelism restored
    * from it, as a user's tooling would when its client learns the outcome; a rescale via cancel
    * while the run has no completed checkpoint fails without cancelling. The history's end is
    * held meanwhile (MiniCluster.holdHistoryEnd). Marks `rescale-up` / `rescale-down` (host `sim`)
@@ -274,8 +275,13 @@ export class ActionPlan {
       });
       return;
     }
+    // The newest completed checkpoint, or a stop's synchronous savepoint if it completed later:
+    // its notification commits the sinks' transactions (a completed savepoint of a stop whose job
+    // then did not finish, say a cancel came before the tasks ended), so an older checkpoint would
+    // emit that output again; StopWithSavepointStoppingException tells the user to restart from it.
     const latestCheckpoint = (): RunCheckpoint | undefined =>
-      [...this.cluster.completedCheckpointsOf(from.index)].reverse().find((c) => c.kind === 'checkpoint');
+      [...this.cluster.completedCheckpointsOf(from.index)].reverse()
+        .find((c) => c.kind === 'checkpoint' || c.kind === 'sync-savepoint');
     // The user's tooling looks for a checkpoint to restore before it cancels (as the Flink
     // Kubernetes Operator's last-state upgrade checks for one): with none, it leaves the run
     // running, as a failed stop does, rather than cancel a job it cannot bring back.
@@ -291,7 +297,7 @@ export class ActionPlan {
       // The latest when the run ended (one may have completed while it was cancelling; the one
       // found above is still recorded, so there is one).
       const latest = latestCheckpoint() as RunCheckpoint;
-      restoreFrom(latest.metadataPath, latest.checkpointId, false);
+      restoreFrom(latest.metadataPath, latest.checkpointId, latest.kind !== 'checkpoint');
     });
   }
 

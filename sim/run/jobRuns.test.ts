@@ -100,6 +100,35 @@ describe('a restore into a new job run (rescale at the same parallelism)', () =>
     expect(judged(r)).toEqual([]);
   });
 
+  test('via cancel after a stop\'s synchronous savepoint completed: the next run restores that savepoint, whose '
+    + 'notification committed the sinks\' transactions, not the older checkpoint (found by explore, flights seed 54)', () => {
+    // (A savepoint and the stop fire together; the first one is cut short by the cancel.)
+    // The stop's savepoint 8 completes and its notification commits the sink's open transaction;
+    // the cancel lands before the tasks end (the stop fails with StopWithSavepointStoppingException).
+    // Restoring checkpoint 6 would emit that transaction's record again.
+    const found: RunSpec = {
+      ...spec([
+        { type: 'savepoint', when: { at: { kind: 'jobmaster', checkpoint: 6, phase: 'completed' } } },
+        { type: 'stop-with-savepoint', drain: false, when: { at: { kind: 'jobmaster', checkpoint: 6, phase: 'completed' } } },
+        { type: 'rescale', when: { atMs: 308 }, parallelism: 1, via: 'cancel' },
+      ], { intervalMs: 50, maxConcurrent: 2, tolerableFailures: 0, retention: 'RETAIN_ON_CANCELLATION' },
+      [{ type: 'slow-store', factor: 20000, checkpoint: 7 }]),
+      seed: 's764185821', job: { kind: 'flights', selection: { from: 0, to: 50 } }, parallelism: 1, taskManagers: 1,
+      restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 }, healTimeMs: 1150,
+      budgets: { maxEvents: 5_000_000, maxTimeMs: 30_000 }, network: { recordsPerBuffer: 1 },
+      costsMs: { 'flights-source': 20, 'airport-stats': 1, 'flights-sink': 1 },
+    };
+    const r = simulate(found, { checkInvariants: true });
+    expect(r.actions.filter((a) => a.event !== 'fired').map((a) => [a.type, a.event, a.reason, a.checkpointId]))
+      .toEqual([['savepoint', 'failed', 'CHECKPOINT_COORDINATOR_SUSPEND', undefined],
+        ['rescale', 'completed', undefined, 8],
+        ['stop-with-savepoint', 'failed', 'StopWithSavepointStoppingException', 8]]);
+    expect(r.jobRuns.map((run) => run.status)).toEqual(['CANCELED', 'FINISHED']);
+    expect(r.jobRuns[1]?.restoredFrom).toMatchObject({ jobRun: 1, savepoint: true, path: 'savepoint-8/_metadata' });
+    expect(r.committed.length).toBe(50);
+    expect(judged(r)).toEqual([]);
+  });
+
   test('via cancel before the run completed any checkpoint: the user does not cancel a job it cannot restore, and '
     + 'the run goes on to finish', () => {
     const r = simulate(spec([rescale({ via: 'cancel', when: { atMs: 1 } })], { retention: 'RETAIN_ON_CANCELLATION' }));

@@ -124,6 +124,30 @@ describe('TwoPhaseCommitSinkOperator with a user TwoPhaseCommitSinkFunction', ()
     expect(second.env.trace.eventsOf(SINK_ABORT_OF_COMMITTED_EVENT).map((e) => e.attrs['epoch'])).toEqual([1]);
   });
 
+  test('the built-in sink restoring a snapshot older than a commit leaves the committed transaction committed (a recovery, as Kafka)', () => {
+    // A stop's synchronous savepoint 2 commits the transaction that snapshot 1 held open; a
+    // restore of snapshot 1 (a failover, or a user's restore of the older checkpoint) must not
+    // fail on it: FlinkKafkaProducer's recoverAndAbort re-initialises the transactional id,
+    // which aborts only what is still open. The duplicate is left for the oracles to see.
+    const store = new TestingTransactionalStore();
+    const first = sink({ store });
+    const s1 = first.op.snapshotState(1);
+    first.op.processElement(record(7));
+    first.op.snapshotState(2);
+    first.op.notifyCheckpointComplete(2);
+    expect(values(store)).toEqual([7]);
+    const second = sink({ store, attempt: 1, restored: s1.data });
+    expect(second.env.trace.eventsOf(SINK_ABORT_OF_COMMITTED_EVENT).map((e) => e.attrs['epoch'])).toEqual([1]);
+    second.op.processElement(record(7));
+    second.op.snapshotState(2);
+    second.op.notifyCheckpointComplete(2);
+    expect(values(store)).toEqual([7, 7]);
+    // An abort of a committed transaction any other way is still refused by the store.
+    const committed = store.list('out', 0).find((t) => t.id.epoch === 1 && t.status === 'committed');
+    assert(committed !== undefined, 'epoch 1 committed');
+    expect(() => store.abort(committed.id, 2)).toThrow(TransactionStateError);
+  });
+
   test('each step gets a handle on its transaction; open sees the subtask first; one function per operator', () => {
     const log: string[] = [];
     let made = 0;

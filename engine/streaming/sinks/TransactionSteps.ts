@@ -21,7 +21,11 @@ import type {
 import type { StreamOperatorContext } from '../operators/StreamOperator.ts';
 import type { TransactionalSinkRecord } from './TwoPhaseCommitSinkOperator.ts';
 
-/** The trace event of an abort that found its transaction committed (a user function's). */
+/**
+ * The trace event of an abort that found its transaction committed: a recovery's (a restore of a
+ * snapshot older than a commit, such as a checkpoint older than a stop's synchronous savepoint),
+ * or a user function's.
+ */
 export const SINK_ABORT_OF_COMMITTED_EVENT = 'sink.abort-of-committed';
 
 /**
@@ -52,8 +56,34 @@ interface StepTarget {
   readonly attempt: number;
 }
 
-/** The built-in sink's steps: each a direct store call, as the operator always made them. */
-export function storeSteps({ store, subtask, attempt }: StepTarget): TransactionSteps {
+/**
+ * Aborts `id` for the calling subtask attempt unless it is committed already; a committed one
+ * stays committed and `SINK_ABORT_OF_COMMITTED_EVENT` is traced. This is Kafka's behaviour for a
+ * recovery: FlinkKafkaProducer.recoverAndAbort (and KafkaSink's lingering-transaction abort)
+ * re-initialises the transactional id, which aborts only a transaction still open, so a restore
+ * of a checkpoint older than a commit (a failover after a stop's synchronous savepoint committed)
+ * shows its duplicates to the oracles instead of failing every restore. The store itself refuses
+ * to abort a committed transaction, so an engine that aborts one any other way still fails.
+ * The status is read only here (a store look-up, never traced).
+ */
+function abortUnlessCommitted(target: StepTarget, id: TransactionId, ctx: StreamOperatorContext): void {
+  const { store, subtask, attempt } = target;
+  const known = store.list(id.sink, id.subtask).find((t) => sameId(t.id, id));
+  if (known?.status === 'committed') {
+    ctx.env.tracer.event(SINK_ABORT_OF_COMMITTED_EVENT, {
+      task: ctx.taskName, sink: id.sink, subtask: id.subtask, attempt: id.attempt, epoch: id.epoch,
+    });
+    return;
+  }
+  store.abort(id, attempt, subtask);
+}
+
+/**
+ * The built-in sink's steps: each a direct store call, as the operator always made them, except
+ * that recoverAndAbort leaves a committed transaction committed (see abortUnlessCommitted).
+ */
+export function storeSteps(target: StepTarget, ctx: StreamOperatorContext): TransactionSteps {
+  const { store, subtask, attempt } = target;
   return {
     begin: (id) => store.begin(id, attempt),
     write: (id, record) => {
@@ -70,7 +100,7 @@ export function storeSteps({ store, subtask, attempt }: StepTarget): Transaction
     commit: (id) => store.commit(id, attempt),
     abort: (id) => store.abort(id, attempt),
     recoverAndCommit: (id) => store.commit(id, attempt, subtask),
-    recoverAndAbort: (id) => store.abort(id, attempt, subtask),
+    recoverAndAbort: (id) => abortUnlessCommitted(target, id, ctx),
   };
 }
 
@@ -161,20 +191,10 @@ class TransactionHandles {
         else store.preCommit(id, attempt, checkpointId);
       },
       commit: () => store.commit(id, attempt, subtask),
-      abort: () => {
-        // The store refuses to abort a committed transaction; a handle leaves it committed (see
-        // SinkTransaction.abort), so a function that committed too early shows its duplicates
-        // to the oracles instead of failing every restore. The status is read only here.
-        const known = store.list(id.sink, id.subtask).find((t) => sameId(t.id, id));
-        if (known?.status === 'committed') {
-          this.ctx.env.tracer.event(SINK_ABORT_OF_COMMITTED_EVENT, {
-            task: this.ctx.taskName, sink: id.sink, subtask: id.subtask, attempt: id.attempt,
-            epoch: id.epoch,
-          });
-          return;
-        }
-        store.abort(id, attempt, subtask);
-      },
+      // A handle leaves a committed transaction committed (see SinkTransaction.abort), so a
+      // function that committed too early shows its duplicates to the oracles instead of failing
+      // every restore.
+      abort: () => abortUnlessCommitted(this.target, id, this.ctx),
     });
   }
 }

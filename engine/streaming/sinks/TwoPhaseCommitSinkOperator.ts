@@ -158,7 +158,7 @@ export class TwoPhaseCommitSinkOperator extends AbstractStreamOperator {
     this.sinkName = options.sinkName;
     this.checkpointingEnabled = options.checkpointingEnabled;
     this.steps = options.create === undefined
-      ? storeSteps({ store: this.store, subtask: this.subtask, attempt: this.attempt })
+      ? storeSteps({ store: this.store, subtask: this.subtask, attempt: this.attempt }, options.ctx)
       : functionSteps(options.create, options.ctx);
     this.state = this.stateBackend.getListState<TwoPhaseCommitSinkState>(
       TWO_PHASE_COMMIT_SINK_STATE);
