@@ -16,6 +16,7 @@ import { simulate } from '../../sim/run/simulate.ts';
 import type { RunSpec } from '../../sim/run/RunSpec.ts';
 import type { GeneratedJobSpec } from '../../sim/workloads/generatedJob.ts';
 import { doctor, SAMPLE_GRAPH, sampleRun } from './testing/sampleRuns.ts';
+import { judgeRun } from './judgeRun.ts';
 
 const records = (r: RunResult): CommittedRecord[] => r.committed.map((c) => c.record as CommittedRecord);
 const fold = referenceFold(SAMPLE_GRAPH);
@@ -338,6 +339,44 @@ describe('duplicatedInputs and foldWithDuplicates', () => {
       .toThrow('no input record 0:10000');
     expect(() => foldWithDuplicates(SAMPLE_GRAPH, [{ split: 77, offset: 0, copies: 1 }]))
       .toThrow('no input record 77:0');
+  });
+});
+
+describe('at-least-once judged at a stop\'s cut', () => {
+  // Found by explore --job flights --mode all --runs 10000 --seed 54 (at-least-once, run 7008):
+  // run 1 (parallelism 3) commits checkpoint 1, whose at-least-once sink transaction holds flight
+  // 10 (record 2:2) read past the checkpoint's cut of split 2; a rescale via cancel restores
+  // checkpoint 1 at parallelism 2, and the stop's savepoint 2 comes before run 2 reads 2:2 again.
+  const found: RunSpec = {
+    version: 7, seed: 's765609040', job: { kind: 'flights', selection: { from: 0, to: 50 } },
+    parallelism: 3, taskManagers: 2,
+    checkpoint: { mode: 'at-least-once', intervalMs: 100, maxConcurrent: 1, tolerableFailures: 0, retention: 'RETAIN_ON_CANCELLATION' },
+    restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
+    faults: [],
+    actions: [
+      { type: 'stop-with-savepoint', drain: false, when: { atMs: 174 } },
+      { type: 'rescale', via: 'cancel', parallelism: 2, when: { at: { kind: 'jobmaster', checkpoint: 1, phase: 'completed' } } },
+    ],
+    healTimeMs: 600, budgets: { maxEvents: 5_000_000, maxTimeMs: 30_000 }, overrides: [], mutations: [],
+    network: { recordsPerBuffer: 1 }, costsMs: { 'flights-source': 50, 'airport-stats': 2.5, 'flights-sink': 2.5 },
+  };
+  const aheadId = (r: RunResult): boolean => records(r).some((c) => c.split === 2 && c.offset === 2);
+
+  test('a record read ahead of the cut and committed before a restore rewound its split counts as a copy, in output and state', () => {
+    const r = simulate(found);
+    expect(r.jobRuns.map((j) => j.status)).toEqual(['CANCELED', 'FINISHED']);
+    expect(aheadId(r)).toBe(true);
+    const verdict = judgeRun(r, { expect: 'at-least-once' });
+    expect(verdict.violations.map((v) => v.summary)).toEqual([]);
+    expect(verdict.keyedState).toMatchObject({ judged: true });
+  });
+
+  test('without a restore that rewound it, the same record past the cut is a surplus', () => {
+    const r = simulate(found);
+    const noRestore = doctor(r, { trace: r.trace.filter((e) => e.type !== 'checkpoint.restored') });
+    const surplus = judgeRun(noRestore, { expect: 'at-least-once' }).violations
+      .flatMap((v) => ((v.details as { surplus?: { id: string }[] }).surplus ?? []));
+    expect(surplus.map((c) => c.id)).toContain('2:2');
   });
 });
 

@@ -65,6 +65,7 @@ import { checkSequences } from './sequenceInvariants.ts';
 import type { SequenceReport } from './sequenceInvariants.ts';
 import { explainHidden, HIDDEN_SEARCH_FOLDS, hiddenCandidates } from './hiddenCopies.ts';
 import { splitPositions } from './splitPositions.ts';
+import { wholeGraphOf } from './stopWithSavepoint.ts';
 import { transactionBegins, txnKey } from './transactionBegins.ts';
 import { judgeStateFromEvidence } from './stateFromEvidence.ts';
 import type { EvidenceStateVerdict } from './stateFromEvidence.ts';
@@ -177,6 +178,9 @@ export function judgeAtLeastOnce(result: RunResult, options: AtLeastOnceOptions 
   const violations: Violation[] = [];
   const unexplained = attribute(duplicates, committed, restores, positions);
   if (unexplained.length > 0) violations.push(unattributedViolation(unexplained, restores, maxListed, endMs));
+  // Folded with D: the records read ahead of a stop's cut that a restore explains (aheadOfCut).
+  const ahead = aheadOfCut(graph, committed, restores, positions);
+  const folded = ahead.length === 0 ? duplicates : [...duplicates, ...ahead];
   const sequenced = detectSequenced(graph);
   const records = committed.map((c) => c.record);
   const compareTo = (f: FoldResult): OutputComparison => {
@@ -195,8 +199,8 @@ export function judgeAtLeastOnce(result: RunResult, options: AtLeastOnceOptions 
   const evidence = fromScratch || allOff ? undefined
     : judgeStateFromEvidence(result, graph, checkpointPositions(result.checkpoints.completed, graph), maxListed, stateOff);
   const { fold, outputs, state, hidden, judgement } = evidence === undefined
-    ? compareWithoutEvidence({ result, duplicates, positions, fromScratch, compareTo, maxListed, stateOff, allOff })
-    : compareWithEvidence(graph, duplicates, evidence, compareTo);
+    ? compareWithoutEvidence({ result, duplicates: folded, positions, fromScratch, compareTo, maxListed, stateOff, allOff })
+    : compareWithEvidence(graph, folded, evidence, compareTo);
   const { sequence, flights, flightsProblems } = outputInvariants(result, fold, records, maxListed, groupsOf);
   const left = unjudgedSuffix(judging);
   const counts = {
@@ -217,6 +221,7 @@ export function judgeAtLeastOnce(result: RunResult, options: AtLeastOnceOptions 
       summary: `committed output or final state differ from F(all input + D): ${problems.join(', ')}${replayHint(counts)}${left === '' ? '' : `; ${left}`}`,
       details: {
         duplicatedInputs: duplicates.length,
+        ...(ahead.length === 0 ? {} : { readAheadOfStop: ahead.length }),
         hiddenCandidates: hidden,
         expectedCount: fold.outputs.length,
         committedCount: records.length,
@@ -397,6 +402,8 @@ function checkpointPositions(
 export function duplicatedInputs(
   expected: readonly { split: number; offset: number; tag: string }[],
   committed: readonly CommittedRecord[],
+  /** The copies F already accounts for: F's count of each output (default), or none (aheadOfCut). */
+  base: 'fold' | 'none' = 'fold',
 ): DuplicatedInput[] {
   const count = new Map<string, number>();
   /** Per input record, the tags F gives its outputs. */
@@ -418,12 +425,13 @@ export function duplicatedInputs(
   const surplus = new Map<string, { split: number; offset: number; tags: Map<string, number> }>();
   for (const [id, e] of seen) {
     const perCopy = count.get(id) ?? 0;
-    if (perCopy === 0 || e.n <= perCopy) continue;
+    const accounted = base === 'fold' ? perCopy : 0;
+    if (perCopy === 0 || e.n <= accounted) continue;
     // One replay of the record produces the identity `perCopy` times. Tags are collision-free on
     // one path through the job (outputTag.ts), but a stream that feeds several operators gives
     // every branch the record's identity (two sinks, or two branches into one sink): then
     // perCopy > 1, and a surplus of s takes ceil(s / perCopy) extra copies to explain.
-    const copies = Math.ceil((e.n - perCopy) / perCopy);
+    const copies = Math.ceil((e.n - accounted) / perCopy);
     const key = `${e.split}:${e.offset}`;
     const entry = surplus.get(key) ?? { split: e.split, offset: e.offset, tags: new Map<string, number>() };
     entry.tags.set(e.tag, copies);
@@ -437,6 +445,35 @@ export function duplicatedInputs(
     out.push(whole ? { split: e.split, offset: e.offset, copies } : { split: e.split, offset: e.offset, copies, tags: e.tags });
   }
   return out.sort((a, b) => a.split - b.split || a.offset - b.offset);
+}
+
+/**
+ * The records past a stop's cut that an at-least-once history committed legitimately: a record
+ * an earlier lineage read ahead of the cut (in at-least-once mode a snapshot's side effects take
+ * records behind a barrier on another channel), committed by a transaction begun before a restore
+ * that rewound its split to at or before it, so the stopped job never read it again and a job
+ * resumed from the savepoint will: each committed copy is one a restore explains, as for a
+ * duplicate. Returned as copies to fold in addition to the cut input (foldWithDuplicates looks
+ * them up in the whole job); an unexplained one is left out and shows as surplus. Empty unless
+ * `graph` was cut at a stop's savepoint.
+ */
+function aheadOfCut(
+  graph: StreamGraph, committed: readonly Copy[], restores: readonly Restore[],
+  positions: readonly (ReadonlyMap<number, number> | undefined)[],
+): DuplicatedInput[] {
+  const whole = wholeGraphOf(graph);
+  if (whole === graph) return [];
+  const cutAt = new Map<number, number>();
+  for (const node of graph.nodes) {
+    if (node.spec.kind === 'source') for (const s of node.spec.source.splits) cutAt.set(s.id, s.records.length);
+  }
+  const ahead = committed.filter((c) => c.record.offset >= (cutAt.get(c.record.split) ?? Infinity));
+  if (ahead.length === 0) return [];
+  const keys = new Set(ahead.map((c) => `${c.record.split}:${c.record.offset}`));
+  const expected = sharedReferenceFold(whole).outputs.filter((r) => keys.has(`${r.split}:${r.offset}`));
+  const copies = duplicatedInputs(expected, ahead.map((c) => c.record), 'none');
+  const unexplained = new Set(attribute(copies, ahead, restores, positions).map((u) => `${u.split}:${u.offset}`));
+  return copies.filter((d) => !unexplained.has(`${d.split}:${d.offset}`));
 }
 
 /**

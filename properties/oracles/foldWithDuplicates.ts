@@ -16,10 +16,15 @@
  * With `at` (a keyed node), the tags name records at that node's input instead of outputs: the
  * copies a keyed stage's state counted again, which can differ from the output's
  * (stateFromEvidence.ts); there a record is kept only with exactly a kept tag.
+ *
+ * A copy's record is looked up in the whole job: for a graph cut at a stop's savepoint, a copy
+ * may be of a record past the cut (an at-least-once run read it ahead of the cut before a restore
+ * rewound its split; atLeastOnce.ts, aheadOfCut).
  */
 import { foldSkipsOf } from '../../sim/jobs/foldSkips.ts';
 import type { StreamGraph, StreamNode, StreamRecord } from '../../engine/index.ts';
 import { referenceFold } from '../referenceFold.ts';
+import { wholeGraphOf } from './stopWithSavepoint.ts';
 import type { FoldResult } from '../referenceFold.ts';
 
 /** One input record `(split, offset)` and how many extra copies of it were processed. */
@@ -53,7 +58,7 @@ export function foldWithDuplicates(
   if (duplicates.length === 0) return referenceFold(graph);
   const owner = new Map<number, StreamNode>();
   let nextId = 0;
-  for (const node of graph.nodes) {
+  for (const node of wholeGraphOf(graph).nodes) {
     if (node.spec.kind !== 'source') continue;
     for (const s of node.spec.source.splits) {
       owner.set(s.id, node);

@@ -145,7 +145,7 @@ export function judgedAtSavepointOnly(stop: StopOutcome | undefined): stop is St
  */
 export function cutAtSavepoint(graph: StreamGraph, savepoint: DecodedCheckpoint): StreamGraph {
   const { positions } = splitPositions(savepoint, graph);
-  return {
+  const cut: StreamGraph = {
     ...graph,
     nodes: graph.nodes.map((n) => {
       if (n.spec.kind !== 'source') return n;
@@ -153,6 +153,20 @@ export function cutAtSavepoint(graph: StreamGraph, savepoint: DecodedCheckpoint)
       return { ...n, spec: { ...n.spec, source: { ...n.spec.source, splits } } };
     }),
   };
+  wholeGraphs.set(cut, wholeGraphOf(graph));
+  return cut;
+}
+
+/** The whole job of each graph {@link cutAtSavepoint} made. */
+const wholeGraphs = new WeakMap<StreamGraph, StreamGraph>();
+
+/**
+ * The whole job a graph was cut from at a stop's savepoint ({@link cutAtSavepoint}), or `graph`
+ * itself. The at-least-once oracle looks up there a record past the cut that an earlier run read
+ * ahead before a restore rewound it (atLeastOnce.ts, aheadOfCut).
+ */
+export function wholeGraphOf(graph: StreamGraph): StreamGraph {
+  return wholeGraphs.get(graph) ?? graph;
 }
 
 /** Cut graphs by run, so every oracle of one judgement shares one (and its folds). */
