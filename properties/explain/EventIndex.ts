@@ -1,6 +1,6 @@
 /**
  * EventIndex: a run's stored trace events looked up by `seq` and by type, and each RPC's send by
- * its message id, for walking cause links (sim/Trace.ts) and for describing an event in words
+ * its message id (and its delivery), for walking cause links (sim/Trace.ts) and for describing an event in words
  * (an `rpc.drop` or `rpc.deliver` names its message only by id).
  */
 import type { TraceEvent } from '../../sim/Trace.ts';
@@ -8,6 +8,7 @@ import type { TraceEvent } from '../../sim/Trace.ts';
 export class EventIndex {
   private readonly bySeq = new Map<number, TraceEvent>();
   private readonly sends = new Map<number, TraceEvent>();
+  private readonly deliveries = new Map<number, TraceEvent>();
   private readonly byType = new Map<string, TraceEvent[]>();
 
   /** @param events stored trace events in `seq` order (RunResult.trace). */
@@ -18,6 +19,7 @@ export class EventIndex {
       if (list === undefined) this.byType.set(e.type, list = []);
       list.push(e);
       if (e.type === 'rpc.send') this.sends.set(e.attrs.id as number, e);
+      else if (e.type === 'rpc.deliver') this.deliveries.set(e.attrs.id as number, e);
     }
   }
 
@@ -34,6 +36,11 @@ export class EventIndex {
   /** The `rpc.send` of RPC message `id`. */
   send(id: unknown): TraceEvent | undefined {
     return typeof id === 'number' ? this.sends.get(id) : undefined;
+  }
+
+  /** The `rpc.deliver` of RPC message `id`, if it was delivered. */
+  delivery(id: unknown): TraceEvent | undefined {
+    return typeof id === 'number' ? this.deliveries.get(id) : undefined;
   }
 
   /** Every event of `type`, in order. */

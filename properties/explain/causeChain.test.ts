@@ -79,6 +79,14 @@ describe('causeChain: silences', () => {
     expect(chainOfLast(trace([boot, wait('jobmanager/jobmaster-2/main', 1), request, lost]))).toEqual(['te.jmDisconnected', 'host.boot']);
     expect(chainOfLast(trace([boot, request, wait('jobmanager/jobmaster-2/checkpoint-timer'), lost])))
       .toEqual(['te.jmDisconnected', 'host.boot']);
+    // A request sent once the wait ended, still on its way when the TaskExecutor's timeout fired
+    // (delivered after it), did not end its silence; one delivered before it did.
+    const late = { ms: 30, type: 'rpc.send', attrs: { id: 7, from: 'jobmaster-2', to: TE, kind: 'heartbeat', method: 'requestHeartbeat' } };
+    const delivered = (ms: number) => ({ ms, host: 'taskmanager-1', type: 'rpc.deliver', attrs: { id: 7 }, cause: 2 });
+    const inFlight = trace([boot, wait('jobmanager/jobmaster-2/main', 2), late, lost, delivered(45)]);
+    expect(causeChain(inFlight, inFlight.events[3] as TraceEvent)[1]?.event.type).toBe('checkpoint.lockWait');
+    expect(chainOfLast(trace([boot, wait('jobmanager/jobmaster-2/main', 2), late, delivered(35), lost])))
+      .toEqual(['te.jmDisconnected', 'host.boot']);
     // The JobMaster's side: its lost TaskExecutor, by address.
     const jmLost = { ms: 40, type: 'jm.taskManagerLost', attrs: { taskExecutor: TE, cause: 'heartbeat timeout' }, cause: 0 };
     expect(chainOfLast(trace([boot, request, wait('jobmanager/jobmaster-2/main'), jmLost])))

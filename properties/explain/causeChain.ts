@@ -12,6 +12,9 @@
  *   fault, or a latency overridden to slow: `rpc.slow`) or held before it (HeartbeatMonitor's
  *   timeout fires because heartbeats stopped; a message held on a link holds every later one
  *   behind it);
+ * - a task failed because its slot was offered under a new allocation (`slot allocation
+ *   replaced`): the latest disconnect of its TaskExecutor from a JobMaster, which freed the slot
+ *   (the ResourceManager then allocated it anew);
  * - a task failed for a state report that skipped a state (the scheduler's unexpected transition,
  *   as Execution.switchTo): the latest loss, since the attempt's deployment, of a state report
  *   its TaskExecutor sent to the JobMaster (a link delivers in order, so one was lost);
@@ -123,6 +126,16 @@ function silenceCause(index: EventIndex, e: TraceEvent): ChainStep | undefined {
     return setting === undefined ? undefined
       : { event: setting, inferred: `heartbeats of ${silent ?? '?'} delayed or lost while this fault was active` };
   }
+  if (e.type === 'scheduler.taskFailed' && e.attrs.cause === 'slot allocation replaced') {
+    // The TaskExecutor offered the task's slot under a new allocation: it had freed the slot when
+    // it disconnected from the JobMaster, and the ResourceManager allocated the free slot anew.
+    const deploy = latestBefore(index, e.seq, 0, (x) => x.type === 'scheduler.deploy' && x.attrs.task === e.attrs.task);
+    const host = hostOfAddress(deploy?.attrs.taskExecutor);
+    const freed = host === undefined ? undefined
+      : latestBefore(index, e.seq, 0, (x) => x.type === 'te.jmDisconnected' && x.host === host);
+    return freed === undefined ? undefined
+      : { event: freed, inferred: `${host ?? '?'} freed the slot of ${String(e.attrs.task)} here, and it was allocated anew` };
+  }
   if (e.type === 'scheduler.taskFailed' && String(e.attrs.cause).includes('unexpected state transition')) {
     // A report that skips a state (RUNNING straight after DEPLOYING): one before it on the same
     // link was lost, since a link delivers in order.
@@ -182,14 +195,22 @@ const JOB_MASTER_MAIN = /(^|\/)jobmaster(-\d+)?\/main$/;
 /**
  * For a heartbeat loss between a JobMaster and a TaskExecutor: the JobMaster main thread's wait
  * for the checkpoint coordinator's lock (`checkpoint.lockWait`: a completion's slow `_metadata`
- * write holds it) that began after the JobMaster's last heartbeat request to that TaskExecutor.
- * The main thread sends the requests and handles the reports; while it waits it does neither.
+ * write holds it) that began after the silence did. The main thread sends the requests and
+ * handles the reports; while it waits it does neither. The silence began at the JobMaster's last
+ * heartbeat request to that TaskExecutor, not counting, for the TaskExecutor's timeout, one still
+ * on its way then (a request sent once the wait ended may arrive after the timeout fired).
  */
 function jobMasterBlocked(index: EventIndex, e: TraceEvent): TraceEvent | undefined {
   if (e.type !== 'jm.taskManagerLost' && e.type !== 'te.jmDisconnected') return undefined;
   const te = e.type === 'te.jmDisconnected' ? e.host : hostOfAddress(e.attrs.taskExecutor);
-  const lastRequest = latestBefore(index, e.seq, 0, (x) => x.type === 'rpc.send' && x.attrs.kind === 'heartbeat'
-    && String(x.attrs.from).startsWith('jobmaster') && hostOfAddress(x.attrs.to) === te);
+  const isRequest = (x: TraceEvent): boolean => x.type === 'rpc.send' && x.attrs.kind === 'heartbeat'
+    && String(x.attrs.from).startsWith('jobmaster') && hostOfAddress(x.attrs.to) === te;
+  let lastRequest = latestBefore(index, e.seq, 0, isRequest);
+  // A request still on its way when the TaskExecutor's timeout fired (delivered after it) did not
+  // end the TaskExecutor's silence: that began at an earlier one.
+  while (e.type === 'te.jmDisconnected' && lastRequest !== undefined && (index.delivery(lastRequest.attrs.id)?.seq ?? -1) > e.seq) {
+    lastRequest = latestBefore(index, lastRequest.seq, 0, isRequest);
+  }
   // By time, not seq: a wait recorded in the step that sent the last request (the step then sent
   // no more) began at that instant.
   const since = lastRequest?.timeUs ?? 0;
