@@ -53,7 +53,7 @@ describe('mutants run', () => {
     [['--time-budget', '500ms'], '--time-budget must be at least 1 s'],
     [['--time-budget', 'soon'], '--time-budget must be a number of seconds or a duration'],
     [['--seed', 'x'], "--seed must be an integer, got 'x'"],
-    [['--strategy', 'nope'], "--strategy: unknown strategy 'nope' (strategies: mixed, "],
+    [['--strategy', 'nope'], "--strategy must be one of mixed, uniform, swarm, pct, targeted, got 'nope'"],
     [['--seeds', '3'], '--seeds applies only with --compare-strategies'],
     [['--compare-strategies', '--seeds', '0'], "--seeds must be a positive integer, got '0'"],
   ])('bad flags %j: one line, exit 2', async (flags, message) => {

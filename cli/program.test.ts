@@ -127,6 +127,7 @@ describe('checkpoint-sim command line', () => {
     [['explore', '--time-budget', '0.5', '--seed', '1'], "--time-budget must be at least 1 s (a number of seconds or a duration like 60s, 2m or 1500ms), got '0.5'"],
     [['explore', '--time-budget', '0', '--seed', '1'], "--time-budget must be at least 1 s (a number of seconds or a duration like 60s, 2m or 1500ms), got '0'"],
     [['explore', '--mutant', 'nope', '--seed', '1'], "--mutant: unknown planted bug 'nope' (planted bugs: "],
+    [['explore', '--mutant', 'ack-before-durable,ack-before-durable', '--seed', '1'], "--mutant: planted bug 'ack-before-durable' named twice"],
     [['explore', '--strategy', 'nope', '--seed', '1'], "--strategy must be one of mixed, uniform, swarm, pct, targeted, got 'nope'"],
     [['replay', '--seed', '1', '--path', '0', '--mode', 'aligned', '--strategy', 'random'], "--strategy must be one of mixed, uniform, swarm, pct, targeted, got 'random'"],
     [['replay', 'package.json', '--strategy', 'pct'], 'replay <file> takes no --strategy; the repro file fixes it'],

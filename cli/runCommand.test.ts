@@ -29,6 +29,16 @@ describe('run <spec.json>', () => {
   };
   const outDir = (name: string): string => join(tmp, name);
 
+  test('a PCT change point past the run\'s last order decision is said, in the summary and in --json', async () => {
+    const file = specFile('pct-unused.json', { pct: { changePoints: [3, 900_000_000] } });
+    const r = await cli('run', file, '--out', outDir('out-pct'));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^PCT change point at order decision 900000000 was never reached: the run made \d+ order decisions$/m);
+    expect(r.stdout).not.toContain('order decision 3 was never reached');
+    const j = await cli('run', file, '--out', outDir('out-pct'), '--json');
+    expect(JSON.parse(j.stdout)).toMatchObject({ unusedChangePoints: [900_000_000] });
+  });
+
   test('savepoint actions: what each did (its id and path, or why it failed), in the summary and in --json', async () => {
     const file = specFile('savepoints.json', { faults: [], actions: [
       { type: 'savepoint', when: { at: { kind: 'jobmaster', checkpoint: 1, phase: 'completed' } } },

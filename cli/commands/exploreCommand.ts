@@ -209,6 +209,9 @@ export function parseExploreFlags(f: ExploreFlags): ExploreSettings {
   if (unknown !== undefined) {
     throw new UsageError(`--mutant: unknown planted bug '${unknown}' (planted bugs: ${PLANTED_BUG_IDS.join(', ')})`);
   }
+  // Named twice, a planted bug would be switched on once: say so rather than read it as meant.
+  const repeated = mutants.find((m, i) => mutants.indexOf(m) !== i);
+  if (repeated !== undefined) throw new UsageError(`--mutant: planted bug '${repeated}' named twice`);
   return {
     job,
     modes,

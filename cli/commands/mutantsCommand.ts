@@ -108,7 +108,7 @@ export function parseMutantsRunFlags(f: MutantsRunFlags): MutantsRunSettings {
   }
   const strategy = f.strategy ?? DEFAULT_EXPLORE_STRATEGY;
   if (!isExploreStrategy(strategy)) {
-    throw new UsageError(`--strategy: unknown strategy '${strategy}' (strategies: ${EXPLORE_STRATEGIES.join(', ')})`);
+    throw new UsageError(`--strategy must be one of ${EXPLORE_STRATEGIES.join(', ')}, got '${strategy}'`);
   }
   if (f.seeds !== undefined && f.compareStrategies !== true) throw new UsageError('--seeds applies only with --compare-strategies');
   const seeds = positiveInt('--seeds', f.seeds) ?? DEFAULT_COMPARE_SEEDS;

@@ -11,6 +11,7 @@
 import { exploreJobName } from '../../properties/arbitraries/runSpecArbitrary.ts';
 import { jobRunsSummary } from './jobRunsSummary.ts';
 import { stopSummary } from './stopSummary.ts';
+import { unusedScheduleLines } from './unusedScheduleLines.ts';
 import { basename } from 'node:path';
 import { Option, type Command } from 'commander';
 import { defaultJudge } from '../../properties/explore/defaultJudge.ts';
@@ -237,6 +238,7 @@ function outcomeJson(o: ReplayOutcome, print: PrintOptions): Record<string, unkn
       : { property: o.violation.property, summary: o.violation.summary, details: o.violation.details ?? null },
     unfiredFaults: o.unfiredFaults.map((u) => ({ index: u.index, description: u.description, fault: u.fault })),
     unusedOverrides: o.unusedOverrides,
+    unusedChangePoints: o.result.schedule.pct?.unusedChangePoints ?? [],
     excerpt: o.excerpt.map((e) => ({ timeMs: e.timeUs / 1000, host: e.host, type: e.type, attrs: e.attrs })),
     explanation: o.explanation,
     checkpointStats: o.result.checkpointStats,
@@ -282,9 +284,7 @@ function printOutcome(o: ReplayOutcome, io: Io, print: PrintOptions, recorded?: 
   const stop = stopSummary(o.result);
   if (stop !== undefined) io.out(`stop-with-savepoint: ${stop.text}\n`);
   for (const u of o.unfiredFaults) io.out(`fault ${u.index} (${u.description}) never fired\n`);
-  for (const x of o.unusedOverrides) {
-    io.out(`override of decision ${x.decision} (alternative ${x.alternative}) was never used: the run never reached that decision\n`);
-  }
+  for (const line of unusedScheduleLines(o.result)) io.out(`${line}\n`);
   // The table comes before the explanation, which stays last (it ends at the violation).
   // A history of several job runs has a table per run (each run is its own Flink job).
   const tables = o.result.jobRuns.length > 1

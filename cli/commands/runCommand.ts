@@ -13,6 +13,7 @@
  */
 import { jobRunsSummary } from './jobRunsSummary.ts';
 import { stopSummary } from './stopSummary.ts';
+import { unusedScheduleLines } from './unusedScheduleLines.ts';
 import { writeFileSync } from 'node:fs';
 import { portableRepro } from '../../properties/jobModules/portableRepro.ts';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -137,6 +138,7 @@ export function runSpecFile(path: string, flags: RunFlags, io: Io, version: stri
       keyedState: judgement.keyedState,
       knownStuck: judgement.knownStuck === true,
       unusedOverrides: result.unusedOverrides,
+      unusedChangePoints: result.schedule.pct?.unusedChangePoints ?? [],
       violations: violations.map((v) => ({ property: v.property, summary: v.summary, timeMs: v.timeMs })),
       repro: repro ?? null,
       replay: repro === undefined ? null : `npx checkpoint-sim replay ${repro}`,
@@ -246,9 +248,7 @@ function printRun(
     const stop = stopSummary(r);
     if (stop !== undefined) io.out(`stop-with-savepoint: ${stop.text}\n`);
   }
-  for (const x of r.unusedOverrides) {
-    io.out(`override of decision ${x.decision} (alternative ${x.alternative}) was never used: the run never reached that decision\n`);
-  }
+  for (const line of unusedScheduleLines(r)) io.out(`${line}\n`);
   io.out(`trace hash ${r.traceHash}\n`);
   if (violations.length === 0) {
     // What the run did not test, or no oracle could judge, goes with the verdict.
