@@ -69,6 +69,14 @@ describe('attribution on doctored traces', () => {
       { ms: 9, type: 'job.status', attrs: { status: 'FINISHED' }, cause: 0 },
       abort(9, 'CHECKPOINT_COORDINATOR_SUSPEND', 1),
     ]))).toBe('tasks-finishing');
+    // A decline on a cancellation barrier whose chain passes the upstream task's own decline of a
+    // subsumed alignment (explore, generated seed 53, aligned run 4567): subsumption.
+    expect(categoryOfLast(trace([boot,
+      { ms: 5, host: 'taskmanager-2', type: 'checkpoint.declinedByTask', attrs: { checkpointId: 4, task: 'v1#0@0', reason: 'CHECKPOINT_DECLINED_SUBSUMED' }, cause: 0 },
+      { ms: 5, host: 'taskmanager-1', type: 'checkpoint.declinedByTask', attrs: { checkpointId: 4, task: 'v2#1@0', reason: 'CHECKPOINT_DECLINED_ON_CANCELLATION_BARRIER' }, cause: 1 },
+      { ms: 6, type: 'checkpoint.declined', attrs: { checkpointId: 4, reason: 'CHECKPOINT_DECLINED_ON_CANCELLATION_BARRIER' }, cause: 2 },
+      abort(6, 'CHECKPOINT_DECLINED_ON_CANCELLATION_BARRIER', 3),
+    ]))).toBe('subsumption');
   });
 
   test('an action of the user; the tolerable failures exceeded', () => {

@@ -103,8 +103,11 @@ function categoryOf(step: ChainStep, start: TraceEvent): AttributionCategory | u
       return e.attrs['synchronous'] === true && String(e.attrs['origin'] ?? '').startsWith('action') ? 'action' : undefined;
     case 'checkpoint.tolerableFailuresExceeded':
       return 'configuration-limit';
+    // With a task's own decline (a newer barrier subsumed its alignment) on the way to another
+    // task's decline: the cancellation marker it sent downstream made that one decline too.
     case 'checkpoint.aborted':
     case 'checkpoint.declined':
+    case 'checkpoint.declinedByTask':
       if (SUBSUMPTION.has(reason)) return 'subsumption';
       if (TASKS_FINISHING.has(reason)) return 'tasks-finishing';
       return LIMITS.has(reason) ? 'configuration-limit' : undefined;
