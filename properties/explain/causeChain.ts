@@ -18,7 +18,9 @@
  * - a task failed for a state report that skipped a state (the scheduler's unexpected transition,
  *   as Execution.switchTo): the latest loss, since the attempt's deployment, of a state report
  *   its TaskExecutor sent to the JobMaster (a link delivers in order, so one was lost);
- * - a checkpoint aborted as CHECKPOINT_EXPIRED: the latest event, while it was pending, that kept
+ * - a checkpoint aborted as CHECKPOINT_EXPIRED: first a task that skipped it as out of order (a
+ *   newer checkpoint's trigger ran there first, so it never acknowledges); else the latest event,
+ *   while it was pending, that kept
  *   one of its messages or tasks from finishing: a dropped, slowed, delayed or held RPC about it,
  *   a barrier or marker held on a channel (a channel-event fault), a slowed write of its files
  *   (`store.slow`), a slowed data connection (`net.slow`), a slow task, or a crash, pause or
@@ -147,6 +149,14 @@ function silenceCause(index: EventIndex, e: TraceEvent): ChainStep | undefined {
     const id = e.attrs.checkpointId;
     const triggered = index.ofType('checkpoint.triggered').find((t) => t.attrs.checkpointId === id);
     const from = triggered?.seq ?? 0;
+    // A task that took a newer checkpoint's trigger first skips this one as out of order and never
+    // acknowledges it (Flink's SubtaskCheckpointCoordinatorImpl sends no decline for it): a
+    // stop-with-savepoint's source stops before it triggers, and a savepoint asked for at once
+    // overtakes it. Nothing else the checkpoint waited for matters then.
+    const skipped = latestBefore(index, e.seq, from, (x) => x.type === 'checkpoint.skippedOutOfOrder' && x.attrs.checkpointId === id);
+    if (skipped !== undefined) {
+      return { event: skipped, inferred: `checkpoint ${String(id)} was skipped by ${String(skipped.attrs.task)}: a newer checkpoint's trigger ran there first` };
+    }
     const found = latestBefore(index, e.seq, from, (x) => x.type === 'host.crash' || x.type === 'host.pause'
       || x.type === 'net.partition' || x.type === 'net.slow'
       || (x.type === 'fault' && (((x.attrs.type === 'message' || x.attrs.type === 'channel-event') && x.attrs.checkpoint === id)

@@ -15,7 +15,8 @@
  *   did (stopping sources, a second such savepoint failing the tasks) ends;
  * - `configuration-limit`: more counted checkpoint failures than tolerable (the failure manager's
  *   `checkpoint.tolerableFailuresExceeded`), or the min pause or max concurrent checkpoints;
- * - `subsumption`: CHECKPOINT_SUBSUMED or CHECKPOINT_DECLINED_SUBSUMED;
+ * - `subsumption`: CHECKPOINT_SUBSUMED or CHECKPOINT_DECLINED_SUBSUMED, or a task that skipped the
+ *   checkpoint because a newer one's trigger ran there first (it then expires);
  * - `tasks-finishing`: CHECKPOINT_DECLINED_TASK_NOT_READY, CHECKPOINT_DECLINED_TASK_CLOSING (the
  *   union-state windows), CHECKPOINT_DECLINED_INPUT_END_OF_STREAM, or a task or the job finishing
  *   (`task.finished`, `job.status` FINISHED) on the way;
@@ -105,6 +106,10 @@ function categoryOf(step: ChainStep, start: TraceEvent): AttributionCategory | u
       return 'configuration-limit';
     // With a task's own decline (a newer barrier subsumed its alignment) on the way to another
     // task's decline: the cancellation marker it sent downstream made that one decline too.
+    // A task that skipped the checkpoint because a newer one's trigger ran there first treats it
+    // as subsumed (it expires: the task never acknowledges it).
+    case 'checkpoint.skippedOutOfOrder':
+      return 'subsumption';
     case 'checkpoint.aborted':
     case 'checkpoint.declined':
     case 'checkpoint.declinedByTask':
