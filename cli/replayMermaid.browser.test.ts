@@ -23,17 +23,17 @@ describe.skipIf(skipBrowserTests())('replay --mermaid', () => {
   test('the file replay writes renders, with the explanation in it', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'checkpoint-sim-mermaid-')), 'sub', 'run.md');
     // README's example run (docs/explain.md shows its explanation).
-    const r = await runCli('replay', '--seed', '3', '--path', '8', '--mode', 'at-least-once', '--expect', 'exactly-once', '--mermaid', file);
+    const r = await runCli('replay', '--seed', '3', '--path', '65', '--mode', 'at-least-once', '--expect', 'exactly-once', '--mermaid', file);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/\nwrote .*run\.md \(\d+ messages, \d+ notes\)\n$/);
     const md = readFileSync(file, 'utf8');
-    expect(md).toMatch(/^# replay seed 3 path 8 \(flights, at-least-once, strategy mixed: drawn by targeted\): end-to-end-exactly-once: /);
+    expect(md).toMatch(/^# replay seed 3 path 65 \(flights, at-least-once, strategy mixed: drawn by pct\): end-to-end-exactly-once: /);
     const diagram = /```mermaid\n([\s\S]*)\n```\n$/.exec(md)?.[1] ?? '';
     expect(diagram.startsWith('sequenceDiagram\n')).toBe(true);
     const rendered = await renderMermaid(mermaidPage(), diagram);
     expect(rendered).toMatchObject({ ok: true, diagramType: 'sequence' });
     const texts = (rendered.ok ? rendered.svgTexts : []).join('\n');
-    expect(texts).toContain('restore from checkpoint 2 (8 task(s), global)');
+    expect(texts).toContain('restore from checkpoint 3 (4 task(s), global)');
     expect(texts).toContain('cancelTask');
   });
 
