@@ -32,7 +32,7 @@ export const SINK_PHASES = ['pre-committed', 'committed'] as const;
 /**
  * The JobStatus values (Flink's names) a job of this model enters, the ones a `job` point can
  * name: it starts CREATED and goes RUNNING, RESTARTING on a failover and back to RUNNING, and
- * ends FINISHED or FAILED.
+ * ends FINISHED or FAILED, or CANCELLING and CANCELED (a cancel action, a rescale via cancel).
  */
 export const JOB_POINT_STATUSES = ['RUNNING', 'RESTARTING', 'CANCELLING', 'CANCELED', 'FAILED', 'FINISHED'] as const;
 
