@@ -70,7 +70,7 @@ export const PLANTED_BUG_CATALOGUE: readonly PlantedBugInfo[] = [
     // Flights: more records in each transaction the replay writes again (20 of 40 runs, generated 7).
     search: { job: 'flights', mode: 'aligned' },
     what: 'a classic mistake: the built-in two-phase-commit sink commits the transaction it pre-commits in snapshotState, before the checkpoint completed, instead of on its completion notification.',
-    caughtBy: 'end-to-end-exactly-once (surplus records: a failover before the checkpoint completed replays output already committed), or liveness when the restore\'s abort of the transaction open at the restored checkpoint, committed since, is refused every time',
+    caughtBy: 'end-to-end-exactly-once (surplus records: a failover before the checkpoint completed replays output already committed; a restore finds the transaction open at the restored checkpoint committed since and leaves it so, as Kafka does)',
   },
   {
     id: 'restore-from-uncompleted', flinkIssue: null, source: 'engine/checkpoint/CheckpointPlantedBugs.ts',
