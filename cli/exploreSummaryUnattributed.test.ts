@@ -48,7 +48,7 @@ describe('explore summary: unattributed aborts and failovers', () => {
     const lines = io.stdout.split('\n');
     expect(lines[2]).toMatch(/^aligned +10 +0 +40 +3 +7 +0 +1 +0 +3 *$/);
     expect(lines).toContain('aligned: 1 abort(s) and 2 failover(s) in 2 run(s) unattributed (no fault, action, limit, subsumption, '
-      + 'finishing task or slow path on their cause chain; not a violation yet)');
+      + 'finishing task or slow path on their cause chain; each a violation of property attribution)');
     expect(lines).toContain('  run 7 (path 6, seed s9): task failure (boom) at 56.5 ms, event #1234; its cause chain ends at host.boot '
       + '(npx checkpoint-sim replay --seed 5 --path 6 --mode aligned --job generated --strategy mixed --mutant sink-requires-notified-pending --max-records 10 --events)');
     expect(lines).toContain('  run 7 (path 6, seed s9): abort of checkpoint 3 (CHECKPOINT_COORDINATOR_SUSPEND) at 56.5 ms, event #1240; '
@@ -56,7 +56,7 @@ describe('explore summary: unattributed aborts and failovers', () => {
     expect(io.stdout).not.toContain('run 9');
     const json = toJson(withUnattributed) as { modes: Record<string, { unattributed?: unknown }>; counts: Record<string, string> };
     expect(json.modes['aligned']?.unattributed).toEqual(unattributed);
-    expect(json.counts['unattributed']).toMatch(/not a violation yet/);
+    expect(json.counts['unattributed']).toMatch(/a violation of property attribution/);
   });
 
 });

@@ -84,7 +84,7 @@ export const PLANTED_BUG_CATALOGUE: readonly PlantedBugInfo[] = [
     // Generated jobs (the default): their tasks finish while faults still act (16 of 300 drawn
     // runs reached the throw, flights none: its input outlasts the heal time).
     what: 'notifyCheckpointComplete(n) throws (failing the task) when no transaction is pending for exactly n: when a finished sink\'s final transaction is never notified (its checkpoint failed, was a savepoint, or its notification was lost), the next checkpoint\'s notification finds none for its id.',
-    caughtBy: 'the failover attribution (an unattributed failover: the sink task\'s exception has no fault on its cause chain); output and state stay exactly once; rarely storage-invariants (the final transaction left pre-committed when the throwing notification should have committed it and no restore follows)',
+    caughtBy: 'attribution (an unattributed failover: the sink task\'s exception has no fault on its cause chain); output and state stay exactly once; rarely storage-invariants (the final transaction left pre-committed when the throwing notification should have committed it and no restore follows)',
   },
   {
     id: 'restore-handle-replaces', flinkIssue: 'FLINK-4731', source: 'engine/state/HeapKeyedStateBackend.ts',

@@ -214,7 +214,7 @@ function summarySection(s: StartSummary): string {
       ? [`<li>${escapeHtml(m)}: ${x.unfiredActions} action(s) (savepoints, stops) never fired (their time or point never came)</li>`] : [];
     const stuck = x.knownStuck > 0
       ? [`<li>${escapeHtml(m)}: ${x.knownStuck} run(s) stuck in stop-with-savepoint (a lost confirmation or abort: known in Flink 1.20), liveness not judged</li>`] : [];
-    // Aborts and failovers nothing on their cause chain explains (not a violation yet), with an example.
+    // Aborts and failovers nothing on their cause chain explains (each a violation of property attribution), with an example.
     const u = x.unattributed;
     const example = u?.examples[0];
     const unattributed = u === undefined || u.aborts + u.failovers === 0 ? []

@@ -384,7 +384,7 @@ const COUNT_DEFINITIONS = {
   operatorStateJudged: 'runs in which the operator-state oracle judged at least one restore of list or union state',
   operatorStateUnjudgedReasons: 'runs whose job has list- or union-state operators that the oracle could not judge, per reason (no-restore: nothing was restored; not passes of it)',
   rescales: 'rescale actions that fired: restored (a new job run started), failed (its stop failed or no checkpoint was retained), refused (the new run\'s restore was refused at submission)',
-  unattributed: 'checkpoint aborts and failovers whose cause chain reaches no fault, action, configuration limit, subsumption, finishing task or slow path (aborts, failovers, runs with one, a few examples with their run, fast-check path and event; attributed: the others per category); not a violation yet',
+  unattributed: 'checkpoint aborts and failovers whose cause chain reaches no fault, action, configuration limit, subsumption, finishing task or slow path (aborts, failovers, runs with one, a few examples with their run, fast-check path and event; attributed: the others per category); each is also a violation of property attribution',
   marks: 'occurrences of each situation (a mark per occurrence: restore-from-checkpoint counts once per restored task)',
   runsByStrategy: 'runs per strategy that drew them (--strategy; under mixed, each run is drawn by one of the others)',
   schedule: 'order decisions summed over the runs (events of different threads, links or channels due at the same instant); '
@@ -414,7 +414,7 @@ export function unattributedLines(m: string, u: UnattributedSummary | undefined,
   };
   return [
     `${m}: ${u.aborts} abort(s) and ${u.failovers} failover(s) in ${u.runs} run(s) unattributed (no fault, action, limit, `
-      + 'subsumption, finishing task or slow path on their cause chain; not a violation yet)',
+      + 'subsumption, finishing task or slow path on their cause chain; each a violation of property attribution)',
     ...u.examples.slice(0, 2).map((e) => `  ${describeUnattributed(e)} (${regenerateCommand(flags, m as RunMode, { seed: r.seed, path: e.path })} --events)`),
   ];
 }

@@ -13,9 +13,10 @@ describe('judgeRun', () => {
   test('runs the oracles of the mode and passes real runs', () => {
     const expected = {
       aligned: ['consistent-cut', 'end-to-end-exactly-once', 'protocol-invariants', 'failure-handling', 'prompt-abort',
-        'storage-invariants', 'liveness'],
-      'at-least-once': ['at-least-once', 'protocol-invariants', 'failure-handling', 'prompt-abort', 'storage-invariants', 'liveness'],
-      none: ['at-least-once', 'protocol-invariants', 'storage-invariants', 'liveness'],
+        'storage-invariants', 'liveness', 'attribution'],
+      'at-least-once': ['at-least-once', 'protocol-invariants', 'failure-handling', 'prompt-abort', 'storage-invariants', 'liveness',
+        'attribution'],
+      none: ['at-least-once', 'protocol-invariants', 'storage-invariants', 'liveness', 'attribution'],
     } as const;
     for (const mode of ['aligned', 'at-least-once', 'none'] as const) {
       for (const crash of [false, true]) {
@@ -32,12 +33,12 @@ describe('judgeRun', () => {
     const mode = (m: 'unaligned' | 'aligned-timeout'): RunResult =>
       doctor(r, { spec: { ...r.spec, checkpoint: { ...r.spec.checkpoint, mode: m } } });
     expect(applicableOracles(mode('unaligned'))).toEqual(['end-to-end-exactly-once', 'protocol-invariants',
-      'failure-handling', 'prompt-abort', 'storage-invariants', 'liveness']);
+      'failure-handling', 'prompt-abort', 'storage-invariants', 'liveness', 'attribution']);
     expect(applicableOracles(mode('aligned-timeout'))[0]).toBe('end-to-end-exactly-once');
     expect(applicableOracles(doctor(r, { jobStatus: 'FAILED' }))).toEqual(['consistent-cut', 'protocol-invariants',
-      'failure-handling', 'prompt-abort', 'storage-invariants', 'liveness']);
+      'failure-handling', 'prompt-abort', 'storage-invariants', 'liveness', 'attribution']);
     expect(applicableOracles(sampleRun('at-least-once', true),
-      { expect: 'exactly-once', skip: ['liveness', 'failure-handling', 'prompt-abort'] }))
+      { expect: 'exactly-once', skip: ['liveness', 'failure-handling', 'prompt-abort', 'attribution'] }))
       .toEqual(['end-to-end-exactly-once', 'protocol-invariants', 'storage-invariants']);
   });
 

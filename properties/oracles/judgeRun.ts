@@ -128,7 +128,7 @@ export interface RunVerdict {
   readonly knownStuck: boolean;
   /**
    * What explains each abort and failover of the run, and those nothing explains
-   * (attribution.ts): reported, a violation only once UNATTRIBUTED_IS_VIOLATION.
+   * (attribution.ts); each unattributed one is also a violation (UNATTRIBUTED_IS_VIOLATION).
    */
   readonly attribution: AttributionJudgement;
   /** The expanded configuration of the run. */
@@ -197,7 +197,7 @@ export function judgeRun(input: RunResult, options: JudgeOptions = {}): RunVerdi
       outputJudged = true;
       keyedState = stateUnjudged('job-not-finished', 'the history ended with a cancel: its output was judged for surplus only, its final state cannot be');
     } else if (oracle === 'attribution') {
-      // Judged for every run below (the verdict carries it); a violation only once flipped.
+      // Judged for every run below (the verdict carries it, and its violations).
     } else if (oracle === 'operator-state') {
       const verdict = operatorState(result, { maxListed });
       violations.push(...verdict.violations);

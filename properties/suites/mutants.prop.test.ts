@@ -6,9 +6,8 @@
  *
  * The failure manager's bugs change when the job fails over, not any output or state; the
  * failure-handling oracle (properties/oracles/failureHandling.ts) judges exactly that. Planted
- * bugs no search catches are listed as `test.todo` with the reason; a bug that only an oracle
- * not yet in the default judge sees (sink-requires-notified-pending: a failover no fault caused)
- * has a search that shows it reached.
+ * bugs no search catches are listed as `test.todo` with the reason. A bug whose only effect is a
+ * failover no fault caused (sink-requires-notified-pending) is caught by attribution.
  */
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
@@ -325,6 +324,17 @@ const CASES: readonly MutantCase[] = [
     arbitrary: targeted({ job: 'flights', mode: 'aligned', faultPlans: [[]] }),
     caughtBy: ['consistent-cut'],
   },
+  {
+    bug: 'sink-requires-notified-pending',
+    why: 'lost completion notifications, among them a finished sink\'s final one: the next notification finds no transaction '
+      + 'pending for its id and the sink task fails, a failover no fault caused',
+    arbitrary: targeted({
+      job: 'generated', mode: 'aligned',
+      faultPlans: [[{ type: 'rpc-loss', kind: 'notifyComplete', probability: 0.5 }]],
+    }),
+    caughtBy: ['attribution'],
+    chainsStopShort: 'an unattributed failover is one whose cause chain reaches no fault: the sink\'s own exception is its root',
+  },
   // The planted stalls: each leaves a checkpoint pending after its handler learned of a failure;
   // only prompt-abort sees that (docs/planted-bugs.md, "The planted stalls").
   {
@@ -391,29 +401,3 @@ for (const c of CASES) {
     expect(without.runs).toBe(runs);
   });
 }
-
-/**
- * sink-requires-notified-pending fails the sink's task over and nothing else: output and state
- * stay exactly once, so only the failover attribution (every failover traced to its cause) can
- * catch it, and it is no violation of the default judge yet. This search shows the switch
- * reached and nothing else: lost completion notifications make the sink task fail with the
- * precondition with the bug on, and never without it.
- */
-test('mutant sink-requires-notified-pending is reached (lost notifications, among them a finished sink\'s final one): its task fails on the precondition, and never without it', () => {
-  const arbitrary = targeted({
-    job: 'generated', mode: 'aligned',
-    faultPlans: [[{ type: 'rpc-loss', kind: 'notifyComplete', probability: 0.5 }]],
-  });
-  const failsOnPrecondition = (mutations: string[]): number => {
-    let runs = 0;
-    fc.check(fc.property(arbitrary, (spec) => {
-      const r = simulate({ ...spec, mutations });
-      const failed = r.trace.some((e) => e.type === 'task.failed' && /completed, but no transaction pending for it$/.test(String(e.attrs['error'])));
-      if (failed) runs++;
-      return !failed;
-    }), { seed: MUTANT_SEED, numRuns: RUNS, endOnFailure: true });
-    return runs;
-  };
-  expect(failsOnPrecondition(['sink-requires-notified-pending'])).toBe(1);
-  expect(failsOnPrecondition([])).toBe(0);
-});

@@ -68,11 +68,19 @@ function run(mode: RunMode, crash: boolean, crashAtUs: number, tracedInputs: boo
         // 20 ms on) skew its barriers behind the others' records, so the barrier tracker lets
         // records past the cut into checkpoints: replays duplicate them.
         for (let t = 20_000; t < crashAtUs; t += 20_000) {
-          c.world.at(t, 'pause', () => c.world.pause('taskmanager-1'));
+          c.world.at(t, 'pause', () => {
+            c.world.trace.record('sim', 'fault', { index: 1, type: 'pause', action: 'pause' });
+            c.world.pause('taskmanager-1');
+          });
           c.world.at(t + 8_000, 'resume', () => c.world.resume('taskmanager-1'));
         }
       }
-      c.world.at(crashAtUs, 'crash', () => c.world.crash('taskmanager-2'));
+      // As a RunSpec's fault plan does (sim/run/FaultPlan.ts): a `fault` event, then the crash it
+      // causes, so the attribution oracle finds the fault behind the failover.
+      c.world.at(crashAtUs, 'crash', () => {
+        c.world.trace.record('sim', 'fault', { index: 0, type: 'crash', action: 'crash' });
+        c.world.crash('taskmanager-2');
+      });
       c.world.at(crashAtUs + 50_000, 'restart', () => c.world.restart('taskmanager-2'));
     },
   }).result;
