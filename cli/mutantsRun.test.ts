@@ -99,8 +99,9 @@ describe('formatScoreboard', () => {
 
   test('a row per bug, a missed bug says NO with the runs its budget made, and the summary counts the caught ones', () => {
     const lines = formatScoreboard([caught, missed], 30_000);
-    expect(lines[1]).toMatch(/^a-bug\s+aligned\s+yes\s+12\s+2\.4 s\s+targeted\s+consistent-cut\s+2, 0, 40\s+yes$/);
-    expect(lines[2]).toMatch(/^b-bug\s+aligned\s+NO\s+800\s+> 30 s\s+-\s+-\s+-\s+-$/);
+    expect(lines[0]).toMatch(/^planted bug\s+job, mode\s+caught/);
+    expect(lines[1]).toMatch(/^a-bug\s+generated aligned\s+yes\s+12\s+2\.4 s\s+targeted\s+consistent-cut\s+2, 0, 40\s+yes$/);
+    expect(lines[2]).toMatch(/^b-bug\s+generated aligned\s+NO\s+800\s+> 30 s\s+-\s+-\s+-\s+-$/);
     expect(lines).toContain('caught 1 of 2 planted bugs within 30 s each; median time to kill 2.4 s, slowest 2.4 s');
     expect(lines.at(-1)).toBe('  a-bug: npx checkpoint-sim replay out/a.json');
   });

@@ -157,7 +157,7 @@ describe('checkpoint-sim command line', () => {
     [['explore', '--runs', '2', '--time-budget', '1s', '--seed', '1'], 'give --runs or --time-budget, not both'],
     [['explore', '--seed', 'x', '--runs', '1'], "--seed must be an integer, got 'x'"],
     [['explore', '--time-budget', 'soon', '--seed', '1'], "--time-budget must be a number of seconds or a duration like 60s, 2m or 1500ms; at least 1 s, got 'soon'"],
-    [['replay', '/nonexistent/repro.json'], 'cannot read repro file /nonexistent/repro.json'],
+    [['replay', '/nonexistent/repro.json'], 'cannot read repro file /nonexistent/repro.json (no such file)'],
     [['replay'], 'replay needs a repro file, or --seed and --path'],
     [['replay', '--seed', '1', '--path', 'x:y', '--mode', 'aligned'], "--path must look like 3:0:1, got 'x:y'"],
     [['bench', 'extra'], "too many arguments for 'bench'"],

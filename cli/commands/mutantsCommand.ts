@@ -224,10 +224,10 @@ function progressOf(io: Io, kind: 'quiet' | 'lines' | 'bar', total: number): Pro
 
 /** The scoreboard for people: a row per bug, a summary line, then each caught bug's replay command. */
 export function formatScoreboard(scores: readonly MutantScore[], budgetMs: number): string[] {
-  const head = ['planted bug', 'mode', 'caught', 'runs', 'time', 'drawn by', 'property', 'shrunk (faults+actions, overrides, records)',
+  const head = ['planted bug', 'job, mode', 'caught', 'runs', 'time', 'drawn by', 'property', 'shrunk (faults+actions, overrides, records)',
     'replays'];
   const rows = scores.map((x) => [
-    x.id, x.mode, x.killed ? 'yes' : 'NO', String(x.killed ? x.runsToKill : x.runs),
+    x.id, `${x.job} ${x.mode}`, x.killed ? 'yes' : 'NO', String(x.killed ? x.runsToKill : x.runs),
     x.msToKill === null ? `> ${formatDuration(budgetMs)}` : `${(x.msToKill / 1000).toFixed(1)} s`,
     x.killedBy ?? '-',
     x.property ?? '-',
