@@ -472,9 +472,9 @@ describe('replay --json', () => {
   test.each([
     [{ format: 'other' }, 'not a checkpoint-sim repro file (format is "other", not "checkpoint-sim-repro")'],
     [{ note: 'mine' }, 'unknown repro field "note" (fields: format, formatVersion, checkpointSimVersion, property, expect, summary, traceHash, stage, fastCheck, fork, strategy, jobModule, spec, scenario)'],
-    [{ specVersion: 1 }, 'spec: version 1 is not supported: this checkpoint-sim reads run spec version 7'],
+    [{ specVersion: 1 }, 'spec: version 1 is not supported: this checkpoint-sim reads run spec version 8'],
     // The spec's version is refused before the envelope's fields, so an old file is named for what it is.
-    [{ specVersion: 2, stage: 'halfway' }, 'spec: version 2 is not supported: this checkpoint-sim reads run spec version 7'],
+    [{ specVersion: 2, stage: 'halfway' }, 'spec: version 2 is not supported: this checkpoint-sim reads run spec version 8'],
     [{ stage: 'halfway' }, 'repro field stage must be one of unshrunk, shrunk, got "halfway"'],
     [{ fastCheck: { seed: 1 } }, 'repro field fastCheck.path must be a string, got undefined'],
     [{ summary: 5 }, 'repro field summary must be a string, got 5'],
@@ -540,7 +540,7 @@ describe('replay --json', () => {
     /** A repro of a small flights run with `faults` and this time budget. */
     const reproFile = (name: string, maxTimeMs: number): string => {
       const spec: RunSpec = {
-        version: 7, seed: 's1', job: { kind: 'flights', selection: { from: 0, to: 40 } }, parallelism: 2,
+        version: 8, seed: 's1', job: { kind: 'flights', selection: { from: 0, to: 40 } }, parallelism: 2,
         checkpoint: { mode: 'aligned', intervalMs: 20 }, faults, healTimeMs: 100,
         budgets: { maxEvents: 1_000_000, maxTimeMs }, overrides: [{ decision: 999_999_999, alternative: 1 }], mutations: [],
       };

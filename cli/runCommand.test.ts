@@ -175,7 +175,7 @@ describe('run <spec.json>', () => {
       .replace('"global-failure","when":{"atMs":30}', '"crash","host":"taskmanager-9","when":{"atMs":30}')),
     ': faults[0].host: unknown host "taskmanager-9" (hosts: jobmanager, taskmanager-1; or a task <vertex>#<subtask>, for the TaskManager that runs it)'],
     ['an old version', (f) => writeFileSync(f, readFileSync(specFile('base.json'), 'utf8').replace(/"version":\d+/, '"version":2')),
-      ': version 2 is not supported: this checkpoint-sim reads run spec version 7'],
+      ': version 2 is not supported: this checkpoint-sim reads run spec version 8'],
     ['a task the job does not have', (f) => writeFileSync(f, readFileSync(specFile('base.json'), 'utf8')
       .replace('{"atMs":30}', '{"at":{"kind":"task","checkpoint":1,"phase":"acked","task":"v7#0"}}')),
     ': faults[0].when.at.task: no task v7#0 in this job'],

@@ -18,7 +18,8 @@ function ordinal(n: number): string {
 /**
  * A protocol point: `checkpoint 9 acked on v1#0` (a task; `on any task` when none is named),
  * `checkpoint 3 completed on the jobmaster`, `savepoint 1 completed on the jobmaster` (a point
- * naming the first savepoint action's id), `the 2nd sink transaction pre-committed`.
+ * naming the first savepoint action's id), `the 2nd sink transaction pre-committed`, `v2#1 FINISHED`
+ * (an execution point; `a task FINISHED the 2nd time` when it names none).
  */
 export function describePoint(point: ProtocolPoint): string {
   const base = describePointOfRun(point);
@@ -37,6 +38,8 @@ function describePointOfRun(point: ProtocolPoint): string {
       return `the ${ordinal(point.nth ?? 1)} restore${point.checkpoint === undefined ? '' : ` from checkpoint ${point.checkpoint}`}`;
     case 'job':
       return `the job ${point.status}${(point.nth ?? 1) === 1 ? '' : ` the ${ordinal(point.nth ?? 1)} time`}`;
+    case 'execution':
+      return `${point.task ?? 'a task'} ${point.state}${(point.nth ?? 1) === 1 ? '' : ` the ${ordinal(point.nth ?? 1)} time`}`;
   }
 }
 

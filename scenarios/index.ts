@@ -13,6 +13,7 @@ export type { SinkTransactionPoints } from './sinkTransaction.ts';
 export { restore } from './restore.ts';
 export { restoreFrom } from './restoreFrom.ts';
 export { job } from './job.ts';
+export { execution } from './execution.ts';
 export { crash } from './crash.ts';
 export { pause } from './pause.ts';
 export { partition } from './partition.ts';

@@ -36,6 +36,11 @@ function point(p: ScenarioPoint): string {
       return `restore(${p.nth ?? 1})`;
     case 'job':
       return `job.reaches(${q(p.status)}${p.nth === undefined || p.nth === 1 ? '' : `, { nth: ${p.nth} }`})`;
+    case 'execution': {
+      const opts = [p.task === undefined ? '' : `task: ${q(p.task)}`, p.nth === undefined || p.nth === 1 ? '' : `nth: ${p.nth}`]
+        .filter((o) => o !== '');
+      return `execution.reaches(${q(p.state)}${opts.length === 0 ? '' : `, { ${opts.join(', ')} }`})`;
+    }
   }
 }
 

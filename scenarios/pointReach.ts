@@ -7,10 +7,11 @@
  * `origin` of its `checkpoint.triggered` event (sim/run/savepointPoints.ts).
  *
  * - `first(trace, point, actions)`: the index of the event at which `point` is reached (the nth
- *   occurrence for sink, restore and job points), or -1 (a savepoint that got no id: -1).
+ *   occurrence for sink, restore, job and execution points), or -1 (a savepoint that got no id: -1).
  * - `last(trace, point, actions)`: the last point of the same family the run reached: the same
  *   phase (on the same task when one is named) of any checkpoint, the last sink transaction of
- *   that phase, the last restore, the last job status; for a savepoint point, the last phase its
+ *   that phase, the last restore, the last job status, the last attempt (of the named task)
+ *   entering the state; for a savepoint point, the last phase its
  *   id reached (or that it was never triggered); else the last completed checkpoint. A phrase such
  *   as `checkpoint 22 acked on v1#0 at 449.3 ms`, or `none`.
  */
@@ -39,6 +40,7 @@ function eventType(point: ScenarioPoint): string {
     case 'sink': return SINK_EVENTS[point.phase] ?? '';
     case 'restore': return 'checkpoint.restored';
     case 'job': return 'job.status';
+    case 'execution': return `task.${point.state.toLowerCase()}`;
   }
 }
 
@@ -69,6 +71,8 @@ function occurrence(point: ScenarioPoint, e: TraceEvent, anyCheckpoint = false, 
     }
     case 'job':
       return anyCheckpoint || e.attrs['status'] === point.status;
+    case 'execution':
+      return point.task === undefined || taskOf(e) === point.task;
   }
 }
 
@@ -122,6 +126,7 @@ function phrase(e: TraceEvent, n: number, fullyAcknowledged = false): string {
     case 'txn.commit':
       return `sink transaction ${n} ${e.type === 'txn.commit' ? 'committed' : 'pre-committed'} at ${ms(e)}`;
     default: {
+      if (e.type.startsWith('task.')) return `${String(e.attrs['task'])} ${e.type.slice('task.'.length).toUpperCase()} at ${ms(e)}`;
       if (fullyAcknowledged) return `checkpoint ${String(id)} fully acknowledged (last ack from ${task}) at ${ms(e)}`;
       const phase = Object.entries({ ...TASK_EVENTS, ...JOB_MASTER_EVENTS }).find(([, t]) => t === e.type)?.[0] ?? e.type;
       const what = e.attrs['savepoint'] === true ? `savepoint ${String(id)}` : `checkpoint ${String(id)}`;

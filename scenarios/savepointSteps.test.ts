@@ -71,7 +71,7 @@ describe('compiling', () => {
 
   test('the same scenario as a file', () => {
     const file = parseScenario({
-      version: 7, ...base,
+      version: 8, ...base,
       steps: [{ at: { kind: 'jobmaster', checkpoint: 2, phase: 'completed' }, do: { type: 'savepoint', format: 'native' } }],
       expect: [{ kind: 'savepointCompleted', savepoint: 1 }, { kind: 'at', point: { kind: 'jobmaster', savepoint: 1, phase: 'completed' },
         expect: { kind: 'savepointNotNotified', savepoint: 1 } }],

@@ -4,7 +4,7 @@ import { faultWorldOptions } from '../../sim/run/faultWorldOptions.ts';
 import { canonicalFaults } from './canonicalFaults.ts';
 
 const spec = (faults: Fault[]): RunSpec => ({
-  version: 7, seed: 's1', job: { kind: 'flights', selection: { from: 0, to: 50 } }, parallelism: 2,
+  version: 8, seed: 's1', job: { kind: 'flights', selection: { from: 0, to: 50 } }, parallelism: 2,
   checkpoint: { mode: 'aligned', intervalMs: 50 }, faults, healTimeMs: 300,
   budgets: { maxEvents: 1_000_000, maxTimeMs: 10_000 }, overrides: [], mutations: [],
 });

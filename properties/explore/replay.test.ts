@@ -8,7 +8,7 @@ const deps = { simulate: (spec: RunSpec) => simulate(spec), judge: defaultJudge 
 
 /** A small flights run with these faults. */
 const spec = (faults: Fault[], maxTimeMs = 10_000): RunSpec => ({
-  version: 7, seed: 's1', job: { kind: 'flights', selection: { from: 0, to: 40 } }, parallelism: 2,
+  version: 8, seed: 's1', job: { kind: 'flights', selection: { from: 0, to: 40 } }, parallelism: 2,
   checkpoint: { mode: 'aligned', intervalMs: 20 }, faults, healTimeMs: 100,
   budgets: { maxEvents: 1_000_000, maxTimeMs }, overrides: [], mutations: [],
 });

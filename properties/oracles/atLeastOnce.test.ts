@@ -124,7 +124,7 @@ describe('duplicatedInputs and foldWithDuplicates', () => {
   });
 
   test('regression run (explore, wordcount seed 12: store unknown outcomes, delayed aborts) passes', () => {
-    const spec = {"version": 7, "seed": "s10", "job": {"kind": "wordcount"}, "parallelism": 2, "taskManagers": 1, "network": {"bufferTimeoutMs": 0}, "checkpoint": {"mode": "at-least-once", "intervalMs": 50, "maxConcurrent": 1, "tolerableFailures": 0}, "restartStrategy": {"kind": "fixed-delay", "attempts": "unlimited", "delayMs": 10}, "faults": [{"type": "rpc-delay", "kind": "notifyAborted", "latency": {"minMs": 1, "medianMs": 5, "maxMs": 50}}, {"type": "store-unknown-outcome", "probability": 0.2}], "healTimeMs": 600, "budgets": {"maxEvents": 5000000, "maxTimeMs": 30000}, "overrides": [{"decision": 7867, "alternative": 2}, {"decision": 4420, "alternative": 3}, {"decision": 23, "alternative": 1}, {"decision": 10558, "alternative": 2}, {"decision": 14262, "alternative": 0}], "mutations": []} as RunSpec;
+    const spec = {"version": 8, "seed": "s10", "job": {"kind": "wordcount"}, "parallelism": 2, "taskManagers": 1, "network": {"bufferTimeoutMs": 0}, "checkpoint": {"mode": "at-least-once", "intervalMs": 50, "maxConcurrent": 1, "tolerableFailures": 0}, "restartStrategy": {"kind": "fixed-delay", "attempts": "unlimited", "delayMs": 10}, "faults": [{"type": "rpc-delay", "kind": "notifyAborted", "latency": {"minMs": 1, "medianMs": 5, "maxMs": 50}}, {"type": "store-unknown-outcome", "probability": 0.2}], "healTimeMs": 600, "budgets": {"maxEvents": 5000000, "maxTimeMs": 30000}, "overrides": [{"decision": 7867, "alternative": 2}, {"decision": 4420, "alternative": 3}, {"decision": 23, "alternative": 1}, {"decision": 10558, "alternative": 2}, {"decision": 14262, "alternative": 0}], "mutations": []} as RunSpec;
     // The schedule that replayed line 2:3 unevenly depended on decision overrides that later
     // engine changes renumbered; the partial-copy logic itself is tested above on a made-up run.
     const result = simulate(spec);
@@ -138,7 +138,7 @@ describe('duplicatedInputs and foldWithDuplicates', () => {
   // That duplicate shows only in the state; it is attributed by offset to the restore. (Seed s2
   // gives that schedule now that tasks take mails between records; explore's seed no longer does.)
   const HIDDEN: RunSpec = {
-    version: 7, seed: 's2',
+    version: 8, seed: 's2',
     job: { kind: 'generated', spec: {
       records: [[0, 0]],
       stages: [{ kind: 'flatMap', fn: 0, parallelism: 1, rebalance: true }, { kind: 'keyed', key: 0, fn: 0, parallelism: 1 },
@@ -235,7 +235,7 @@ describe('duplicatedInputs and foldWithDuplicates', () => {
 
   test('mode none: a failover restarts from scratch; committed duplicates are attributed, state is F(all)', () => {
     const spec: RunSpec = {
-      version: 7, seed: 's986160429', job: { kind: 'flights', selection: { from: 0, to: 50 } },
+      version: 8, seed: 's986160429', job: { kind: 'flights', selection: { from: 0, to: 50 } },
       parallelism: 1, taskManagers: 1, costsMs: { 'flights-source': 5 },
       checkpoint: { mode: 'none', intervalMs: 100 },
       restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
@@ -254,7 +254,7 @@ describe('duplicatedInputs and foldWithDuplicates', () => {
 
   test('mode none: the state is F(all input) even behind a rebalance after the keyed stage', () => {
     const spec: RunSpec = {
-      version: 7, seed: 's4',
+      version: 8, seed: 's4',
       job: { kind: 'generated', spec: {
         records: [[1, 2, 3, 4, 5, 6], [7, 8, 9]],
         stages: [{ kind: 'keyed', key: 0, fn: 0, parallelism: 2 }, { kind: 'map', fn: 0, parallelism: 2, rebalance: true }],
@@ -287,7 +287,7 @@ describe('duplicatedInputs and foldWithDuplicates', () => {
     // tasks ended their mailbox loop as Flink's afterInvoke does, one mailbox step later; explore
     // found it with seed s1 and four store faults whose time-0 start actions have since become one.)
     const spec: RunSpec = {
-      version: 7, seed: 's25',
+      version: 8, seed: 's25',
       job: { kind: 'generated', spec: {
         records: [[310]],
         stages: [{ kind: 'keyed', key: 0, fn: 4, parallelism: 1 }, { kind: 'keyed', key: 5, fn: 4, parallelism: 1 }],
@@ -348,7 +348,7 @@ describe('at-least-once judged at a stop\'s cut', () => {
   // 10 (record 2:2) read past the checkpoint's cut of split 2; a rescale via cancel restores
   // checkpoint 1 at parallelism 2, and the stop's savepoint 2 comes before run 2 reads 2:2 again.
   const found: RunSpec = {
-    version: 7, seed: 's765609040', job: { kind: 'flights', selection: { from: 0, to: 50 } },
+    version: 8, seed: 's765609040', job: { kind: 'flights', selection: { from: 0, to: 50 } },
     parallelism: 3, taskManagers: 2,
     checkpoint: { mode: 'at-least-once', intervalMs: 100, maxConcurrent: 1, tolerableFailures: 0, retention: 'RETAIN_ON_CANCELLATION' },
     restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },

@@ -133,7 +133,7 @@ describe('judgeRun on a capped trace', () => {
   // cap was judged to retain them with every file missing (a false storage violation).
   test('refuses a result whose trace was not stored whole', () => {
     const spec: RunSpec = {
-      version: 7, seed: 's1', job: { kind: 'flights', selection: { from: 0, to: 40 } }, parallelism: 2,
+      version: 8, seed: 's1', job: { kind: 'flights', selection: { from: 0, to: 40 } }, parallelism: 2,
       checkpoint: { mode: 'aligned', intervalMs: 20 }, faults: [], healTimeMs: 100,
       budgets: { maxEvents: 1_000_000, maxTimeMs: 10_000 }, overrides: [], mutations: [],
     };

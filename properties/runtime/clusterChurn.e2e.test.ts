@@ -25,7 +25,7 @@ function judged(spec: RunSpec) {
 describe('cluster churn under RPC faults (regressions found by explore)', () => {
   test('slow heartbeats before the heal time do not hold later RPCs back after it (liveness)', () => {
     const spec: RunSpec = {
-      version: 7, seed: 's1840279587', job: { kind: 'flights', selection: { from: 0, to: 50 } },
+      version: 8, seed: 's1840279587', job: { kind: 'flights', selection: { from: 0, to: 50 } },
       parallelism: 2, taskManagers: 1, costsMs: { 'flights-source': 5 },
       checkpoint: { mode: 'at-least-once', intervalMs: 100, maxConcurrent: 1, tolerableFailures: 0 },
       restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
@@ -47,7 +47,7 @@ describe('cluster churn under RPC faults (regressions found by explore)', () => 
 
   test('a late registration of a crashed incarnation is refused and the new incarnation keeps its slots', () => {
     const spec: RunSpec = {
-      version: 7, seed: 'refused-2', job: { kind: 'flights', selection: { from: 0, to: 100 } },
+      version: 8, seed: 'refused-2', job: { kind: 'flights', selection: { from: 0, to: 100 } },
       parallelism: 2, taskManagers: 1,
       checkpoint: { mode: 'aligned', intervalMs: 20 },
       restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
@@ -72,7 +72,7 @@ describe('cluster churn under RPC faults (regressions found by explore)', () => 
 describe('slot requirements under lost registration RPCs', () => {
   test('a lost declaration of the required slots is retried, so the job still gets its slots after the heal', () => {
     const spec: RunSpec = {
-      version: 7, seed: 'declare-lost', job: { kind: 'flights', selection: { from: 0, to: 50 } },
+      version: 8, seed: 'declare-lost', job: { kind: 'flights', selection: { from: 0, to: 50 } },
       parallelism: 2, taskManagers: 1,
       checkpoint: { mode: 'aligned', intervalMs: 50 },
       restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },

@@ -13,7 +13,7 @@ import { judgeRun } from '../oracles/judgeRun.ts';
 
 test('a slow write of a discarded checkpoint is cleaned up before the run ends', () => {
   const spec: RunSpec = {
-    version: 7, seed: 's42', job: { kind: 'wordcount' }, parallelism: 1, taskManagers: 1,
+    version: 8, seed: 's42', job: { kind: 'wordcount' }, parallelism: 1, taskManagers: 1,
     network: { bufferTimeoutMs: 0 },
     checkpoint: { mode: 'at-least-once', intervalMs: 100, maxConcurrent: 2, tolerableFailures: 0 },
     restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
@@ -40,7 +40,7 @@ test('a slow write of a discarded checkpoint is cleaned up before the run ends',
  */
 test('a host paused past the job end resumes and aborts its open transaction before the run ends', () => {
   const spec: RunSpec = {
-    version: 7, seed: 's2', job: { kind: 'wordcount' }, parallelism: 1, taskManagers: 1,
+    version: 8, seed: 's2', job: { kind: 'wordcount' }, parallelism: 1, taskManagers: 1,
     checkpoint: { mode: 'aligned', intervalMs: 50, maxConcurrent: 1, tolerableFailures: 0 },
     restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
     faults: [{ type: 'pause', host: 'taskmanager-1', when: { atMs: 20 }, durationMs: 200 }],
@@ -64,7 +64,7 @@ test('a host paused past the job end resumes and aborts its open transaction bef
 
 test('a host that resumes just before the drain would end still gets a drain to cancel its tasks', () => {
   const spec: RunSpec = {
-    version: 7, seed: 's2', job: { kind: 'wordcount' }, parallelism: 1, taskManagers: 1,
+    version: 8, seed: 's2', job: { kind: 'wordcount' }, parallelism: 1, taskManagers: 1,
     checkpoint: { mode: 'aligned', intervalMs: 50, maxConcurrent: 1, tolerableFailures: 0 },
     restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
     faults: [{ type: 'pause', host: 'taskmanager-1', when: { atMs: 20 }, durationMs: 89.9 }],

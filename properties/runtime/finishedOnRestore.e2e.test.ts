@@ -17,7 +17,7 @@ import { judgeRun } from '../oracles/judgeRun.ts';
 
 function spec(seed: string): RunSpec {
   return {
-    version: 7, seed, job: { kind: 'wordcount' }, parallelism: 4, taskManagers: 2,
+    version: 8, seed, job: { kind: 'wordcount' }, parallelism: 4, taskManagers: 2,
     checkpoint: { mode: 'aligned', intervalMs: 50 },
     restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
     // Lost notifications keep finished-input tasks RUNNING (they wait for their final checkpoint

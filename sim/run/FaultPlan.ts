@@ -26,6 +26,7 @@
  * | sink committed | the n-th `txn.commit` of the transactional store |
  * | restore | the n-th `checkpoint.restored` with a checkpoint id > 0 (of `checkpoint` when given) |
  * | job | the n-th `job.status` with that `status` |
+ * | execution | the n-th `task.<state>` (`task.finished`, ...) of the named task's attempts (any task's when none) |
  *
  * A task or jobmaster point may name a savepoint instead of a checkpoint id (`savepoint: n`, the
  * n-th action that triggers a savepoint): it waits for the same events, of the id that action's

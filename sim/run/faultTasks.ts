@@ -22,11 +22,14 @@ export function faultHostTask(f: Fault | Action): string | undefined {
   return (f.type === 'crash' || f.type === 'pause') && TASK_NAME.test(f.host) ? f.host : undefined;
 }
 
-/** The task a fault's (or action's) protocol point names, or undefined (a time trigger, or no task). */
+/**
+ * The task a fault's (or action's) protocol point names (a task point's or an execution point's),
+ * or undefined (a time trigger, or no task).
+ */
 export function faultTask(f: Fault | Action): string | undefined {
   if (!('when' in f) || f.when === undefined || !('at' in f.when)) return undefined;
   const point = f.when.at;
-  return point.kind === 'task' ? point.task : undefined;
+  return point.kind === 'task' || point.kind === 'execution' ? point.task : undefined;
 }
 
 /**
@@ -42,8 +45,9 @@ export function faultTaskPhase(f: Fault | Action): string | undefined {
   return point.kind === 'task' ? point.phase : undefined;
 }
 
-/** `f` with its protocol point aimed at `task` instead. Requires faultTask(f) to be defined. */
+/** `f` with its (task or execution) protocol point aimed at `task` instead. Requires faultTask(f) to be defined. */
 export function withFaultTask(f: Fault, task: string): Fault {
-  if (!('when' in f) || f.when === undefined || !('at' in f.when) || f.when.at.kind !== 'task') return f;
+  if (!('when' in f) || f.when === undefined || !('at' in f.when)) return f;
+  if (f.when.at.kind !== 'task' && f.when.at.kind !== 'execution') return f;
   return { ...f, when: { at: { ...f.when.at, task } } } as Fault;
 }

@@ -46,7 +46,7 @@ export { parseWithSchema } from './schema/parseWithSchema.ts';
  * The RunSpec format version this build reads. Every change to the RunSpec's shape bumps it; a
  * file of another version is refused (validateRunSpec's `checkRunSpecVersion`).
  */
-export const RUN_SPEC_VERSION = 7;
+export const RUN_SPEC_VERSION = 8;
 
 /** Flink 1.20's ExternalizedCheckpointRetention values. */
 export const CHECKPOINT_RETENTIONS = ['NO_EXTERNALIZED_CHECKPOINTS', 'RETAIN_ON_CANCELLATION', 'DELETE_ON_CANCELLATION'] as const;

@@ -13,7 +13,7 @@ import { simulate } from './simulate.ts';
 import { RUN_SPEC_VERSION, type RunSpec } from './RunSpec.ts';
 
 const spec = { ...({
-  "version": 7,
+  "version": 8,
   "seed": "s1632118881",
   "job": {
     "kind": "generated",

@@ -110,7 +110,7 @@ describe('protocol point validation (restore, job, ack-received, notified)', () 
 
   test.each([
     ['an unknown point kind', { kind: 'savepoint' },
-      'faults[0].when.at.kind: must be one of task, jobmaster, sink, restore, job, got "savepoint"'],
+      'faults[0].when.at.kind: must be one of task, jobmaster, sink, restore, job, execution, got "savepoint"'],
     ['restore nth 0', { kind: 'restore', nth: 0 }, 'faults[0].when.at.nth: must be an integer >= 1, got 0'],
     ['a restore from checkpoint 0', { kind: 'restore', checkpoint: 0 },
       'faults[0].when.at.checkpoint: must be an integer >= 1, got 0'],

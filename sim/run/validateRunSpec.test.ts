@@ -56,17 +56,17 @@ describe('validateRunSpec', () => {
       + 'slotsPerTaskManager, costsMs, network, storeLatency, heartbeat, jobManager, checkpoint, restartStrategy, faults, actions, '
       + 'healTimeMs, budgets, overrides, mutations, pct)'],
     ['a version mismatch (a repro of the format before jobManager.ioPoolSize)', { ...base(), version: 1 },
-      'version 1 is not supported: this checkpoint-sim reads run spec version 7'],
+      'version 1 is not supported: this checkpoint-sim reads run spec version 8'],
     // The version is checked before any field, so an old file never gets a field error instead.
     ['an old version with a field it did not have', { ...base(), version: 2, jobManager: { mainThreads: 2 } },
-      'version 2 is not supported: this checkpoint-sim reads run spec version 7'],
+      'version 2 is not supported: this checkpoint-sim reads run spec version 8'],
     ['no version', { ...base(), version: undefined },
-      'version is missing: this checkpoint-sim reads run spec version 7'],
+      'version is missing: this checkpoint-sim reads run spec version 8'],
     // "version "4" is not supported: ... reads version 4" read as a contradiction.
     ['a version that is no number', { ...base(), version: '4' }, `version: must be the number ${RUN_SPEC_VERSION}, got the string "4"`],
     ['a version that is null', { ...base(), version: null }, `version: must be the number ${RUN_SPEC_VERSION}, got null`],
     ['a version of another number', { ...base(), version: 2 },
-      'version 2 is not supported: this checkpoint-sim reads run spec version 7'],
+      'version 2 is not supported: this checkpoint-sim reads run spec version 8'],
     ['a misspelt field (named rather than the field it leaves missing)',
       (({ healTimeMs, ...rest }) => ({ ...rest, healtimeMs: healTimeMs }))(base()),
       'run spec: unknown field "healtimeMs" (fields: $schema, version, seed, job, parallelism, maxParallelism, '
@@ -192,7 +192,7 @@ describe('validateRunSpec', () => {
       { ...tm1Crash, when: { at: { kind: 'jobmaster', checkpoint: 1, phase: 'completed', task: 'v1#0' } } }] },
     'faults[0].when.at: unknown field "task" (fields: kind, checkpoint, savepoint, phase, jobRun)'],
     ['an unknown point kind', { ...base(), faults: [{ ...tm1Crash, when: { at: { kind: 'clock' } } }] },
-      'faults[0].when.at.kind: must be one of task, jobmaster, sink, restore, job, got "clock"'],
+      'faults[0].when.at.kind: must be one of task, jobmaster, sink, restore, job, execution, got "clock"'],
     ['a fault that is no object', { ...base(), faults: [5] }, 'faults[0]: must be an object, got 5'],
     ['a fault with a field of another type', { ...base(), faults: [{ type: 'store-failure', probability: 0.1, host: 'jobmanager' }] },
       'faults[0]: unknown field "host" (fields: type, probability)'],

@@ -3,7 +3,7 @@
  * a generated run, a hand-written spec). The one validation path, in three steps:
  *
  * 1. the version (checkRunSpecVersion), first, so that a file of another format version gets
- *    "version 2 is not supported: this checkpoint-sim reads run spec version 7" rather than an
+ *    "version 2 is not supported: this checkpoint-sim reads run spec version 8" rather than an
  *    error about a field that format did not have;
  * 2. the schema (runSpecSchema.ts): types, bounds, allowed values, unknown fields refused;
  * 3. what the schema cannot know (below): what needs the job (operator uids, the generated shape,

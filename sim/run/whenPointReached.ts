@@ -31,16 +31,18 @@ export function pointEventType(point: ProtocolPoint): string {
     case 'sink': return SINK_EVENTS[point.phase];
     case 'restore': return 'checkpoint.restored';
     case 'job': return 'job.status';
+    case 'execution': return `task.${point.state.toLowerCase()}`;
   }
 }
 
-/** The occurrence of a point that fires it: sink, restore and job points count, others fire on the first. */
+/** The occurrence of a point that fires it: sink, restore, job and execution points count, others fire on the first. */
 export function pointOccurrence(point: ProtocolPoint): number {
-  return point.kind === 'sink' || point.kind === 'restore' || point.kind === 'job' ? point.nth ?? 1 : 1;
+  return point.kind === 'sink' || point.kind === 'restore' || point.kind === 'job' || point.kind === 'execution'
+    ? point.nth ?? 1 : 1;
 }
 
 /**
- * True if `e` is (one occurrence of) `point`; sink, restore and job points also need the n-th
+ * True if `e` is (one occurrence of) `point`; sink, restore, job and execution points also need the n-th
  * occurrence, and a `jobmaster acknowledged` point the ack that left nothing to wait for
  * ({@link completingAckFilter}). A point naming a savepoint (`savepoint: n`) matches only events of `savepointId`,
  * the checkpoint id that savepoint got (savepointPoints.ts); without it, none.
@@ -57,6 +59,8 @@ export function matchesPoint(point: ProtocolPoint, e: TraceEvent, savepointId?: 
     }
     case 'job':
       return e.attrs['status'] === point.status;
+    case 'execution':
+      return point.task === undefined || (typeof e.attrs['task'] === 'string' && e.attrs['task'].startsWith(`${point.task}@`));
     default:
       break;
   }

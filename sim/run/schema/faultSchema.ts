@@ -141,9 +141,39 @@ export const jobPointSchema = z.strictObject({
   jobRun: jobRunField,
 }).meta({ title: 'job point', description: 'The job reaching this JobStatus the n-th time.' });
 
+/**
+ * The ExecutionState values (Flink's names) a task attempt enters on its TaskExecutor, the ones an
+ * `execution` point can name: each is a `task.<state in lower case>` trace event, recorded where
+ * the Task changes state (its mailbox thread), not where the JobMaster learns of it.
+ */
+export const EXECUTION_POINT_STATES = [
+  'DEPLOYING', 'INITIALIZING', 'RUNNING', 'CANCELING', 'FINISHED', 'CANCELED', 'FAILED',
+] as const;
+
+/** Flink's other ExecutionState values: real, but only the JobMaster's view of an attempt has them. */
+const UNREACHED_EXECUTION_STATES: readonly string[] = ['CREATED', 'SCHEDULED', 'RECONCILING'];
+
+/** A task attempt reaching an ExecutionState the n-th time (of `task` when given). */
+export const executionPointSchema = z.strictObject({
+  kind: z.literal('execution'),
+  state: z.enum(EXECUTION_POINT_STATES, because((v) => (typeof v === 'string' && UNREACHED_EXECUTION_STATES.includes(v)
+    ? `no task enters ${v} on its TaskExecutor (only the JobMaster's view of an attempt has it; states: ${EXECUTION_POINT_STATES.join(', ')})`
+    : `unknown ExecutionState ${describe(v)} (states: ${EXECUTION_POINT_STATES.join(', ')})`)))
+    .meta({ description: 'An ExecutionState (Flink\'s name) a task attempt enters.' }),
+  task: z.string(because((v) => `must name a task as <vertex>#<subtask> (e.g. v1#0), got ${describe(v)}`))
+    .regex(TASK_NAME, because((v) => `must name a task as <vertex>#<subtask> (e.g. v1#0), got ${describe(v)}`))
+    .meta({ description: 'One subtask, <vertex>#<subtask> (any attempt of it); absent: any task.' })
+    .exactOptional(),
+  nth: intField(1).meta({ description: 'Which time (default 1), counting every matching attempt.' }).exactOptional(),
+  jobRun: jobRunField,
+}).meta({
+  title: 'execution point',
+  description: 'A task attempt (of `task`, when given) entering this ExecutionState the n-th time (trace task.<state>).',
+});
+
 /** A protocol point: a moment named by the protocol rather than by the clock. */
 export const protocolPointSchema = z.discriminatedUnion('kind', [
-  taskPointSchema, jobmasterPointSchema, sinkPointSchema, restorePointSchema, jobPointSchema,
+  taskPointSchema, jobmasterPointSchema, sinkPointSchema, restorePointSchema, jobPointSchema, executionPointSchema,
 ])
   .meta({ id: 'protocolPoint', description: 'A moment named by the protocol: the fault fires right after the trace event.' });
 
