@@ -8,7 +8,9 @@
  * - `pct`: swarm's faults, and a PCT schedule of the order decisions (`RunSpec.pct`,
  *   sim/PctScheduler.ts): each lane keeps a priority until one of 1..3 change points.
  * - `targeted`: one fault, sometimes two or three, exactly at a protocol point of a chosen
- *   checkpoint, the first few or the last few of the run (targetedFaultArbitrary.ts).
+ *   checkpoint, the first few or the last few of the run (targetedFaultArbitrary.ts); in one run
+ *   in four also a restart window: the TaskManagers paused after a task FINISHED until the
+ *   JobMaster loses them, and a savepoint or stop asked for at RESTARTING (restartWindowArbitrary.ts).
  * - `mixed`, the default: per run one of the four, weighted by {@link MIXED_WEIGHTS}.
  *
  * Every strategy draws the rest of the run (job, parallelism, checkpointing, overrides,
@@ -46,7 +48,8 @@ export const STRATEGY_HELP: Readonly<Record<ExploreStrategy, string>> = {
   uniform: 'up to 6 faults, each from every fault family alike (the baseline)',
   swarm: 'per run whole fault families on or off, the ones on pushed hard',
   pct: 'swarm\'s faults and a PCT schedule: lanes ranked by priority, 1 to 3 change points',
-  targeted: 'one fault (sometimes 2 or 3) exactly at a protocol point of one of the first or last checkpoints',
+  targeted: 'one fault (sometimes 2 or 3) exactly at a protocol point of one of the first or last checkpoints; '
+    + 'in 1 run in 4 also a restart window (a savepoint or stop asked for as the job restarts after a task finished)',
 };
 
 /** Whether `s` names an explore strategy. */

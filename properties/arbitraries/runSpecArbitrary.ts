@@ -28,6 +28,7 @@ import { actionPlanArbitrary, type ActionPlan } from './actionArbitrary.ts';
 import { faultPlanArbitrary, lateFaultPlanArbitrary, STALL_DURATION_PER_TIMEOUT } from './faultArbitrary.ts';
 import type { RunStrategy } from './ExploreStrategy.ts';
 import { pctScheduleArbitrary } from './pctScheduleArbitrary.ts';
+import { restartWindowArbitrary, restartWindowPlan, type RestartWindow } from './restartWindowArbitrary.ts';
 import { targetedFaults, targetedPlanArbitrary, type TargetDraw } from './targetedFaultArbitrary.ts';
 import { uniformFaultPlanArbitrary } from './uniformFaultPlanArbitrary.ts';
 import { fitChannelEvent } from './fitChannelEvent.ts';
@@ -343,11 +344,12 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
   };
   // The fault plan is the strategy's (ExploreStrategy.ts); targeted faults are drawn as targets,
   // resolved in specOf once the run's expected last checkpoint is known. pct and targeted draw
-  // one field more, last, so that swarm's draws stay exactly what they were before strategies.
+  // one field more, last, so that swarm's draws stay exactly what they were before strategies
+  // (targeted two: its restart window after its targets, so the targets stay what they were).
   const faults = strategy === 'uniform' ? uniformFaultPlanArbitrary(faultOptions)
     : strategy === 'targeted' ? fc.constant<Fault[]>([]) : faultPlanArbitrary(faultOptions);
   const extra = strategy === 'pct' ? { pct: pctScheduleArbitrary() }
-    : strategy === 'targeted' ? { targets: targetedPlanArbitrary(faultOptions) } : {};
+    : strategy === 'targeted' ? { targets: targetedPlanArbitrary(faultOptions), restartWindow: restartWindowArbitrary() } : {};
   return fc.record({
     seed,
     job: jobArbitrary(o),
@@ -412,7 +414,12 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
     // The last checkpoints come after the usual heal time (60% of the span), when faults no
     // longer fire: a targeted run heals two intervals after its expected last checkpoint.
     const healTimeMs = Math.max(spec.healTimeMs, (last + 2) * spec.checkpoint.intervalMs);
-    return { ...spec, faults: [...fitFaults(targeted, taskManagers, parallelism), ...spec.faults], healTimeMs };
+    const faults = [...fitFaults(targeted, taskManagers, parallelism), ...spec.faults];
+    if (base.restartWindow === undefined) return { ...spec, faults, healTimeMs };
+    // The first job run's TaskManagers: its parallelism, two slots each (as taskManagers above).
+    const window = restartWindowPlan(base.restartWindow, Math.ceil(parallelism / 2), spec.actions ?? [], o.savepoints !== false);
+    const withWindow = [...(spec.actions ?? []), ...window.actions];
+    return { ...spec, faults: [...faults, ...window.faults], ...(withWindow.length === 0 ? {} : { actions: withWindow }), healTimeMs };
   }
 
   /** The spec of `base` with its parts decided (specOf); the strategy's drawn faults fitted. */
@@ -469,6 +476,7 @@ interface DrawnBase {
   readonly lateFaults: Fault[];
   readonly pct?: NonNullable<RunSpec['pct']>;
   readonly targets?: TargetDraw[];
+  readonly restartWindow?: RestartWindow | undefined;
 }
 
 /**

@@ -86,6 +86,20 @@ describe(`planted bug ${BUG}`, () => {
     expect(judged(r)).toContainEqual(expect.stringMatching(/^end-to-end-exactly-once: .* missing records/));
   });
 
+  test('planted: reached without a clock time, by pausing the TaskManager right after a task FINISHED (an execution point)', () => {
+    // The targeted strategy's restart window (restartWindowArbitrary.ts) aims the same way.
+    const atFinished = (mutations: string[]): RunSpec => ({
+      ...spec(savepoint, mutations),
+      faults: [{ type: 'pause', host: 'taskmanager-1', durationMs: 40, when: { at: { kind: 'execution', state: 'FINISHED', jobRun: 1 } } }],
+    });
+    const correct = simulate(atFinished([]));
+    expect(actionEnd(correct)).toBe('failed NOT_ALL_REQUIRED_TASKS_RUNNING');
+    expect(judged(correct)).toEqual([]);
+    const r = simulate(atFinished([BUG]));
+    expect(actionEnd(r)).toBe('completed');
+    expect(judged(r)[0]).toMatch(/^consistent-cut: savepoint \d+ is not a consistent cut/);
+  });
+
   test('masked without a FINISHED task: when the job restarts before any task finished, the plan is refused with the bug on too', () => {
     // At 10 ms no source subtask has finished: the calculator takes the all-running path, whose
     // tasks to wait for must all run (the masking FLINK-40482's PR names).
