@@ -1,31 +1,58 @@
 /**
- * `execution.reaches(state, { task, nth })`: the point "a task attempt entered this
+ * `execution.reaches(state, { task, nth, jobRun })`: the point "a task attempt entered this
  * ExecutionState for the nth time" (default the first; of any attempt of `task` when given, else
- * of any task; trace `task.<state in lower case>`). The moment is the Task's own state change on
- * its TaskExecutor (Flink's Task.transitionState), before the JobMaster hears of it: a fault here
- * lands while the report of the change is still in flight.
+ * of any task; of job run `jobRun` when given, else of any run; trace `task.<state in lower
+ * case>`). The moment is the Task's own state change on its TaskExecutor (Flink's
+ * Task.transitionState), before the JobMaster hears of it: a fault here lands while the report
+ * of the change (updateTaskExecutionState) is still in flight.
  * @throws SimInputError for a state no task enters on its TaskExecutor, a task not named
- *   `<vertex>#<subtask>`, or an nth that is not an integer >= 1.
+ *   `<vertex>#<subtask>`, an nth or jobRun that is not an integer >= 1, or an unknown option.
  */
 import { EXECUTION_POINT_STATES, TASK_NAME } from '../sim/run/schema/faultSchema.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
 import type { ScenarioPoint } from './Scenario.ts';
 
+/** An ExecutionState a task attempt enters on its TaskExecutor (Flink's names). */
+export type ExecutionPointState = typeof EXECUTION_POINT_STATES[number];
+
 const STATES: readonly string[] = EXECUTION_POINT_STATES;
+/** Flink's ExecutionState values only the JobMaster's view of an attempt has. */
+const JOB_MASTER_ONLY: readonly string[] = ['CREATED', 'SCHEDULED', 'RECONCILING'];
+const OPTIONS: readonly string[] = ['task', 'nth', 'jobRun'];
+
+export interface ExecutionPointOptions {
+  /** One subtask, `<vertex>#<subtask>` (any attempt of it); absent: any task. */
+  readonly task?: string;
+  /** Which time (from 1, default 1), counting every matching attempt. */
+  readonly nth?: number;
+  /** Only attempts of this job run (1 = the first); absent: any run. */
+  readonly jobRun?: number;
+}
 
 export const execution = {
-  reaches(state: string, options: { readonly task?: string; readonly nth?: number } = {}): ScenarioPoint {
-    if (!STATES.includes(state)) {
-      throw new SimInputError(`execution.reaches: unknown ExecutionState ${JSON.stringify(state)} (states: ${STATES.join(', ')})`);
+  reaches(state: ExecutionPointState, options: ExecutionPointOptions = {}): ScenarioPoint {
+    const s: string = state;
+    if (!STATES.includes(s)) {
+      throw new SimInputError(JOB_MASTER_ONLY.includes(s)
+        ? `execution.reaches: no task enters ${s} on its TaskExecutor (only the JobMaster's view of an attempt has it; states: ${STATES.join(', ')})`
+        : `execution.reaches: unknown ExecutionState ${JSON.stringify(s)} (states: ${STATES.join(', ')})`);
     }
-    const { task, nth = 1 } = options;
-    if (task !== undefined && !TASK_NAME.test(task)) {
-      throw new SimInputError(`execution.reaches(${state}, { task: ${JSON.stringify(task)} }): name a task as <vertex>#<subtask> (e.g. v1#0)`);
+    const unknown = Object.keys(options).filter((k) => !OPTIONS.includes(k));
+    if (unknown.length > 0) {
+      throw new SimInputError(`execution.reaches(${s}): unknown option ${JSON.stringify(unknown[0])} (options: ${OPTIONS.join(', ')})`);
     }
-    if (!Number.isSafeInteger(nth) || nth < 1) {
-      throw new SimInputError(`execution.reaches(${state}, { nth: ${String(nth)} }): nth is an integer >= 1`);
+    const { task, nth = 1, jobRun } = options;
+    if (task !== undefined && (typeof task !== 'string' || !TASK_NAME.test(task))) {
+      throw new SimInputError(`execution.reaches(${s}, { task: ${JSON.stringify(task)} }): name a task as <vertex>#<subtask> (e.g. v1#0)`);
     }
-    const known = state as typeof EXECUTION_POINT_STATES[number];
-    return { kind: 'execution', state: known, ...(task === undefined ? {} : { task }), ...(nth === 1 ? {} : { nth }) };
+    for (const [name, v] of [['nth', nth], ['jobRun', jobRun ?? 1]] as const) {
+      if (!Number.isSafeInteger(v) || v < 1) {
+        throw new SimInputError(`execution.reaches(${s}, { ${name}: ${String(v)} }): ${name} is an integer >= 1`);
+      }
+    }
+    return {
+      kind: 'execution', state, ...(task === undefined ? {} : { task }), ...(nth === 1 ? {} : { nth }),
+      ...(jobRun === undefined ? {} : { jobRun }),
+    };
   },
 };

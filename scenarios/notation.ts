@@ -37,8 +37,8 @@ function point(p: ScenarioPoint): string {
     case 'job':
       return `job.reaches(${q(p.status)}${p.nth === undefined || p.nth === 1 ? '' : `, { nth: ${p.nth} }`})`;
     case 'execution': {
-      const opts = [p.task === undefined ? '' : `task: ${q(p.task)}`, p.nth === undefined || p.nth === 1 ? '' : `nth: ${p.nth}`]
-        .filter((o) => o !== '');
+      const opts = [p.task === undefined ? '' : `task: ${q(p.task)}`, p.nth === undefined || p.nth === 1 ? '' : `nth: ${p.nth}`,
+        p.jobRun === undefined ? '' : `jobRun: ${p.jobRun}`].filter((o) => o !== '');
       return `execution.reaches(${q(p.state)}${opts.length === 0 ? '' : `, { ${opts.join(', ')} }`})`;
     }
   }

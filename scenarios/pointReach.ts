@@ -11,12 +11,13 @@
  * - `last(trace, point, actions)`: the last point of the same family the run reached: the same
  *   phase (on the same task when one is named) of any checkpoint, the last sink transaction of
  *   that phase, the last restore, the last job status, the last attempt (of the named task)
- *   entering the state; for a savepoint point, the last phase its
+ *   entering the state (or, when none did, the last state any attempt of it entered); for a savepoint point, the last phase its
  *   id reached (or that it was never triggered); else the last completed checkpoint. A phrase such
  *   as `checkpoint 22 acked on v1#0 at 449.3 ms`, or `none`.
  */
 import { FULLY_ACKNOWLEDGED_EVENTS, FullyAcknowledged } from '../sim/run/FullyAcknowledged.ts';
 import type { Action } from '../sim/run/RunSpec.ts';
+import { EXECUTION_POINT_STATES } from '../sim/run/schema/faultSchema.ts';
 import { pointSavepoint, savepointCheckpointId } from '../sim/run/savepointPoints.ts';
 import type { TraceEvent } from '../sim/Trace.ts';
 import type { ScenarioPoint } from './Scenario.ts';
@@ -31,6 +32,8 @@ const JOB_MASTER_EVENTS: Record<string, string> = {
   acknowledged: 'checkpoint.acknowledged', completed: 'checkpoint.completed', notified: 'checkpoint.notifiedComplete',
 };
 const SINK_EVENTS: Record<string, string> = { 'pre-committed': 'txn.preCommit', committed: 'txn.commit' };
+/** The trace events of execution points: `task.<state in lower case>`. */
+const EXECUTION_EVENTS: ReadonlySet<string> = new Set(EXECUTION_POINT_STATES.map((s) => `task.${s.toLowerCase()}`));
 
 /** The trace event type `point` waits for. */
 function eventType(point: ScenarioPoint): string {
@@ -154,6 +157,11 @@ function last(trace: readonly TraceEvent[], point: ScenarioPoint, actions: reado
     if (completing(e) && occurrence(point, e, true)) found = { e, n: ++n };
   }
   if (found !== undefined) return phrase(found.e, found.n, isFullyAcknowledged(point));
+  if (point.kind === 'execution') {
+    // No attempt entered that state: the last state any attempt (of the task, when named) entered.
+    const change = [...trace].reverse().find((e) => EXECUTION_EVENTS.has(e.type) && (point.task === undefined || taskOf(e) === point.task));
+    if (change !== undefined) return phrase(change, 0);
+  }
   const completed = [...trace].reverse().find((e) => e.type === 'checkpoint.completed');
   return completed === undefined ? 'none' : phrase(completed, 0);
 }

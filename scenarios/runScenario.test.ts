@@ -11,7 +11,7 @@ import { runCli } from '../cli/testing/runCli.ts';
 import readmeScenario from './catalogue/crash-after-sink-ack-then-lost-notification.ts';
 import crashAfterSync from './catalogue/crash-after-sync-snapshot-before-ack.ts';
 import {
-  checkpoint, crash, defineScenario, expect, fuzzScenario, job, lose, restore, restoreFrom, runScenario,
+  checkpoint, crash, defineScenario, execution, expect, fuzzScenario, job, lose, restore, restoreFrom, runScenario,
   sinkTransaction,
 } from './index.ts';
 import { notation } from './notation.ts';
@@ -72,6 +72,14 @@ describe('every step must fire', () => {
     check(r.stepsTotal).toBe(2);
     check(r.failure?.kind).toBe('step');
     check(r.failure?.summary).toMatch(/^step 1 never fired: crash\('taskmanager-1'\) at checkpoint\(90\)\.ackSentBy\('v1#0'\) \(last protocol point reached: checkpoint \d+ acked on v1#0 at [\d.]+ ms\)$/);
+  });
+
+  test('an execution point no attempt reached names the last state the attempts of its task entered', () => {
+    const r = runScenario(defineScenario({
+      ...readmeScenario, steps: [{ at: execution.reaches('FAILED', { task: 'v1#0' }), do: crash('taskmanager-1') }],
+    }), { outDir: out });
+    check(r.passed).toBe(false);
+    check(r.failure?.summary).toMatch(/^step 1 never fired: crash\('taskmanager-1'\) at execution\.reaches\('FAILED', \{ task: 'v1#0' \}\) \(last protocol point reached: v1#0@0 FINISHED at [\d.]+ ms\)$/);
   });
 });
 

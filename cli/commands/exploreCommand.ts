@@ -505,7 +505,8 @@ export function printReport(r: ExploreReport, io: Io, afterTable: readonly strin
   for (const c of r.counterexamples) {
     io.out(`\nVIOLATION in mode ${c.mode}: ${c.property}\n  ${c.summary}\n`);
     const actions = c.actions === 0 ? '' : `, ${c.actions} action${c.actions === 1 ? '' : 's'}`;
-    io.out(`  shrunk to ${c.faults} faults${actions} and ${c.overrides} overrides; trace hash ${c.traceHash}\n`);
+    const plural = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+    io.out(`  shrunk to ${plural(c.faults, 'fault')}${actions} and ${plural(c.overrides, 'override')}; trace hash ${c.traceHash}\n`);
     io.out(`  drawn by the ${c.strategy.run} strategy${c.strategy.explore === c.strategy.run ? '' : ` (explore --strategy ${c.strategy.explore})`}\n`);
     const details = formatDetails(c.violation.details, { indent: '    ' });
     if (details.length > 0) io.out(`  details:\n${details.join('\n')}\n`);

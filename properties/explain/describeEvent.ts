@@ -68,6 +68,8 @@ const DESCRIBERS: Readonly<Record<string, Describer>> = {
         + `${str(e.attrs.from)} -> ${str(e.attrs.to)} until ${(Number(e.attrs.releaseUs) / 1000).toFixed(3)} ms (${what})`;
     }
     const a = e.attrs.action;
+    // Its point came at or after the heal time, or its task was never deployed: it did nothing.
+    if (a === 'skipped') return `fault ${str(e.attrs.index)} is skipped and never fires: ${what}`;
     const action = a === undefined || a === e.attrs.type || FIRES.has(str(a)) ? 'fires' : `${str(a)}s`;
     return `fault ${str(e.attrs.index)} ${action}: ${what}`;
   },

@@ -93,6 +93,21 @@ describe('explainRun says when no fault is behind a failure', () => {
     expect(early.reachedFaults).toEqual([]);
     expect(early.noFault).toMatch(/^the cause links stop short of the 3 fault\(s\) that fired/);
   });
+
+  test('a fault skipped at its point (reached after the heal time) is no fault that fired, no anchor and no root', () => {
+    const result = simulate({
+      version: RUN_SPEC_VERSION, seed: 'skipped', job: { kind: 'flights', selection: { from: 0, to: 200 } }, parallelism: 2,
+      checkpoint: { mode: 'aligned', intervalMs: 20 }, healTimeMs: 50, budgets: { maxEvents: 1_000_000, maxTimeMs: 10_000 },
+      faults: [{ type: 'pause', host: 'v0#0', durationMs: 60, when: { at: { kind: 'execution', state: 'FINISHED', task: 'v0#0' } } }],
+      overrides: [], mutations: [],
+    });
+    expect(result.faults.map((f) => f.action)).toEqual(['skipped']);
+    const e = explainRun(result, undefined);
+    expect(e.faultsFired).toBe(0);
+    expect(e.reachedFaults).toEqual([]);
+    expect(e.anchors).toEqual([]);
+    expect(e.noFault).toBe('no fault fired in this run');
+  });
 });
 
 describe('explainRun on a checkpoint that is not restorable: it starts from what lost a missing file', () => {

@@ -125,9 +125,9 @@ export function explainRun(result: RunResult, violation: Violation | undefined):
       ...(step.inferred === undefined ? {} : { inferred: step.inferred }), attrs: e.attrs,
     });
   }
-  const reached = [...new Set([...on.values()].filter((x) => x.step.event.type === 'fault')
+  const reached = [...new Set([...on.values()].filter((x) => isFiring(x.step.event))
     .map((x) => x.step.event.attrs.index as number))].sort((a, b) => a - b);
-  const faultsFired = new Set(index.ofType('fault').map((f) => f.attrs.index)).size;
+  const faultsFired = new Set(index.ofType('fault').filter(isFiring).map((f) => f.attrs.index)).size;
   const noFault = reached.length > 0 ? undefined : faultsFired === 0
     ? (violation === undefined ? 'no fault fired in this run' : 'no fault fired in this run: the failure needs none')
     : `the cause links stop short of the ${faultsFired} fault(s) that fired (see --events for the whole run)`;
@@ -143,6 +143,15 @@ export function explainRun(result: RunResult, violation: Violation | undefined):
 interface Anchor {
   readonly event: TraceEvent;
   readonly why: string;
+}
+
+/**
+ * True for a `fault` event of a fault acting (firing, ending, releasing), false for one logged
+ * `skipped` (its point came at or after the heal time, or its task was never deployed): a fault
+ * that did nothing is no root of anything and no anchor of a run's story.
+ */
+function isFiring(e: TraceEvent): boolean {
+  return e.type === 'fault' && e.attrs.action !== 'skipped';
 }
 
 /** The events an oracle's verdict points to (see the file comment); at most three. */
@@ -195,7 +204,7 @@ function anchorsOf(index: EventIndex, result: RunResult, v: Violation | undefine
     // A run that holds: what its restores went back to, else where its faults struck.
     for (const r of index.ofType('checkpoint.restored').slice(-3)) push(r, 'a restore of the run');
     const firstOf = new Map<unknown, TraceEvent>();
-    for (const f of index.ofType('fault')) if (!firstOf.has(f.attrs.index)) firstOf.set(f.attrs.index, f);
+    for (const f of index.ofType('fault').filter(isFiring)) if (!firstOf.has(f.attrs.index)) firstOf.set(f.attrs.index, f);
     for (const [i, f] of firstOf) push(f, `fault ${String(i)}`);
   }
   if (anchors.length === 0) {
@@ -205,7 +214,8 @@ function anchorsOf(index: EventIndex, result: RunResult, v: Violation | undefine
     // Not the aborts of a job's end (the coordinator shuts down): no failure.
     const abort = [...index.ofType('checkpoint.aborted')].reverse()
       .find((e) => e.timeUs <= limitUs && !END_OF_JOB_ABORTS.has(String(e.attrs.reason)));
-    if (anchors.length === 0) push(last('scheduler.restarting') ?? abort ?? last('fault'), `the last failure ${before}`);
+    const lastFault = [...index.ofType('fault')].reverse().find((e) => e.timeUs <= limitUs && isFiring(e));
+    if (anchors.length === 0) push(last('scheduler.restarting') ?? abort ?? lastFault, `the last failure ${before}`);
   }
   return anchors;
 }
