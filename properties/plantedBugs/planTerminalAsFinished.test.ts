@@ -9,6 +9,8 @@
  * (NOT_ALL_REQUIRED_TASKS_RUNNING), and so does the buggy one while no task has FINISHED.
  */
 import { describe, expect, test } from 'vitest';
+import restartScenario from '../../scenarios/catalogue/savepoint-during-restart-after-task-finished.ts';
+import { compileScenario } from '../../scenarios/compileScenario.ts';
 import type { RunResult } from '../../sim/run/RunResult.ts';
 import { RUN_SPEC_VERSION, type Action, type RunSpec } from '../../sim/run/RunSpec.ts';
 import { simulate } from '../../sim/run/simulate.ts';
@@ -98,6 +100,13 @@ describe(`planted bug ${BUG}`, () => {
     const r = simulate(atFinished([BUG]));
     expect(actionEnd(r)).toBe('completed');
     expect(judged(r)[0]).toMatch(/^consistent-cut: savepoint \d+ is not a consistent cut/);
+  });
+
+  test('the catalogue scenario savepoint-during-restart-after-task-finished: its savepoint never completes, unless the bug is on', () => {
+    const { spec: scenarioSpec } = compileScenario(restartScenario);
+    const completed = (r: RunResult): boolean => r.trace.some((e) => e.type === 'mark' && e.attrs['name'] === 'savepoint-completed');
+    expect(completed(simulate(scenarioSpec))).toBe(false);
+    expect(completed(simulate({ ...scenarioSpec, mutations: [BUG] }))).toBe(true);
   });
 
   test('masked without a FINISHED task: when the job restarts before any task finished, the plan is refused with the bug on too', () => {

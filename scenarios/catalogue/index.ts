@@ -37,6 +37,7 @@ import rescaleScaleInViaCancelRetainedCheckpoint from './rescale-scale-in-via-ca
 import rescaleUnionAndListState from './rescale-union-and-list-state.ts';
 import restartStrategyFixedDelayExhausted from './restart-strategy-fixed-delay-exhausted.ts';
 import savepointBetweenCheckpointsTwoPhaseCommit from './savepoint-between-checkpoints-two-phase-commit.ts';
+import savepointDuringRestartAfterTaskFinished from './savepoint-during-restart-after-task-finished.ts';
 import savepointNotSubsumedAndNotNotified from './savepoint-not-subsumed-and-not-notified.ts';
 import splitReturnOnFailover from './split-return-on-failover.ts';
 import stopWithSavepointCrashAfterSavepoint from './stop-with-savepoint-crash-after-savepoint.ts';
@@ -82,6 +83,7 @@ export const CATALOGUE: readonly Scenario[] = [
   rescaleUnionAndListState,
   restartStrategyFixedDelayExhausted,
   savepointBetweenCheckpointsTwoPhaseCommit,
+  savepointDuringRestartAfterTaskFinished,
   savepointNotSubsumedAndNotNotified,
   splitReturnOnFailover,
   stopWithSavepointCrashAfterSavepoint,
