@@ -85,6 +85,11 @@ describe('PendingCheckpoint', () => {
   const attempt = (i: number) => ({ attemptId: executionAttemptId(`v#${i}@0`), vertexId: 'v', subtask: i, state: 'RUNNING' as const });
   const plan = { tasksToTrigger: [attempt(0)], tasksToWaitFor: [attempt(0), attempt(1)], tasksToCommitTo: [], finishedTasks: [], fullyFinishedVertices: [] };
   const pending = (props = CP) => new PendingCheckpoint({ checkpointId: 1, triggerTimestampUs: 0, plan, props, coordinatorUids: [], masterHookIds: [], vertices: [] });
+  test('a plan that waits for no task is refused, as Flink\'s constructor precondition does (it masks plan-terminal-as-finished\'s empty plan)', () => {
+    const empty = { ...plan, tasksToTrigger: [], tasksToWaitFor: [] };
+    expect(() => new PendingCheckpoint({ checkpointId: 4, triggerTimestampUs: 0, plan: empty, props: SP, coordinatorUids: [], masterHookIds: [], vertices: [] }))
+      .toThrow('checkpoint 4 needs at least one vertex that commits the checkpoint (its plan waits for no task)');
+  });
   test('20. savepoints cannot be subsumed', () => {
     expect(pending(SP).canBeSubsumed()).toBe(false);
     expect(pending(SYNC).canBeSubsumed()).toBe(false);

@@ -45,6 +45,11 @@ export interface PendingCheckpointOptions {
    * `pending-completes-one-ack-short`), when it waits for more than one task.
    */
   readonly oneAckShort?: boolean;
+  /**
+   * Test fixtures only (testing/completedCheckpointOf.ts): build a checkpoint of vertices that
+   * are all finished, which the coordinator never creates (the precondition below refuses it).
+   */
+  readonly allowEmptyPlanForTesting?: boolean;
 }
 
 /** `<vertex>#<subtask>` of an attempt id `<vertex>#<subtask>@<attempt>`. */
@@ -88,7 +93,15 @@ export class PendingCheckpoint {
   private failureCause: CheckpointException | undefined;
   private finalizing = false;
 
+  /**
+   * @throws Error when the plan waits for no task: as Flink's constructor (a precondition: "needs
+   *   at least one vertex that commits the checkpoint"); the trigger then fails with
+   *   TRIGGER_CHECKPOINT_FAILURE. It is what masks an empty plan of `plan-terminal-as-finished`.
+   */
   constructor(o: PendingCheckpointOptions) {
+    if (o.plan.tasksToWaitFor.length === 0 && o.allowEmptyPlanForTesting !== true) {
+      throw new Error(`checkpoint ${o.checkpointId} needs at least one vertex that commits the checkpoint (its plan waits for no task)`);
+    }
     this.checkpointId = o.checkpointId;
     this.triggerTimestampUs = o.triggerTimestampUs;
     this.props = o.props;

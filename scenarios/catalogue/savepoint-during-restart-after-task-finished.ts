@@ -7,7 +7,7 @@ export default defineScenario({
   job: {
     kind: 'generated',
     spec: {
-      // Source subtask 1 reads one record and finishes long before subtask 0's 60.
+      // One source subtask gets the one-record split and finishes long before the other (60 records).
       records: [Array.from({ length: 60 }, (_x, i) => i % 7), [1]],
       stages: [{ kind: 'keyed', key: 0, fn: 0, parallelism: 2 }],
       sourceParallelism: 2, sinkParallelism: 2, maxParallelism: 128,

@@ -41,7 +41,7 @@ export function completedCheckpointOf(spec: CompletedCheckpointSpec): CompletedC
   const running = all.filter((t) => t.state === 'RUNNING');
   const pc = new PendingCheckpoint({
     checkpointId: id, triggerTimestampUs: 0, props: CheckpointProperties.forCheckpoint('NEVER_RETAIN_AFTER_TERMINATION'),
-    coordinatorUids: [], masterHookIds: [], vertices: spec.vertices,
+    coordinatorUids: [], masterHookIds: [], vertices: spec.vertices, allowEmptyPlanForTesting: true,
     plan: {
       tasksToTrigger: running, tasksToWaitFor: running, tasksToCommitTo: [],
       finishedTasks: all.filter((t) => t.state === 'FINISHED'), fullyFinishedVertices: spec.fullyFinished ?? [],
