@@ -117,7 +117,7 @@ describe('run <spec.json>', () => {
     expect(lines.some((l) => /^ {2}fault 0 \(global failure at 30 ms\): global-failure at 30\.000 ms$/.test(l))).toBe(true);
     // Never a silent pass: the unfired fault is named, and the verdict says the run did not test it.
     expect(lines).toContain('  fault 1 (crash taskmanager-1 at checkpoint 900 acked on any task): never fired: its trigger was never reached');
-    expect(lines).toContain('holds: no property violated (but 1 of its 2 faults never fired: the run did not test them)');
+    expect(lines).toContain('holds: no property violated (but 1 of its 2 faults never fired: the run did not test it)');
     expect(readdirSync(out)).toEqual([]);
   });
 

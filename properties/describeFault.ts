@@ -19,7 +19,7 @@ function ordinal(n: number): string {
  * A protocol point: `checkpoint 9 acked on v1#0` (a task; `on any task` when none is named),
  * `checkpoint 3 completed on the jobmaster`, `savepoint 1 completed on the jobmaster` (a point
  * naming the first savepoint action's id), `the 2nd sink transaction pre-committed`, `v2#1 FINISHED`
- * (an execution point; `a task FINISHED the 2nd time` when it names none).
+ * (an execution point; `the 2nd attempt of any task entering FINISHED` with nth 2 and no task).
  */
 export function describePoint(point: ProtocolPoint): string {
   const base = describePointOfRun(point);
@@ -39,7 +39,9 @@ function describePointOfRun(point: ProtocolPoint): string {
     case 'job':
       return `the job ${point.status}${(point.nth ?? 1) === 1 ? '' : ` the ${ordinal(point.nth ?? 1)} time`}`;
     case 'execution':
-      return `${point.task ?? 'a task'} ${point.state}${(point.nth ?? 1) === 1 ? '' : ` the ${ordinal(point.nth ?? 1)} time`}`;
+      // nth counts attempts entering the state (of the task, or of any task), not one task's times.
+      if ((point.nth ?? 1) === 1) return `${point.task ?? 'a task'} ${point.state}`;
+      return `the ${ordinal(point.nth ?? 1)} attempt ${point.task === undefined ? 'of any task' : `of ${point.task}`} entering ${point.state}`;
   }
 }
 

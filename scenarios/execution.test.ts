@@ -10,7 +10,9 @@ test('the scenario builder, its notation and the fault phrase name the point', (
   expect(point).toEqual({ kind: 'execution', state: 'FINISHED', task: 'v0#1', nth: 2 });
   expect(execution.reaches('RUNNING')).toEqual({ kind: 'execution', state: 'RUNNING' });
   expect(notation.point(point)).toBe("execution.reaches('FINISHED', { task: 'v0#1', nth: 2 })");
-  expect(describePoint(point)).toBe('v0#1 FINISHED the 2nd time');
+  expect(describePoint(point)).toBe('the 2nd attempt of v0#1 entering FINISHED');
+  expect(describePoint({ kind: 'execution', state: 'FINISHED', nth: 2 })).toBe('the 2nd attempt of any task entering FINISHED');
+  expect(describePoint({ kind: 'execution', state: 'FINISHED', task: 'v0#1' })).toBe('v0#1 FINISHED');
   expect(describePoint({ kind: 'execution', state: 'FAILED', jobRun: 2 })).toBe('a task FAILED of job run 2');
   expect(execution.reaches('FAILED', { jobRun: 2 })).toEqual({ kind: 'execution', state: 'FAILED', jobRun: 2 });
   expect(notation.point(execution.reaches('FAILED', { task: 'v1#0', jobRun: 2 }))).toBe("execution.reaches('FAILED', { task: 'v1#0', jobRun: 2 })");

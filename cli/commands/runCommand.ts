@@ -253,7 +253,7 @@ function printRun(
   if (violations.length === 0) {
     // What the run did not test, or no oracle could judge, goes with the verdict.
     const caveats = [
-      ...(unfired.length === 0 ? [] : [`${unfired.length} of its ${faults.length} faults never fired: the run did not test them`]),
+      ...(unfired.length === 0 ? [] : [unfiredPhrase(unfired.length, faults.length)]),
       ...(r.unfiredActions.length === 0 ? [] : [`${r.unfiredActions.length} of its ${actions.length} actions never fired`]),
       ...(judgement.knownStuck === true ? ['liveness could not judge it: its stop-with-savepoint is stuck for good (known in Flink 1.20)'] : []),
       ...(judgement.keyedState.judged ? [] : [`the final keyed state was not judged: ${judgement.keyedState.detail}`]),
@@ -298,4 +298,11 @@ function completedWhat(type: string | undefined, e: { readonly checkpointId?: nu
     return ` (job run ${String(e.jobRun)} restored from ${from} ${String(e.checkpointId)}, ${String(e.path)})`;
   }
   return ` (savepoint ${String(e.checkpointId)}, ${String(e.path)})`;
+}
+
+/** `1 of its 2 faults never fired: ...`, or `its fault never fired: ...` for a run of one fault. */
+function unfiredPhrase(unfired: number, faults: number): string {
+  if (faults === 1) return 'its fault never fired: the run did not test it';
+  if (unfired === faults) return `none of its ${faults} faults fired: the run did not test them`;
+  return `${unfired} of its ${faults} faults never fired: the run did not test ${unfired === 1 ? 'it' : 'them'}`;
 }
