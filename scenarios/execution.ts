@@ -8,7 +8,7 @@
  * @throws SimInputError for a state no task enters on its TaskExecutor, a task not named
  *   `<vertex>#<subtask>`, an nth or jobRun that is not an integer >= 1, or an unknown option.
  */
-import { EXECUTION_POINT_STATES, TASK_NAME } from '../sim/run/schema/faultSchema.ts';
+import { EXECUTION_POINT_STATES, executionStateRefusal, TASK_NAME } from '../sim/run/schema/faultSchema.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
 import type { ScenarioPoint } from './Scenario.ts';
 
@@ -16,8 +16,6 @@ import type { ScenarioPoint } from './Scenario.ts';
 export type ExecutionPointState = typeof EXECUTION_POINT_STATES[number];
 
 const STATES: readonly string[] = EXECUTION_POINT_STATES;
-/** Flink's ExecutionState values only the JobMaster's view of an attempt has. */
-const JOB_MASTER_ONLY: readonly string[] = ['CREATED', 'SCHEDULED', 'RECONCILING'];
 const OPTIONS: readonly string[] = ['task', 'nth', 'jobRun'];
 
 export interface ExecutionPointOptions {
@@ -33,9 +31,7 @@ export const execution = {
   reaches(state: ExecutionPointState, options: ExecutionPointOptions = {}): ScenarioPoint {
     const s: string = state;
     if (!STATES.includes(s)) {
-      throw new SimInputError(JOB_MASTER_ONLY.includes(s)
-        ? `execution.reaches: no task enters ${s} on its TaskExecutor (only the JobMaster's view of an attempt has it; states: ${STATES.join(', ')})`
-        : `execution.reaches: unknown ExecutionState ${JSON.stringify(s)} (states: ${STATES.join(', ')})`);
+      throw new SimInputError(`execution.reaches: ${executionStateRefusal(s)}`);
     }
     const unknown = Object.keys(options).filter((k) => !OPTIONS.includes(k));
     if (unknown.length > 0) {

@@ -17,7 +17,7 @@
  */
 import { FULLY_ACKNOWLEDGED_EVENTS, FullyAcknowledged } from '../sim/run/FullyAcknowledged.ts';
 import type { Action } from '../sim/run/RunSpec.ts';
-import { EXECUTION_POINT_STATES } from '../sim/run/schema/faultSchema.ts';
+import { EXECUTION_EVENTS } from '../sim/run/schema/faultSchema.ts';
 import { pointSavepoint, savepointCheckpointId } from '../sim/run/savepointPoints.ts';
 import type { TraceEvent } from '../sim/Trace.ts';
 import type { ScenarioPoint } from './Scenario.ts';
@@ -32,8 +32,8 @@ const JOB_MASTER_EVENTS: Record<string, string> = {
   acknowledged: 'checkpoint.acknowledged', completed: 'checkpoint.completed', notified: 'checkpoint.notifiedComplete',
 };
 const SINK_EVENTS: Record<string, string> = { 'pre-committed': 'txn.preCommit', committed: 'txn.commit' };
-/** The trace events of execution points: `task.<state in lower case>`. */
-const EXECUTION_EVENTS: ReadonlySet<string> = new Set(EXECUTION_POINT_STATES.map((s) => `task.${s.toLowerCase()}`));
+/** The trace events of execution points. */
+const EXECUTION_EVENT_TYPES: ReadonlySet<string> = new Set(Object.values(EXECUTION_EVENTS));
 
 /** The trace event type `point` waits for. */
 function eventType(point: ScenarioPoint): string {
@@ -43,7 +43,7 @@ function eventType(point: ScenarioPoint): string {
     case 'sink': return SINK_EVENTS[point.phase] ?? '';
     case 'restore': return 'checkpoint.restored';
     case 'job': return 'job.status';
-    case 'execution': return `task.${point.state.toLowerCase()}`;
+    case 'execution': return EXECUTION_EVENTS[point.state];
   }
 }
 
@@ -159,7 +159,7 @@ function last(trace: readonly TraceEvent[], point: ScenarioPoint, actions: reado
   if (found !== undefined) return phrase(found.e, found.n, isFullyAcknowledged(point));
   if (point.kind === 'execution') {
     // No attempt entered that state: the last state any attempt (of the task, when named) entered.
-    const change = [...trace].reverse().find((e) => EXECUTION_EVENTS.has(e.type) && (point.task === undefined || taskOf(e) === point.task));
+    const change = [...trace].reverse().find((e) => EXECUTION_EVENT_TYPES.has(e.type) && (point.task === undefined || taskOf(e) === point.task));
     if (change !== undefined) return phrase(change, 0);
   }
   const completed = [...trace].reverse().find((e) => e.type === 'checkpoint.completed');

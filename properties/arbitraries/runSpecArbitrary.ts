@@ -417,8 +417,9 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
     const faults = [...fitFaults(targeted, taskManagers, parallelism), ...spec.faults];
     if (base.restartWindow === undefined) return { ...spec, faults, healTimeMs };
     // The first job run's TaskManagers: its parallelism, two slots each (as taskManagers above).
-    const window = restartWindowPlan(base.restartWindow, Math.ceil(parallelism / 2), spec.actions ?? [], o.savepoints !== false);
-    const withWindow = [...(spec.actions ?? []), ...window.actions];
+    const drawnActions = spec.actions ?? [];
+    const window = restartWindowPlan(base.restartWindow, Math.ceil(parallelism / 2), drawnActions, o.savepoints !== false);
+    const withWindow = [...drawnActions, ...window.actions];
     return { ...spec, faults: [...faults, ...window.faults], ...(withWindow.length === 0 ? {} : { actions: withWindow }), healTimeMs };
   }
 

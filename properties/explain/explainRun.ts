@@ -214,8 +214,8 @@ function anchorsOf(index: EventIndex, result: RunResult, v: Violation | undefine
     // Not the aborts of a job's end (the coordinator shuts down): no failure.
     const abort = [...index.ofType('checkpoint.aborted')].reverse()
       .find((e) => e.timeUs <= limitUs && !END_OF_JOB_ABORTS.has(String(e.attrs.reason)));
-    const lastFault = [...index.ofType('fault')].reverse().find((e) => e.timeUs <= limitUs && isFiring(e));
-    if (anchors.length === 0) push(last('scheduler.restarting') ?? abort ?? lastFault, `the last failure ${before}`);
+    const lastFault = (): TraceEvent | undefined => [...index.ofType('fault')].reverse().find((e) => e.timeUs <= limitUs && isFiring(e));
+    if (anchors.length === 0) push(last('scheduler.restarting') ?? abort ?? lastFault(), `the last failure ${before}`);
   }
   return anchors;
 }

@@ -11,6 +11,7 @@ import type { World } from '../World.ts';
 import type { Action, ProtocolPoint } from './RunSpec.ts';
 import { FULLY_ACKNOWLEDGED_EVENTS, FullyAcknowledged } from './FullyAcknowledged.ts';
 import { actionOrigin, pointSavepoint, savepointActionIndex } from './savepointPoints.ts';
+import { EXECUTION_EVENTS } from './schema/faultSchema.ts';
 
 const TASK_EVENTS = {
   triggered: 'checkpoint.taskTriggered', 'first-barrier': 'checkpoint.firstBarrier', aligned: 'checkpoint.aligned',
@@ -31,7 +32,7 @@ export function pointEventType(point: ProtocolPoint): string {
     case 'sink': return SINK_EVENTS[point.phase];
     case 'restore': return 'checkpoint.restored';
     case 'job': return 'job.status';
-    case 'execution': return `task.${point.state.toLowerCase()}`;
+    case 'execution': return EXECUTION_EVENTS[point.state];
   }
 }
 
@@ -60,15 +61,20 @@ export function matchesPoint(point: ProtocolPoint, e: TraceEvent, savepointId?: 
     case 'job':
       return e.attrs['status'] === point.status;
     case 'execution':
-      return point.task === undefined || (typeof e.attrs['task'] === 'string' && e.attrs['task'].startsWith(`${point.task}@`));
+      return ofTask(point.task, e);
     default:
       break;
   }
   const id = point.savepoint === undefined ? point.checkpoint : savepointId;
   if (id === undefined || e.attrs['checkpointId'] !== id) return false;
-  if (point.kind === 'jobmaster' || point.task === undefined) return true;
-  const task = e.attrs['task'];
-  return typeof task === 'string' && task.startsWith(`${point.task}@`);
+  return point.kind === 'jobmaster' || ofTask(point.task, e);
+}
+
+/** True when `task` (`<vertex>#<subtask>`) is absent or `e`'s task attempt is one of its. */
+function ofTask(task: string | undefined, e: TraceEvent): boolean {
+  if (task === undefined) return true;
+  const attempt = e.attrs['task'];
+  return typeof attempt === 'string' && attempt.startsWith(`${task}@`);
 }
 
 /**

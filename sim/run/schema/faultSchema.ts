@@ -150,15 +150,28 @@ export const EXECUTION_POINT_STATES = [
   'DEPLOYING', 'INITIALIZING', 'RUNNING', 'CANCELING', 'FINISHED', 'CANCELED', 'FAILED',
 ] as const;
 
+/** The trace event of each execution point state: `task.<state in lower case>`, as Task records it. */
+export const EXECUTION_EVENTS: Readonly<Record<typeof EXECUTION_POINT_STATES[number], string>> = Object.fromEntries(
+  EXECUTION_POINT_STATES.map((s) => [s, `task.${s.toLowerCase()}`]),
+) as Record<typeof EXECUTION_POINT_STATES[number], string>;
+
 /** Flink's other ExecutionState values: real, but only the JobMaster's view of an attempt has them. */
 const UNREACHED_EXECUTION_STATES: readonly string[] = ['CREATED', 'SCHEDULED', 'RECONCILING'];
+
+/**
+ * Why `v` is no execution point state (the schema's message, and execution.reaches' after its
+ * prefix): a state only the JobMaster's view has, or an unknown one.
+ */
+export function executionStateRefusal(v: unknown): string {
+  return typeof v === 'string' && UNREACHED_EXECUTION_STATES.includes(v)
+    ? `no task enters ${v} on its TaskExecutor (only the JobMaster's view of an attempt has it; states: ${EXECUTION_POINT_STATES.join(', ')})`
+    : `unknown ExecutionState ${describe(v)} (states: ${EXECUTION_POINT_STATES.join(', ')})`;
+}
 
 /** A task attempt reaching an ExecutionState the n-th time (of `task` when given). */
 export const executionPointSchema = z.strictObject({
   kind: z.literal('execution'),
-  state: z.enum(EXECUTION_POINT_STATES, because((v) => (typeof v === 'string' && UNREACHED_EXECUTION_STATES.includes(v)
-    ? `no task enters ${v} on its TaskExecutor (only the JobMaster's view of an attempt has it; states: ${EXECUTION_POINT_STATES.join(', ')})`
-    : `unknown ExecutionState ${describe(v)} (states: ${EXECUTION_POINT_STATES.join(', ')})`)))
+  state: z.enum(EXECUTION_POINT_STATES, because(executionStateRefusal))
     .meta({ description: 'An ExecutionState (Flink\'s name) a task attempt enters.' }),
   task: z.string(because((v) => `must name a task as <vertex>#<subtask> (e.g. v1#0), got ${describe(v)}`))
     .regex(TASK_NAME, because((v) => `must name a task as <vertex>#<subtask> (e.g. v1#0), got ${describe(v)}`))
