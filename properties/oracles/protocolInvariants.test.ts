@@ -3,6 +3,8 @@ import type { RunResult } from '../../sim/run/RunResult.ts';
 import type { TraceEvent } from '../../sim/Trace.ts';
 import { protocolInvariants } from './protocolInvariants.ts';
 import { doctor, event, sampleRun } from './testing/sampleRuns.ts';
+import { simulate } from '../../sim/run/simulate.ts';
+import { regionRestartSpec } from '../plantedBugs/regionRestartSpec.ts';
 
 const invariants = (r: RunResult): string[] =>
   protocolInvariants(r).map((v) => (v.details as { invariant: string }).invariant);
@@ -56,7 +58,23 @@ describe('oracle 5: protocol invariants', () => {
   test('a plan that waits for a finished task is caught', () => {
     const r = retrace(sampleRun('aligned', false), (t) => t.map((e) => (e.type === 'checkpoint.plan' && idOf(e) === 1
       ? { ...e, attrs: { ...e.attrs, finished: 'v0#0@0' } } : e)));
-    expect(invariants(r)).toEqual(['complete-after-all-acks']);
+    // v0#0@0 was also still running, so the plan counts an unfinished attempt as finished.
+    expect(invariants(r)).toEqual(['complete-after-all-acks', 'finished-tasks-finished']);
+  });
+
+  test('a plan that counts a FAILED attempt as finished is caught (FLINK-40482); plans with really finished tasks pass', () => {
+    // Three pipelined regions: one finishes early, one fails, one runs (regionRestartSpec.ts).
+    const on = { at: { kind: 'job', status: 'RESTARTING', nth: 1 } } as const;
+    const correct = simulate(regionRestartSpec({ type: 'savepoint', when: on }, []));
+    const plans = correct.trace.filter((e) => e.type === 'checkpoint.plan' && e.attrs['finished'] !== '');
+    expect(plans.length).toBeGreaterThan(0);
+    expect(protocolInvariants(correct)).toEqual([]);
+    const buggy = simulate(regionRestartSpec({ type: 'savepoint', when: on }, ['plan-terminal-as-finished']));
+    const [v] = protocolInvariants(buggy).filter((x) => (x.details as { invariant: string }).invariant === 'finished-tasks-finished');
+    expect(v?.summary).toMatch(/^finished-tasks-finished: checkpoint \d+ counts .*v\d#1@0.* as finished, which never entered FINISHED$/);
+    // The same trace without the attempt's FINISHED: a real finished task is then doubted too.
+    const dropped = retrace(correct, (t) => t.filter((e) => e.type !== 'task.finished'));
+    expect(invariants(dropped)).toContain('finished-tasks-finished');
   });
 
   test('too many pending, too short a pause, notifications of unknown checkpoints are caught', () => {

@@ -18,7 +18,12 @@
  *   mark for `n` is followed by a `checkpoint.subtaskStateDiscarded` for `n`;
  * - `abort-once-per-task`: a task attempt aborts (declines on its barrier handler's word,
  *   `checkpoint.declinedByTask`) each checkpoint at most once (mutants.md 31, FLINK-5285: stray
- *   cancellation markers must not re-create aborted checkpoints and notify again).
+ *   cancellation markers must not re-create aborted checkpoints and notify again);
+ * - `finished-tasks-finished`: every attempt a plan counts as finished (`checkpoint.plan`
+ *   `finished`) entered FINISHED on its TaskExecutor (`task.finished`) earlier in the same job
+ *   run. A checkpoint records such a subtask as fully finished, and a restore from it never runs
+ *   that subtask's input again: an attempt that FAILED or was CANCELED has not read it all
+ *   (FLINK-40482, where the plan calculator took any terminal attempt for a finished one).
  *
  * @see org.apache.flink.runtime.checkpoint.CheckpointCoordinator (reference 1.3, 1.5, 1.7-1.10)
  */
@@ -32,7 +37,7 @@ const DEFAULT_MAX_CONCURRENT = 1;
 const JUDGED_TYPES: ReadonlySet<string> = new Set([
   'checkpoint.plan', 'checkpoint.triggered', 'checkpoint.acknowledged', 'checkpoint.completed',
   'checkpoint.aborted', 'checkpoint.taskNotified', 'checkpoint.subtaskStateDiscarded',
-  'checkpoint.declinedByTask', 'mark', 'checkpoint.restoreSavepoint',
+  'checkpoint.declinedByTask', 'mark', 'checkpoint.restoreSavepoint', 'task.finished', 'job.submitted',
 ]);
 
 /** Options of {@link protocolInvariants}. */
@@ -69,6 +74,8 @@ export function protocolInvariants(result: RunResult, options: ProtocolOptions =
   const lateAcks: TraceEvent[] = [];
   const discardedAfter = new Map<number, number[]>();
   const abortedByTask = new Set<string>();
+  // Attempts that entered FINISHED in this job run (attempt ids start again in the next one).
+  const finishedAttempts = new Set<string>();
   for (const e of result.trace) {
     // Only the types of the switch below are judged; most of a trace is other events (a Set
     // lookup, not a prefix test and an attribute read per event).
@@ -84,8 +91,19 @@ export function protocolInvariants(result: RunResult, options: ProtocolOptions =
           report('complete-after-all-acks', e, `checkpoint ${id} waits for finished tasks`,
             { checkpointId: id, tasks: both });
         }
+        const unfinished = finished.filter((t) => !finishedAttempts.has(t));
+        if (unfinished.length > 0) {
+          report('finished-tasks-finished', e, `checkpoint ${id} counts ${unfinished.join(', ')} as finished, `
+            + `which never entered FINISHED`, { checkpointId: id, tasks: unfinished });
+        }
         break;
       }
+      case 'task.finished':
+        finishedAttempts.add(String(e.attrs['task']));
+        break;
+      case 'job.submitted':
+        finishedAttempts.clear();
+        break;
       case 'checkpoint.triggered': {
         if (!(id > lastTriggered)) {
           report('ids-increase', e, `checkpoint ${id} triggered after ${lastTriggered}`,

@@ -285,7 +285,7 @@ const CASES: readonly MutantCase[] = [
       + 'and the stop completes a savepoint without the failed region\'s state (regionRestartSpec.ts; every task terminal is masked, as in Flink)',
     arbitrary: fc.constantFrom(...[100, 150].map((atMs) => ({ ...regionRestartSpec(
       { type: 'stop-with-savepoint', drain: false, when: { at: { kind: 'job', status: 'RESTARTING', nth: 1 } } }, [], atMs), mutations: [] }))),
-    caughtBy: ['end-to-end-exactly-once', 'consistent-cut', 'storage-invariants'],
+    caughtBy: ['protocol-invariants', 'end-to-end-exactly-once', 'consistent-cut', 'storage-invariants'],
     chainsStopShort: 'the JobMaster\'s heartbeat timeout that loses the paused TaskManager has no cause link to the pause',
   },
   {
