@@ -28,7 +28,9 @@ import { actionPlanArbitrary, type ActionPlan } from './actionArbitrary.ts';
 import { faultPlanArbitrary, lateFaultPlanArbitrary, STALL_DURATION_PER_TIMEOUT } from './faultArbitrary.ts';
 import type { RunStrategy } from './ExploreStrategy.ts';
 import { pctScheduleArbitrary } from './pctScheduleArbitrary.ts';
-import { restartWindowArbitrary, restartWindowPlan, type RestartWindow } from './restartWindowArbitrary.ts';
+import {
+  forwardRegionsJob, RESTART_WINDOW_HEAL_SPANS, RESTART_WINDOW_REGIONS, restartWindowArbitrary, restartWindowPlan, type RestartWindow,
+} from './restartWindowArbitrary.ts';
 import { targetedFaults, targetedPlanArbitrary, type TargetDraw } from './targetedFaultArbitrary.ts';
 import { uniformFaultPlanArbitrary } from './uniformFaultPlanArbitrary.ts';
 import { fitChannelEvent } from './fitChannelEvent.ts';
@@ -389,9 +391,13 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
   });
 
   function specOf(base: DrawnBase): RunSpec {
-    const job = base.job;
+    // A restart window that loses one TaskManager runs a generated job as pipelined regions.
+    const regions = base.restartWindow?.lose === 'one' && base.job.kind === 'generated'
+      ? Math.min(RESTART_WINDOW_REGIONS, maxP, GENERATED_JOB_LIMITS.maxParallelism, base.job.spec.maxParallelism) : 0;
+    const job = regions > 1 && base.job.kind === 'generated'
+      ? { kind: 'generated' as const, spec: forwardRegionsJob(base.job.spec, regions) } : base.job;
     // `{}`: every operator at its default, which for a generated job is its shape's.
-    const ownParallelism = base.shapeParallelism && job.kind === 'generated';
+    const ownParallelism = (base.shapeParallelism || regions > 1) && job.kind === 'generated';
     const parallelism = ownParallelism
       ? Math.max(job.spec.sourceParallelism, job.spec.sinkParallelism, ...job.spec.stages.map((st) => st.parallelism))
       : parallelismFor(job, base.parallelism);
@@ -420,7 +426,14 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
     const drawnActions = spec.actions ?? [];
     const window = restartWindowPlan(base.restartWindow, Math.ceil(parallelism / 2), drawnActions, o.savepoints !== false);
     const withWindow = [...drawnActions, ...window.actions];
-    return { ...spec, faults: [...faults, ...window.faults], ...(withWindow.length === 0 ? {} : { actions: withWindow }), healTimeMs };
+    // Tasks finish at the end of their input, which faults and restores push well past the
+    // heal time above (in half of the windowed runs measured): the window heals later, so that
+    // its pauses, waiting for a task FINISHED, can still fire.
+    return {
+      ...spec, faults: [...faults, ...window.faults], ...(withWindow.length === 0 ? {} : { actions: withWindow }),
+      healTimeMs: Math.max(healTimeMs, RESTART_WINDOW_HEAL_SPANS * TARGET_SPAN_MS),
+      restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: base.restartWindow.restartDelayMs },
+    };
   }
 
   /** The spec of `base` with its parts decided (specOf); the strategy's drawn faults fitted. */
