@@ -132,9 +132,10 @@ export const PLANTED_BUG_CATALOGUE: readonly PlantedBugInfo[] = [
     id: 'plan-terminal-as-finished', flinkIssue: 'FLINK-40482', source: 'engine/checkpoint/CheckpointPlantedBugs.ts',
     // Generated jobs (the default). Its faithful schedule needs another failover region still
     // running while a savepoint or stop is asked for at RESTARTING (an all-terminal plan is empty,
-    // which PendingCheckpoint refuses, as in Flink): rarely drawn (docs/planted-bugs.md).
+    // which PendingCheckpoint refuses, as in Flink): the targeted restart window that loses one
+    // TaskManager of a job of forward regions draws it (docs/planted-bugs.md).
     what: 'once some task is FINISHED, the plan calculator decides "finished" with "is terminal" (so FAILED and CANCELED count, as Flink 1.20 does) instead of "is FINISHED", and leaves those tasks out of the tasks to wait for.',
-    caughtBy: 'consistent-cut: a savepoint asked for while the job restarts after a task FINISHED completes without the failed tasks\' state (claiming them finished); end-to-end-exactly-once when it was a stop-with-savepoint, which then fails the job for good and never reads the failed region\'s input; storage-invariants in other shapes',
+    caughtBy: 'protocol-invariants (finished-tasks-finished): a savepoint asked for while one region restarts after a task FINISHED is planned with the FAILED attempts counted as finished; end-to-end-exactly-once when it was a stop-with-savepoint, which then fails the job for good and never reads the failed region\'s input; consistent-cut with keyed state; storage-invariants in other shapes',
   },
   {
     id: 'pending-completes-one-ack-short', flinkIssue: 'FLINK-40482', source: 'engine/checkpoint/CheckpointPlantedBugs.ts',

@@ -9,8 +9,9 @@
  *   sim/PctScheduler.ts): each lane keeps a priority until one of 1..3 change points.
  * - `targeted`: one fault, sometimes two or three, exactly at a protocol point of a chosen
  *   checkpoint, the first few or the last few of the run (targetedFaultArbitrary.ts); in one run
- *   in four also a restart window: the TaskManagers paused after a task FINISHED until the
- *   JobMaster loses them, and a savepoint or stop asked for at RESTARTING (restartWindowArbitrary.ts).
+ *   in four also a restart window: one TaskManager (of a job of forward regions) or all of them
+ *   paused after a task FINISHED until the JobMaster loses them, and a savepoint or stop asked
+ *   for at RESTARTING (restartWindowArbitrary.ts).
  * - `mixed`, the default: per run one of the four, weighted by {@link MIXED_WEIGHTS}.
  *
  * Every strategy draws the rest of the run (job, parallelism, checkpointing, overrides,

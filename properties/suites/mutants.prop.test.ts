@@ -286,7 +286,6 @@ const CASES: readonly MutantCase[] = [
     arbitrary: fc.constantFrom(...[100, 150].map((atMs) => ({ ...regionRestartSpec(
       { type: 'stop-with-savepoint', drain: false, when: { at: { kind: 'job', status: 'RESTARTING', nth: 1 } } }, [], atMs), mutations: [] }))),
     caughtBy: ['protocol-invariants', 'end-to-end-exactly-once', 'consistent-cut', 'storage-invariants'],
-    chainsStopShort: 'the JobMaster\'s heartbeat timeout that loses the paused TaskManager has no cause link to the pause',
   },
   {
     bug: 'fm-count-past-checkpoints',
