@@ -34,8 +34,11 @@ function point(p: ScenarioPoint): string {
     case 'restore':
       if (p.checkpoint !== undefined) return `restoreFrom(${p.checkpoint}${p.nth === undefined || p.nth === 1 ? '' : `, { nth: ${p.nth} }`})`;
       return `restore(${p.nth ?? 1})`;
-    case 'job':
-      return `job.reaches(${q(p.status)}${p.nth === undefined || p.nth === 1 ? '' : `, { nth: ${p.nth} }`})`;
+    case 'job': {
+      const opts = [p.nth === undefined || p.nth === 1 ? '' : `nth: ${p.nth}`, p.jobRun === undefined ? '' : `jobRun: ${p.jobRun}`]
+        .filter((o) => o !== '');
+      return `job.reaches(${q(p.status)}${opts.length === 0 ? '' : `, { ${opts.join(', ')} }`})`;
+    }
     case 'execution': {
       const opts = [p.task === undefined ? '' : `task: ${q(p.task)}`, p.nth === undefined || p.nth === 1 ? '' : `nth: ${p.nth}`,
         p.jobRun === undefined ? '' : `jobRun: ${p.jobRun}`].filter((o) => o !== '');
