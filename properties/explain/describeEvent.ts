@@ -153,15 +153,19 @@ function abortBecause(e: TraceEvent, c: DescribeContext): string {
   return '';
 }
 
-/** A timed-out RPC's target, named by the task its send was about when the chain says so. */
+/**
+ * A timed-out RPC's target, named by the task its send was about when the chain says so. The
+ * timeout's cause is the drop of its request (or answer), whose cause leads to the send; only a
+ * send of the same method to the same endpoint is that RPC's. A timeout caused by a pause (the
+ * answer never came) has a chain through the pause that may pass other RPCs' sends, which name
+ * other TaskManagers.
+ */
 function rpcTimeoutTarget(timeout: TraceEvent, c: DescribeContext): string {
-  // The timeout's cause is the drop of its request (or answer), whose cause leads to the send.
+  const same = (send: TraceEvent | undefined): send is TraceEvent => send !== undefined
+    && send.attrs.to === timeout.attrs.to && send.attrs.method === timeout.attrs.method;
   for (let e = c.index.causeOf(timeout), i = 0; e !== undefined && i < 8; e = c.index.causeOf(e), i++) {
-    if (e.type === 'rpc.drop' || e.type === 'fault') {
-      const send = c.index.send(e.attrs.id);
-      if (send !== undefined) return rpcTarget(send, c);
-    }
-    if (e.type === 'rpc.send') return rpcTarget(e, c);
+    const send = e.type === 'rpc.drop' || e.type === 'fault' ? c.index.send(e.attrs.id) : e.type === 'rpc.send' ? e : undefined;
+    if (same(send)) return rpcTarget(send, c);
   }
   return str(timeout.attrs.to);
 }
