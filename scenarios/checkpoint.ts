@@ -22,6 +22,7 @@
  *
  * @throws SimInputError when `n` (or a job run) is not an integer >= 1.
  */
+import { checkBuilderOptions } from './builderOptions.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
 import type { ScenarioPoint } from './Scenario.ts';
 
@@ -52,6 +53,7 @@ export interface CheckpointPoints {
  */
 export function checkpoint(n: number, options: { readonly jobRun?: number } = {}): CheckpointPoints {
   if (!Number.isSafeInteger(n) || n < 1) throw new SimInputError(`checkpoint(${String(n)}): a checkpoint id is an integer >= 1`);
+  checkBuilderOptions(`checkpoint(${n})`, options, ['jobRun']);
   const run = options.jobRun;
   if (run !== undefined && (!Number.isSafeInteger(run) || run < 1)) {
     throw new SimInputError(`checkpoint(${n}, { jobRun: ${String(run)} }): a job run is an integer >= 1`);

@@ -4,8 +4,10 @@
  * scenario default (three heartbeat timeouts, compileScenario.ts), not at the heal time as a bare
  * RunSpec crash would (a scenario heals late).
  */
+import { checkBuilderOptions } from './builderOptions.ts';
 import type { StepAction } from './Scenario.ts';
 
 export function crash(host: string, options: { readonly downMs?: number } = {}): StepAction {
+  checkBuilderOptions(`crash(${JSON.stringify(host)})`, options, ['downMs']);
   return options.downMs === undefined ? { type: 'crash', host } : { type: 'crash', host, downMs: options.downMs };
 }

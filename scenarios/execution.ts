@@ -8,6 +8,7 @@
  * @throws SimInputError for a state no task enters on its TaskExecutor, a task not named
  *   `<vertex>#<subtask>`, an nth or jobRun that is not an integer >= 1, or an unknown option.
  */
+import { checkBuilderOptions } from './builderOptions.ts';
 import { EXECUTION_POINT_STATES, executionStateRefusal, TASK_NAME } from '../sim/run/schema/faultSchema.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
 import type { ScenarioPoint } from './Scenario.ts';
@@ -33,10 +34,7 @@ export const execution = {
     if (!STATES.includes(s)) {
       throw new SimInputError(`execution.reaches: ${executionStateRefusal(s)}`);
     }
-    const unknown = Object.keys(options).filter((k) => !OPTIONS.includes(k));
-    if (unknown.length > 0) {
-      throw new SimInputError(`execution.reaches(${s}): unknown option ${JSON.stringify(unknown[0])} (options: ${OPTIONS.join(', ')})`);
-    }
+    checkBuilderOptions(`execution.reaches(${s})`, options, OPTIONS);
     const { task, nth = 1, jobRun } = options;
     if (task !== undefined && (typeof task !== 'string' || !TASK_NAME.test(task))) {
       throw new SimInputError(`execution.reaches(${s}, { task: ${JSON.stringify(task)} }): name a task as <vertex>#<subtask> (e.g. v1#0)`);

@@ -24,6 +24,7 @@
  * | `fullCheckpoint(n, { jobRun? })` | checkpoint n (of job run r, default 1) was triggered as a FULL checkpoint (after a NO_CLAIM restore) |
  * | `at(point, expectation)` | the expectation holds on the trace up to the first time the point was reached |
  */
+import { checkBuilderOptions } from './builderOptions.ts';
 import type { CheckpointFailureReason } from '../engine/index.ts';
 import type { MarkName } from '../sim/marks.ts';
 import type { CountBound, ScenarioExpectation, ScenarioPoint } from './Scenario.ts';
@@ -37,8 +38,10 @@ export const expect = {
   checkpointAborted: (checkpoint: number, reason?: CheckpointFailureReason, o: { readonly jobRun?: number } = {}): ScenarioExpectation =>
     ({ kind: 'checkpointAborted', checkpoint, ...(reason === undefined ? {} : { reason }), ...o }),
   restores: (bound: CountBound): Bounded<'restores'> => ({ kind: 'restores', ...bound }),
-  restoredFrom: (checkpoint: number, options: { readonly nth?: number } = {}): ScenarioExpectation =>
-    (options.nth === undefined ? { kind: 'restoredFrom', checkpoint } : { kind: 'restoredFrom', checkpoint, nth: options.nth }),
+  restoredFrom: (checkpoint: number, options: { readonly nth?: number } = {}): ScenarioExpectation => {
+    checkBuilderOptions(`expect.restoredFrom(${checkpoint})`, options, ['nth']);
+    return options.nth === undefined ? { kind: 'restoredFrom', checkpoint } : { kind: 'restoredFrom', checkpoint, nth: options.nth };
+  },
   jobStatus: (status: string): ScenarioExpectation => ({ kind: 'jobStatus', status }),
   markReached: (name: MarkName): ScenarioExpectation => ({ kind: 'markReached', name }),
   markNotReached: (name: MarkName): ScenarioExpectation => ({ kind: 'markNotReached', name }),

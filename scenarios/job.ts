@@ -6,6 +6,7 @@
  * @throws SimInputError for an unknown status, an unknown option, or an nth or jobRun that is not
  *   an integer >= 1.
  */
+import { checkBuilderOptions } from './builderOptions.ts';
 import { JOB_POINT_STATUSES } from '../sim/run/schema/faultSchema.ts';
 import { SimInputError } from '../sim/SimInputError.ts';
 import type { ScenarioPoint } from './Scenario.ts';
@@ -28,10 +29,7 @@ export const job = {
     if (!STATUSES.includes(status)) {
       throw new SimInputError(`job.reaches: unknown job status ${JSON.stringify(status)} (statuses: ${STATUSES.join(', ')})`);
     }
-    const unknown = Object.keys(options).filter((k) => !OPTIONS.includes(k));
-    if (unknown.length > 0) {
-      throw new SimInputError(`job.reaches(${status}): unknown option ${JSON.stringify(unknown[0])} (options: ${OPTIONS.join(', ')})`);
-    }
+    checkBuilderOptions(`job.reaches(${status})`, options, OPTIONS);
     const { nth = 1, jobRun } = options;
     for (const [name, v] of [['nth', nth], ['jobRun', jobRun ?? 1]] as const) {
       if (!Number.isSafeInteger(v) || v < 1) throw new SimInputError(`job.reaches(${status}, { ${name}: ${String(v)} }): ${name} is an integer >= 1`);

@@ -6,9 +6,11 @@
  * savepoint counts among the scenario's savepoints: if it is the n-th step that triggers one,
  * `savepoint(n)` names its points.
  */
+import { checkBuilderOptions } from './builderOptions.ts';
 import type { JobAction } from './Scenario.ts';
 
 export function stopWithSavepoint(options: { readonly drain?: boolean; readonly format?: 'canonical' | 'native' } = {}): JobAction {
+  checkBuilderOptions('stopWithSavepoint()', options, ['drain', 'format']);
   return {
     type: 'stop-with-savepoint',
     ...(options.drain === undefined ? {} : { drain: options.drain }),

@@ -6,8 +6,10 @@
  * `canonical` (default) or `native`, a property only. The n-th such step is `savepoint(n)` in
  * points and expectations.
  */
+import { checkBuilderOptions } from './builderOptions.ts';
 import type { JobAction } from './Scenario.ts';
 
 export function triggerSavepoint(options: { readonly format?: 'canonical' | 'native' } = {}): JobAction {
+  checkBuilderOptions('triggerSavepoint()', options, ['format']);
   return options.format === undefined ? { type: 'savepoint' } : { type: 'savepoint', format: options.format };
 }
