@@ -96,6 +96,7 @@ export type ScenarioExpectation =
   | ({ readonly kind: 'failovers' } & CountBound)
   | { readonly kind: 'savepointCompleted'; readonly savepoint: number }
   | { readonly kind: 'savepointAborted'; readonly savepoint: number; readonly reason?: CheckpointFailureReason }
+  | { readonly kind: 'savepointFailed'; readonly savepoint: number; readonly reason?: CheckpointFailureReason }
   | { readonly kind: 'savepointNotSubsumed'; readonly savepoint: number }
   | { readonly kind: 'savepointNotNotified'; readonly savepoint: number }
   | { readonly kind: 'savepointTransactionsCommitted'; readonly savepoint: number }
@@ -114,7 +115,7 @@ export type ScenarioExpectation =
 export const EXPECTATION_KINDS: readonly ScenarioExpectation['kind'][] = [
   'checkpointsCompleted', 'checkpointCompleted', 'checkpointAborted', 'restores', 'restoredFrom',
   'jobStatus', 'markReached', 'markNotReached', 'duplicates', 'failovers', 'savepointCompleted',
-  'savepointAborted', 'savepointNotSubsumed', 'savepointNotNotified', 'savepointTransactionsCommitted', 'jobRun',
+  'savepointAborted', 'savepointFailed', 'savepointNotSubsumed', 'savepointNotNotified', 'savepointTransactionsCommitted', 'jobRun',
   'fullCheckpoint', 'at',
 ];
 

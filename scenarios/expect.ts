@@ -17,6 +17,7 @@
  * | `failovers({ atLeast?, atMost?, exactly? })` | that many failovers (`scheduler.restarting`) |
  * | `savepointCompleted(n)` | savepoint n (the n-th savepoint step's) completed |
  * | `savepointAborted(n, reason?)` | savepoint n was aborted (with that CheckpointFailureReason name) |
+ * | `savepointFailed(n, reason?)` | savepoint n's request failed (with that reason): refused before a checkpoint was triggered, or aborted after |
  * | `savepointNotSubsumed(n)` | a newer checkpoint completed while savepoint n was pending, and it stayed pending |
  * | `savepointNotNotified(n)` | savepoint n completed and no task was notified of it (nor did the coordinator send a notification) |
  * | `savepointTransactionsCommitted(n)` | the sink transactions pre-committed at savepoint n were committed by the next checkpoint's notification |
@@ -50,6 +51,8 @@ export const expect = {
   savepointCompleted: (savepoint: number): ScenarioExpectation => ({ kind: 'savepointCompleted', savepoint }),
   savepointAborted: (savepoint: number, reason?: CheckpointFailureReason): ScenarioExpectation =>
     (reason === undefined ? { kind: 'savepointAborted', savepoint } : { kind: 'savepointAborted', savepoint, reason }),
+  savepointFailed: (savepoint: number, reason?: CheckpointFailureReason): ScenarioExpectation =>
+    (reason === undefined ? { kind: 'savepointFailed', savepoint } : { kind: 'savepointFailed', savepoint, reason }),
   savepointNotSubsumed: (savepoint: number): ScenarioExpectation => ({ kind: 'savepointNotSubsumed', savepoint }),
   savepointNotNotified: (savepoint: number): ScenarioExpectation => ({ kind: 'savepointNotNotified', savepoint }),
   savepointTransactionsCommitted: (savepoint: number): ScenarioExpectation => ({ kind: 'savepointTransactionsCommitted', savepoint }),

@@ -118,6 +118,7 @@ export function judgeExpectation(e: ScenarioExpectation, result: RunResult, upTo
     }
     case 'savepointCompleted':
     case 'savepointAborted':
+    case 'savepointFailed':
     case 'savepointNotSubsumed':
     case 'savepointNotNotified':
     case 'savepointTransactionsCommitted': {

@@ -47,7 +47,10 @@ function lifeOf(trace: readonly TraceEvent[], actions: readonly Action[], n: num
   const id = savepointCheckpointId(trace, actions, n);
   if (index === undefined || id === undefined) {
     const fired = index !== undefined && trace.some((e) => e.type === 'action' && e.attrs['index'] === index && e.attrs['action'] === 'fired');
-    return `savepoint ${n} was never triggered (${fired ? 'its step fired, but its request got no checkpoint id' : 'its step never fired'})`;
+    const failed = index === undefined ? undefined : actionFailure(trace, index);
+    return `savepoint ${n} was never triggered (${!fired ? 'its step never fired'
+      : failed !== undefined ? `its step fired, and its request was refused: ${String(failed.attrs['reason'])} at ${ms(failed)}`
+        : 'its step fired, but its request got no checkpoint id'})`;
   }
   const of = trace.filter((e) => e.attrs['checkpointId'] === id);
   const triggered = of.find((e) => e.type === 'checkpoint.triggered') as TraceEvent;
@@ -64,6 +67,7 @@ function endPhrase(life: SavepointLife): string {
 /** Judges a savepoint expectation on `trace` (already cut by `expect.at` when inside one). */
 export function judgeSavepointExpectation(e: SavepointExpectation, trace: readonly TraceEvent[],
   actions: readonly Action[]): SavepointVerdict {
+  if (e.kind === 'savepointFailed') return requestFailed(e, trace, actions);
   const life = lifeOf(trace, actions, e.savepoint);
   if (typeof life === 'string') return { ok: false, actual: life, events: [] };
   const lifeEvents = [life.triggered, ...(life.end === undefined ? [] : [life.end])];
@@ -81,6 +85,32 @@ export function judgeSavepointExpectation(e: SavepointExpectation, trace: readon
     case 'savepointTransactionsCommitted':
       return transactionsCommitted(trace, life);
   }
+}
+
+/** The `action` event saying savepoint step `index`'s request failed, if it did. */
+function actionFailure(trace: readonly TraceEvent[], index: number): TraceEvent | undefined {
+  return trace.find((x) => x.type === 'action' && x.attrs['index'] === index && x.attrs['action'] === 'failed');
+}
+
+/**
+ * The request of savepoint n failed, as the user who asked sees it (Flink's triggerSavepoint
+ * future completing exceptionally): refused before any checkpoint was triggered (the plan
+ * calculator's NOT_ALL_REQUIRED_TASKS_RUNNING, a coordinator shut down) or aborted after, with
+ * `reason` when given (the failure's CheckpointFailureReason name).
+ */
+function requestFailed(e: Extract<SavepointExpectation, { kind: 'savepointFailed' }>, trace: readonly TraceEvent[],
+  actions: readonly Action[]): SavepointVerdict {
+  const index = savepointActionIndex(actions, e.savepoint);
+  const failed = index === undefined ? undefined : actionFailure(trace, index);
+  if (failed === undefined) {
+    const life = lifeOf(trace, actions, e.savepoint);
+    return typeof life === 'string' ? { ok: false, actual: life, events: [] }
+      : { ok: false, actual: `its request did not fail: ${endPhrase(life)}`, events: [life.triggered, ...(life.end === undefined ? [] : [life.end])] };
+  }
+  const reason = String(failed.attrs['reason']);
+  const id = savepointCheckpointId(trace, actions, e.savepoint);
+  const how = id === undefined ? 'refused before a checkpoint was triggered' : `failed after it was triggered as checkpoint ${id}`;
+  return { ok: e.reason === undefined || reason === e.reason, actual: `savepoint ${e.savepoint}'s request ${how}: ${reason} at ${ms(failed)}`, events: [failed] };
 }
 
 /** A newer checkpoint completed while the savepoint was pending, and the savepoint stayed pending. */

@@ -97,6 +97,7 @@ function expectation(e: ScenarioExpectation): string {
     case 'markReached': return `expect.markReached(${q(e.name)})`;
     case 'markNotReached': return `expect.markNotReached(${q(e.name)})`;
     case 'savepointAborted': return `expect.savepointAborted(${e.savepoint}${e.reason === undefined ? '' : `, ${q(e.reason)}`})`;
+    case 'savepointFailed': return `expect.savepointFailed(${e.savepoint}${e.reason === undefined ? '' : `, ${q(e.reason)}`})`;
     case 'savepointCompleted':
     case 'savepointNotSubsumed':
     case 'savepointNotNotified':

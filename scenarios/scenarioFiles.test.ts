@@ -68,7 +68,7 @@ const WORDED: readonly (readonly [string, unknown, string])[] = [
   ['an unknown promise', { ...good, promise: 'x' }, 'promise: must be one of exactly-once, at-least-once, got "x"'],
   ['an expectation without kind', { ...good, expect: [{ checkpoint: 2 }] },
     'expect[0].kind: missing (kinds: checkpointsCompleted, checkpointCompleted, checkpointAborted, restores, '
-    + 'restoredFrom, jobStatus, markReached, markNotReached, duplicates, failovers, savepointCompleted, savepointAborted, savepointNotSubsumed, savepointNotNotified, savepointTransactionsCommitted, jobRun, fullCheckpoint, at)'],
+    + 'restoredFrom, jobStatus, markReached, markNotReached, duplicates, failovers, savepointCompleted, savepointAborted, savepointFailed, savepointNotSubsumed, savepointNotNotified, savepointTransactionsCommitted, jobRun, fullCheckpoint, at)'],
   ['a message step without method', withStep({ ...crashAt3, do: { type: 'message', action: 'lose' } }), 'steps[0].do.method: missing'],
   ['a point without phase', withStep({ ...crashAt3, at: { kind: 'jobmaster', checkpoint: 3 } }), 'steps[0].at.phase: missing'],
   ['an action without type', withStep({ ...crashAt3, do: { host: 'taskmanager-2' } }),

@@ -115,6 +115,10 @@ const expectation: z.ZodType<unknown> = z.discriminatedUnion('kind', [
     kind: z.literal('savepointAborted'), savepoint: id,
     reason: z.enum(CHECKPOINT_FAILURE_REASONS).optional(),
   }),
+  z.strictObject({
+    kind: z.literal('savepointFailed'), savepoint: id,
+    reason: z.enum(CHECKPOINT_FAILURE_REASONS).optional(),
+  }),
   z.strictObject({ kind: z.literal('savepointNotSubsumed'), savepoint: id }),
   z.strictObject({ kind: z.literal('savepointNotNotified'), savepoint: id }),
   z.strictObject({ kind: z.literal('savepointTransactionsCommitted'), savepoint: id }),

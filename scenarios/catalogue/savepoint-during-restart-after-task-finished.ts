@@ -22,6 +22,7 @@ export default defineScenario({
   ],
   expect: [
     expect.failovers({ exactly: 1 }),
+    expect.savepointFailed(1, 'NOT_ALL_REQUIRED_TASKS_RUNNING'),
     expect.markNotReached('savepoint-completed'),
     expect.jobStatus('FINISHED'),
   ],

@@ -17,6 +17,7 @@ import { judgeExpectation } from '../judgeExpectation.ts';
 import { notation } from '../notation.ts';
 import betweenCheckpoints from './savepoint-between-checkpoints-two-phase-commit.ts';
 import notSubsumed from './savepoint-not-subsumed-and-not-notified.ts';
+import duringRestart from './savepoint-during-restart-after-task-finished.ts';
 
 const out = mkdtempSync(join(tmpdir(), 'savepoint-scenarios-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -73,6 +74,27 @@ describe('savepoint expectations fail on runs that break them', () => {
     // Without the bug the same scenario holds, each transaction committed by checkpoint 4's notification.
     check(judged(expect.savepointTransactionsCommitted(1), runOf(betweenCheckpoints)).actual)
       .toMatch(/subtask \d: committed at [\d.]+ ms by checkpoint 4's notification; subtask \d: committed at [\d.]+ ms by checkpoint 4's notification$/);
+  });
+
+  test('a request refused before any checkpoint is savepointFailed with its reason; savepointAborted and savepointCompleted say it was refused, and why', () => {
+    const r = runOf(duringRestart);
+    const refused = judged(expect.savepointFailed(1, 'NOT_ALL_REQUIRED_TASKS_RUNNING'), r);
+    check(refused.ok).toBe(true);
+    check(refused.actual).toMatch(/^savepoint 1's request refused before a checkpoint was triggered: NOT_ALL_REQUIRED_TASKS_RUNNING at [\d.]+ ms$/);
+    check(judged(expect.savepointFailed(1), r).ok).toBe(true);
+    const other = judged(expect.savepointFailed(1, 'CHECKPOINT_EXPIRED'), r);
+    check(other.ok).toBe(false);
+    check(other.actual).toContain('NOT_ALL_REQUIRED_TASKS_RUNNING');
+    for (const e of [expect.savepointAborted(1, 'NOT_ALL_REQUIRED_TASKS_RUNNING'), expect.savepointCompleted(1)]) {
+      const v = judged(e, r);
+      check(v.ok).toBe(false);
+      check(v.actual).toMatch(/^savepoint 1 was never triggered \(its step fired, and its request was refused: NOT_ALL_REQUIRED_TASKS_RUNNING at [\d.]+ ms\)$/);
+    }
+    // A savepoint that completed did not fail.
+    const done = judged(expect.savepointFailed(1), notSubsumedRun);
+    check(done.ok).toBe(false);
+    check(done.actual).toMatch(/^its request did not fail: savepoint 1 \(checkpoint id \d+\) completed at/);
+    check(notation.expectation(expect.savepointFailed(1, 'NOT_ALL_REQUIRED_TASKS_RUNNING'))).toBe("expect.savepointFailed(1, 'NOT_ALL_REQUIRED_TASKS_RUNNING')");
   });
 
   test('checkpointsCompleted counts checkpoints, not savepoints', () => {
