@@ -87,7 +87,7 @@ describe('run <spec.json>', () => {
     const early = specFile('stop-early.json', { faults: [], actions: [{ type: 'stop-with-savepoint', when: { atMs: 0 } }] });
     const r = await cli('run', early, '--out', outDir('out-stop-early'));
     expect(r.stdout).toContain('stop-with-savepoint: refused before its savepoint was triggered (NOT_ALL_REQUIRED_TASKS_RUNNING); '
-      + 'nothing failed over, periodic checkpoints went on\n');
+      + 'the refusal failed nothing over and left periodic checkpointing as it was\n');
     const lost = specFile('stop-lost.json', {
       job: { kind: 'flights', selection: { from: 0, to: 300 } }, checkpoint: { mode: 'aligned', intervalMs: 20, timeoutMs: 100 },
       budgets: { maxEvents: 1_000_000, maxTimeMs: 2_000 },

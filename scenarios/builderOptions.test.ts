@@ -9,6 +9,8 @@ import { crash } from './crash.ts';
 import { execution } from './execution.ts';
 import { expect as scenarioExpect } from './expect.ts';
 import { job } from './job.ts';
+import { partition } from './partition.ts';
+import { rescale } from './rescale.ts';
 import { restoreFrom } from './restoreFrom.ts';
 import { stopWithSavepoint } from './stopWithSavepoint.ts';
 import { triggerSavepoint } from './triggerSavepoint.ts';
@@ -24,6 +26,8 @@ test.each([
   ['crash("taskmanager-1")', () => call(crash, 'taskmanager-1', { dwnMs: 5 }), 'dwnMs', 'downMs'],
   ['expect.restoredFrom(2)', () => call(scenarioExpect.restoredFrom, 2, { nht: 1 }), 'nht', 'nth'],
   ['job.reaches(RUNNING)', () => call(job.reaches, 'RUNNING', { nht: 1 }), 'nht', 'nth, jobRun'],
+  ['rescale(2)', () => call(rescale, 2, { vai: 'cancel' }), 'vai', 'via, claimMode'],
+  ['partition("taskmanager-1", "jobmanager")', () => call(partition, 'taskmanager-1', 'jobmanager', { durationMs: 20, oenWay: true }), 'oenWay', 'durationMs, oneWay'],
   ['execution.reaches(FINISHED)', () => call(execution.reaches, 'FINISHED', { tsak: 'v0#0' }), 'tsak', 'task, nth, jobRun'],
 ])('%s refuses a misspelt option', (name, f, key, options) => {
   expect(f).toThrow(new SimInputError(`${name}: unknown option "${key}" (options: ${options})`));
@@ -40,6 +44,9 @@ test('the spelt options still build what they did', () => {
   expect(stopWithSavepoint({ drain: true })).toEqual({ type: 'stop-with-savepoint', drain: true });
   expect(triggerSavepoint({ format: 'native' })).toEqual({ type: 'savepoint', format: 'native' });
   expect(crash('taskmanager-1', { downMs: 5 })).toEqual({ type: 'crash', host: 'taskmanager-1', downMs: 5 });
+  expect(rescale(2, { via: 'cancel' })).toEqual({ type: 'rescale', parallelism: 2, via: 'cancel' });
+  expect(partition('taskmanager-1', 'jobmanager', { durationMs: 20, oneWay: true }))
+    .toEqual({ type: 'partition', a: 'taskmanager-1', b: 'jobmanager', oneWay: true, durationMs: 20 });
   expect(scenarioExpect.restoredFrom(2)).toEqual({ kind: 'restoredFrom', checkpoint: 2 });
   expect(checkpoint(3, { jobRun: 2 }).completed()).toMatchObject({ checkpoint: 3, jobRun: 2 });
 });

@@ -8,12 +8,14 @@
  * default), CLAIM or LEGACY. Points after it name the new run's checkpoints with `jobRun`.
  */
 import type { JobAction } from './Scenario.ts';
+import { checkBuilderOptions } from './builderOptions.ts';
 
 /** See the file comment. */
 export function rescale(
   parallelism: number | Readonly<Record<string, number>>,
   options: { readonly via?: 'stop-with-savepoint' | 'cancel'; readonly claimMode?: 'NO_CLAIM' | 'CLAIM' | 'LEGACY' } = {},
 ): JobAction {
+  checkBuilderOptions(`rescale(${JSON.stringify(parallelism)})`, options, ['via', 'claimMode']);
   return {
     type: 'rescale',
     parallelism: typeof parallelism === 'number' ? parallelism : { ...parallelism },

@@ -24,7 +24,7 @@ export function stopSummary(r: RunResult): { text: string; json: Record<string, 
     finished: `finished with savepoint ${String(id)}, the job FINISHED`,
     'job-failed': `savepoint ${String(id)} exists but the job FAILED before every task finished (StopWithSavepointStoppingException)`,
     failed: 'its savepoint failed; the tasks failed on its abort, the job failed over and kept running',
-    refused: `refused before its savepoint was triggered (${refusal(r, stop.action)}); nothing failed over, periodic checkpoints went on`,
+    refused: `refused before its savepoint was triggered (${refusal(r, stop.action)}); the refusal failed nothing over and left periodic checkpointing as it was`,
     stuck: `stuck: tasks ${r.stuckStop?.tasks.join(', ') ?? ''} wait forever for synchronous savepoint ${String(r.stuckStop?.checkpointId)}`
       + ` (its ${r.stuckStop?.savepoint === 'completed' ? 'confirmation' : 'abort'} was lost; known in Flink 1.20: liveness not judged)`,
     pending: 'no outcome before the run ended',

@@ -94,7 +94,7 @@ export function protocolInvariants(result: RunResult, options: ProtocolOptions =
         const unfinished = finished.filter((t) => !finishedAttempts.has(t));
         if (unfinished.length > 0) {
           report('finished-tasks-finished', e, `checkpoint ${id} counts ${unfinished.join(', ')} as finished, `
-            + `which never entered FINISHED`, { checkpointId: id, tasks: unfinished });
+            + `which had not entered FINISHED when the plan was made`, { checkpointId: id, tasks: unfinished });
         }
         break;
       }

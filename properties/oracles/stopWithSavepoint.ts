@@ -20,7 +20,8 @@
  *   not finish).
  * - `failed`: the savepoint failed, the job failed over and kept running: judged as any run.
  * - `refused`: the request failed before its savepoint was triggered (the job was not running,
- *   no coordinator): nothing failed over, periodic checkpoints went on; judged as any run.
+ *   no coordinator): the refusal failed nothing over and left periodic checkpointing as it was
+ *   (stopped while the job restarts, running otherwise); judged as any run.
  * - `stuck`: tasks wait forever for a lost confirmation or abort (RunResult.stuckStop), a known
  *   Flink 1.20 outcome: liveness counts it as known, never as a pass or a violation. After a
  *   completed savepoint (a lost confirmation) its output is judged as after `job-failed`: the
