@@ -432,7 +432,6 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
     return {
       ...spec, faults: [...faults, ...window.faults], ...(withWindow.length === 0 ? {} : { actions: withWindow }),
       healTimeMs: Math.max(healTimeMs, RESTART_WINDOW_HEAL_SPANS * TARGET_SPAN_MS),
-      restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: base.restartWindow.restartDelayMs },
     };
   }
 
@@ -460,7 +459,8 @@ export function runSpecArbitrary(o: RunSpecArbitraryOptions): fc.Arbitrary<RunSp
         // A rescale via cancel restores the run's latest checkpoint: it must be retained.
         ...(rescales.some((a) => a.type === 'rescale' && a.via === 'cancel') ? { retention: 'RETAIN_ON_CANCELLATION' as const } : {}),
       },
-      restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: 10 },
+      // A restart window draws its own delay (restartWindowArbitrary.ts); other runs restart after 10 ms.
+      restartStrategy: { kind: 'fixed-delay', attempts: 'unlimited', delayMs: base.restartWindow?.restartDelayMs ?? 10 },
       faults: [...fitFaults(base.faults, taskManagers, parallelism), ...plan.raceFaults, ...fitFaults(base.lateFaults, taskManagers, parallelism)],
       ...(actions.length === 0 ? {} : { actions }),
       healTimeMs,
